@@ -1,0 +1,153 @@
+// Domain types shared by every stage of the pipeline:
+// config -> schedule -> probe -> state -> (metrics view, alerts, evidence) -> HTTP.
+
+export const PROBE_NAMES = ['health', 'metrics', 'blockNumber', 'miningStats', 'validators'] as const;
+export type ProbeName = (typeof PROBE_NAMES)[number];
+
+/** Probes that call a JSON-RPC method, and the method name without namespace. */
+export const RPC_METHODS = {
+  blockNumber: 'blockNumber',
+  miningStats: 'getMiningStats',
+  validators: 'getValidators',
+} as const satisfies Partial<Record<ProbeName, string>>;
+export type RpcProbeName = keyof typeof RPC_METHODS;
+
+export const FAILURE_REASONS = ['timeout', 'connect', 'http_5xx', 'http_4xx', 'invalid_response', 'rpc_error'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** Namespace words seen in the field, in the order `auto` tries them (newest builds first). */
+export const KNOWN_NAMESPACES = ['claw', 'chain', 'clw'] as const;
+
+/** A header value sent to a node: literal (after ${VAR} expansion) or read from a file. */
+export type SecretValue = { value: string } | { file: string };
+
+/** One configured node, with defaults already applied. */
+export interface NodeTarget {
+  name: string;
+  /** Base URL as configured; may hold credentials and a path prefix. Never log it: use `redactUrl`. */
+  url: string;
+  network: string;
+  labels: Record<string, string>;
+  intervalMs: number;
+  timeoutMs: number;
+  /** 'auto' or a fixed namespace word. */
+  rpcNamespace: string;
+  probes: ProbeName[];
+  /** Extra request headers (nodes behind an authenticating proxy). Values are secrets. */
+  headers: Record<string, SecretValue>;
+}
+
+export interface NetworkSettings {
+  /** Decimals of the native token's base units (9 on real nodes). */
+  decimals: number;
+}
+
+export interface EvidenceSettings {
+  dir: string;
+  maxBytes: number;
+  maxAgeDays: number;
+}
+
+export interface AgentPlatformSettings {
+  baseUrl: string;
+  apiKeyEnv: string;
+  apiKeyFile?: string;
+  intervalMs: number;
+  timeoutMs: number;
+}
+
+export interface PollingSettings {
+  /** At most this many probe requests in flight across the fleet. */
+  concurrency: number;
+  /** Cap on any response body we read from a node. */
+  maxResponseBytes: number;
+  /** Cap on upstream (/metrics) series kept per node. */
+  maxUpstreamSeries: number;
+}
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export interface ExporterConfig {
+  listen: ListenAddress;
+  polling: PollingSettings;
+  nodes: NodeTarget[];
+  /** Per-network settings; networks not listed get the defaults. */
+  networks: Record<string, NetworkSettings>;
+  evidence: EvidenceSettings;
+  agentPlatform?: AgentPlatformSettings;
+}
+
+// ---- What probes learn ----
+
+/** GET /health, tolerant: every field is optional. */
+export interface HealthData {
+  status?: string;
+  version?: string;
+  chainId?: string;
+  genesisHash?: string;
+  height?: number;
+  epoch?: number;
+  peerCount?: number;
+  mempoolSize?: number;
+  lastBlockAgeSecs?: number;
+  uptimeSecs?: number;
+}
+
+export interface ValidatorInfo {
+  address: string;
+  /** Base units, exact. */
+  stake: bigint;
+  weight?: number;
+  agentScore?: number;
+}
+
+export interface MiningStats {
+  totalMiners: number;
+  activeMiners: number;
+  /** Base units, exact. */
+  currentBlockReward: bigint;
+  miningUpgradeHeight: number;
+  upgraded: boolean;
+}
+
+/** One sample of a parsed Prometheus exposition. */
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+  timestampMs?: number;
+}
+
+export type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary' | 'untyped';
+
+export interface MetricFamily {
+  name: string;
+  help?: string;
+  type: MetricType;
+  samples: Sample[];
+}
+
+export type ProbeData =
+  | { probe: 'health'; value: HealthData }
+  | { probe: 'metrics'; value: MetricFamily[] }
+  | { probe: 'blockNumber'; value: number }
+  | { probe: 'miningStats'; value: MiningStats }
+  | { probe: 'validators'; value: ValidatorInfo[] };
+
+/** Result of one probe run against one node. */
+export type ProbeResult =
+  | { kind: 'ok'; probe: ProbeName; startedAt: number; durationMs: number; data: ProbeData; namespace?: string }
+  | {
+      kind: 'failed';
+      probe: ProbeName;
+      startedAt: number;
+      durationMs: number;
+      reason: FailureReason;
+      /** Safe to log: never holds credentials. */
+      message: string;
+      httpStatus?: number;
+    }
+  | { kind: 'unsupported'; probe: ProbeName; startedAt: number; durationMs: number; message: string };

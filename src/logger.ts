@@ -1,0 +1,51 @@
+import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { scrubber } from './redact.js';
+
+export type { Logger };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * JSON logs by default (for log shippers); `pretty` for a terminal. Secret-bearing fields are
+ * redacted by path and every message is scrubbed of known secret values.
+ */
+export function createLogger(opts: { level?: LevelWithSilent; pretty?: boolean; destination?: NodeJS.WritableStream } = {}): Logger {
+  const options = {
+    level: opts.level ?? 'info',
+    base: undefined,
+    redact: {
+      paths: ['headers.authorization', 'headers.Authorization', '*.headers.authorization', 'apiKey', '*.apiKey', 'password', '*.password'],
+      censor: '[REDACTED]',
+    },
+    hooks: {
+      logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {
+        method.apply(
+          this,
+          args.map((a) => (typeof a === 'string' ? scrubber.scrub(a) : a)),
+        );
+      },
+    },
+    formatters: {
+      log(obj: Record<string, unknown>) {
+        return scrubObject(obj) as Record<string, unknown>;
+      },
+    },
+  };
+  if (opts.pretty) {
+    return pino(options, pino.transport({ target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard' } }));
+  }
+  return opts.destination ? pino(options, opts.destination) : pino(options);
+}
+
+function scrubObject(value: unknown, depth = 0): unknown {
+  if (depth > 6) return value;
+  if (typeof value === 'string') return scrubber.scrub(value);
+  if (value instanceof Error) return { type: value.name, message: scrubber.scrub(value.message) };
+  if (Array.isArray(value)) return value.map((v) => scrubObject(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = scrubObject(v, depth + 1);
+    return out;
+  }
+  return value;
+}
