@@ -1,0 +1,27 @@
+// Reads at most `limit` bytes of a response body and always finishes with the stream, so the
+// connection is either reused (fully read) or closed (too large), never left hanging.
+import type { Readable } from 'node:stream';
+
+export async function readBounded(body: Readable, limit: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of body) {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      const room = limit - size;
+      if (buf.length > room) {
+        chunks.push(buf.subarray(0, room));
+        size = limit;
+        truncated = true;
+        break;
+      }
+      chunks.push(buf);
+      size += buf.length;
+    }
+  } finally {
+    // Breaking out of the loop leaves the rest unread: destroy to close the connection.
+    if (!body.readableEnded) body.destroy();
+  }
+  return { bytes: new Uint8Array(Buffer.concat(chunks, size)), truncated };
+}

@@ -1,0 +1,63 @@
+// Where the agent API key may go. The interface allows `{base_url}/api/*` only, so every URL the
+// key is attached to is checked here first; plain http is allowed for loopback only, where no
+// network path exists for an eavesdropper.
+
+/** Hosts that never leave the machine (plain http is acceptable for them). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
+  // IPv4-mapped loopback as normalised by WHATWG URL (e.g. [::ffff:127.0.0.1] -> ::ffff:7f00:1).
+  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
+}
+
+/** Why this baseUrl cannot be used, or undefined when it is acceptable. Never echoes credentials. */
+export function agentBaseUrlProblem(baseUrl: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    return 'agentPlatform.baseUrl is not a valid URL';
+  }
+  if (u.username || u.password) return 'agentPlatform.baseUrl must not carry credentials (the key is sent as a Bearer header)';
+  if (u.search || u.hash) return 'agentPlatform.baseUrl must not have a query or fragment';
+  if (u.protocol === 'https:') return undefined;
+  if (u.protocol === 'http:') {
+    return isLoopbackHost(u.hostname)
+      ? undefined
+      : `agentPlatform.baseUrl uses plain http to a non-loopback host (${u.hostname}); the API key would cross the network unencrypted: use https`;
+  }
+  return `agentPlatform.baseUrl must be http(s), got ${u.protocol}`;
+}
+
+/** Base path of the platform, without a trailing slash ("" for a bare origin). */
+function basePath(base: URL): string {
+  return base.pathname.replace(/\/+$/, '');
+}
+
+/** `{baseUrl}/api/<apiPath>`, e.g. agentApiUrl(base, 'agents/me'). */
+export function agentApiUrl(baseUrl: string, apiPath: string): URL {
+  const base = new URL(baseUrl);
+  const out = new URL(base.origin);
+  out.pathname = `${basePath(base)}/api/${apiPath.replace(/^\/+/, '')}`;
+  return out;
+}
+
+/**
+ * True only when `target` has the same origin (scheme, host, port) as baseUrl and its path lies
+ * under `{basePath}/api/`. Dot segments are already resolved by URL parsing, so `/api/../x` fails.
+ */
+export function keyMayBeSentTo(baseUrl: string, target: URL | string): boolean {
+  if (agentBaseUrlProblem(baseUrl)) return false;
+  let t: URL;
+  try {
+    t = typeof target === 'string' ? new URL(target) : target;
+  } catch {
+    return false;
+  }
+  const base = new URL(baseUrl);
+  if (t.username || t.password) return false;
+  if (t.origin !== base.origin) return false;
+  return t.pathname.startsWith(`${basePath(base)}/api/`);
+}

@@ -1,0 +1,91 @@
+// Prometheus view of the agent platform checker, computed at scrape time from its last results.
+//
+// ledger_agent_platform_key_valid carries a `reason` label (ok, unauthorized, forbidden, no_key)
+// so an alert on `== 0` tells a rejected key (401) from a missing permission (403) or a missing
+// key. It holds one series at a time: the last *verdict* on the key. A timeout or a 5xx says
+// nothing about the key, so the series keeps its value through platform outages (no flapping
+// alert); it is absent until the first verdict. Platform reachability is ledger_agent_platform_up.
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { scrubber } from '../redact.js';
+import type { AgentPlatformChecker } from './platform.js';
+import { STATUS_CLASSES } from './types.js';
+import { MAX_PROFILE_FIELD } from './profile.js';
+
+export function agentPlatformCollectors(registry: Registry, checker: AgentPlatformChecker): void {
+  const registers = [registry];
+
+  new Gauge({
+    name: 'ledger_agent_platform_up',
+    help: '1 if the agent platform answered the last check with an HTTP status below 500.',
+    registers,
+    collect() {
+      this.reset();
+      const last = checker.last();
+      if (last) this.set(last.up ? 1 : 0);
+    },
+  });
+
+  new Gauge({
+    name: 'ledger_agent_platform_key_valid',
+    help: 'Last verdict on the agent API key: 1 accepted (2xx), 0 rejected (401, 403) or missing; reason tells which.',
+    labelNames: ['reason'],
+    registers,
+    collect() {
+      this.reset();
+      const verdict = checker.lastKeyVerdict();
+      if (verdict) this.set({ reason: verdict.reason }, verdict.keyValid ? 1 : 0);
+    },
+  });
+
+  new Gauge({
+    name: 'ledger_agent_platform_last_check_timestamp_seconds',
+    help: 'Start time of the last agent platform check, seconds since the epoch.',
+    registers,
+    collect() {
+      this.reset();
+      const last = checker.last();
+      if (last) this.set(last.at / 1000);
+    },
+  });
+
+  new Gauge({
+    name: 'ledger_agent_platform_check_duration_seconds',
+    help: 'Duration of the last agent platform check.',
+    registers,
+    collect() {
+      this.reset();
+      const last = checker.last();
+      if (last) this.set(last.durationMs / 1000);
+    },
+  });
+
+  new Counter({
+    name: 'ledger_agent_platform_requests_total',
+    help: 'Requests sent to the agent platform, by HTTP status class (error: no HTTP answer).',
+    labelNames: ['class'],
+    registers,
+    collect() {
+      this.reset();
+      const counts = checker.counts();
+      for (const cls of STATUS_CLASSES) this.inc({ class: cls }, counts.get(cls) ?? 0);
+    },
+  });
+
+  new Gauge({
+    name: 'ledger_agent_platform_info',
+    help: "Non-secret profile fields of the key's agent (id, name) while the key is accepted; always 1.",
+    labelNames: ['id', 'name'],
+    registers,
+    collect() {
+      this.reset();
+      const verdict = checker.lastKeyVerdict();
+      const profile = verdict?.reason === 'ok' ? verdict.profile : undefined;
+      if (profile) this.set({ id: labelValue(profile.id), name: labelValue(profile.name) }, 1);
+    },
+  });
+}
+
+/** Profile values are already bounded; scrub in case a platform echoes a secret back. */
+function labelValue(v: string | undefined): string {
+  return v === undefined ? '' : [...scrubber.scrub(v)].slice(0, MAX_PROFILE_FIELD).join('');
+}
