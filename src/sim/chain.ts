@@ -1,0 +1,239 @@
+// One simulated chain per network. Heights derive from the clock (no timers), and every
+// account, validator and miner derives from the network name, so nodes of one network agree.
+import { hex32, randInt, seededRandom, hash32 } from './rng.js';
+
+export const NATIVE_DECIMALS = 9;
+const UNIT = 10n ** BigInt(NATIVE_DECIMALS);
+export const EPOCH_LENGTH = 100;
+
+export interface ValidatorRecord {
+  address: string;
+  stake: bigint;
+  selfStake: bigint;
+  weight: number;
+  agentScore: number;
+  commission: number; // basis points
+}
+export interface DelegationRecord {
+  delegator: string;
+  validator: string;
+  amount: bigint;
+}
+export interface MinerRecord {
+  address: string;
+  registeredAt: number;
+  totalRewards: bigint;
+}
+export interface AgentRecord {
+  address: string;
+  name: string;
+  registeredAt: number;
+  serviceType: string;
+}
+export interface TokenRecord {
+  tokenId: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  totalSupply: bigint;
+  issuer: string;
+}
+export interface Receipt {
+  txHash: string;
+  blockHeight: number;
+  transactionIndex: number;
+  success: boolean;
+}
+
+const SERVICE_TYPES = ['inference', 'storage', 'compute', 'oracle'] as const;
+const MAX_RECEIPTS = 10_000;
+
+export class SimChain {
+  readonly network: string;
+  readonly chainId: string;
+  readonly genesisHash: string;
+  readonly blockTimeMs: number;
+  /** Clock time of block 0. */
+  readonly genesisMs: number;
+  readonly validators: ValidatorRecord[];
+  readonly delegations: DelegationRecord[];
+  readonly miners: MinerRecord[];
+  readonly agents: AgentRecord[];
+  readonly tokens: TokenRecord[];
+  readonly miningUpgradeHeight: number;
+  readonly baseBlockReward: bigint;
+  readonly genesisSupply: bigint;
+  readonly faucetEnabled: boolean;
+  private readonly balances = new Map<string, bigint>();
+  private readonly receipts = new Map<string, Receipt>();
+  private readonly activeBase: number;
+
+  constructor(network: string, opts: { blockTimeMs: number; startMs: number }) {
+    this.network = network;
+    this.blockTimeMs = opts.blockTimeMs;
+    const rand = seededRandom(`chain:${network}`);
+    this.chainId = `claw-${network}`;
+    this.genesisHash = hex32(`genesis:${network}`);
+    // Chains start well past genesis, as real networks do when a monitor first sees them.
+    const startHeight = randInt(rand, 20_000, 200_000);
+    this.genesisMs = opts.startMs - startHeight * opts.blockTimeMs;
+    this.miningUpgradeHeight = startHeight + randInt(rand, 5_000, 50_000);
+    this.baseBlockReward = BigInt(randInt(rand, 5, 50)) * UNIT;
+    this.genesisSupply = BigInt(randInt(rand, 500, 2_000)) * 1_000_000n * UNIT;
+    this.faucetEnabled = !/mainnet/i.test(network);
+
+    const nValidators = randInt(rand, 4, 21);
+    this.validators = [];
+    this.delegations = [];
+    for (let i = 0; i < nValidators; i++) {
+      const address = hex32(`${network}:validator:${i}`);
+      // Odd low digits on purpose: any float64 parse of these strings loses precision.
+      const selfStake = BigInt(randInt(rand, 1_000, 40_000)) * 10n ** 18n + BigInt(randInt(rand, 1, 999_999_999));
+      let delegated = 0n;
+      const nDelegators = randInt(rand, 0, 3);
+      for (let d = 0; d < nDelegators; d++) {
+        const amount = BigInt(randInt(rand, 1, 500)) * 10n ** 17n + BigInt(randInt(rand, 0, 999_999));
+        delegated += amount;
+        this.delegations.push({ delegator: hex32(`${network}:delegator:${(i + d) % 7}`), validator: address, amount });
+      }
+      const stake = selfStake + delegated;
+      this.validators.push({
+        address,
+        stake,
+        selfStake,
+        weight: Number(stake / 10n ** 18n),
+        agentScore: randInt(rand, 0, 10_000),
+        commission: randInt(rand, 0, 2_000),
+      });
+    }
+    this.validators.sort((a, b) => (a.stake > b.stake ? -1 : a.stake < b.stake ? 1 : 0));
+
+    const nMiners = randInt(rand, 40, 400);
+    this.miners = [];
+    for (let i = 0; i < nMiners; i++) {
+      this.miners.push({
+        address: hex32(`${network}:miner:${i}`),
+        registeredAt: randInt(rand, 1, startHeight),
+        totalRewards: BigInt(randInt(rand, 0, 5_000_000)) * 10n ** 6n,
+      });
+    }
+    this.activeBase = Math.floor(nMiners * (0.6 + rand() * 0.3));
+
+    this.agents = [];
+    for (let i = 0; i < 12; i++) {
+      this.agents.push({
+        address: hex32(`${network}:agent:${i}`),
+        name: `agent-${i}`,
+        registeredAt: randInt(rand, 1, startHeight),
+        serviceType: SERVICE_TYPES[i % SERVICE_TYPES.length] as string,
+      });
+    }
+    this.tokens = ['Claw Credit:CCR', 'Agent Points:APT'].map((s, i) => {
+      const [name, symbol] = s.split(':') as [string, string];
+      return {
+        tokenId: hex32(`${network}:token:${i}`),
+        name,
+        symbol,
+        decimals: 6 + i * 3,
+        totalSupply: BigInt(randInt(rand, 1, 100)) * 10n ** 24n,
+        issuer: this.agents[i]!.address,
+      };
+    });
+
+    for (const v of this.validators) this.balances.set(v.address, BigInt(randInt(rand, 1, 1_000_000)) * UNIT + 123n);
+    for (const m of this.miners) this.balances.set(m.address, m.totalRewards);
+    for (const a of this.agents) this.balances.set(a.address, BigInt(randInt(rand, 0, 100_000)) * UNIT);
+    for (const d of this.delegations) this.balances.set(d.delegator, BigInt(randInt(rand, 1, 9_999)) * UNIT);
+  }
+
+  /** Height of the chain tip at a clock time. */
+  tipHeight(nowMs: number): number {
+    return Math.max(0, Math.floor((nowMs - this.genesisMs) / this.blockTimeMs));
+  }
+
+  /** Clock time at which a block was produced. */
+  blockTimestampMs(height: number): number {
+    return this.genesisMs + height * this.blockTimeMs;
+  }
+
+  /** Transactions in blocks 1..height: 2 or 3 per block, in closed form so counters are O(1). */
+  txCount(height: number): number {
+    return height <= 0 ? 0 : 2 * height + Math.floor(height / 3);
+  }
+
+  block(height: number): Record<string, unknown> {
+    const n = this.txCount(height) - this.txCount(height - 1);
+    const validator = this.validators[height % this.validators.length]!;
+    return {
+      height,
+      hash: hex32(`${this.network}:block:${height}`),
+      parentHash: height === 0 ? '0'.repeat(64) : hex32(`${this.network}:block:${height - 1}`),
+      timestamp: this.blockTimestampMs(height),
+      proposer: validator.address,
+      transactions: Array.from({ length: n }, (_, i) => hex32(`${this.network}:tx:${height}:${i}`)),
+    };
+  }
+
+  /** Active miners drift slowly: a new value every 200 blocks, within about ±5 % of a base. */
+  activeMiners(height: number): number {
+    const span = Math.max(1, Math.floor(this.miners.length * 0.05));
+    const drift = (hash32(`${this.network}:active:${Math.floor(height / 200)}`) % (2 * span + 1)) - span;
+    return Math.min(this.miners.length, Math.max(0, this.activeBase + drift));
+  }
+
+  upgraded(height: number): boolean {
+    return height >= this.miningUpgradeHeight;
+  }
+
+  blockReward(height: number): bigint {
+    // The mining upgrade halves the reward: something visible for dashboards.
+    return this.upgraded(height) ? this.baseBlockReward / 2n : this.baseBlockReward;
+  }
+
+  totalSupply(height: number): bigint {
+    const pre = Math.min(height, this.miningUpgradeHeight);
+    const post = Math.max(0, height - this.miningUpgradeHeight);
+    return this.genesisSupply + BigInt(pre) * this.baseBlockReward + BigInt(post) * (this.baseBlockReward / 2n);
+  }
+
+  balance(address: string): bigint {
+    return this.balances.get(address) ?? 0n;
+  }
+
+  /** Nonces derive from the address so they stay stable across calls. */
+  nonce(address: string): number {
+    return this.balances.has(address) ? hash32(`${this.network}:nonce:${address}`) % 5_000 : 0;
+  }
+
+  validator(address: string): ValidatorRecord | undefined {
+    return this.validators.find((v) => v.address === address);
+  }
+
+  miner(address: string): { record: MinerRecord; index: number } | undefined {
+    const index = this.miners.findIndex((m) => m.address === address);
+    return index < 0 ? undefined : { record: this.miners[index]!, index };
+  }
+
+  agent(address: string): AgentRecord | undefined {
+    return this.agents.find((a) => a.address === address);
+  }
+
+  token(tokenId: string): TokenRecord | undefined {
+    return this.tokens.find((t) => t.tokenId === tokenId);
+  }
+
+  /** Records a submitted transaction as included in the next block; bounded memory. */
+  submit(txHash: string, height: number): void {
+    if (this.receipts.size >= MAX_RECEIPTS) {
+      const oldest = this.receipts.keys().next().value;
+      if (oldest !== undefined) this.receipts.delete(oldest);
+    }
+    this.receipts.set(txHash, { txHash, blockHeight: height + 1, transactionIndex: this.receipts.size % 50, success: true });
+  }
+
+  receipt(txHash: string, height: number): Receipt | undefined {
+    const r = this.receipts.get(txHash);
+    // Not yet mined as seen by this node.
+    return r && r.blockHeight <= height ? r : undefined;
+  }
+}

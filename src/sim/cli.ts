@@ -1,0 +1,88 @@
+// `ledger-fleet-exporter simulate`: runs a simulated fleet until SIGTERM/SIGINT and prints
+// one JSON line per node, then the control URL, then {"event":"ready"}.
+import { parseArgs } from 'node:util';
+import { SimFleet } from './fleet.js';
+import { mixedFleetSpecs } from './specs.js';
+
+export const SIMULATE_USAGE = `Usage: ledger-fleet-exporter simulate [options]
+  --nodes <n>            number of nodes (default 5)
+  --networks <a,b,...>   network names, nodes spread round-robin (default simnet)
+  --layout <l>           port-per-node | shared-port (default port-per-node)
+  --host <ip>            listen address (default 127.0.0.1)
+  --port <p>             shared-port layout: the port (default 0 = any free port)
+  --control-port <p>     serve the control API on this port (0 = any free port)
+  --block-time-ms <ms>   block time (default 3000)
+  --flap-period-ms <ms>  period of the flapping fault (default 6000)
+  --faults               give the last few nodes one fault each
+`;
+
+export interface SimulatorCliIo {
+  stdout?: NodeJS.WritableStream;
+  /** Stops the fleet like SIGTERM (for tests and for embedding). */
+  signal?: AbortSignal;
+}
+
+function intOption(values: Record<string, unknown>, key: string, min: number): number | undefined {
+  const raw = values[key];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${key} must be an integer >= ${min}, got ${String(raw)}`);
+  return n;
+}
+
+export async function runSimulatorCli(argv: string[], io: SimulatorCliIo = {}): Promise<void> {
+  const out = io.stdout ?? process.stdout;
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      nodes: { type: 'string' },
+      networks: { type: 'string' },
+      layout: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'control-port': { type: 'string' },
+      'block-time-ms': { type: 'string' },
+      'flap-period-ms': { type: 'string' },
+      faults: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    out.write(SIMULATE_USAGE);
+    return;
+  }
+  const layout = values.layout ?? 'port-per-node';
+  if (layout !== 'port-per-node' && layout !== 'shared-port') throw new Error(`--layout must be port-per-node or shared-port, got ${layout}`);
+  const count = intOption(values, 'nodes', 1) ?? 5;
+  const specs = mixedFleetSpecs(count, { networks: values.networks?.split(',').map((s) => s.trim()).filter(Boolean), faults: values.faults ?? false });
+  const fleet = await SimFleet.start(specs, {
+    layout,
+    host: values.host ?? '127.0.0.1',
+    port: intOption(values, 'port', 0),
+    controlPort: intOption(values, 'control-port', 0),
+    blockTimeMs: intOption(values, 'block-time-ms', 1),
+    flapPeriodMs: intOption(values, 'flap-period-ms', 2),
+  });
+  const write = (o: Record<string, unknown>) => out.write(`${JSON.stringify(o)}\n`);
+  for (const n of fleet.nodes) {
+    write({ event: 'node', name: n.name, network: n.network, url: n.url, build: n.build, namespace: n.namespace, fault: n.fault() });
+  }
+  if (fleet.controlUrl) write({ event: 'control', url: fleet.controlUrl });
+  write({ event: 'ready', nodes: fleet.nodes.length, layout });
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      io.signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    if (io.signal?.aborted) stop();
+    else io.signal?.addEventListener('abort', stop, { once: true });
+  });
+  await fleet.close();
+  write({ event: 'stopped' });
+}

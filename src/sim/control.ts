@@ -1,0 +1,65 @@
+// HTTP control API of a running fleet, for tests in other processes and for the demo:
+//   GET  /nodes                  -> {"nodes":[{name, network, url, build, namespace, fault, height, requests}]}
+//   POST /nodes/<name>/fault     {"fault":"hang"} -> the node
+//   POST /nodes/<name>/kill | /revive            -> the node
+import { z } from 'zod';
+import { jsonReply, type Reply } from './reply.js';
+import type { SimNode } from './node.js';
+import { SIM_FAULTS } from './types.js';
+
+export interface ControlTarget {
+  readonly nodes: readonly SimNode[];
+  find(name: string): SimNode | undefined;
+}
+
+const faultBody = z.object({ fault: z.enum(SIM_FAULTS) });
+
+export function describeNode(n: SimNode): Record<string, unknown> {
+  return {
+    name: n.name,
+    network: n.network,
+    url: n.url,
+    build: n.build,
+    namespace: n.namespace,
+    version: n.version,
+    fault: n.fault(),
+    height: n.height(),
+    requests: n.requestCount(),
+  };
+}
+
+const error = (status: number, message: string): Reply => jsonReply({ error: message }, status);
+
+export async function controlRoute(target: ControlTarget, method: string, path: string, body: string): Promise<Reply> {
+  const parts = path.split('?')[0]!.split('/').filter(Boolean);
+  if (parts[0] !== 'nodes' || parts.length === 2 || parts.length > 3) return error(404, 'not found');
+  if (parts.length === 1) {
+    if (method !== 'GET') return error(405, 'method not allowed');
+    return jsonReply({ nodes: target.nodes.map(describeNode) });
+  }
+  let name: string;
+  try {
+    name = decodeURIComponent(parts[1]!);
+  } catch {
+    return error(400, 'bad node name');
+  }
+  const node = target.find(name);
+  if (!node) return error(404, `unknown node: ${name}`);
+  const action = parts[2]!;
+  if (!['fault', 'kill', 'revive'].includes(action)) return error(404, 'not found');
+  if (method !== 'POST') return error(405, 'method not allowed');
+  if (action === 'kill') await node.kill();
+  else if (action === 'revive') await node.revive();
+  else {
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return error(400, 'body must be JSON: {"fault":"<fault>"}');
+    }
+    const parsed = faultBody.safeParse(json);
+    if (!parsed.success) return error(400, `fault must be one of: ${SIM_FAULTS.join(', ')}`);
+    node.setFault(parsed.data.fault);
+  }
+  return jsonReply(describeNode(node));
+}

@@ -1,0 +1,197 @@
+// JSON-RPC method table of the simulated node: which build offers which method, the
+// positional params each accepts (validated with zod), and plausible results.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { SimChain, MinerRecord } from './chain.js';
+import { EPOCH_LENGTH } from './chain.js';
+import { hash32 } from './rng.js';
+import type { SimBuild } from './types.js';
+
+/** What a method sees of the node that answers it. */
+export interface RpcContext {
+  chain: SimChain;
+  /** The height this node has reached (may lag or be frozen). */
+  height: number;
+}
+
+/** A method failure: real nodes answer every one with code -32000 and a message. */
+export class RpcMethodError extends Error {}
+
+const address = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/)
+  .transform((s) => s.toLowerCase());
+const height = z.number().int().nonnegative();
+const hexTx = z.string().regex(/^(?:[0-9a-fA-F]{2})+$/);
+
+// Extra trailing params are ignored, as serde does for the real node's positional tuples.
+const none = z.tuple([]).rest(z.unknown());
+const oneAddress = z.tuple([address]).rest(z.unknown());
+
+interface MethodDef<S extends z.ZodType> {
+  params: S;
+  run(ctx: RpcContext, params: z.output<S>): unknown;
+}
+function def<S extends z.ZodType>(params: S, run: (ctx: RpcContext, params: z.output<S>) => unknown): MethodDef<S> {
+  return { params, run };
+}
+
+const str = (v: bigint): string => v.toString();
+
+function minerInfo(ctx: RpcContext, m: MinerRecord, index: number): Record<string, unknown> {
+  const active = index < ctx.chain.activeMiners(ctx.height);
+  const jitter = hash32(`${m.address}:${Math.floor(ctx.height / 20)}`);
+  const lastHeartbeat = active ? Math.max(m.registeredAt, ctx.height - (jitter % 20)) : Math.max(m.registeredAt, ctx.height - 500 - (jitter % 5_000));
+  return {
+    address: m.address,
+    registeredAt: m.registeredAt,
+    lastHeartbeat,
+    active,
+    totalRewards: str(m.totalRewards),
+    blocksRewarded: Number(m.totalRewards / 10n ** 9n) % 100_000,
+  };
+}
+
+function agentScore(ctx: RpcContext, addr: string): Record<string, unknown> {
+  const v = ctx.chain.validator(addr);
+  const known = v !== undefined || ctx.chain.agent(addr) !== undefined || ctx.chain.miner(addr) !== undefined;
+  if (!known) return { total: 0, activity: 0, uptime: 0, block_production: 0, economic: 0, platform: 0, decay_factor: 1 };
+  const h = hash32(`score:${addr}`);
+  const dims = [h % 2001, (h >>> 3) % 2001, v ? (h >>> 6) % 2001 : 0, (h >>> 9) % 2001, (h >>> 12) % 2001];
+  const [activity, uptime, block_production, economic, platform] = dims as [number, number, number, number, number];
+  return { total: v ? v.agentScore : activity + uptime + block_production + economic + platform, activity, uptime, block_production, economic, platform, decay_factor: 0.95 };
+}
+
+const EARLIEST_METHODS = {
+  blockNumber: def(none, (ctx) => ctx.height),
+  getBlockByNumber: def(z.tuple([height]).rest(z.unknown()), (ctx, [h]) => (h > ctx.height ? null : ctx.chain.block(h))),
+  getBalance: def(oneAddress, (ctx, [a]) => str(ctx.chain.balance(a))),
+  getTokenBalance: def(z.tuple([address, address]).rest(z.unknown()), (ctx, [a, tokenId]) => {
+    const t = ctx.chain.token(tokenId);
+    if (!t || !ctx.chain.agent(a)) return '0';
+    return str((t.totalSupply / 1_000n) * BigInt((hash32(a + tokenId) % 50) + 1));
+  }),
+  getAgent: def(oneAddress, (ctx, [a]) => {
+    const agent = ctx.chain.agent(a);
+    return agent ? { address: agent.address, name: agent.name, registeredAt: agent.registeredAt, metadata: { kind: agent.serviceType } } : null;
+  }),
+  getReputation: def(oneAddress, (ctx, [a]) => {
+    if (!ctx.chain.agent(a)) return [];
+    const others = ctx.chain.agents.filter((x) => x.address !== a).slice(0, hash32(a) % 4);
+    return others.map((o, i) => ({ from: o.address, to: a, score: (hash32(o.address + a) % 100) + 1, category: 'service_quality', height: Math.max(1, ctx.height - 1_000 * (i + 1)) }));
+  }),
+  getServices: def(z.tuple([z.string().nullable().optional()]).rest(z.unknown()), (ctx, [type]) =>
+    ctx.chain.agents
+      .filter((a) => type == null || a.serviceType === type)
+      .map((a) => ({ provider: a.address, serviceType: a.serviceType, name: `${a.name} ${a.serviceType}`, priceAmount: str(BigInt((hash32(a.address) % 1_000) + 1) * 10n ** 6n), active: hash32(a.address) % 5 !== 0 })),
+  ),
+  getTransactionReceipt: def(z.tuple([address]).rest(z.unknown()), (ctx, [txHash]) => ctx.chain.receipt(txHash, ctx.height) ?? null),
+  sendTransaction: def(z.tuple([hexTx]).rest(z.unknown()), (ctx, [tx]) => {
+    const txHash = createHash('sha256').update(Buffer.from(tx, 'hex')).digest('hex');
+    ctx.chain.submit(txHash, ctx.height);
+    return txHash;
+  }),
+  getNonce: def(oneAddress, (ctx, [a]) => ctx.chain.nonce(a)),
+  getTokenInfo: def(z.tuple([address]).rest(z.unknown()), (ctx, [tokenId]) => {
+    const t = ctx.chain.token(tokenId);
+    return t ? { tokenId: t.tokenId, name: t.name, symbol: t.symbol, decimals: t.decimals, totalSupply: str(t.totalSupply), issuer: t.issuer } : null;
+  }),
+  faucet: def(oneAddress, (ctx, [a]) => {
+    if (!ctx.chain.faucetEnabled) throw new RpcMethodError('faucet is disabled on this network');
+    const txHash = createHash('sha256').update(`faucet:${a}:${ctx.height}`).digest('hex');
+    ctx.chain.submit(txHash, ctx.height);
+    return { txHash, amount: str(100n * 10n ** 9n), recipient: a };
+  }),
+};
+
+const STAKING_METHODS = {
+  ...EARLIEST_METHODS,
+  getStake: def(oneAddress, (ctx, [a]) => str(ctx.chain.validator(a)?.stake ?? 0n)),
+  getUnbonding: def(oneAddress, (ctx, [a]) => {
+    const idx = ctx.chain.validators.findIndex((v) => v.address === a);
+    if (idx < 0 || idx % 3 !== 1) return [];
+    // Release heights move with the tip so entries stay pending.
+    const base = Math.ceil((ctx.height + 1) / EPOCH_LENGTH) * EPOCH_LENGTH;
+    return [1, 2].map((k) => ({ amount: str(ctx.chain.validators[idx]!.selfStake / BigInt(10 * k)), releaseHeight: base + k * 7 * EPOCH_LENGTH }));
+  }),
+  getValidators: def(none, (ctx) =>
+    ctx.chain.validators.map((v) => ({ address: v.address, stake: str(v.stake), weight: v.weight, agentScore: v.agentScore })),
+  ),
+};
+
+const CURRENT_METHODS = {
+  ...STAKING_METHODS,
+  getTokenAllowance: def(z.tuple([address, address, address]).rest(z.unknown()), (ctx, [owner, spender, tokenId]) =>
+    ctx.chain.token(tokenId) && ctx.chain.agent(owner) && ctx.chain.agent(spender) ? str(BigInt(hash32(owner + spender) % 1_000) * 10n ** 6n) : '0',
+  ),
+  getMiningStats: def(none, (ctx) => ({
+    totalMiners: ctx.chain.miners.length,
+    activeMiners: ctx.chain.activeMiners(ctx.height),
+    currentBlockReward: str(ctx.chain.blockReward(ctx.height)),
+    miningUpgradeHeight: ctx.chain.miningUpgradeHeight,
+    upgraded: ctx.chain.upgraded(ctx.height),
+  })),
+  getMiners: def(
+    z.tuple([z.boolean().nullable().optional(), z.number().int().nonnegative().nullable().optional(), z.number().int().nonnegative().nullable().optional()]).rest(z.unknown()),
+    (ctx, [activeOnly, limit, offset]) => {
+      const lim = Math.min(limit ?? 100, 500);
+      const all = ctx.chain.miners.map((m, i) => minerInfo(ctx, m, i));
+      return (activeOnly ? all.filter((m) => m.active) : all).slice(offset ?? 0, (offset ?? 0) + lim);
+    },
+  ),
+  getMinerInfo: def(oneAddress, (ctx, [a]) => {
+    const m = ctx.chain.miner(a);
+    return m ? minerInfo(ctx, m.record, m.index) : null;
+  }),
+  getAgentScore: def(oneAddress, (ctx, [a]) => agentScore(ctx, a)),
+  getUserDelegations: def(oneAddress, (ctx, [a]) =>
+    ctx.chain.delegations.filter((d) => d.delegator === a).map((d) => ({ delegator: d.delegator, validator: d.validator, amount: str(d.amount) })),
+  ),
+  getValidatorDetail: def(oneAddress, (ctx, [a]) => {
+    const v = ctx.chain.validator(a);
+    if (!v) return null;
+    return {
+      address: v.address,
+      stake: str(v.stake),
+      selfStake: str(v.selfStake),
+      delegatedStake: str(v.stake - v.selfStake),
+      weight: v.weight,
+      commission: v.commission,
+      status: 'active',
+      agentScore: v.agentScore,
+    };
+  }),
+  totalSupply: def(none, (ctx) => str(ctx.chain.totalSupply(ctx.height))),
+};
+
+type AnyMethod = MethodDef<z.ZodType>;
+const BUILD_METHODS: Record<SimBuild, Record<string, AnyMethod>> = {
+  earliest: EARLIEST_METHODS as Record<string, AnyMethod>,
+  staking: STAKING_METHODS as Record<string, AnyMethod>,
+  current: CURRENT_METHODS as Record<string, AnyMethod>,
+};
+
+/** Method names (without namespace) a build offers. */
+export function methodsOf(build: SimBuild): string[] {
+  return Object.keys(BUILD_METHODS[build]);
+}
+
+export const DEFAULT_NAMESPACE: Record<SimBuild, string> = { earliest: 'clw', staking: 'claw', current: 'claw' };
+export const DEFAULT_VERSION: Record<SimBuild, string> = { earliest: '0.1.4', staking: '0.3.2', current: '0.5.8' };
+
+export type MethodOutcome = { result: unknown } | { error: { code: number; message: string } };
+
+/** Runs `<namespace>_<name>` for a build; every failure is code -32000, as on real nodes. */
+export function callMethod(build: SimBuild, namespace: string, method: string, params: unknown, ctx: RpcContext): MethodOutcome {
+  const prefix = `${namespace}_`;
+  const name = method.startsWith(prefix) ? method.slice(prefix.length) : undefined;
+  const m = name !== undefined && Object.hasOwn(BUILD_METHODS[build], name) ? BUILD_METHODS[build][name] : undefined;
+  if (!m) return { error: { code: -32000, message: `method not found: ${method}` } };
+  const parsed = m.params.safeParse(params ?? []);
+  if (!parsed.success) return { error: { code: -32000, message: 'invalid params' } };
+  try {
+    return { result: m.run(ctx, parsed.data) };
+  } catch (e) {
+    return { error: { code: -32000, message: e instanceof RpcMethodError ? e.message : 'internal error' } };
+  }
+}

@@ -1,0 +1,332 @@
+// One simulated node: its state (fault, uptime, request count), request routing, and in the
+// port-per-node layout its own listening server. Replies are computed by pure modules.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { SimChain } from './chain.js';
+import { effectiveFault, garbleJson, json500Reply, proxyReply } from './faults.js';
+import { handleRpc } from './jsonrpc.js';
+import { callMethod, DEFAULT_NAMESPACE, DEFAULT_VERSION } from './methods.js';
+import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics-text.js';
+import { jsonReply, textReply, type Reply } from './reply.js';
+import { hash32 } from './rng.js';
+import { healthBody, peersBody, versionBody, type NodeSnapshot } from './status.js';
+import { isSimFault, type SimBuild, type SimFault, type SimNodeSpec } from './types.js';
+
+/** Settings a node shares with its fleet. */
+export interface SimEnv {
+  host: string;
+  layout: 'port-per-node' | 'shared-port';
+  now: () => number;
+  flapPeriodMs: number;
+  slowBodyBytes: number;
+  slowBodyTickMs: number;
+}
+
+/** axum's default request body limit. */
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+const PLAIN_PATHS = new Set(['/health', '/metrics', '/peers', '/version']);
+
+export class SimNode {
+  readonly name: string;
+  readonly network: string;
+  readonly build: SimBuild;
+  readonly namespace: string;
+  readonly version: string;
+  readonly heightOffset: number;
+  readonly peers: number;
+  private _url = '';
+  private port = 0;
+  private currentFault: SimFault = 'none';
+  private faultSinceMs: number;
+  private stall: { height: number; lastBlockMs: number } | undefined;
+  private startedMs: number;
+  private startHeight: number;
+  private requests = 0;
+  private server: http.Server | undefined;
+  /** Responses kept open by `hang` or trickled by `slow_body`, ended on fault change. */
+  private readonly held = new Map<http.ServerResponse, NodeJS.Timeout | undefined>();
+  /** Sockets that carried requests for this node (shared-port: destroyed on kill). */
+  private readonly sockets = new Set<Socket>();
+  /** Serialises kill/revive so the listener is never opened and closed concurrently. */
+  private transitions: Promise<void> = Promise.resolve();
+  private metricsCache: { key: string; text: string } | undefined;
+
+  constructor(
+    spec: SimNodeSpec,
+    private readonly chain: SimChain,
+    private readonly env: SimEnv,
+  ) {
+    this.name = spec.name;
+    this.network = chain.network;
+    this.build = spec.build ?? 'current';
+    this.namespace = spec.namespace ?? DEFAULT_NAMESPACE[this.build];
+    this.version = spec.version ?? DEFAULT_VERSION[this.build];
+    this.heightOffset = Math.max(0, Math.floor(spec.heightOffset ?? 0));
+    this.peers = spec.peers ?? 3 + (hash32(`peers:${spec.name}`) % 10);
+    const now = env.now();
+    this.faultSinceMs = now;
+    this.startedMs = now;
+    this.startHeight = this.liveHeight(now);
+  }
+
+  /** Base URL: what an exporter would be configured with. */
+  get url(): string {
+    return this._url;
+  }
+
+  fault(): SimFault {
+    return this.currentFault;
+  }
+
+  setFault(f: SimFault): void {
+    if (!isSimFault(f)) throw new Error(`unknown fault: ${String(f)}`);
+    const prev = this.currentFault;
+    if (f === prev) return;
+    const now = this.env.now();
+    if (f === 'stalled') {
+      const h = this.liveHeight(now);
+      this.stall = { height: h, lastBlockMs: this.chain.blockTimestampMs(h + this.heightOffset) };
+    } else {
+      this.stall = undefined;
+    }
+    this.currentFault = f;
+    this.faultSinceMs = now;
+    this.releaseHeld();
+    if (f === 'down') this.enqueue(() => this.stop());
+    else if (prev === 'down') this.enqueue(() => this.start());
+  }
+
+  /** Port-per-node: stop listening (connection refused). Shared-port: drop this node's connections. */
+  kill(): Promise<void> {
+    this.setFault('down');
+    return this.transitions;
+  }
+
+  /** Listen again on the same port, as a restarted process: uptime and counters restart. */
+  revive(): Promise<void> {
+    if (this.currentFault === 'down') this.setFault('none');
+    return this.transitions;
+  }
+
+  height(): number {
+    return this.stall ? this.stall.height : this.liveHeight(this.env.now());
+  }
+
+  requestCount(): number {
+    return this.requests;
+  }
+
+  // ---- fleet-facing ----
+
+  /** Port-per-node: first listen on an ephemeral port. */
+  async listenInitial(): Promise<void> {
+    this.server = http.createServer((req, res) => this.handle(req, res, pathOf(req.url)));
+    await listen(this.server, 0, this.env.host);
+    this.port = (this.server.address() as AddressInfo).port;
+    this._url = `http://${this.env.host}:${this.port}`;
+  }
+
+  /** Shared-port: the fleet's server routes requests here. */
+  attachShared(baseUrl: string): void {
+    this._url = `${baseUrl}/n/${encodeURIComponent(this.name)}`;
+  }
+
+  async shutdown(): Promise<void> {
+    await this.transitions;
+    this.releaseHeld();
+    for (const s of this.sockets) s.destroy();
+    if (this.server?.listening) await closeServer(this.server);
+  }
+
+  handle(req: http.IncomingMessage, res: http.ServerResponse, path: string): void {
+    if (this.currentFault === 'down') {
+      // Shared-port layout: a dead process answers nothing.
+      req.socket.destroy();
+      return;
+    }
+    this.requests++;
+    this.track(req.socket);
+    const now = this.env.now();
+    const fault = effectiveFault(this.currentFault, this.faultSinceMs, now, this.env.flapPeriodMs);
+    if (fault === 'hang') {
+      this.held.set(res, undefined);
+      res.on('close', () => this.held.delete(res));
+      return;
+    }
+    if (fault === 'proxy_502' || fault === 'proxy_503' || fault === 'proxy_504') {
+      req.resume();
+      send(res, proxyReply(Number(fault.slice(6)) as 502 | 503 | 504));
+      return;
+    }
+    if (fault === 'json_500') {
+      req.resume();
+      send(res, json500Reply());
+      return;
+    }
+    this.route(req, path, now)
+      .then((reply) => {
+        if (fault === 'garbage_json' && (path === '/' || path === '/health') && reply.status === 200) reply = garbleJson(reply);
+        if (fault === 'slow_body') this.trickle(res, reply);
+        else send(res, reply);
+      })
+      .catch(() => res.destroy());
+  }
+
+  snapshot(now = this.env.now()): NodeSnapshot {
+    const height = this.stall ? this.stall.height : this.liveHeight(now);
+    const lastBlockMs = this.stall ? this.stall.lastBlockMs : this.chain.blockTimestampMs(this.chain.tipHeight(now));
+    return {
+      name: this.name,
+      chain: this.chain,
+      build: this.build,
+      version: this.version,
+      height,
+      lastBlockMs,
+      nowMs: now,
+      startedMs: this.startedMs,
+      startHeight: Math.min(this.startHeight, height),
+      peers: this.peers,
+    };
+  }
+
+  // ---- internals ----
+
+  private liveHeight(now: number): number {
+    return Math.max(0, this.chain.tipHeight(now) - this.heightOffset);
+  }
+
+  private async route(req: http.IncomingMessage, path: string, now: number): Promise<Reply> {
+    if (path === '/') {
+      if (req.method !== 'POST') return methodNotAllowed('POST');
+      const body = await readBody(req);
+      if (body === undefined) {
+        const r = textReply(413, 'Failed to buffer the request body: length limit exceeded');
+        return { ...r, headers: { ...r.headers, connection: 'close' } };
+      }
+      const height = this.height();
+      return handleRpc(req.headers['content-type'], body, (method, params) =>
+        callMethod(this.build, this.namespace, method, params, { chain: this.chain, height }),
+      );
+    }
+    req.resume();
+    if (!PLAIN_PATHS.has(path) || (path === '/version' && this.build === 'earliest')) return { status: 404, headers: {}, body: '' };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed('GET,HEAD');
+    const snap = this.snapshot(now);
+    if (path === '/health') return jsonReply(healthBody(snap));
+    if (path === '/peers') return jsonReply(peersBody(snap));
+    if (path === '/version') return jsonReply(versionBody(snap));
+    return { status: 200, headers: { 'content-type': METRICS_CONTENT_TYPE }, body: this.metricsText(snap) };
+  }
+
+  /** The exposition changes once per block at most: render it once per block. */
+  private metricsText(snap: NodeSnapshot): string {
+    const key = `${snap.height}:${snap.startHeight}`;
+    if (this.metricsCache?.key !== key) this.metricsCache = { key, text: renderMetrics(snap) };
+    return this.metricsCache.text;
+  }
+
+  /** Headers at once, then a few bytes per tick: a client without a body timeout waits forever. */
+  private trickle(res: http.ServerResponse, reply: Reply): void {
+    const body = Buffer.from(reply.body);
+    res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
+    res.flushHeaders();
+    let offset = 0;
+    const timer = setInterval(() => {
+      const chunk = body.subarray(offset, offset + this.env.slowBodyBytes);
+      offset += chunk.length;
+      if (offset >= body.length) {
+        clearInterval(timer);
+        this.held.delete(res);
+        res.end(chunk);
+      } else {
+        res.write(chunk);
+      }
+    }, this.env.slowBodyTickMs);
+    this.held.set(res, timer);
+    res.on('close', () => {
+      clearInterval(timer);
+      this.held.delete(res);
+    });
+  }
+
+  private releaseHeld(): void {
+    for (const [res, timer] of this.held) {
+      if (timer) clearInterval(timer);
+      res.destroy();
+    }
+    this.held.clear();
+  }
+
+  private track(socket: Socket): void {
+    if (this.sockets.has(socket)) return;
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+  }
+
+  private enqueue(op: () => Promise<void>): void {
+    // A failed revive (port taken meanwhile) must not block later transitions.
+    this.transitions = this.transitions.then(op).catch(() => undefined);
+  }
+
+  private async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    if (this.server?.listening) await closeServer(this.server);
+  }
+
+  private async start(): Promise<void> {
+    const now = this.env.now();
+    this.startedMs = now;
+    this.startHeight = this.liveHeight(now);
+    if (this.server && !this.server.listening) await listen(this.server, this.port, this.env.host);
+  }
+}
+
+function pathOf(url: string | undefined): string {
+  const p = (url ?? '/').split('?')[0]!;
+  return p === '' ? '/' : p;
+}
+
+function methodNotAllowed(allow: string): Reply {
+  return { status: 405, headers: { allow }, body: '' };
+}
+
+function send(res: http.ServerResponse, reply: Reply): void {
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) });
+  res.end(reply.body);
+}
+
+/** The body as text, or undefined past the size limit. */
+function readBody(req: http.IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(undefined);
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error) => reject(e);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+export function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
