@@ -1,0 +1,27 @@
+// `check-config <file>`: exit 0 valid, 1 invalid (every problem printed), 2 unreadable file.
+
+import { readFile } from 'node:fs/promises';
+import { ConfigError, formatProblem } from './problems.js';
+import { parseConfig } from './parse.js';
+
+export async function runCheckConfig(path: string, out: (line: string) => void, env?: Record<string, string | undefined>): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    out(`${path}: cannot read configuration file (${code})`);
+    return 2;
+  }
+  try {
+    const config = parseConfig(text, { file: path, ...(env ? { env } : {}) });
+    const networks = new Set(config.nodes.map((n) => n.network)).size;
+    out(`${path}: OK (${config.nodes.length} node${config.nodes.length === 1 ? '' : 's'} in ${networks} network${networks === 1 ? '' : 's'})`);
+    return 0;
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    for (const p of e.problems) out(formatProblem(p));
+    out(`${path}: ${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found`);
+    return 1;
+  }
+}

@@ -1,0 +1,86 @@
+// parseConfig: YAML text -> ExporterConfig, or a ConfigError listing every problem found.
+
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve as resolvePath } from 'node:path';
+import type { ExporterConfig } from '../domain.js';
+import { scrubber } from '../redact.js';
+import { crossFieldProblems, type PathProblem } from './crossChecks.js';
+import { expandDocument, type Env } from './envExpand.js';
+import { ConfigError, formatPath, sortProblems, type ConfigProblem } from './problems.js';
+import { resolveConfig } from './resolve.js';
+import { rawConfigSchema } from './schema.js';
+import { duplicateKeyProblems, locate, parseYaml, syntaxProblems, type LocatedProblem, type ParsedYaml } from './yamlDoc.js';
+import { issuesToPathProblems } from './zodIssues.js';
+
+export interface ParseOptions {
+  /** Shown in problems; relative paths in the config resolve against its directory. */
+  file: string;
+  /** Source of `${VAR}`; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+export function parseConfig(text: string, opts: ParseOptions): ExporterConfig {
+  const env: Env = opts.env ?? process.env;
+  const parsed = parseYaml(text);
+  const fail = (found: LocatedProblem[]) => new ConfigError(sortProblems(found.map((p): ConfigProblem => ({ file: opts.file, ...p }))));
+
+  // A document that does not parse gives no trustworthy structure to check further.
+  const syntax = syntaxProblems(parsed);
+  if (syntax.length > 0) throw fail(syntax);
+
+  const problems: LocatedProblem[] = duplicateKeyProblems(parsed);
+  const expansion = expandDocument(parsed, env);
+  problems.push(...expansion.problems);
+
+  let data: unknown;
+  try {
+    data = parsed.doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // e.g. excessive alias expansion ("billion laughs")
+    throw fail([...problems, { line: 1, col: 1, path: '', message: `cannot read YAML: ${(e as Error).message}` }]);
+  }
+  registerSecrets(data);
+  if (data === null || data === undefined) {
+    throw fail([...problems, { line: 1, col: 1, path: '', message: 'configuration is empty: at least one node is required' }]);
+  }
+
+  const result = rawConfigSchema.safeParse(data);
+  const later: PathProblem[] = [...(result.success ? [] : issuesToPathProblems(result.error.issues, rawConfigSchema)), ...crossFieldProblems(data)];
+  for (const p of later) {
+    const path = formatPath(p.path);
+    // A value whose variable is missing was already reported; its placeholder text is not the user's mistake.
+    if (expansion.failedPaths.has(path)) continue;
+    problems.push({ ...locate(parsed, p.path, p.at).position, path, message: p.message });
+  }
+  if (problems.length > 0 || !result.success) throw fail(problems);
+  return resolveConfig(result.data, dirname(resolvePath(opts.file)));
+}
+
+export async function loadConfigFile(path: string, env?: Record<string, string | undefined>): Promise<ExporterConfig> {
+  const text = await readFile(path, 'utf8');
+  return parseConfig(text, { file: path, ...(env ? { env } : {}) });
+}
+
+/** Header values and URL credentials are secrets from the moment they are read. */
+function registerSecrets(data: unknown): void {
+  if (!data || typeof data !== 'object') return;
+  const d = data as { defaults?: { headers?: unknown }; nodes?: unknown; agentPlatform?: { baseUrl?: unknown } };
+  const addHeaders = (h: unknown) => {
+    if (!h || typeof h !== 'object') return;
+    for (const v of Object.values(h)) {
+      if (typeof v !== 'string') continue;
+      scrubber.add(v);
+      // "Bearer <token>": the token alone must be scrubbed too.
+      const credential = /^\S+\s+(\S+)$/.exec(v)?.[1];
+      scrubber.add(credential);
+    }
+  };
+  addHeaders(d.defaults?.headers);
+  if (Array.isArray(d.nodes)) {
+    for (const n of d.nodes as Array<{ url?: unknown; headers?: unknown } | null>) {
+      if (typeof n?.url === 'string') scrubber.addUrlCredentials(n.url);
+      addHeaders(n?.headers);
+    }
+  }
+  if (typeof d.agentPlatform?.baseUrl === 'string') scrubber.addUrlCredentials(d.agentPlatform.baseUrl);
+}

@@ -1,0 +1,122 @@
+// Field rules shared by the schema and the cross-field checks. Each `...Reason` function
+// returns why a value is invalid (or undefined) without repeating the value: values may
+// come from environment variables and URLs may carry passwords.
+
+import { isIP, isIPv4, isIPv6 } from 'node:net';
+import type { ListenAddress } from '../domain.js';
+
+export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export const NAME_MAX = 128;
+
+export function nameReason(name: string): string | undefined {
+  if (name.length === 0) return 'must not be empty';
+  if (name.length > NAME_MAX) return `must be at most ${NAME_MAX} characters`;
+  if (!NAME_RE.test(name)) return 'must start with a letter or digit and contain only letters, digits, ".", "_" and "-"';
+  return undefined;
+}
+
+export const LABEL_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Labels the exporter sets itself on ledger_node_info, plus Prometheus' target labels. */
+export const RESERVED_LABELS = ['node', 'network', 'version', 'chain_id', 'rpc_namespace', 'job', 'instance'] as const;
+
+export function labelNameReason(name: string): string | undefined {
+  if (!LABEL_NAME_RE.test(name)) return `invalid label name "${name}": must match [a-zA-Z_][a-zA-Z0-9_]*`;
+  if (name.startsWith('__')) return `invalid label name "${name}": names starting with "__" are reserved by Prometheus`;
+  if ((RESERVED_LABELS as readonly string[]).includes(name)) return `label "${name}" is reserved (the exporter sets ${RESERVED_LABELS.join(', ')})`;
+  return undefined;
+}
+
+export const NAMESPACE_RE = /^[a-z][a-z0-9]*$/;
+
+/** HTTP header field name (RFC 9110 token). */
+export const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers the HTTP client or the probe itself controls. */
+const CONTROLLED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
+
+export function headerNameReason(name: string): string | undefined {
+  if (!HEADER_NAME_RE.test(name)) return `invalid header name "${name}"`;
+  if (CONTROLLED_HEADERS.has(name.toLowerCase())) return `header "${name}" is set by the HTTP client and cannot be configured`;
+  return undefined;
+}
+
+export function headerValueReason(value: string): string | undefined {
+  // A line break would let a value smuggle extra headers.
+  if (/[\r\n\0]/.test(value)) return 'header value must not contain line breaks or NUL characters';
+  return undefined;
+}
+
+export const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function parseUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function commonUrlReason(raw: string, u: URL | undefined): string | undefined {
+  if (!u) return 'invalid URL: expected e.g. http://10.0.0.5:9710 or https://rpc.example.org/ledger';
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'URL scheme must be http or https';
+  if (!u.hostname) return 'URL has no host';
+  if (raw.includes('?')) return 'URL must not have a query string';
+  if (raw.includes('#')) return 'URL must not have a fragment';
+  return undefined;
+}
+
+/** A node's base URL: http(s), optional path prefix and user:password, no query or fragment. */
+export function nodeUrlReason(raw: string): string | undefined {
+  return commonUrlReason(raw, parseUrl(raw));
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  return isIPv4(h) && h.startsWith('127.');
+}
+
+/** The agent platform URL carries an API key in a header: https, or plain http only on loopback. */
+export function agentUrlReason(raw: string): string | undefined {
+  const u = parseUrl(raw);
+  const common = commonUrlReason(raw, u);
+  if (common || !u) return common;
+  if (u.username || u.password) return 'URL must not contain credentials: the API key comes from apiKeyEnv or apiKeyFile';
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+    return 'plain http is allowed only for a loopback host (127.0.0.0/8, ::1, localhost): the API key would travel unencrypted; use https';
+  }
+  return undefined;
+}
+
+const HOSTNAME_RE = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+const LISTEN_HINT = 'expected host:port, e.g. 0.0.0.0:9715, 127.0.0.1:9715 or [::1]:9715';
+
+function splitListen(text: string): { host: string; port: string } | string {
+  if (text.startsWith('[')) {
+    const end = text.indexOf(']:');
+    if (end < 0) return LISTEN_HINT;
+    const host = text.slice(1, end);
+    if (!isIPv6(host)) return `invalid IPv6 address; ${LISTEN_HINT}`;
+    return { host, port: text.slice(end + 2) };
+  }
+  const colon = text.lastIndexOf(':');
+  if (colon < 0) return LISTEN_HINT;
+  const host = text.slice(0, colon);
+  if (host.includes(':')) return `put IPv6 addresses in brackets; ${LISTEN_HINT}`;
+  if (!host || !(isIP(host) || HOSTNAME_RE.test(host))) return `invalid host; ${LISTEN_HINT}`;
+  return { host, port: text.slice(colon + 1) };
+}
+
+export function listenReason(text: string): string | undefined {
+  const r = splitListen(text);
+  if (typeof r === 'string') return r;
+  if (!/^\d{1,5}$/.test(r.port) || Number(r.port) > 65535) return `port must be 0..65535; ${LISTEN_HINT}`;
+  return undefined;
+}
+
+/** "host:port" or "[v6]:port"; throws with a clear message (also for the --listen flag). */
+export function parseListenAddress(text: string): ListenAddress {
+  const reason = listenReason(text);
+  if (reason) throw new Error(`invalid listen address ${JSON.stringify(text)}: ${reason}`);
+  const r = splitListen(text) as { host: string; port: string };
+  return { host: r.host, port: Number(r.port) };
+}
