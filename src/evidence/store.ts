@@ -263,7 +263,14 @@ export class EvidenceStore {
   private async commit(chunk: Pending[], bytes: number): Promise<void> {
     if (chunk.length === 0) return;
     await this.makeRoom(bytes);
-    const active = await this.ensureActive();
+    let active = await this.ensureActive();
+    // A file unlinked under us (directory removed by hand) would swallow acknowledged records.
+    if ((await active.handle.stat()).nlink === 0) {
+      this.files.delete(active.name);
+      await this.closeActive();
+      await mkdir(this.dir, { recursive: true });
+      active = await this.ensureActive();
+    }
     const data = Buffer.concat(
       chunk.map((p) => p.line),
       bytes,
