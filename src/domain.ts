@@ -137,6 +137,15 @@ export type ProbeData =
   | { probe: 'miningStats'; value: MiningStats }
   | { probe: 'validators'; value: ValidatorInfo[] };
 
+/** The request and answer behind a failed probe, for evidence records. */
+export interface FailedResponse {
+  /** e.g. 'GET /health' or 'POST claw_getValidators' */
+  method: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Uint8Array;
+}
+
 /** Result of one probe run against one node. */
 export type ProbeResult =
   | { kind: 'ok'; probe: ProbeName; startedAt: number; durationMs: number; data: ProbeData; namespace?: string }
@@ -149,5 +158,7 @@ export type ProbeResult =
       /** Safe to log: never holds credentials. */
       message: string;
       httpStatus?: number;
+      /** What the node answered, kept for evidence when it answered with a status. */
+      response?: FailedResponse;
     }
   | { kind: 'unsupported'; probe: ProbeName; startedAt: number; durationMs: number; message: string };

@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// Command line: run the exporter, check a config, run the demo, the simulator, or read evidence.
+import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, formatProblem, loadConfigFile, parseListenAddress, runCheckConfig } from './config/index.js';
+import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
+import { demoConfig, startDemoFleet } from './demo.js';
+import type { ListenAddress } from './domain.js';
+import { runEvidenceCli } from './evidence/index.js';
+import { createLogger, LOG_LEVELS, type Logger } from './logger.js';
+import { runSimulatorCli } from './sim/index.js';
+import { scrubber } from './redact.js';
+import { VERSION } from './version.js';
+
+const USAGE = `ledger-fleet-exporter ${VERSION}
+
+Usage:
+  ledger-fleet-exporter --config <file.yaml> [--listen <host:port>] [--log-level <level>] [--log-format json|pretty] [--web.config.file <web.yml>]
+  ledger-fleet-exporter check-config <file.yaml>
+  ledger-fleet-exporter demo [--listen <host:port>] [--log-level <level>]
+  ledger-fleet-exporter simulate [options]      (see: simulate --help)
+  ledger-fleet-exporter evidence [options]      (see: evidence --help)
+
+Signals: SIGHUP reloads the config (so does a change of the file); SIGTERM/SIGINT stop cleanly.
+`;
+
+class UsageError extends Error {}
+
+const RUN_OPTIONS = {
+  config: { type: 'string', short: 'c' },
+  listen: { type: 'string' },
+  'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
+  'web.config.file': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+function parseRunArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: RUN_OPTIONS, allowPositionals: false, strict: true }).values;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function makeLogger(values: { 'log-level'?: string; 'log-format'?: string }): Logger {
+  const level = values['log-level'] ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  const format = values['log-format'] ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  if (format !== 'json' && format !== 'pretty') throw new UsageError('--log-format must be json or pretty');
+  return createLogger({ level: level as (typeof LOG_LEVELS)[number], pretty: format === 'pretty' });
+}
+
+function listenArg(value: string | undefined): ListenAddress | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseListenAddress(value);
+  } catch (err) {
+    throw new UsageError(`--listen: ${(err as Error).message}`);
+  }
+}
+
+/** Web config (basic auth, TLS) from --web.config.file, loaded lazily so plain runs need none of it. */
+async function webOptions(path: string | undefined): Promise<Partial<DaemonOptions>> {
+  if (!path) return {};
+  const web = await import('./web/index.js');
+  const cfg = await web.loadWebConfig(path);
+  return {
+    createServer: (handler) => web.createHttpServer(cfg, handler),
+    authorize: async (req, res) => {
+      if (await web.checkBasicAuth(cfg, req.headers.authorization)) return true;
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="ledger-fleet-exporter"', 'content-type': 'text/plain' });
+      res.end('unauthorized\n');
+      return false;
+    },
+    responseHeaders: cfg.headers,
+  };
+}
+
+/** Stops cleanly on SIGTERM/SIGINT: no new probes, in-flight ones finish within a bound, evidence flushed. */
+function onShutdown(log: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    stop()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+}
+
+/** Reload on SIGHUP and on changes of the config file: validate first, keep the running config on error. */
+function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | undefined {
+  let timer: NodeJS.Timeout | undefined;
+  let last = '';
+  const reload = async (why: string) => {
+    try {
+      const next = await loadConfigFile(path);
+      const key = JSON.stringify(next);
+      if (why === 'file changed' && key === last) return; // editors write twice
+      last = key;
+      daemon.applyConfig(next);
+      log.info({ why }, 'configuration applied');
+    } catch (err) {
+      daemon.noteReloadFailure();
+      const problems = err instanceof ConfigError ? err.problems.map(formatProblem) : [(err as Error).message];
+      log.error({ why, problems }, 'configuration reload rejected; the running configuration stays');
+    }
+  };
+  last = JSON.stringify(daemon.config());
+  process.on('SIGHUP', () => void reload('SIGHUP'));
+  try {
+    // Watch the directory: editors and ConfigMap updates replace the file rather than write it.
+    const w = watch(dirname(path), (_event, file) => {
+      if (file && file.toString() !== basename(path)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void reload('file changed'), 300);
+    });
+    w.unref();
+    return w;
+  } catch (err) {
+    log.warn({ err }, 'cannot watch the config file; reload with SIGHUP');
+    return undefined;
+  }
+}
+
+async function runExporter(argv: string[]): Promise<number> {
+  const values = parseRunArgs(argv);
+  if (values.help) return (process.stdout.write(USAGE), 0);
+  if (values.version) return (process.stdout.write(`${VERSION}\n`), 0);
+  if (!values.config) throw new UsageError('--config <file.yaml> is required (or use: demo)');
+  const log = makeLogger(values);
+  const path = resolve(values.config);
+  let config;
+  try {
+    config = await loadConfigFile(path);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      for (const p of err.problems) process.stderr.write(`${formatProblem(p)}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  const daemon = await startDaemon(config, { logger: log, listen: listenArg(values.listen), ...(await webOptions(values['web.config.file'])) });
+  const watcher = watchConfig(path, daemon, log);
+  onShutdown(log, async () => {
+    watcher?.close();
+    await daemon.close();
+  });
+  return -1; // keep running
+}
+
+async function runDemo(argv: string[]): Promise<number> {
+  const values = parseRunArgs(argv);
+  if (values.help) return (process.stdout.write(USAGE), 0);
+  const log = makeLogger(values);
+  const listen = listenArg(values.listen) ?? { host: '127.0.0.1', port: 9715 };
+  const fleet = await startDemoFleet();
+  const config = demoConfig(fleet, { listen });
+  const daemon = await startDaemon(config, { logger: log, ...(await webOptions(values['web.config.file'])) });
+  process.stdout.write(
+    `\nledger-fleet-exporter demo: ${fleet.nodes.length} simulated nodes\n` +
+      `  metrics:        ${daemon.url}/metrics\n` +
+      `  status page:    ${daemon.url}/\n` +
+      `  evidence:       ${daemon.url}/api/evidence?limit=20\n` +
+      (fleet.controlUrl ? `  simulator API:  ${fleet.controlUrl}/nodes  (POST /nodes/<name>/fault {"fault":"hang"})\n` : '') +
+      `Ctrl-C stops.\n\n`,
+  );
+  onShutdown(log, async () => {
+    await daemon.close();
+    await fleet.close();
+  });
+  return -1;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  switch (first) {
+    case 'check-config': {
+      if (rest.length !== 1 || rest[0]!.startsWith('-')) throw new UsageError('usage: ledger-fleet-exporter check-config <file.yaml>');
+      return runCheckConfig(rest[0]!, (line) => process.stdout.write(`${line}\n`));
+    }
+    case 'demo':
+      return runDemo(rest);
+    case 'simulate':
+      await runSimulatorCli(rest);
+      return -1;
+    case 'evidence':
+      return runEvidenceCli(rest, (line) => process.stdout.write(`${line}\n`));
+    case 'help':
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      return runExporter(argv);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`error: ${err.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`error: ${scrubber.scrub((err as Error).message ?? String(err))}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

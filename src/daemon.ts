@@ -1,0 +1,302 @@
+// Wires the pipeline: config -> schedule -> probe -> state -> (metrics view, evidence) -> HTTP.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Agent } from 'undici';
+import type { ExporterConfig, ListenAddress, NodeTarget, ProbeName, ProbeResult } from './domain.js';
+import { AgentPlatformChecker, agentPlatformCollectors } from './agent/platform.js';
+import { evidenceApiResponse, EvidenceStore } from './evidence/index.js';
+import { prepareUpstream, renderUpstream, type PreparedUpstream } from './exposition/index.js';
+import type { Logger } from './logger.js';
+import { MetricsView, type ExporterCounters, type RegistryExtension } from './metrics/view.js';
+import { createDispatcher } from './probe/http.js';
+import { NodeProber } from './probe/prober.js';
+import { Scheduler } from './schedule/scheduler.js';
+import { createRequestHandler, type HandlerDeps } from './server.js';
+import { DEFAULT_BACKOFF, FleetState, type BackoffPolicy, type NodeState } from './state/fleetState.js';
+import { buildSnapshot, type FleetSnapshot } from './state/snapshot.js';
+import { VERSION } from './version.js';
+
+export interface DaemonOptions {
+  logger: Logger;
+  /** Overrides config.listen (the --listen flag). */
+  listen?: ListenAddress;
+  /** How long an unsupported probe waits before it is tried again. Default max(10 intervals, 1 min). */
+  unsupportedRecheckMs?: (target: NodeTarget) => number;
+  backoff?: BackoffPolicy;
+  /** Evidence store off (tests of other parts). Default on. */
+  evidence?: boolean;
+  /** Registers extra collectors (agent platform) on each metrics registry. */
+  extensions?: RegistryExtension[];
+  /** Wraps the HTTP server (TLS, basic auth from --web.config.file). */
+  createServer?: (handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) => Server;
+  authorize?: HandlerDeps['authorize'];
+  responseHeaders?: Record<string, string>;
+  /** process_* and nodejs_* metrics; default on. */
+  defaultMetrics?: boolean;
+}
+
+export interface Daemon {
+  readonly url: string;
+  readonly state: FleetState;
+  config(): ExporterConfig;
+  snapshot(): FleetSnapshot;
+  ready(): boolean;
+  /** Applies a validated config: unchanged nodes keep their state, removed ones vanish. */
+  applyConfig(config: ExporterConfig): void;
+  /** Counts a reload that failed validation (the running config stays). */
+  noteReloadFailure(): void;
+  readonly evidence?: EvidenceStore;
+  close(graceMs?: number): Promise<void>;
+}
+
+const defaultRecheck = (t: NodeTarget) => Math.max(10 * t.intervalMs, 60_000);
+
+export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions): Promise<Daemon> {
+  const log = opts.logger;
+  let config = initial;
+  const dispatcher: Agent = createDispatcher();
+  const state = new FleetState(config.nodes, opts.backoff ?? DEFAULT_BACKOFF);
+  const probers = new Map<string, NodeProber>();
+  const recheck = opts.unsupportedRecheckMs ?? defaultRecheck;
+  const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() };
+  const upstreamCache = new Map<string, { version: number; prepared: PreparedUpstream }>();
+
+  const evidence =
+    opts.evidence === false
+      ? undefined
+      : await EvidenceStore.open(config.evidence, { logger: log.child({ component: 'evidence' }), runner: { hostname: (await import('node:os')).hostname(), version: VERSION } });
+
+  const syncProbers = () => {
+    const names = new Set(config.nodes.map((n) => n.name));
+    for (const name of probers.keys()) if (!names.has(name)) probers.delete(name);
+    for (const t of config.nodes) {
+      const old = probers.get(t.name);
+      if (!old || JSON.stringify(old.target) !== JSON.stringify(t)) {
+        probers.set(t.name, new NodeProber(t, { dispatcher, maxResponseBytes: config.polling.maxResponseBytes, maxUpstreamSeries: config.polling.maxUpstreamSeries }));
+      }
+    }
+    for (const name of upstreamCache.keys()) if (!names.has(name)) upstreamCache.delete(name);
+  };
+  syncProbers();
+
+  const recordEvidence = (target: NodeTarget, result: ProbeResult & { kind: 'failed' }, node: NodeState) => {
+    if (!evidence || !result.response || result.response.status < 500) return;
+    const ps = node.probes.get(result.probe);
+    void evidence.append({
+      node: target.name,
+      network: target.network,
+      url: target.url,
+      probe: result.probe,
+      method: result.response.method,
+      status: result.response.status,
+      durationMs: result.durationMs,
+      attempt: ps?.consecutiveFailures ?? 1,
+      headers: result.response.headers,
+      body: result.response.body,
+      runnerStatus: { consecutiveFailures: ps?.consecutiveFailures ?? 1, lastSuccess: node.lastSuccessAt ?? null },
+    });
+  };
+
+  const runProbe = async (target: NodeTarget, probe: ProbeName) => {
+    const prober = probers.get(target.name);
+    if (!prober) return;
+    const result = await prober.run(probe);
+    const node = state.get(target.name);
+    if (!node) return; // removed by a reload while the probe ran
+    const lastOk = node.probes.get(probe)?.lastRun?.ok;
+    const outcome = state.apply(target.name, result, result.kind === 'failed' ? result.response?.headers['retry-after'] : undefined);
+    if (outcome.restarted) {
+      prober.resetNamespace();
+      log.info({ node: target.name }, 'node restarted or changed build: re-detecting namespace and methods');
+    }
+    if (result.kind === 'failed') {
+      recordEvidence(target, result, node);
+      if (lastOk !== false) log.warn({ node: target.name, probe, reason: result.reason, status: result.httpStatus }, `probe failed: ${result.message}`);
+    } else if (result.kind === 'ok' && lastOk === false) {
+      log.info({ node: target.name, probe }, 'probe recovered');
+    } else if (result.kind === 'unsupported') {
+      log.debug({ node: target.name, probe }, result.message);
+    }
+  };
+
+  const scheduler = new Scheduler({
+    concurrency: config.polling.concurrency,
+    runProbe,
+    isDue: (t, p, now) => state.due(t.name, p, now, recheck(t)),
+    onOverrun: (t, p) => {
+      counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1);
+    },
+  });
+
+  const snapshot = () => buildSnapshot(state.nodes(), config.networks, Date.now());
+  const upstreamSources = function* (): Iterable<PreparedUpstream> {
+    for (const n of state.nodes()) {
+      if (!n.upstream) continue;
+      let c = upstreamCache.get(n.target.name);
+      if (!c || c.version !== n.upstreamVersion) {
+        c = { version: n.upstreamVersion, prepared: prepareUpstream(n.target.name, n.target.network, n.upstream) };
+        upstreamCache.set(n.target.name, c);
+      }
+      yield c.prepared;
+    }
+  };
+
+  const extensions: RegistryExtension[] = [...(opts.extensions ?? [])];
+  if (evidence) extensions.push(evidenceMetrics(evidence));
+  const agent = startAgentPlatform(config, opts, dispatcher, evidence);
+  if (agent) extensions.push((registry) => agentPlatformCollectors(registry, agent.checker));
+  const makeView = () =>
+    new MetricsView(
+      { version: VERSION, infoLabelKeys: [...new Set(config.nodes.flatMap((n) => Object.keys(n.labels)))].sort(), extensions, defaultMetrics: opts.defaultMetrics },
+      () => ({ snapshot: snapshot(), upstream: upstreamSources(), counters }),
+      (sources, om) => renderUpstream(sources, { openMetrics: om }),
+    );
+  let view = makeView();
+
+  const handler = createRequestHandler({
+    logger: log,
+    version: VERSION,
+    metrics: () => view,
+    ready: () => state.ready(),
+    snapshot,
+    evidence: { handle: (params) => evidenceApiResponse(evidence ?? null, params) },
+    authorize: opts.authorize,
+    headers: opts.responseHeaders,
+  });
+  const server = opts.createServer ? opts.createServer(handler) : createServer(handler);
+  // Slow or idle clients cannot hold sockets for long.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  const listen = opts.listen ?? config.listen;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const scheme = opts.createServer && 'setSecureContext' in server ? 'https' : 'http';
+  const url = `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${addr.port}`;
+  scheduler.start(config.nodes);
+  log.info({ url, nodes: config.nodes.length, version: VERSION }, 'exporter listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    state,
+    config: () => config,
+    snapshot,
+    ready: () => state.ready(),
+    evidence,
+    applyConfig(next) {
+      const diff = state.setTargets(next.nodes);
+      config = next;
+      syncProbers();
+      scheduler.setTargets(next.nodes);
+      view = makeView();
+      counters.configReloads.success++;
+      if (next.listen.host !== listen.host || next.listen.port !== listen.port) {
+        log.warn('listen address changes take effect at the next restart');
+      }
+      log.info(diff, 'configuration reloaded');
+    },
+    noteReloadFailure() {
+      counters.configReloads.failure++;
+    },
+    close(graceMs = 5_000) {
+      closing ??= (async () => {
+        agent?.stop();
+        const finished = await scheduler.stop(graceMs);
+        if (!finished) log.warn({ graceMs }, 'probes still in flight at shutdown were abandoned');
+        await evidence?.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections?.();
+        });
+        await dispatcher.destroy().catch(() => undefined);
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The agent platform key check on its own interval; 5xx answers become evidence like a node's. */
+function startAgentPlatform(config: ExporterConfig, opts: DaemonOptions, dispatcher: Agent, evidence: EvidenceStore | undefined) {
+  const settings = config.agentPlatform;
+  if (!settings) return undefined;
+  let attempt = 0;
+  const checker = new AgentPlatformChecker(settings, {
+    dispatcher,
+    logger: opts.logger.child({ component: 'agent-platform' }),
+    onServerError: (info) => {
+      void evidence?.append({
+        node: 'agent-platform',
+        network: 'agent-platform',
+        url: info.url,
+        probe: 'agentPlatform',
+        method: 'GET /api/agents/me',
+        status: info.status,
+        durationMs: info.durationMs,
+        attempt: ++attempt,
+        headers: info.headers,
+        body: info.body,
+        runnerStatus: { consecutiveFailures: attempt, lastSuccess: null },
+      });
+    },
+  });
+  const run = () =>
+    void checker.check().then((c) => {
+      if (c.up) attempt = 0;
+    });
+  run();
+  const timer = setInterval(run, settings.intervalMs);
+  timer.unref();
+  return { checker, stop: () => clearInterval(timer) };
+}
+
+/** ledger_evidence_* from the store's own counts. */
+function evidenceMetrics(store: EvidenceStore): RegistryExtension {
+  return (registry: Registry) => {
+    const registers = [registry];
+    new Counter({
+      name: 'ledger_evidence_records_total',
+      help: 'Evidence records written and synced, per node.',
+      labelNames: ['node'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [node, n] of store.stats().recordsByNode) this.inc({ node }, n);
+      },
+    });
+    new Counter({
+      name: 'ledger_evidence_write_errors_total',
+      help: 'Evidence write batches that failed (disk full, directory gone, I/O error).',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(store.stats().writeErrors);
+      },
+    });
+    new Counter({
+      name: 'ledger_evidence_dropped_total',
+      help: 'Evidence records that could not be written (queue full, failed batch, shutdown).',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(store.stats().dropped);
+      },
+    });
+    new Gauge({
+      name: 'ledger_evidence_bytes',
+      help: 'Total size of the evidence files on disk.',
+      registers,
+      collect() {
+        this.set(store.stats().bytes);
+      },
+    });
+  };
+}

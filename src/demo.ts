@@ -1,0 +1,46 @@
+// `ledger-fleet-exporter demo`: a small simulated fleet (current builds, one earliest build, a
+// lagging node, failing ones) plus the exporter polling it. No config file needed.
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { ExporterConfig, ListenAddress, NodeTarget } from './domain.js';
+import { PROBE_NAMES } from './domain.js';
+import { SimFleet, type SimNodeSpec } from './sim/index.js';
+
+export const DEMO_SPECS: SimNodeSpec[] = [
+  { name: 'val-eu-1', network: 'mainnet', build: 'current', peers: 12 },
+  { name: 'val-us-1', network: 'mainnet', build: 'current', peers: 9 },
+  { name: 'miner-ap-1', network: 'mainnet', build: 'current', heightOffset: 3, peers: 5 },
+  { name: 'rpc-legacy', network: 'mainnet', build: 'earliest', peers: 4 },
+  { name: 'rpc-flaky', network: 'mainnet', build: 'current', fault: 'flapping' },
+  { name: 'test-val-1', network: 'testnet', build: 'staking', namespace: 'chain', peers: 3 },
+  { name: 'test-proxy', network: 'testnet', build: 'current', fault: 'proxy_502' },
+];
+
+const ROLES: Record<string, string> = { val: 'validator', miner: 'miner', rpc: 'rpc', test: 'validator' };
+
+/** The exporter config for a running simulated fleet. */
+export function demoConfig(fleet: SimFleet, opts: { listen: ListenAddress; intervalMs?: number; evidenceDir?: string }): ExporterConfig {
+  const intervalMs = opts.intervalMs ?? 5_000;
+  const nodes: NodeTarget[] = fleet.nodes.map((n) => ({
+    name: n.name,
+    url: n.url,
+    network: n.network,
+    labels: { role: ROLES[n.name.split('-')[0] ?? ''] ?? 'rpc', region: n.name.split('-')[1] ?? 'none' },
+    intervalMs,
+    timeoutMs: Math.min(2_000, intervalMs - 1),
+    rpcNamespace: 'auto',
+    probes: [...PROBE_NAMES],
+    headers: {},
+  }));
+  return {
+    listen: opts.listen,
+    polling: { concurrency: 64, maxResponseBytes: 4 * 1024 * 1024, maxUpstreamSeries: 2000 },
+    nodes,
+    networks: { mainnet: { decimals: 9 }, testnet: { decimals: 9 } },
+    evidence: { dir: opts.evidenceDir ?? join(tmpdir(), 'ledger-fleet-exporter-demo', 'evidence'), maxBytes: 64 * 1024 * 1024, maxAgeDays: 7 },
+  };
+}
+
+export async function startDemoFleet(opts: { blockTimeMs?: number; controlPort?: number | false } = {}): Promise<SimFleet> {
+  return SimFleet.start(DEMO_SPECS, { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: opts.blockTimeMs, controlPort: opts.controlPort ?? 0 });
+}

@@ -1,0 +1,56 @@
+// JSON-RPC 2.0 over HTTP as real nodes speak it: HTTP 200 for every answer, errors in the body,
+// "method not found" as code -32000 with a message (or the standard -32601).
+import type { Dispatcher } from 'undici';
+import { decodeUtf8, httpRequest, ProbeError, statusError, type Endpoint, type HttpOptions } from './http.js';
+import { parseJson } from './parse.js';
+
+export type RpcAnswer = { ok: true; result: unknown } | { ok: false; code: number; message: string; methodNotFound: boolean };
+
+let nextId = 1;
+
+export function isMethodNotFound(code: number, message: string): boolean {
+  return code === -32601 || (code === -32000 && /method not found/i.test(message));
+}
+
+/** Validates one JSON-RPC response object against the request id. Pure. */
+export function parseRpcResponse(body: unknown, id: number, method: string): RpcAnswer {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ProbeError('invalid_response', `${method}: response is not a JSON-RPC object`);
+  }
+  const r = body as Record<string, unknown>;
+  if (r.jsonrpc !== '2.0') throw new ProbeError('invalid_response', `${method}: response lacks jsonrpc "2.0"`);
+  if (r.id !== id) throw new ProbeError('invalid_response', `${method}: response id does not match the request id`);
+  if (r.error !== undefined && r.error !== null) {
+    const e = r.error as Record<string, unknown>;
+    if (typeof e !== 'object' || typeof e.code !== 'number') {
+      throw new ProbeError('invalid_response', `${method}: malformed JSON-RPC error object`);
+    }
+    const message = typeof e.message === 'string' ? e.message.slice(0, 200) : '';
+    return { ok: false, code: e.code, message, methodNotFound: isMethodNotFound(e.code, message) };
+  }
+  if (!('result' in r)) throw new ProbeError('invalid_response', `${method}: response has neither result nor error`);
+  return { ok: true, result: r.result };
+}
+
+export async function rpcCall(
+  dispatcher: Dispatcher,
+  ep: Endpoint,
+  method: string,
+  params: unknown[],
+  opts: HttpOptions,
+): Promise<RpcAnswer> {
+  const id = nextId++;
+  if (nextId > 2 ** 31) nextId = 1;
+  const res = await httpRequest(dispatcher, ep, '/', {
+    ...opts,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  });
+  const what = `POST ${method}`;
+  const failed = statusError(res, what);
+  if (failed) throw failed;
+  const type = String(res.headers['content-type'] ?? '');
+  if (!/json/i.test(type)) throw new ProbeError('invalid_response', `${what}: content-type is not JSON`);
+  return parseRpcResponse(parseJson(decodeUtf8(res.body, what), what), id, method);
+}

@@ -1,0 +1,111 @@
+// Pure parsers of node answers. Tolerant of missing and extra fields, strict about the type of
+// every field they use: a wrong shape is an invalid response, never a half-read value.
+import type { HealthData, MiningStats, ValidatorInfo } from '../domain.js';
+import { ProbeError } from './http.js';
+
+function invalid(message: string): ProbeError {
+  return new ProbeError('invalid_response', message);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A non-negative integer that a double holds exactly. */
+function count(v: unknown, field: string): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+    throw invalid(`${field} is not a non-negative integer: ${describe(v)}`);
+  }
+  return v;
+}
+
+function optionalCount(obj: Record<string, unknown>, key: string, field: string): number | undefined {
+  return obj[key] === undefined || obj[key] === null ? undefined : count(obj[key], field);
+}
+
+function optionalString(obj: Record<string, unknown>, key: string, field: string, max = 256): string | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw invalid(`${field} is not a string: ${describe(v)}`);
+  return v.slice(0, max);
+}
+
+function describe(v: unknown): string {
+  if (typeof v === 'string') return `string of length ${v.length}`;
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  return typeof v === 'number' ? String(v) : typeof v;
+}
+
+/** Parses JSON text; the message never echoes the body (it may be huge or hold secrets). */
+export function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid(`${what}: body is not valid JSON`);
+  }
+}
+
+export function parseHealth(body: unknown): HealthData {
+  if (!isObject(body)) throw invalid(`/health: expected a JSON object, got ${describe(body)}`);
+  return {
+    status: optionalString(body, 'status', 'health.status', 32),
+    version: optionalString(body, 'version', 'health.version', 64),
+    chainId: optionalString(body, 'chain_id', 'health.chain_id', 128),
+    genesisHash: optionalString(body, 'genesis_hash', 'health.genesis_hash', 128),
+    height: optionalCount(body, 'height', 'health.height'),
+    epoch: optionalCount(body, 'epoch', 'health.epoch'),
+    peerCount: optionalCount(body, 'peer_count', 'health.peer_count'),
+    mempoolSize: optionalCount(body, 'mempool_size', 'health.mempool_size'),
+    lastBlockAgeSecs: optionalCount(body, 'last_block_age_secs', 'health.last_block_age_secs'),
+    uptimeSecs: optionalCount(body, 'uptime_secs', 'health.uptime_secs'),
+  };
+}
+
+export function parseBlockNumber(result: unknown): number {
+  return count(result, 'blockNumber');
+}
+
+/** u128 base units: a decimal string (as real nodes send) or a safe integer. Exact. */
+export function parseAmount(v: unknown, field: string): bigint {
+  if (typeof v === 'string' && /^[0-9]{1,39}$/.test(v)) {
+    const n = BigInt(v);
+    if (n < 1n << 128n) return n;
+  }
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  throw invalid(`${field} is not a u128 amount: ${describe(v)}`);
+}
+
+const ADDRESS = /^(0x)?[0-9a-fA-F]{1,128}$/;
+
+export function parseValidators(result: unknown): ValidatorInfo[] {
+  if (!Array.isArray(result)) throw invalid(`getValidators: expected an array, got ${describe(result)}`);
+  return result.map((v, i) => {
+    if (!isObject(v)) throw invalid(`getValidators[${i}]: expected an object, got ${describe(v)}`);
+    if (typeof v.address !== 'string' || !ADDRESS.test(v.address)) throw invalid(`getValidators[${i}].address is not a hex address`);
+    return {
+      address: v.address.toLowerCase().replace(/^0x/, ''),
+      stake: parseAmount(v.stake, `getValidators[${i}].stake`),
+      weight: optionalCount(v, 'weight', `getValidators[${i}].weight`),
+      agentScore: optionalCount(v, 'agentScore', `getValidators[${i}].agentScore`),
+    };
+  });
+}
+
+export function parseMiningStats(result: unknown): MiningStats {
+  if (!isObject(result)) throw invalid(`getMiningStats: expected an object, got ${describe(result)}`);
+  if (typeof result.upgraded !== 'boolean') throw invalid('getMiningStats.upgraded is not a boolean');
+  return {
+    totalMiners: count(result.totalMiners, 'getMiningStats.totalMiners'),
+    activeMiners: count(result.activeMiners, 'getMiningStats.activeMiners'),
+    currentBlockReward: parseAmount(result.currentBlockReward, 'getMiningStats.currentBlockReward'),
+    miningUpgradeHeight: count(result.miningUpgradeHeight, 'getMiningStats.miningUpgradeHeight'),
+    upgraded: result.upgraded,
+  };
+}
+
+/** Base units to tokens: exact integer part, then the fraction, so u128 values lose only float rounding. */
+export function toTokens(raw: bigint, decimals: number): number {
+  const scale = 10n ** BigInt(decimals);
+  return Number(raw / scale) + Number(raw % scale) / Number(scale);
+}

@@ -1,0 +1,146 @@
+// Runs one probe against one node and classifies the outcome. Owns the node's RPC namespace:
+// fixed by config, or found by probing `<ns>_blockNumber` and remembered until reset.
+import type { Dispatcher } from 'undici';
+import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeData, type ProbeName, type ProbeResult, type RpcProbeName } from '../domain.js';
+import { parseExposition } from '../exposition/index.js';
+import { decodeUtf8, endpointFor, httpRequest, ProbeError, statusError, type Endpoint } from './http.js';
+import { rpcCall, type RpcAnswer } from './jsonrpc.js';
+import { parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators } from './parse.js';
+
+export interface ProberOptions {
+  dispatcher: Dispatcher;
+  maxResponseBytes: number;
+  maxUpstreamSeries: number;
+  now?: () => number;
+}
+
+/** Thrown inside a run when the node does not offer the method: the probe is unsupported. */
+class Unsupported extends Error {}
+
+export class NodeProber {
+  readonly endpoint: Endpoint;
+  private detected: string | undefined;
+  private detecting: Promise<string> | undefined;
+  private readonly now: () => number;
+
+  constructor(
+    readonly target: NodeTarget,
+    private readonly opts: ProberOptions,
+  ) {
+    this.endpoint = endpointFor(target);
+    this.now = opts.now ?? Date.now;
+    if (target.rpcNamespace !== 'auto') this.detected = target.rpcNamespace;
+  }
+
+  /** The namespace in use, if known. */
+  namespace(): string | undefined {
+    return this.detected;
+  }
+
+  /** Forget a detected namespace (node restarted or changed build). No-op for a fixed one. */
+  resetNamespace(): void {
+    if (this.target.rpcNamespace === 'auto') this.detected = undefined;
+  }
+
+  async run(probe: ProbeName): Promise<ProbeResult> {
+    const startedAt = this.now();
+    const t0 = performance.now();
+    const duration = () => performance.now() - t0;
+    try {
+      const data = await this.fetch(probe);
+      return { kind: 'ok', probe, startedAt, durationMs: duration(), data, namespace: this.detected };
+    } catch (err) {
+      if (err instanceof Unsupported) return { kind: 'unsupported', probe, startedAt, durationMs: duration(), message: err.message };
+      const e = err instanceof ProbeError ? err : new ProbeError('invalid_response', `unexpected error: ${(err as Error).name}`);
+      const method = probe in RPC_METHODS ? `POST ${this.detected ?? this.target.rpcNamespace}_${RPC_METHODS[probe as RpcProbeName]}` : `GET /${probe}`;
+      return {
+        kind: 'failed',
+        probe,
+        startedAt,
+        durationMs: duration(),
+        reason: e.reason,
+        message: e.message,
+        httpStatus: e.response?.status,
+        response: e.response && { method, status: e.response.status, headers: e.response.headers, body: e.response.body },
+      };
+    }
+  }
+
+  private async fetch(probe: ProbeName): Promise<ProbeData> {
+    switch (probe) {
+      case 'health': {
+        const text = await this.get('/health');
+        return { probe, value: parseHealth(parseJson(text, 'GET /health')) };
+      }
+      case 'metrics': {
+        const text = await this.get('/metrics');
+        try {
+          return { probe, value: parseExposition(text, { maxSeries: this.opts.maxUpstreamSeries }).families };
+        } catch (err) {
+          throw new ProbeError('invalid_response', `GET /metrics: ${(err as Error).message}`.slice(0, 300));
+        }
+      }
+      case 'blockNumber':
+        return { probe, value: parseBlockNumber(await this.rpc(probe)) };
+      case 'miningStats':
+        return { probe, value: parseMiningStats(await this.rpc(probe)) };
+      case 'validators':
+        return { probe, value: parseValidators(await this.rpc(probe)) };
+    }
+  }
+
+  private async get(path: string): Promise<string> {
+    const res = await httpRequest(this.opts.dispatcher, this.endpoint, path, {
+      method: 'GET',
+      timeoutMs: this.target.timeoutMs,
+      maxBytes: this.opts.maxResponseBytes,
+    });
+    const what = `GET ${path}`;
+    const failed = statusError(res, what);
+    if (failed) throw failed;
+    return decodeUtf8(res.body, what);
+  }
+
+  private call(namespace: string, name: string): Promise<RpcAnswer> {
+    return rpcCall(this.opts.dispatcher, this.endpoint, `${namespace}_${name}`, [], {
+      timeoutMs: this.target.timeoutMs,
+      maxBytes: this.opts.maxResponseBytes,
+    });
+  }
+
+  private async rpc(probe: RpcProbeName): Promise<unknown> {
+    const name = RPC_METHODS[probe];
+    let ns = await this.ensureNamespace();
+    let answer = await this.call(ns, name);
+    if (!answer.ok && answer.methodNotFound && probe === 'blockNumber' && this.target.rpcNamespace === 'auto') {
+      // Every build offers blockNumber: the node changed namespace (upgrade); find it again, once.
+      this.resetNamespace();
+      ns = await this.ensureNamespace();
+      answer = await this.call(ns, name);
+    }
+    if (answer.ok) return answer.result;
+    if (answer.methodNotFound) throw new Unsupported(`${ns}_${name} is not offered by this node`);
+    throw new ProbeError('rpc_error', `${ns}_${name}: JSON-RPC error ${answer.code}: ${answer.message}`);
+  }
+
+  private ensureNamespace(): Promise<string> {
+    if (this.detected) return Promise.resolve(this.detected);
+    // One detection at a time per node; concurrent RPC probes share it.
+    this.detecting ??= this.detect().finally(() => {
+      this.detecting = undefined;
+    });
+    return this.detecting;
+  }
+
+  private async detect(): Promise<string> {
+    for (const ns of KNOWN_NAMESPACES) {
+      const answer = await this.call(ns, RPC_METHODS.blockNumber);
+      // Any answer other than "method not found" (even another error) means the namespace exists.
+      if (answer.ok || !answer.methodNotFound) {
+        this.detected = ns;
+        return ns;
+      }
+    }
+    throw new ProbeError('rpc_error', `no known RPC namespace (${KNOWN_NAMESPACES.join(', ')}) answers blockNumber; set rpcNamespace`);
+  }
+}

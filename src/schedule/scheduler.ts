@@ -1,0 +1,161 @@
+// Interval scheduling of probes. Each node ticks on its own interval from a start offset spread
+// over that interval (hashed from its name, so a large fleet never fires at once and restarts
+// keep the same phase). A probe whose previous run is still queued or in flight is skipped and
+// counted as an overrun; a global bound caps requests in flight.
+//
+// Why not node-cron or croner: they fire on wall-clock second boundaries, so every node with the
+// same interval would fire in the same second (the opposite of spreading), and they cannot express
+// the sub-second intervals the config allows (500ms).
+import type { NodeTarget, ProbeName } from '../domain.js';
+
+export interface SchedulerDeps {
+  concurrency: number;
+  /** Runs one probe end to end (request, state update, evidence). Must not throw. */
+  runProbe(target: NodeTarget, probe: ProbeName): Promise<void>;
+  /** Whether the probe should run at this tick (not backing off, not a rarely re-checked unsupported one). */
+  isDue(target: NodeTarget, probe: ProbeName, now: number): boolean;
+  onOverrun(target: NodeTarget, probe: ProbeName): void;
+  now?: () => number;
+}
+
+/** A FIFO semaphore: at most `limit` tasks run at once. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  get queued(): number {
+    return this.waiting.length;
+  }
+}
+
+/** Stable offset in [0, interval) from the node name (FNV-1a). */
+export function startOffset(name: string, intervalMs: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % Math.max(1, Math.floor(intervalMs));
+}
+
+interface NodeTimer {
+  target: NodeTarget;
+  timer?: NodeJS.Timeout;
+  firstAt: number;
+  ticks: number;
+}
+
+export class Scheduler {
+  private readonly timers = new Map<string, NodeTimer>();
+  private readonly busy = new Set<string>();
+  private readonly inflight = new Set<Promise<void>>();
+  private readonly sem: Semaphore;
+  private readonly now: () => number;
+  private running = false;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.sem = new Semaphore(deps.concurrency);
+    this.now = deps.now ?? Date.now;
+  }
+
+  start(targets: NodeTarget[]): void {
+    this.running = true;
+    this.setTargets(targets);
+  }
+
+  /** Applies a new node list: unchanged nodes keep their phase, removed ones stop. */
+  setTargets(targets: NodeTarget[]): void {
+    const keep = new Set(targets.map((t) => t.name));
+    for (const [name, t] of this.timers) {
+      if (!keep.has(name)) {
+        clearTimeout(t.timer);
+        this.timers.delete(name);
+      }
+    }
+    if (!this.running) return;
+    for (const target of targets) {
+      const old = this.timers.get(target.name);
+      if (old && old.target.intervalMs === target.intervalMs) {
+        old.target = target;
+        continue;
+      }
+      if (old) clearTimeout(old.timer);
+      const t: NodeTimer = { target, firstAt: this.now() + startOffset(target.name, target.intervalMs), ticks: 0 };
+      this.timers.set(target.name, t);
+      this.arm(t);
+    }
+  }
+
+  private arm(t: NodeTimer): void {
+    // Next tick on the grid firstAt + k*interval; ticks missed while the loop was blocked are skipped.
+    const now = this.now();
+    let at = t.firstAt + t.ticks * t.target.intervalMs;
+    if (at < now - t.target.intervalMs) {
+      t.ticks = Math.ceil((now - t.firstAt) / t.target.intervalMs);
+      at = t.firstAt + t.ticks * t.target.intervalMs;
+    }
+    t.timer = setTimeout(() => this.tick(t), Math.max(0, at - now));
+  }
+
+  private tick(t: NodeTimer): void {
+    if (!this.running || this.timers.get(t.target.name) !== t) return;
+    t.ticks++;
+    this.arm(t);
+    const target = t.target;
+    const now = this.now();
+    for (const probe of target.probes) {
+      const key = `${target.name}\u0000${probe}`;
+      if (this.busy.has(key)) {
+        this.deps.onOverrun(target, probe);
+        continue;
+      }
+      if (!this.deps.isDue(target, probe, now)) continue;
+      this.busy.add(key);
+      const p = this.sem
+        .run(() => (this.running ? this.deps.runProbe(target, probe) : Promise.resolve()))
+        .catch(() => undefined)
+        .finally(() => {
+          this.busy.delete(key);
+          this.inflight.delete(p);
+        });
+      this.inflight.add(p);
+    }
+  }
+
+  /** Stops scheduling; waits up to `graceMs` for probes in flight. Resolves true if all finished. */
+  async stop(graceMs = 5_000): Promise<boolean> {
+    this.running = false;
+    for (const t of this.timers.values()) clearTimeout(t.timer);
+    this.timers.clear();
+    if (this.inflight.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), graceMs);
+    });
+    const done = Promise.allSettled([...this.inflight]).then(() => true as const);
+    const finished = await Promise.race([done, timeout]);
+    clearTimeout(timer);
+    return finished;
+  }
+
+  stats(): { nodes: number; inFlight: number; queued: number } {
+    return { nodes: this.timers.size, inFlight: this.sem.inFlight, queued: this.sem.queued };
+  }
+}

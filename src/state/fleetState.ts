@@ -1,0 +1,242 @@
+// What the exporter knows about each node, updated by probe results. No I/O: the scheduler feeds
+// results in, the metrics view reads snapshots out. A failed probe clears the values it owned,
+// so nothing stale ever looks fresh.
+import { FAILURE_REASONS, type FailureReason, type HealthData, type MetricFamily, type MiningStats, type NodeTarget, type ProbeName, type ProbeResult, type ValidatorInfo } from '../domain.js';
+
+export interface ProbeState {
+  supported: boolean;
+  /** When the probe was last found unsupported; it is re-checked rarely after that. */
+  unsupportedAt?: number;
+  lastRun?: { at: number; durationMs: number; ok: boolean };
+  lastSuccessAt?: number;
+  /** Monotonic counts since the node entered the config. */
+  failures: Record<FailureReason, number>;
+  consecutiveFailures: number;
+  /** Do not run again before this time (backoff after failures, or the server's Retry-After). */
+  notBefore?: number;
+}
+
+export interface NodeState {
+  target: NodeTarget;
+  probes: Map<ProbeName, ProbeState>;
+  namespace?: string;
+  health?: HealthData;
+  blockNumber?: number;
+  mining?: MiningStats;
+  validators?: ValidatorInfo[];
+  upstream?: MetricFamily[];
+  /** Bumped on every metrics success so views can cache per-version work. */
+  upstreamVersion: number;
+  lastSuccessAt?: number;
+  /** Identity of the process behind the URL, kept across failures to notice restarts. */
+  process?: { version?: string; startedAt?: number };
+  /** Every configured probe has finished at least once. */
+  firstRoundDone: boolean;
+}
+
+export interface ApplyOutcome {
+  /** The node restarted or changed build: forget detected namespace and unsupported marks. */
+  restarted: boolean;
+}
+
+export interface BackoffPolicy {
+  /** Failures in a row before polling slows down. */
+  after: number;
+  /** Longest pause between attempts, as a multiple of the node's interval. */
+  maxFactor: number;
+  /** Jitter fraction added to a pause, so a fleet of dead nodes does not retry in lockstep. */
+  jitter: number;
+  random: () => number;
+}
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { after: 2, maxFactor: 8, jitter: 0.2, random: Math.random };
+
+function newProbeState(): ProbeState {
+  return {
+    supported: true,
+    failures: Object.fromEntries(FAILURE_REASONS.map((r) => [r, 0])) as Record<FailureReason, number>,
+    consecutiveFailures: 0,
+  };
+}
+
+function newNodeState(target: NodeTarget): NodeState {
+  return { target, probes: new Map(target.probes.map((p) => [p, newProbeState()])), upstreamVersion: 0, firstRoundDone: false };
+}
+
+/** Fields that, when changed, make a node a different node (its history no longer applies). */
+function identity(t: NodeTarget): string {
+  return JSON.stringify([t.url, t.network, t.rpcNamespace]);
+}
+
+/** Pause after `failures` consecutive failures, in ms; 0 means run on the normal schedule. */
+export function backoffDelay(failures: number, intervalMs: number, policy: BackoffPolicy): number {
+  if (failures < policy.after) return 0;
+  const factor = Math.min(2 ** (failures - policy.after + 1), policy.maxFactor);
+  return intervalMs * factor * (1 + policy.jitter * policy.random());
+}
+
+/** Retry-After as seconds or an HTTP date, in ms from now; capped at one hour. */
+export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return undefined;
+  const secs = /^\s*\d+\s*$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now;
+  if (!Number.isFinite(secs) || secs <= 0) return undefined;
+  return Math.min(secs, 3_600_000);
+}
+
+export class FleetState {
+  private readonly byName = new Map<string, NodeState>();
+
+  constructor(
+    targets: NodeTarget[],
+    private readonly backoff: BackoffPolicy = DEFAULT_BACKOFF,
+  ) {
+    this.setTargets(targets);
+  }
+
+  /** Applies a new config: unchanged nodes keep their state, removed nodes are dropped. */
+  setTargets(targets: NodeTarget[]): { added: string[]; removed: string[]; changed: string[] } {
+    const added: string[] = [];
+    const changed: string[] = [];
+    const keep = new Set(targets.map((t) => t.name));
+    const removed = [...this.byName.keys()].filter((n) => !keep.has(n));
+    for (const n of removed) this.byName.delete(n);
+    for (const t of targets) {
+      const old = this.byName.get(t.name);
+      if (!old) {
+        this.byName.set(t.name, newNodeState(t));
+        added.push(t.name);
+      } else if (identity(old.target) !== identity(t)) {
+        this.byName.set(t.name, newNodeState(t));
+        changed.push(t.name);
+      } else {
+        // Same node: keep history, take new settings (interval, labels, probe list).
+        old.target = t;
+        for (const p of [...old.probes.keys()]) if (!t.probes.includes(p)) old.probes.delete(p);
+        for (const p of t.probes) if (!old.probes.has(p)) old.probes.set(p, newProbeState());
+        old.firstRoundDone = old.firstRoundDone && [...old.probes.values()].every((s) => s.lastRun);
+      }
+    }
+    return { added, removed, changed };
+  }
+
+  get(name: string): NodeState | undefined {
+    return this.byName.get(name);
+  }
+
+  nodes(): IterableIterator<NodeState> {
+    return this.byName.values();
+  }
+
+  /** Ready once every node has finished one round of its probes. */
+  ready(): boolean {
+    for (const n of this.byName.values()) if (!n.firstRoundDone) return false;
+    return true;
+  }
+
+  /** Whether a probe should run now (supported or due for a re-check, and not backing off). */
+  due(name: string, probe: ProbeName, now: number, unsupportedRecheckMs: number): boolean {
+    const ps = this.byName.get(name)?.probes.get(probe);
+    if (!ps) return false;
+    if (!ps.supported && ps.unsupportedAt !== undefined && now - ps.unsupportedAt < unsupportedRecheckMs) return false;
+    return ps.notBefore === undefined || now >= ps.notBefore;
+  }
+
+  apply(name: string, result: ProbeResult, retryAfter?: string | string[]): ApplyOutcome {
+    const node = this.byName.get(name);
+    const ps = node?.probes.get(result.probe);
+    if (!node || !ps) return { restarted: false }; // node removed by a reload while the probe ran
+    const end = result.startedAt + result.durationMs;
+    ps.lastRun = { at: result.startedAt, durationMs: result.durationMs, ok: result.kind === 'ok' };
+    let restarted = false;
+
+    if (result.kind === 'ok') {
+      ps.supported = true;
+      ps.unsupportedAt = undefined;
+      ps.consecutiveFailures = 0;
+      ps.notBefore = undefined;
+      ps.lastSuccessAt = end;
+      node.lastSuccessAt = end;
+      if (result.namespace) node.namespace = result.namespace;
+      const d = result.data;
+      switch (d.probe) {
+        case 'health':
+          restarted = noteProcess(node, d.value, end);
+          node.health = d.value;
+          break;
+        case 'metrics':
+          node.upstream = d.value;
+          node.upstreamVersion++;
+          break;
+        case 'blockNumber':
+          node.blockNumber = d.value;
+          break;
+        case 'miningStats':
+          node.mining = d.value;
+          break;
+        case 'validators':
+          node.validators = d.value;
+          break;
+      }
+    } else {
+      clearValue(node, result.probe);
+      if (result.kind === 'unsupported') {
+        ps.supported = false;
+        ps.unsupportedAt = end;
+        ps.consecutiveFailures = 0;
+        ps.notBefore = undefined;
+      } else {
+        ps.failures[result.reason]++;
+        ps.consecutiveFailures++;
+        const pause = Math.max(
+          backoffDelay(ps.consecutiveFailures, node.target.intervalMs, this.backoff),
+          parseRetryAfter(retryAfter, end) ?? 0,
+        );
+        ps.notBefore = pause > 0 ? end + pause : undefined;
+      }
+    }
+    if (restarted) {
+      node.namespace = undefined;
+      for (const s of node.probes.values()) {
+        s.supported = true;
+        s.unsupportedAt = undefined;
+      }
+    }
+    if (!node.firstRoundDone) node.firstRoundDone = [...node.probes.values()].every((s) => s.lastRun);
+    return { restarted };
+  }
+}
+
+function clearValue(node: NodeState, probe: ProbeName): void {
+  switch (probe) {
+    case 'health':
+      node.health = undefined;
+      break;
+    case 'metrics':
+      node.upstream = undefined;
+      node.upstreamVersion++;
+      break;
+    case 'blockNumber':
+      node.blockNumber = undefined;
+      break;
+    case 'miningStats':
+      node.mining = undefined;
+      break;
+    case 'validators':
+      node.validators = undefined;
+      break;
+  }
+}
+
+/** Start times that differ by less than this are the same process (clock and poll skew). */
+const RESTART_SLACK_MS = 10_000;
+
+/** Records the node's version and start time; true when they show a new process (restart, new build). */
+function noteProcess(node: NodeState, h: HealthData, now: number): boolean {
+  const startedAt = h.uptimeSecs === undefined ? undefined : now - h.uptimeSecs * 1000;
+  const before = node.process;
+  node.process = { version: h.version, startedAt };
+  if (!before) return false;
+  if (before.version !== undefined && h.version !== undefined && before.version !== h.version) return true;
+  return before.startedAt !== undefined && startedAt !== undefined && startedAt - before.startedAt > RESTART_SLACK_MS;
+}
