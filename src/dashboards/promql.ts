@@ -3,6 +3,7 @@
 // list the metric names it selects, so a test can hold them against what the exporter exposes.
 import { parser } from '@prometheus-io/lezer-promql';
 import { parse as parseYaml } from 'yaml';
+import type { MetricFamily } from '../domain.js';
 
 export interface PromqlExpression {
   /** File the expression came from (as given by the caller). */
@@ -149,21 +150,26 @@ export function recordedNames(yamlText: string): string[] {
 // ---- What a scrape exposes ----
 
 /**
- * Sample names of a Prometheus text exposition, and the families it declares (`# TYPE`). Only
- * the names matter here, so a line-level read suffices: the first token of a sample line is its
- * name (no spaces or `{` in legacy metric names).
+ * Names a scrape offers to PromQL: the sample names (histograms as `_bucket`, `_sum`, `_count`)
+ * and, separately, the families declared by `# TYPE` (which may hold no sample yet).
  */
-export function exposedNames(exposition: string): { samples: Set<string>; declared: Map<string, string> } {
+export function exposedNames(families: readonly MetricFamily[]): { samples: Set<string>; declared: Map<string, string> } {
   const samples = new Set<string>();
   const declared = new Map<string, string>();
-  for (const line of exposition.split('\n')) {
-    if (line.startsWith('# TYPE ')) {
-      const [, , name, type] = line.split(/\s+/);
-      if (name && type) declared.set(name, type);
-    } else if (line && !line.startsWith('#')) {
-      const m = /^[A-Za-z_:][A-Za-z0-9_:]*/.exec(line);
-      if (m) samples.add(m[0]);
-    }
+  for (const f of families) {
+    declared.set(f.name, f.type);
+    for (const s of f.samples) samples.add(s.name);
   }
   return { samples, declared };
 }
+
+/** Metric names Prometheus itself writes for every target or rule; no exporter exposes them. */
+export const PROMETHEUS_GENERATED = new Set([
+  'up',
+  'scrape_duration_seconds',
+  'scrape_samples_scraped',
+  'scrape_samples_post_metric_relabeling',
+  'scrape_series_added',
+  'ALERTS',
+  'ALERTS_FOR_STATE',
+]);
