@@ -1,0 +1,261 @@
+// `--web.config.file web.yml`: the Prometheus exporter-toolkit web config, so the file users
+// already write for node_exporter (basic_auth_users, tls_server_config, http_server_config)
+// protects our endpoints too. Loading validates everything up front (files read, key pair
+// checked) so a bad file fails at start-up with file:line:col, never at the first request.
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import path from 'node:path';
+import tls from 'node:tls';
+import { LineCounter, parseDocument } from 'yaml';
+import { CIPHER_SUITES, CURVES, TLS_VERSIONS, webConfigSchema, type ClientAuthType, type RawWebConfig } from './schema.js';
+import { formatPath, locate, where } from './yamlLocate.js';
+import { verifyBasicAuth, WWW_AUTHENTICATE } from './basicAuth.js';
+
+export type { ClientAuthType } from './schema.js';
+export { WWW_AUTHENTICATE } from './basicAuth.js';
+
+export interface WebTlsConfig {
+  cert: Buffer;
+  key: Buffer;
+  /** Client CA bundle (client_ca_file). */
+  ca?: Buffer;
+  /** Ask clients for a certificate (any client_auth_type but NoClientCert). */
+  requestClientCert: boolean;
+  clientAuth: ClientAuthType;
+  minVersion?: tls.SecureVersion;
+  maxVersion?: tls.SecureVersion;
+  /** OpenSSL cipher list (TLS 1.3 suites kept), from cipher_suites. */
+  ciphers?: string;
+  /** OpenSSL group list, from curve_preferences. */
+  ecdhCurve?: string;
+  honorCipherOrder?: boolean;
+  /** A verified client certificate must carry one of these SANs (client_allowed_sans). */
+  clientAllowedSans?: string[];
+}
+
+export interface WebConfig {
+  basicAuthUsers?: Map<string, string>;
+  tls?: WebTlsConfig;
+  headers?: Record<string, string>;
+}
+
+export class WebConfigError extends Error {
+  override readonly name = 'WebConfigError';
+}
+
+/** Reads and validates a web config file; throws WebConfigError with file:line:col messages. */
+export async function loadWebConfig(file: string): Promise<WebConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new WebConfigError(`cannot read web config file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const msgs = doc.errors.map((e) => `${where(file, lines.linePos(e.pos[0]))}: ${e.message.split('\n')[0]}`);
+    throw new WebConfigError(`invalid web config:\n${msgs.join('\n')}`);
+  }
+  const parsed = webConfigSchema.safeParse(doc.toJS());
+  if (!parsed.success) {
+    const msgs = parsed.error.issues.flatMap((issue) => {
+      const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
+      return keys.map((key) => {
+        const msg = key === undefined ? issue.message : 'unknown key';
+        return `${where(file, locate(doc, lines, issue.path, key))}: ${formatPath(issue.path, key)}: ${msg}`;
+      });
+    });
+    throw new WebConfigError(`invalid web config:\n${msgs.join('\n')}`);
+  }
+  const raw: RawWebConfig = parsed.data ?? {};
+  const fail = (p: (string | number)[], msg: string): never => {
+    throw new WebConfigError(`invalid web config:\n${where(file, locate(doc, lines, p))}: ${formatPath(p)}: ${msg}`);
+  };
+  // Relative paths resolve against the web config's own directory, as in exporter-toolkit.
+  const dir = path.dirname(path.resolve(file));
+  const readRef = async (p: (string | number)[], ref: string): Promise<Buffer> => {
+    const abs = path.resolve(dir, ref);
+    try {
+      return await readFile(abs);
+    } catch (err) {
+      return fail(p, `cannot read ${abs}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  };
+
+  const out: WebConfig = {};
+  if (raw.basic_auth_users && Object.keys(raw.basic_auth_users).length > 0) {
+    out.basicAuthUsers = new Map(Object.entries(raw.basic_auth_users));
+  }
+  const headers = Object.entries(raw.http_server_config?.headers ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string');
+  if (headers.length > 0) out.headers = Object.fromEntries(headers);
+
+  const t = raw.tls_server_config;
+  if (t) {
+    const tp = (k: string) => ['tls_server_config', k];
+    if (t.cert_file && t.cert) fail(tp('cert'), 'set cert_file or cert, not both');
+    if (t.key_file && t.key) fail(tp('key'), 'set key_file or key, not both');
+    const hasCert = Boolean(t.cert_file || t.cert);
+    const hasKey = Boolean(t.key_file || t.key);
+    const others = Object.entries(t).some(([k, v]) => v !== null && v !== undefined && !['cert_file', 'key_file', 'cert', 'key'].includes(k));
+    // An empty tls_server_config means plain HTTP (exporter-toolkit does the same).
+    if (hasCert || hasKey || others) {
+      if (!hasCert) fail(['tls_server_config'], 'missing cert_file');
+      if (!hasKey) fail(['tls_server_config'], 'missing key_file');
+      const cert = t.cert ? Buffer.from(t.cert) : await readRef(tp('cert_file'), t.cert_file!);
+      const key = t.key ? Buffer.from(t.key) : await readRef(tp('key_file'), t.key_file!);
+      const ca = t.client_ca_file ? await readRef(tp('client_ca_file'), t.client_ca_file) : undefined;
+      const clientAuth: ClientAuthType = t.client_auth_type ?? 'NoClientCert';
+      const verifies = clientAuth === 'VerifyClientCertIfGiven' || clientAuth === 'RequireAndVerifyClientCert';
+      if (ca && !verifies) {
+        fail(tp('client_ca_file'), `client CAs are configured but client_auth_type is ${clientAuth}; use RequireAndVerifyClientCert or VerifyClientCertIfGiven`);
+      }
+      // Without our own CA list Node would accept any client certificate from a public CA.
+      if (verifies && !ca) fail(tp('client_auth_type'), `${clientAuth} needs client_ca_file`);
+      if (t.client_allowed_sans?.length && !verifies) fail(tp('client_allowed_sans'), 'needs a verifying client_auth_type and client_ca_file');
+      const tlsCfg: WebTlsConfig = {
+        cert,
+        key,
+        ...(ca ? { ca } : {}),
+        requestClientCert: clientAuth !== 'NoClientCert',
+        clientAuth,
+        ...(t.min_version ? { minVersion: TLS_VERSIONS[t.min_version] } : {}),
+        ...(t.max_version ? { maxVersion: TLS_VERSIONS[t.max_version] } : {}),
+        ...(t.cipher_suites?.length
+          ? { ciphers: [...tls.DEFAULT_CIPHERS.split(':').filter((c) => c.startsWith('TLS_')), ...t.cipher_suites.map((c) => CIPHER_SUITES[c]!)].join(':') }
+          : {}),
+        ...(t.curve_preferences?.length ? { ecdhCurve: t.curve_preferences.map((c) => CURVES[c]).join(':') } : {}),
+        ...(t.prefer_server_cipher_suites !== null && t.prefer_server_cipher_suites !== undefined ? { honorCipherOrder: t.prefer_server_cipher_suites } : {}),
+        ...(t.client_allowed_sans?.length ? { clientAllowedSans: t.client_allowed_sans } : {}),
+      };
+      try {
+        // Catches a key that does not match the certificate, bad PEM, impossible version ranges.
+        tls.createSecureContext(secureContextOptions(tlsCfg));
+      } catch (err) {
+        fail(['tls_server_config'], `TLS setup failed: ${(err as Error).message}`);
+      }
+      out.tls = tlsCfg;
+    }
+  }
+  return out;
+}
+
+function secureContextOptions(t: WebTlsConfig): tls.SecureContextOptions {
+  return {
+    cert: t.cert,
+    key: t.key,
+    ...(t.ca ? { ca: t.ca } : {}),
+    ...(t.minVersion ? { minVersion: t.minVersion } : {}),
+    ...(t.maxVersion ? { maxVersion: t.maxVersion } : {}),
+    ...(t.ciphers ? { ciphers: t.ciphers } : {}),
+    ...(t.ecdhCurve ? { ecdhCurve: t.ecdhCurve } : {}),
+    ...(t.honorCipherOrder !== undefined ? { honorCipherOrder: t.honorCipherOrder } : {}),
+  };
+}
+
+/** true when access is allowed; false -> answer 401 with WWW-Authenticate. */
+export function checkBasicAuth(web: WebConfig, authorization: string | undefined): Promise<boolean> {
+  return verifyBasicAuth(web.basicAuthUsers, authorization);
+}
+
+export interface HttpServerLimits {
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+  maxHeaderSize?: number;
+  /** How often Node checks headersTimeout/requestTimeout (default 30s in Node). */
+  connectionsCheckingIntervalMs?: number;
+  /** Idle socket timeout. */
+  socketIdleTimeoutMs?: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: Required<HttpServerLimits> = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxHeaderSize: 16 * 1024,
+  connectionsCheckingIntervalMs: 5_000,
+  socketIdleTimeoutMs: 60_000,
+};
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/**
+ * An HTTP or HTTPS server per the web config. Basic auth (when configured) and the configured
+ * response headers are applied before `handler` runs, for every path, as exporter-toolkit does.
+ */
+export function createHttpServer(web: WebConfig | undefined, handler: Handler, limits: HttpServerLimits = {}): http.Server | https.Server {
+  const l = { ...DEFAULT_HTTP_LIMITS, ...limits };
+  const base: http.ServerOptions = {
+    headersTimeout: l.headersTimeoutMs,
+    requestTimeout: l.requestTimeoutMs,
+    keepAliveTimeout: l.keepAliveTimeoutMs,
+    maxHeaderSize: l.maxHeaderSize,
+    connectionsCheckingInterval: l.connectionsCheckingIntervalMs,
+  };
+  const wrapped = wrapHandler(web, handler);
+  let server: http.Server | https.Server;
+  if (web?.tls) {
+    const t = web.tls;
+    server = https.createServer(
+      {
+        ...base,
+        ...secureContextOptions(t),
+        requestCert: t.requestClientCert,
+        // Only RequireAndVerify lets the TLS layer refuse; the other policies are checked below.
+        rejectUnauthorized: t.clientAuth === 'RequireAndVerifyClientCert',
+      },
+      wrapped,
+    );
+    server.on('secureConnection', (socket: tls.TLSSocket) => {
+      const problem = clientCertProblem(t, socket);
+      if (problem) socket.destroy();
+    });
+  } else {
+    server = http.createServer(base, wrapped);
+  }
+  server.headersTimeout = l.headersTimeoutMs;
+  server.requestTimeout = l.requestTimeoutMs;
+  server.keepAliveTimeout = l.keepAliveTimeoutMs;
+  server.setTimeout(l.socketIdleTimeoutMs);
+  return server;
+}
+
+/** Why this TLS connection breaks the client certificate policy, or undefined. */
+function clientCertProblem(t: WebTlsConfig, socket: tls.TLSSocket): string | undefined {
+  if (t.clientAuth === 'NoClientCert' || t.clientAuth === 'RequestClientCert') return undefined;
+  const cert = socket.getPeerCertificate();
+  const presented = Boolean(cert && Object.keys(cert).length > 0);
+  if (!presented) {
+    return t.clientAuth === 'VerifyClientCertIfGiven' ? undefined : 'no client certificate';
+  }
+  if (t.clientAuth === 'RequireAnyClientCert') return undefined;
+  if (!socket.authorized) return 'client certificate not verified';
+  if (t.clientAllowedSans?.length) {
+    const sans = (cert.subjectaltname ?? '').split(',').map((s) => s.trim().replace(/^[^:]+:/, ''));
+    if (!t.clientAllowedSans.some((allowed) => sans.includes(allowed))) return 'client certificate SAN not allowed';
+  }
+  return undefined;
+}
+
+function wrapHandler(web: WebConfig | undefined, handler: Handler): Handler {
+  const headers = web?.headers;
+  const users = web?.basicAuthUsers;
+  if (!headers && !users) return handler;
+  return (req, res) => {
+    if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    if (!users) return handler(req, res);
+    verifyBasicAuth(users, req.headers.authorization).then(
+      (ok) => {
+        if (ok) return handler(req, res);
+        res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': WWW_AUTHENTICATE });
+        res.end('Unauthorized\n');
+      },
+      () => {
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('Internal Server Error\n');
+      },
+    );
+  };
+}
