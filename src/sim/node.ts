@@ -25,6 +25,7 @@ export interface SimEnv {
 /** axum's default request body limit. */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const PLAIN_PATHS = new Set(['/health', '/metrics', '/peers', '/version']);
+const socketOwner = new WeakMap<Socket, SimNode>();
 
 export class SimNode {
   readonly name: string;
@@ -257,10 +258,17 @@ export class SimNode {
     this.held.clear();
   }
 
+  /**
+   * A socket belongs to the node it last served: one close listener per socket however many
+   * nodes share it (shared-port keep-alive), and a kill spares sockets busy for other nodes.
+   */
   private track(socket: Socket): void {
-    if (this.sockets.has(socket)) return;
+    const prev = socketOwner.get(socket);
+    if (prev === this) return;
+    if (prev) prev.sockets.delete(socket);
+    else socket.once('close', () => socketOwner.get(socket)?.sockets.delete(socket));
+    socketOwner.set(socket, this);
     this.sockets.add(socket);
-    socket.once('close', () => this.sockets.delete(socket));
   }
 
   private enqueue(op: () => Promise<void>): void {
