@@ -4,6 +4,7 @@
 
 import { durationReason, parseDuration } from './duration.js';
 import { formatPath, type PathSegment } from './problems.js';
+import { headerValueReason } from './rules.js';
 
 /** A problem known by key path only; parse.ts attaches the file position. */
 export interface PathProblem {
@@ -54,6 +55,21 @@ function duplicateProbes(probes: unknown, path: PathSegment[]): PathProblem[] {
   );
 }
 
+/** Header names are case-insensitive on the wire; a value with a line break could smuggle headers. */
+function headerProblems(headers: unknown, path: PathSegment[]): PathProblem[] {
+  if (!isObj(headers)) return [];
+  const out: PathProblem[] = [];
+  const seen = new Set<string>();
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (seen.has(lower)) out.push({ path: [...path, name], at: 'key', message: `header "${name}" is set twice (names are case-insensitive)` });
+    seen.add(lower);
+    const reason = typeof value === 'string' ? headerValueReason(value) : undefined;
+    if (reason) out.push({ path: [...path, name], message: reason });
+  }
+  return out;
+}
+
 export function crossFieldProblems(data: unknown): PathProblem[] {
   if (!isObj(data)) return [];
   const out: PathProblem[] = [];
@@ -61,11 +77,13 @@ export function crossFieldProblems(data: unknown): PathProblem[] {
   const nodes = Array.isArray(data.nodes) ? data.nodes : [];
 
   out.push(...duplicateProbes(defaults.probes, ['defaults', 'probes']));
+  out.push(...headerProblems(defaults.headers, ['defaults', 'headers']));
 
   const firstByName = new Map<string, number>();
   nodes.forEach((node, i) => {
     if (!isObj(node)) return;
     out.push(...duplicateProbes(node.probes, ['nodes', i, 'probes']));
+    out.push(...headerProblems(node.headers, ['nodes', i, 'headers']));
     if (typeof node.name === 'string') {
       // Case-insensitive: names become file names and label values that people compare by eye.
       const key = node.name.toLowerCase();

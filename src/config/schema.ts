@@ -10,7 +10,6 @@ import {
   NAMESPACE_RE,
   agentUrlReason,
   headerNameReason,
-  headerValueReason,
   labelNameReason,
   listenReason,
   nameReason,
@@ -18,8 +17,10 @@ import {
 } from './rules.js';
 
 /** A string checked by a `...Reason` rule; the rule's text becomes the problem message. */
-function checked(rule: (s: string) => string | undefined, prefix = '') {
-  return z.string().superRefine((s, ctx) => {
+function checked(rule: (s: string) => string | undefined, prefix = '', typeError?: string) {
+  // A missing key keeps zod's message (mapped to "missing required key"); a wrong type gets ours.
+  const error = typeError ? (iss: { input?: unknown }) => (iss.input === undefined ? undefined : typeError) : undefined;
+  return z.string(error ? { error } : undefined).superRefine((s, ctx) => {
     const reason = rule(s);
     if (reason) ctx.addIssue({ code: 'custom', message: prefix + reason });
   });
@@ -35,7 +36,7 @@ function duration(description: string) {
     if (ms <= 0) return 'duration must be greater than 0';
     if (ms > MAX_DURATION_MS) return 'duration must be at most 24h';
     return undefined;
-  }).meta({ description: `${description} Go-style duration, e.g. 500ms, 15s, 2m, 1h30m.`, pattern: '^([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))*$' });
+  }, '', 'invalid duration: expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m').meta({ description: `${description} Go-style duration, e.g. 500ms, 15s, 2m, 1h30m.`, pattern: '^([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))*$' });
 }
 
 function byteSize(description: string, min: number, max: number) {
@@ -69,17 +70,8 @@ const headerValueSchema = z.union([z.string(), z.strictObject({ file: z.string()
 });
 
 const headersSchema = z
+  // Case-insensitive duplicates and line breaks in values are checked in crossChecks.ts.
   .record(checked(headerNameReason), headerValueSchema)
-  .superRefine((headers, ctx) => {
-    const seen = new Set<string>();
-    for (const [name, value] of Object.entries(headers)) {
-      const lower = name.toLowerCase();
-      if (seen.has(lower)) ctx.addIssue({ code: 'custom', message: `header "${name}" is set twice (names are case-insensitive)`, path: [name], params: { at: 'key' } });
-      seen.add(lower);
-      const reason = typeof value === 'string' ? headerValueReason(value) : undefined;
-      if (reason) ctx.addIssue({ code: 'custom', message: reason, path: [name] });
-    }
-  })
   .meta({ description: 'Extra request headers (secrets): a value, or { file: <path> } read at request time.' });
 
 const labelsSchema = z

@@ -25,10 +25,6 @@ function issueToPathProblems(issue: Issue, schema: z.ZodType, prefix: PathSegmen
       if (deeper.length === 1 && deeper[0]) return issuesToPathProblems(deeper[0], schema, path);
       return [{ path, message: issue.message }];
     }
-    case 'custom': {
-      const at = (issue.params as { at?: 'key' } | undefined)?.at;
-      return [{ path, ...(at ? { at } : {}), message: issue.message }];
-    }
     case 'invalid_type':
       if (issue.message.startsWith('Invalid input') && /received undefined$/.test(issue.message)) {
         return [{ path, message: `missing required key "${String(path[path.length - 1])}"` }];
