@@ -3,10 +3,12 @@ import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile, mkdir } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { Registry } from 'prom-client';
 import { createLogger } from '../src/logger.js';
 import {
   EvidenceStore,
   checkEvidenceDir,
+  evidenceCollectors,
   evidenceApiResponse,
   readEvidence,
   runEvidenceCli,
@@ -271,6 +273,25 @@ describe('GET /api/evidence helper', () => {
     const ok = await evidenceApiResponse(store, new URLSearchParams('node=node-even&limit=2'));
     expect(ok.status).toBe(200);
     expect('records' in ok.body && ok.body.records.map((r) => r.attempt)).toEqual([4, 2]);
+  });
+});
+
+describe('evidence metrics', () => {
+  it('exposes records per node, write errors, drops and directory bytes at scrape time', async () => {
+    const store = await openStore({}, { maxQueue: 2, syncDelayMs: 60_000 });
+    const registry = new Registry();
+    evidenceCollectors(registry, store);
+    const acks = [store.append(input('node-m1', 1)), store.append(input('node-m2', 2)), store.append(input('node-m2', 3))];
+    await store.flush();
+    await Promise.allSettled(acks);
+    const text = await registry.metrics();
+    expect(text).toContain('ledger_evidence_records_total{node="node-m1"} 1');
+    expect(text).toContain('ledger_evidence_records_total{node="node-m2"} 1'); // its second record was dropped
+    expect(text).toContain('ledger_evidence_dropped_total 1');
+    expect(text).toContain('ledger_evidence_write_errors_total 0');
+    const bytes = /ledger_evidence_bytes (\d+)/.exec(text);
+    expect(Number(bytes?.[1])).toBe(await dirTotal(join(dir, 'ev')));
+    expect(Number(bytes?.[1])).toBeGreaterThan(0);
   });
 });
 

@@ -13,3 +13,4 @@ export { readEvidence, type EvidenceQuery, type ReadResult } from './files.js';
 export { parseEvidenceQuery, isValidNodeName, DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, type ParsedQuery } from './query.js';
 export { evidenceApiResponse, type EvidenceApiResponse } from './api.js';
 export { runEvidenceCli, summarizeRecords, formatRecord, EVIDENCE_USAGE, type NodeSummary } from './cli.js';
+export { evidenceCollectors } from './metrics.js';

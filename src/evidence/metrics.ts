@@ -1,0 +1,48 @@
+// Prometheus view of the evidence store, read from its stats at scrape time (a RegistryExtension
+// for the metrics view), so the store itself does not depend on prom-client.
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { EvidenceStats } from './store.js';
+
+export function evidenceCollectors(registry: Registry, store: { stats(): EvidenceStats }): void {
+  const registers = [registry];
+
+  new Counter({
+    name: 'ledger_evidence_records_total',
+    help: 'Evidence records (5xx answers) written and synced to disk, by node.',
+    labelNames: ['node'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [node, n] of store.stats().recordsByNode) this.inc({ node }, n);
+    },
+  });
+
+  new Counter({
+    name: 'ledger_evidence_write_errors_total',
+    help: 'Evidence write batches that failed (directory missing or unwritable, disk full, I/O error).',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(store.stats().writeErrors);
+    },
+  });
+
+  new Counter({
+    name: 'ledger_evidence_dropped_total',
+    help: 'Evidence records never written: queue full (slow disk), failed write, or store closed.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(store.stats().dropped);
+    },
+  });
+
+  new Gauge({
+    name: 'ledger_evidence_bytes',
+    help: 'Total size of the evidence files in evidence.dir.',
+    registers,
+    collect() {
+      this.set(store.stats().bytes);
+    },
+  });
+}
