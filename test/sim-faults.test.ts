@@ -120,6 +120,22 @@ describe.each(['port-per-node', 'shared-port'] as const)('faults (%s)', (layout)
   });
 });
 
+describe('revive', () => {
+  it('rejects when its port was taken while the node was down', async () => {
+    const f = await start([{ name: 'n' }]);
+    const n = f.node('n');
+    await n.kill();
+    const squatter = (await import('node:http')).createServer((_req, res) => res.end('squatter'));
+    const port = Number(new URL(n.url).port);
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      await expect(n.revive()).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+});
+
 describe('time-driven faults', () => {
   it('stalled freezes the height; /health goes degraded after 60 s with a growing block age', async () => {
     const clock = manualClock();

@@ -59,7 +59,12 @@ export async function controlRoute(target: ControlTarget, method: string, path: 
     }
     const parsed = faultBody.safeParse(json);
     if (!parsed.success) return error(400, `fault must be one of: ${SIM_FAULTS.join(', ')}`);
-    node.setFault(parsed.data.fault);
+    const f = parsed.data.fault;
+    if (f === 'down') await node.kill();
+    else {
+      node.setFault(f);
+      await node.revive(); // leaving `down`: answer once the node listens again
+    }
   }
   return jsonReply(describeNode(node));
 }

@@ -80,9 +80,27 @@ export class SimNode {
   }
 
   setFault(f: SimFault): void {
+    // Failures of the listener are reported by kill()/revive(); here they only must not go unhandled.
+    this.applyFault(f).catch(() => undefined);
+  }
+
+  /** Port-per-node: stop listening (connection refused). Shared-port: drop this node's connections. */
+  kill(): Promise<void> {
+    return this.applyFault('down');
+  }
+
+  /**
+   * Listen again on the same port, as a restarted process: uptime and counters restart.
+   * Rejects if the port was taken meanwhile. When not down: waits for pending transitions only.
+   */
+  revive(): Promise<void> {
+    return this.currentFault === 'down' ? this.applyFault('none') : this.transitions;
+  }
+
+  private applyFault(f: SimFault): Promise<void> {
     if (!isSimFault(f)) throw new Error(`unknown fault: ${String(f)}`);
     const prev = this.currentFault;
-    if (f === prev) return;
+    if (f === prev) return this.transitions;
     const now = this.env.now();
     if (f === 'stalled') {
       const h = this.liveHeight(now);
@@ -93,19 +111,8 @@ export class SimNode {
     this.currentFault = f;
     this.faultSinceMs = now;
     this.releaseHeld();
-    if (f === 'down') this.enqueue(() => this.stop());
-    else if (prev === 'down') this.enqueue(() => this.start());
-  }
-
-  /** Port-per-node: stop listening (connection refused). Shared-port: drop this node's connections. */
-  kill(): Promise<void> {
-    this.setFault('down');
-    return this.transitions;
-  }
-
-  /** Listen again on the same port, as a restarted process: uptime and counters restart. */
-  revive(): Promise<void> {
-    if (this.currentFault === 'down') this.setFault('none');
+    if (f === 'down') return this.enqueue(() => this.stop());
+    if (prev === 'down') return this.enqueue(() => this.start());
     return this.transitions;
   }
 
@@ -271,9 +278,11 @@ export class SimNode {
     this.sockets.add(socket);
   }
 
-  private enqueue(op: () => Promise<void>): void {
-    // A failed revive (port taken meanwhile) must not block later transitions.
-    this.transitions = this.transitions.then(op).catch(() => undefined);
+  /** Runs after earlier transitions; the returned promise rejects on failure, the queue goes on. */
+  private enqueue(op: () => Promise<void>): Promise<void> {
+    const run = this.transitions.then(op);
+    this.transitions = run.catch(() => undefined);
+    return run;
   }
 
   private async stop(): Promise<void> {
