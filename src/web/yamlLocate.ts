@@ -1,6 +1,6 @@
 // Turns a YAML parse error or a schema issue into "file:line:col: key.path: message", by finding
 // the offending node in the parsed document (the nearest existing ancestor for a missing key).
-import { isMap, isScalar, type Document, type LineCounter, type Node } from 'yaml';
+import { isCollection, isMap, isScalar, type Document, type LineCounter, type Node } from 'yaml';
 
 export type IssuePath = ReadonlyArray<PropertyKey>;
 
@@ -14,6 +14,15 @@ export function locate(doc: Document, lines: LineCounter, path: IssuePath, key?:
       const pair = node.items.find((p) => isScalar(p.key) && p.key.value === key);
       const k = pair?.key as Node | undefined;
       if (k?.range) return lines.linePos(k.range[0]);
+    }
+    // A whole section (map or list) is best named by its key line, not by its first entry.
+    if (isCollection(node) && n > 0) {
+      const parent = doc.getIn(segs.slice(0, n - 1), true) as Node | undefined;
+      if (isMap(parent)) {
+        const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === segs[n - 1]);
+        const k = pair?.key as Node | undefined;
+        if (k?.range) return lines.linePos(k.range[0]);
+      }
     }
     return lines.linePos(node.range[0]);
   }
