@@ -179,6 +179,21 @@ describe('EvidenceStore', () => {
     expect(logLines.filter((l) => l.includes('evidence queue full'))).toHaveLength(1);
   });
 
+  it('bounds the queue by bytes too, so large bodies cannot pile up in memory', async () => {
+    const store = await openStore({}, { maxQueueBytes: 30_000, syncDelayMs: 60_000 });
+    const big = new Uint8Array(4096).fill(0x01); // control bytes: escaped to 6 bytes each in JSON
+    const acks = [...Array(4).keys()].map((i) => store.append(input('node-big', i, { body: big })));
+    // Each line is over 24 KiB: only the first fits within 30,000 queued bytes.
+    expect(store.stats().dropped).toBe(3);
+    await store.flush();
+    expect((await Promise.allSettled(acks)).map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected']);
+    // Once written, the queue has room again.
+    const again = store.append(input('node-big', 9, { body: big }));
+    await store.flush();
+    await expect(again).resolves.toBeUndefined();
+    expect(store.stats().recordsByNode.get('node-big')).toBe(2);
+  });
+
   it('rejects an append that was dropped, without an unhandled rejection when nobody awaits', async () => {
     const store = await openStore({}, { maxQueue: 1, syncDelayMs: 60_000 });
     const first = store.append(input('node-d', 1));

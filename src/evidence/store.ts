@@ -26,6 +26,8 @@ export interface EvidenceStoreOptions {
   runner?: RunnerIdentity;
   /** Records waiting for the disk at most; more are dropped and counted. Default 10,000. */
   maxQueue?: number;
+  /** Bytes waiting for the disk at most (escaped bodies can be large). Default 16 MiB. */
+  maxQueueBytes?: number;
   /** How long the writer waits to gather a batch after the first record. Default 5 ms. */
   syncDelayMs?: number;
   /** Rotate the active file at this size. Default min(16 MiB, maxBytes / 8). */
@@ -59,6 +61,7 @@ export class EvidenceStore {
   private readonly maxBytes: number;
   private readonly maxAgeMs: number;
   private readonly maxQueue: number;
+  private readonly maxQueueBytes: number;
   private readonly syncDelayMs: number;
   private readonly maxFileBytes: number;
   private readonly maxBodyBytes: number | undefined;
@@ -67,6 +70,7 @@ export class EvidenceStore {
   private readonly now: () => Date;
 
   private queue: Pending[] = [];
+  private queuedBytes = 0;
   /** Sizes of our files, by name; names sort oldest first. */
   private files = new Map<string, number>();
   private active: ActiveFile | null = null;
@@ -91,6 +95,7 @@ export class EvidenceStore {
     this.maxBytes = settings.maxBytes;
     this.maxAgeMs = settings.maxAgeDays * DAY_MS;
     this.maxQueue = opts.maxQueue ?? 10_000;
+    this.maxQueueBytes = opts.maxQueueBytes ?? 16 * 1024 * 1024;
     this.syncDelayMs = opts.syncDelayMs ?? 5;
     this.maxFileBytes = Math.max(1, Math.min(opts.maxFileBytes ?? Math.min(16 * 1024 * 1024, Math.floor(settings.maxBytes / 8)), settings.maxBytes));
     this.maxBodyBytes = opts.maxBodyBytes;
@@ -134,7 +139,7 @@ export class EvidenceStore {
       return this.drop(`evidence record could not be built: ${(err as Error).message}`);
     }
     if (this.closed) return this.drop('evidence store is closed');
-    if (this.queue.length >= this.maxQueue) {
+    if (this.queue.length >= this.maxQueue || this.queuedBytes + line.byteLength > this.maxQueueBytes) {
       if (!this.queueFullLogged) {
         this.queueFullLogged = true;
         this.logger.warn({ dir: this.dir, maxQueue: this.maxQueue }, 'evidence queue full: records are dropped until the disk catches up');
@@ -149,6 +154,7 @@ export class EvidenceStore {
     });
     promise.catch(() => {});
     this.queue.push({ line, node: input.node, resolve: resolveFn, reject: rejectFn, settled: false });
+    this.queuedBytes += line.byteLength;
     this.schedule();
     return promise;
   }
@@ -210,6 +216,7 @@ export class EvidenceStore {
       // Group commit: records queued while a batch was syncing form the next batch.
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_BATCH);
+        for (const p of batch) this.queuedBytes -= p.line.byteLength;
         if (this.queue.length === 0) this.queueFullLogged = false;
         await this.writeBatch(batch);
       }
