@@ -228,6 +228,9 @@ describe('AgentPlatformChecker', () => {
     expect(await metricsOf(c)).toMatch(/^ledger_agent_platform_key_valid\{reason="no_key"\} 0$/m);
     // A blank value counts as no key.
     expect((await run(checker({}, { TEST_AGENT_KEY: '  \n' }))).reason).toBe('no_key');
+    // A value that cannot be a Bearer token is refused rather than sent.
+    expect((await run(checker({}, { TEST_AGENT_KEY: `${KEY} ${ROTATED}` }))).reason).toBe('no_key');
+    expect(platform.requests).toEqual([]);
   });
 
   it('uses a rotated key file from the next check, without restart', async () => {

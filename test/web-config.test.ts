@@ -6,6 +6,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import tls from 'node:tls';
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { createHttpServer, loadWebConfig, type WebConfig } from '../src/web/webConfig.js';
@@ -261,6 +262,32 @@ describe.skipIf(!OPENSSL)('createHttpServer with TLS (node_exporter web.yml shap
     } finally {
       await srv.close();
     }
+  });
+
+  it('maps Go cipher suite and curve names onto the TLS server', async () => {
+    const web = await loadWebConfig(
+      await writeWeb(
+        'ciphers.yml',
+        'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  max_version: TLS12\n  cipher_suites: [TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384]\n  curve_preferences: [CurveP384, CurveP256]\n  prefer_server_cipher_suites: true\n',
+      ),
+    );
+    expect(web.tls?.ecdhCurve).toBe('P-384:P-256');
+    const ca = await readFile(path.join(dir, 'server.crt'));
+    const srv = await serve(web);
+    try {
+      const negotiated = await new Promise<{ cipher: string; protocol: string | null }>((resolve, reject) => {
+        const sock = tls.connect({ host: '127.0.0.1', port: srv.port, ca, servername: undefined }, () => {
+          resolve({ cipher: sock.getCipher().name, protocol: sock.getProtocol() });
+          sock.end();
+        });
+        sock.on('error', reject);
+      });
+      expect(negotiated).toEqual({ cipher: 'ECDHE-ECDSA-AES256-GCM-SHA384', protocol: 'TLSv1.2' });
+    } finally {
+      await srv.close();
+    }
+    const msg = await loadError('bad-cipher.yml', 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  cipher_suites: [TLS_RC4_FOREVER]\n');
+    expect(msg).toMatch(/bad-cipher\.yml:4:19: tls_server_config\.cipher_suites\.0: unknown cipher suite TLS_RC4_FOREVER/);
   });
 
   it('rejects a key that does not belong to the certificate', async () => {
