@@ -134,6 +134,16 @@ describe('EvidenceStore', () => {
     expect(store.stats().dropped).toBe(0);
   });
 
+  it('shrinks an existing directory to a lowered maxBytes at start-up, oldest files first', async () => {
+    const evDir = join(dir, 'ev');
+    await mkdir(evDir);
+    const names = [...Array(10).keys()].map((i) => `evidence-2024050${i}T000000000Z-000000.jsonl`);
+    for (const name of names) await writeFile(join(evDir, name), 'x'.repeat(999) + '\n');
+    const store = await openStore({ maxBytes: 2500 });
+    expect((await readdir(evDir)).sort()).toEqual(names.slice(8));
+    expect(store.stats().bytes).toBe(2000);
+  });
+
   it('deletes files older than maxAgeDays at start-up and on the retention timer', async () => {
     const evDir = join(dir, 'ev');
     await mkdir(evDir);

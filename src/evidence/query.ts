@@ -11,7 +11,6 @@ export type ParsedQuery = { ok: true; query: EvidenceQuery & { limit: number } }
 
 /** A node name as it can appear in config: 1..128 characters, no control characters or outer spaces. */
 export function isValidNodeName(name: string): boolean {
-  // eslint-disable-next-line no-control-regex
   return name.length > 0 && name.length <= MAX_NODE_NAME && name.trim() === name && !/[\u0000-\u001f\u007f]/.test(name);
 }
 

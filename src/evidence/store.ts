@@ -301,7 +301,8 @@ export class EvidenceStore {
   /** Deletes the oldest files until `incoming` more bytes fit within maxBytes. */
   private async makeRoom(incoming: number): Promise<void> {
     // Bounded: each round deletes a file or retires the active one (at most once).
-    for (let i = 0; i <= this.files.size + 1 && this.totalBytes() + incoming > this.maxBytes; i++) {
+    const rounds = this.files.size + 1;
+    for (let i = 0; i < rounds && this.totalBytes() + incoming > this.maxBytes; i++) {
       const victim = [...this.files.keys()].sort().find((n) => n !== this.active?.name);
       if (victim) await this.deleteFile(victim);
       else if (this.active) await this.rotate();
