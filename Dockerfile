@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# ledger-fleet-exporter: build with the dev toolchain, ship only the compiled code and runtime deps.
+#   docker build -t ledger-fleet-exporter .
+#   docker run --rm -p 9715:9715 ledger-fleet-exporter                  # the demo fleet
+#   docker run --rm -p 9715:9715 -v $PWD/fleet.yaml:/config/fleet.yaml:ro \
+#     ledger-fleet-exporter --config /config/fleet.yaml --listen 0.0.0.0:9715
+# Node.js 26 is the current LTS line (Active LTS since 2026-10-28); slim = Debian without extras.
+ARG NODE_IMAGE=node:26-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+# Files stay owned by root: the unprivileged process can read but not modify its own code.
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY config ./config
+COPY alerts ./alerts
+COPY grafana ./grafana
+# Writable place for evidence records (mount a volume here and point evidence.dir at it).
+RUN mkdir -p /data/evidence && chown -R node:node /data
+USER node
+EXPOSE 9715
+# The slim image has no curl: probe /healthz with node itself. HEALTHCHECK_URL overrides the
+# address when the exporter listens elsewhere.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "fetch(process.env.HEALTHCHECK_URL||'http://127.0.0.1:9715/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["node", "dist/cli.js"]
+# Inside a container the exporter must listen on all interfaces to be reachable.
+CMD ["demo", "--listen", "0.0.0.0:9715"]
