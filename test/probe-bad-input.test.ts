@@ -1,0 +1,249 @@
+// Every bad answer a node (or what stands in front of it) can give yields a classified failure,
+// never a crash, never a secret in the result, and never a stale value that still looks fresh:
+// each case first gets a good answer from a real loopback server, then the bad one, and checks
+// the snapshot the metrics view would render.
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FailureReason, NodeTarget, ProbeName, ProbeResult } from '../src/domain.js';
+import { createDispatcher } from '../src/probe/http.js';
+import { NodeProber } from '../src/probe/prober.js';
+import { FleetState } from '../src/state/fleetState.js';
+import { buildSnapshot, type FleetSnapshot, type NodeView } from '../src/state/snapshot.js';
+import {
+  defaultModel,
+  fixed,
+  garbageBytes,
+  hang,
+  hasOpenssl,
+  ledgerNode,
+  makeSelfSignedCert,
+  methodNotFound,
+  nginxBadGateway,
+  redirectLoop,
+  resetMidBody,
+  rpcAnswer,
+  rpcIdOf,
+  rpcRawResult,
+  startRawServer,
+  trickle,
+  type NodeModel,
+  type RawHandler,
+  type RawServer,
+} from './support/rawServers.js';
+
+const USER = 'fleet-monitor';
+const PASSWORD = 'Sup3r-Secr3t-pw';
+const BASIC = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
+const NODE = 'val-test-1';
+const CAP = 16 * 1024;
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function server(handler: RawHandler, tls?: { key: string; cert: string }): Promise<RawServer> {
+  const s = await startRawServer(handler, tls);
+  cleanups.push(() => s.close());
+  return s;
+}
+
+function dispatcher(agent: Agent = createDispatcher({ connectTimeoutMs: 2000 })): Agent {
+  cleanups.push(() => agent.destroy());
+  return agent;
+}
+
+/** The node's URL with user:password credentials, as an operator might configure it. */
+function withCredentials(url: string): string {
+  const u = new URL(url);
+  u.username = USER;
+  u.password = PASSWORD;
+  return u.toString().replace(/\/$/, '');
+}
+
+function target(url: string, over: Partial<NodeTarget> = {}): NodeTarget {
+  return {
+    name: NODE,
+    url: withCredentials(url),
+    network: 'testnet',
+    labels: {},
+    intervalMs: 1000,
+    timeoutMs: 1500,
+    rpcNamespace: 'auto',
+    probes: ['health'],
+    headers: {},
+    ...over,
+  };
+}
+
+function prober(t: NodeTarget, agent: Agent, maxResponseBytes = CAP): NodeProber {
+  return new NodeProber(t, { dispatcher: agent, maxResponseBytes, maxUpstreamSeries: 1000 });
+}
+
+type Failed = Extract<ProbeResult, { kind: 'failed' }>;
+
+function expectFailed(r: ProbeResult, reason: FailureReason): Failed {
+  expect(r.kind, JSON.stringify(r, bodyAsText)).toBe('failed');
+  const f = r as Failed;
+  expect(f.reason, f.message).toBe(reason);
+  expect(f.message.length).toBeGreaterThan(0);
+  return f;
+}
+
+function bodyAsText(_key: string, value: unknown): unknown {
+  // JSON.stringify renders a Buffer as a byte array; show it as text so a secret in it is findable.
+  if (value && typeof value === 'object' && (value as { type?: unknown }).type === 'Buffer') {
+    return Buffer.from((value as { data: number[] }).data).toString('latin1');
+  }
+  return value instanceof Uint8Array ? Buffer.from(value).toString('latin1') : value;
+}
+
+/** No form of the credentials anywhere in the result: message, headers, evidence body. */
+function expectNoSecret(r: ProbeResult): void {
+  const text = JSON.stringify(r, bodyAsText);
+  for (const secret of [PASSWORD, encodeURIComponent(PASSWORD), BASIC, `${USER}:`]) expect(text).not.toContain(secret);
+}
+
+function snapshot(fleet: FleetState): FleetSnapshot {
+  return buildSnapshot(fleet.nodes(), {}, Date.now());
+}
+
+function nodeView(fleet: FleetState): NodeView {
+  return snapshot(fleet).nodes.find((n) => n.name === NODE)!;
+}
+
+/** The probes a target runs so that `probe`'s value is visible: chain values need the node up. */
+function probesFor(probe: ProbeName): ProbeName[] {
+  return probe === 'validators' || probe === 'miningStats' ? ['blockNumber', probe] : [probe];
+}
+
+/** Asserts the value `probe` owns is present (before) or gone (after), in state and snapshot. */
+function expectValue(fleet: FleetState, probe: ProbeName, present: boolean): void {
+  const snap = snapshot(fleet);
+  const view = snap.nodes.find((n) => n.name === NODE)!;
+  const net = snap.networks.find((n) => n.network === 'testnet')!;
+  const state = fleet.get(NODE)!;
+  const check = <T>(v: T | undefined, good: T) => (present ? expect(v).toEqual(good) : expect(v).toBeUndefined());
+  switch (probe) {
+    case 'health':
+      check(view.health?.height, 4242);
+      check(view.height, 4242);
+      check(view.health?.version, '0.5.8');
+      expect(view.up).toBe(present);
+      break;
+    case 'blockNumber':
+      check(view.height, 4242);
+      check(state.blockNumber, 4242);
+      expect(view.up).toBe(present);
+      break;
+    case 'validators':
+      check(view.validatorsCount, 2);
+      check(net.validators?.list.length, 2);
+      check(state.validators?.[0]?.stake, 1234567890123456789012n);
+      expect(view.up).toBe(true); // blockNumber still answers: only the validators are gone
+      break;
+    case 'miningStats':
+      check(view.minersActive, 9);
+      check(net.mining?.active, 9);
+      check(state.mining?.currentBlockReward, 2000000000n);
+      expect(view.up).toBe(true);
+      break;
+    case 'metrics':
+      check(state.upstream?.map((f) => f.name), ['block_height']);
+      expect(view.up).toBe(present); // metrics alone decides up when neither health nor blockNumber runs
+      break;
+  }
+}
+
+interface Scenario {
+  server: RawServer;
+  fleet: FleetState;
+  prober: NodeProber;
+  result: Failed;
+}
+
+/**
+ * A node answers well (values land in the snapshot), then `bad` takes over: the probe must fail
+ * with `reason`, hold no secret, and its value must be gone from the snapshot.
+ */
+async function goodThenBad(
+  probe: ProbeName,
+  bad: RawHandler,
+  reason: FailureReason,
+  opts: { timeoutMs?: number; maxResponseBytes?: number; model?: Partial<NodeModel> } = {},
+): Promise<Scenario> {
+  const srv = await server(ledgerNode(defaultModel(opts.model)));
+  const t = target(srv.url, { probes: probesFor(probe), timeoutMs: opts.timeoutMs ?? 1500 });
+  const p = prober(t, dispatcher(), opts.maxResponseBytes);
+  const fleet = new FleetState([t]);
+  for (const name of t.probes) {
+    const ok = await p.run(name);
+    expect(ok.kind, JSON.stringify(ok)).toBe('ok');
+    fleet.apply(NODE, ok);
+  }
+  expectValue(fleet, probe, true);
+
+  srv.handler = bad;
+  const result = expectFailed(await p.run(probe), reason);
+  expectNoSecret(result);
+  fleet.apply(NODE, result);
+  expectValue(fleet, probe, false);
+  const pv = nodeView(fleet).probes.find((v) => v.probe === probe)!;
+  expect(pv.success).toBe(false);
+  expect(pv.supported).toBe(true);
+  expect(pv.failures[reason]).toBe(1);
+  return { server: srv, fleet, prober: p, result };
+}
+
+describe('HTTP status failures', () => {
+  it('502 with an nginx HTML body -> http_5xx, the page kept for evidence, the height gone and the node down', async () => {
+    const { result, server: srv } = await goodThenBad('health', nginxBadGateway(), 'http_5xx');
+    expect(result.httpStatus).toBe(502);
+    expect(result.response?.method).toBe('GET /health');
+    expect(result.response?.headers.server).toBe('nginx/1.24.0');
+    expect(Buffer.from(result.response!.body).toString()).toContain('502 Bad Gateway');
+    // The credentials did travel (as Basic auth), so the secret checks above were meaningful.
+    expect(srv.requests.every((r) => r.authorization === `Basic ${BASIC}`)).toBe(true);
+  });
+
+  it('503 with a JSON body on /health -> http_5xx', async () => {
+    const body = JSON.stringify({ error: 'node is syncing', retry: true });
+    const { result } = await goodThenBad('health', fixed(503, 'application/json', body), 'http_5xx');
+    expect(result.httpStatus).toBe(503);
+    expect(Buffer.from(result.response!.body).toString()).toBe(body);
+  });
+
+  it('500 with a JSON-RPC body on blockNumber -> http_5xx naming the RPC method', async () => {
+    const bad: RawHandler = (_req, res, body) => {
+      const text = JSON.stringify({ jsonrpc: '2.0', id: rpcIdOf(body), error: { code: -32603, message: 'internal error' } });
+      res.writeHead(500, { 'content-type': 'application/json' }).end(text);
+    };
+    const { result } = await goodThenBad('blockNumber', bad, 'http_5xx');
+    expect(result.httpStatus).toBe(500);
+    expect(result.response?.method).toBe('POST claw_blockNumber');
+  });
+
+  it('HTTP 404 -> http_4xx', async () => {
+    const { result } = await goodThenBad('health', fixed(404, 'text/plain', 'not found'), 'http_4xx');
+    expect(result.httpStatus).toBe(404);
+  });
+
+  it('HTTP 415 with plain text on JSON-RPC -> http_4xx', async () => {
+    const { result } = await goodThenBad('blockNumber', fixed(415, 'text/plain', 'Expected request with `Content-Type: application/json`'), 'http_4xx');
+    expect(result.httpStatus).toBe(415);
+    expect(result.response?.method).toBe('POST claw_blockNumber');
+  });
+
+  it('a redirect loop (302 to itself) is not followed -> invalid_response after exactly one request', async () => {
+    const { result, server: srv } = await goodThenBad('health', redirectLoop(), 'invalid_response');
+    expect(result.httpStatus).toBe(302);
+    expect(srv.requests.filter((r) => r.path === '/health')).toHaveLength(2); // the good one and the 302
+  });
+
+  it('a redirect loop on JSON-RPC is not followed either', async () => {
+    const { result, server: srv } = await goodThenBad('blockNumber', redirectLoop(), 'invalid_response');
+    expect(result.httpStatus).toBe(302);
+    // good run: 1 detection + 1 call; bad run: the one redirected call, no re-detection, no follow
+    expect(srv.requests.map((r) => r.rpcMethod)).toEqual(['claw_blockNumber', 'claw_blockNumber', 'claw_blockNumber']);
+  });
+});
