@@ -124,9 +124,10 @@ export class SimNode {
     return this.requests;
   }
 
-  // ---- fleet-facing ----
+  // ---- fleet-facing (not for users of the simulator) ----
 
   /** Port-per-node: first listen on an ephemeral port. */
+  /** @internal */
   async listenInitial(): Promise<void> {
     this.server = http.createServer((req, res) => this.handle(req, res, pathOf(req.url)));
     await listen(this.server, 0, this.env.host);
@@ -135,10 +136,12 @@ export class SimNode {
   }
 
   /** Shared-port: the fleet's server routes requests here. */
+  /** @internal */
   attachShared(baseUrl: string): void {
     this._url = `${baseUrl}/n/${encodeURIComponent(this.name)}`;
   }
 
+  /** @internal */
   async shutdown(): Promise<void> {
     await this.transitions;
     this.releaseHeld();
@@ -146,6 +149,7 @@ export class SimNode {
     if (this.server?.listening) await closeServer(this.server);
   }
 
+  /** @internal */
   handle(req: http.IncomingMessage, res: http.ServerResponse, path: string): void {
     if (this.currentFault === 'down') {
       // Shared-port layout: a dead process answers nothing.
@@ -180,6 +184,7 @@ export class SimNode {
       .catch(() => res.destroy());
   }
 
+  /** @internal */
   snapshot(now = this.env.now()): NodeSnapshot {
     const height = this.stall ? this.stall.height : this.liveHeight(now);
     const lastBlockMs = this.stall ? this.stall.lastBlockMs : this.chain.blockTimestampMs(this.chain.tipHeight(now));
