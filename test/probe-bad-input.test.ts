@@ -91,6 +91,7 @@ function expectFailed(r: ProbeResult, reason: FailureReason): Failed {
 }
 
 function bodyAsText(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return `${value}n`;
   // JSON.stringify renders a Buffer as a byte array; show it as text so a secret in it is findable.
   if (value && typeof value === 'object' && (value as { type?: unknown }).type === 'Buffer') {
     return Buffer.from((value as { data: number[] }).data).toString('latin1');
@@ -178,7 +179,7 @@ async function goodThenBad(
   const fleet = new FleetState([t]);
   for (const name of t.probes) {
     const ok = await p.run(name);
-    expect(ok.kind, JSON.stringify(ok)).toBe('ok');
+    expect(ok.kind, JSON.stringify(ok, bodyAsText)).toBe('ok');
     fleet.apply(NODE, ok);
   }
   expectValue(fleet, probe, true);
@@ -245,5 +246,182 @@ describe('HTTP status failures', () => {
     expect(result.httpStatus).toBe(302);
     // good run: 1 detection + 1 call; bad run: the one redirected call, no re-detection, no follow
     expect(srv.requests.map((r) => r.rpcMethod)).toEqual(['claw_blockNumber', 'claw_blockNumber', 'claw_blockNumber']);
+  });
+});
+
+describe('transport failures', () => {
+  it('a server that never answers -> timeout', async () => {
+    const { result, server: srv } = await goodThenBad('health', hang(), 'timeout', { timeoutMs: 300 });
+    expect(result.httpStatus).toBeUndefined();
+    expect(result.message).toContain(`127.0.0.1:${srv.port}`);
+  });
+
+  it('a JSON-RPC call that never answers -> timeout', async () => {
+    await goodThenBad('blockNumber', hang(), 'timeout', { timeoutMs: 300 });
+  });
+
+  it('a body that trickles in past the timeout -> timeout (per-chunk idle timers alone would never fire)', async () => {
+    // A byte every 40 ms for up to 2 s: never idle for 300 ms, yet far past the 300 ms budget.
+    await goodThenBad('health', trickle(40, 50), 'timeout', { timeoutMs: 300 });
+  });
+
+  it('a connection reset in mid-body -> connect (the transport failed, not the node’s answer)', async () => {
+    const { result } = await goodThenBad('health', resetMidBody(4096, '{"status":"ok","height":42'), 'connect');
+    expect(result.httpStatus).toBeUndefined();
+    expect(result.response).toBeUndefined();
+  });
+
+  it('bytes that are not HTTP -> invalid_response', async () => {
+    await goodThenBad('health', garbageBytes('SSH-2.0-OpenSSH_9.6\r\n\r\n'), 'invalid_response');
+  });
+
+  it('a name that does not resolve (.invalid, RFC 6761) -> connect, and the earlier height is gone', async () => {
+    // The earlier good answer comes from a loopback node under the same node name.
+    const srv = await server(ledgerNode(defaultModel()));
+    const good = await prober(target(srv.url), dispatcher()).run('health');
+    expect(good.kind).toBe('ok');
+    const t = target('http://node.invalid:9710', { timeoutMs: 3000 });
+    const fleet = new FleetState([t]);
+    fleet.apply(NODE, good);
+    expectValue(fleet, 'health', true);
+
+    const result = expectFailed(await prober(t, dispatcher()).run('health'), 'connect');
+    expectNoSecret(result);
+    expect(result.message).toContain('node.invalid');
+    fleet.apply(NODE, result);
+    expectValue(fleet, 'health', false);
+  });
+
+  it.skipIf(!hasOpenssl())('a TLS certificate that does not verify (self-signed) -> connect; the same server is fine once trusted', async () => {
+    const tls = makeSelfSignedCert();
+    cleanups.push(() => tls.cleanup());
+    const srv = await server(ledgerNode(defaultModel()), tls);
+    const t = target(srv.url, { probes: ['health', 'blockNumber'] });
+    const fleet = new FleetState([t]);
+    // Trusting this one certificate proves the server itself works: only verification fails below.
+    const trusting = prober(t, dispatcher(new Agent({ connect: { ca: tls.cert } })));
+    for (const name of t.probes) {
+      const ok = await trusting.run(name);
+      expect(ok.kind, JSON.stringify(ok, bodyAsText)).toBe('ok');
+      fleet.apply(NODE, ok);
+    }
+    expectValue(fleet, 'health', true);
+
+    const verifying = prober(t, dispatcher());
+    for (const name of t.probes) {
+      const result = expectFailed(await verifying.run(name), 'connect');
+      expect(result.message).toMatch(/TLS/);
+      expectNoSecret(result);
+      fleet.apply(NODE, result);
+    }
+    expectValue(fleet, 'health', false);
+    expectValue(fleet, 'blockNumber', false);
+  });
+});
+
+describe('bodies that cannot be used', () => {
+  const big = JSON.stringify({ status: 'ok', height: 1, pad: 'x'.repeat(CAP * 4) });
+
+  it('a body over the size cap -> invalid_response', async () => {
+    const { result } = await goodThenBad('health', fixed(200, 'application/json', big), 'invalid_response');
+    expect(result.message).toMatch(/exceeds/);
+  });
+
+  it('a chunked body over the size cap (no content-length) -> invalid_response', async () => {
+    const bad: RawHandler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let i = 0; i < 8; i++) res.write('x'.repeat(CAP / 2));
+      res.end();
+    };
+    await goodThenBad('health', bad, 'invalid_response');
+  });
+
+  it('a JSON-RPC answer over the size cap -> invalid_response', async () => {
+    await goodThenBad('validators', rpcAnswer((id) => ({ jsonrpc: '2.0', id, result: [], pad: 'y'.repeat(CAP * 2) })), 'invalid_response');
+  });
+
+  it('a 5xx body over the cap stays http_5xx, with the evidence body cut at the cap', async () => {
+    const { result } = await goodThenBad('health', fixed(503, 'text/html', '<p>' + 'z'.repeat(CAP * 3)), 'http_5xx');
+    expect(result.response!.body.length).toBe(CAP);
+  });
+
+  it('invalid JSON on /health -> invalid_response, the body not echoed', async () => {
+    const { result } = await goodThenBad('health', fixed(200, 'application/json', '{"status":"ok","height":'), 'invalid_response');
+    expect(result.message).not.toContain('"height"');
+  });
+
+  it('invalid JSON on JSON-RPC -> invalid_response', async () => {
+    await goodThenBad('blockNumber', fixed(200, 'application/json', '{"jsonrpc":"2.0","id":'), 'invalid_response');
+  });
+
+  it('invalid UTF-8 on /health -> invalid_response (not silently replaced)', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"status":"ok","version":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('","height":5}')]);
+    const { result } = await goodThenBad('health', fixed(200, 'application/json', bytes), 'invalid_response');
+    expect(result.message).toMatch(/UTF-8/);
+  });
+
+  it('invalid UTF-8 on JSON-RPC -> invalid_response', async () => {
+    const bad: RawHandler = (_req, res, body) => {
+      const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(rpcIdOf(body))},"result":[{"address":"`);
+      const bytes = Buffer.concat([head, Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}]}')]); // an encoded surrogate
+      res.writeHead(200, { 'content-type': 'application/json' }).end(bytes);
+    };
+    const { result } = await goodThenBad('validators', bad, 'invalid_response');
+    expect(result.message).toMatch(/UTF-8/);
+  });
+
+  it('a JSON-RPC answer served as text/html 200 -> invalid_response, even when the body is valid JSON-RPC', async () => {
+    const { result } = await goodThenBad('blockNumber', rpcAnswer((id) => ({ jsonrpc: '2.0', id, result: 4243 }), 'text/html'), 'invalid_response');
+    expect(result.message).toMatch(/content-type/);
+  });
+
+  it('an HTML login page at 200 on JSON-RPC -> invalid_response', async () => {
+    await goodThenBad('miningStats', fixed(200, 'text/html; charset=utf-8', '<html><body>Please log in</body></html>'), 'invalid_response');
+  });
+
+  it('a JSON-RPC answer with the wrong id -> invalid_response', async () => {
+    const { result } = await goodThenBad('blockNumber', rpcAnswer((id) => ({ jsonrpc: '2.0', id: Number(id) + 1000, result: 4243 })), 'invalid_response');
+    expect(result.message).toMatch(/id/);
+  });
+
+  it('a JSON-RPC answer with the id as a string -> invalid_response', async () => {
+    await goodThenBad('blockNumber', rpcAnswer((id) => ({ jsonrpc: '2.0', id: String(id), result: 4243 })), 'invalid_response');
+  });
+});
+
+describe('valid JSON of the wrong shape -> invalid_response', () => {
+  const health = (fields: string) => fixed(200, 'application/json', `{"status":"ok","version":"0.5.8",${fields}}`);
+  const cases: Array<[string, ProbeName, RawHandler]> = [
+    ['health height as a string', 'health', health('"height":"4243"')],
+    ['health height negative', 'health', health('"height":-1')],
+    ['health height 1e400 (Infinity once parsed)', 'health', health('"height":1e400')],
+    ['health height a float', 'health', health('"height":4243.5')],
+    ['health height beyond 2^53', 'health', health('"height":9007199254740993')],
+    ['health peer_count as an object', 'health', health('"height":4243,"peer_count":{"n":3}')],
+    ['health status as a number', 'health', fixed(200, 'application/json', '{"status":1,"height":4243}')],
+    ['health as an array', 'health', fixed(200, 'application/json', '[{"status":"ok","height":4243}]')],
+    ['health as a bare number', 'health', fixed(200, 'application/json', '4243')],
+    ['blockNumber as a hex string', 'blockNumber', rpcRawResult('"0x1093"')],
+    ['blockNumber negative', 'blockNumber', rpcRawResult('-5')],
+    ['blockNumber 1e400', 'blockNumber', rpcRawResult('1e400')],
+    ['blockNumber a float', 'blockNumber', rpcRawResult('4243.25')],
+    ['blockNumber beyond 2^53', 'blockNumber', rpcRawResult('18446744073709551615')],
+    ['blockNumber null', 'blockNumber', rpcRawResult('null')],
+    ['blockNumber as an object', 'blockNumber', rpcRawResult('{"height":4243}')],
+    ['validators as an object instead of an array', 'validators', rpcRawResult(`{"validators":[{"address":"${'ab'.repeat(32)}","stake":"1"}]}`)],
+    ['validators with a non-numeric stake', 'validators', rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"lots","weight":1}]`)],
+    ['validators with a negative stake', 'validators', rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"-5","weight":1}]`)],
+    ['validators with a float stake', 'validators', rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":1.5e30,"weight":1}]`)],
+    ['validators with a stake of 2^128', 'validators', rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"340282366920938463463374607431768211456"}]`)],
+    ['validators with a weight as a string', 'validators', rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"5","weight":"60"}]`)],
+    ['validators with an array element', 'validators', rpcRawResult(`[["${'ab'.repeat(32)}","5"]]`)],
+    ['validators with a non-hex address', 'validators', rpcRawResult('[{"address":"validator-one","stake":"5"}]')],
+    ['miningStats as an array', 'miningStats', rpcRawResult('[12,9]')],
+    ['miningStats with counts as strings', 'miningStats', rpcRawResult('{"totalMiners":"12","activeMiners":"9","currentBlockReward":"1","miningUpgradeHeight":1,"upgraded":false}')],
+    ['miningStats with a decimal reward', 'miningStats', rpcRawResult('{"totalMiners":12,"activeMiners":9,"currentBlockReward":"2.5","miningUpgradeHeight":1,"upgraded":false}')],
+    ['miningStats without upgraded', 'miningStats', rpcRawResult('{"totalMiners":12,"activeMiners":9,"currentBlockReward":"1","miningUpgradeHeight":1}')],
+  ];
+  it.each(cases)('%s', async (_name, probe, bad) => {
+    await goodThenBad(probe, bad, 'invalid_response');
   });
 });
