@@ -180,6 +180,17 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     }
   });
 
+  it('agentPlatform timeout must be less than its interval; durations are bounded', () => {
+    expect(problems(yaml(...NODE, 'agentPlatform:', '  baseUrl: https://p.example.org', '  interval: 30s', '  timeout: 30s', '  apiKeyEnv: 1BAD'))).toEqual([
+      'fleet.yaml:7:12: agentPlatform.timeout: timeout must be less than interval, so a probe never overlaps its next run (timeout from agentPlatform.timeout, interval from agentPlatform.interval)',
+      'fleet.yaml:8:14: agentPlatform.apiKeyEnv: apiKeyEnv must be an environment variable name',
+    ]);
+    expect(problems(yaml(...NODE, '    interval: 25h', '    headers: {X-A: {file: ""}}'))).toEqual([
+      'fleet.yaml:4:15: nodes[0].interval: duration must be at most 24h',
+      'fleet.yaml:5:27: nodes[0].headers["X-A"].file: file must not be empty',
+    ]);
+  });
+
   it('listen, headers and network names are checked too', () => {
     expect(
       problems(
