@@ -175,6 +175,8 @@ describe('parseEvidenceQuery', () => {
     ['node=', /node/],
     ['node=%20padded', /node/],
     ['node=a%0Ab', /node/],
+    ['node=a%2Fb', /node/],
+    ['node=-lead', /node/],
     ['node=' + 'n'.repeat(129), /node/],
     ['nodes=val-eu-1', /unknown parameter "nodes"/],
     ['node=a&node=b', /more than once/],

@@ -1,17 +1,17 @@
 // Parameters of GET /api/evidence (and the CLI): strict, so a typo is a 400 rather than a
 // silently ignored filter that shows the wrong node's evidence.
+import { nameReason } from '../config/rules.js';
 import type { EvidenceQuery } from './files.js';
 
 export const DEFAULT_QUERY_LIMIT = 100;
 export const MAX_QUERY_LIMIT = 1000;
-const MAX_NODE_NAME = 128;
 const KNOWN_PARAMS = new Set(['node', 'since', 'limit']);
 
 export type ParsedQuery = { ok: true; query: EvidenceQuery & { limit: number } } | { ok: false; error: string };
 
-/** A node name as it can appear in config: 1..128 characters, no control characters or outer spaces. */
+/** A node name as config accepts it (one rule for both, so every configured node can be queried). */
 export function isValidNodeName(name: string): boolean {
-  return name.length > 0 && name.length <= MAX_NODE_NAME && name.trim() === name && !/[\u0000-\u001f\u007f]/.test(name);
+  return nameReason(name) === undefined;
 }
 
 // Date with an optional time; a time must carry its zone so the meaning does not depend on the host.
@@ -46,7 +46,7 @@ export function parseEvidenceQuery(params: URLSearchParams): ParsedQuery {
 
   const node = params.get('node');
   if (node !== null) {
-    if (!isValidNodeName(node)) return { ok: false, error: 'node must be a node name (1-128 characters, no control characters)' };
+    if (!isValidNodeName(node)) return { ok: false, error: 'node must be a node name (1-128 letters, digits, ".", "_" or "-", starting with a letter or digit)' };
     query.node = node;
   }
   const since = params.get('since');
