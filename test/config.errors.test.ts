@@ -134,6 +134,14 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     ]);
   });
 
+  it('alias bombs are refused, plain anchors and aliases work', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (const n of ['b', 'c', 'd', 'e']) bomb.push(`${n}: &${n} [${Array(10).fill(`*${String.fromCharCode(n.charCodeAt(0) - 1)}`).join(', ')}]`);
+    expect(problems(yaml(...bomb, ...NODE))).toEqual([expect.stringMatching(/^fleet\.yaml:1:1: cannot read YAML: .*alias/i)]);
+    const c = parseConfig(yaml('nodes:', '  - {name: a, url: "http://h:1", labels: &l {region: eu}}', '  - {name: b, url: "http://h:2", labels: *l}'), { file: FILE, env: {} });
+    expect(c.nodes[1]?.labels).toEqual({ region: 'eu' });
+  });
+
   it('duplicate YAML keys name the key and its first line', () => {
     expect(problems(yaml('listen: 0.0.0.0:1', ...NODE, 'listen: 0.0.0.0:2', '    '))).toEqual([
       'fleet.yaml:5:1: listen: duplicate key "listen" (first defined on line 1)',
