@@ -65,18 +65,10 @@ function listenArg(value: string | undefined): ListenAddress | undefined {
 /** Web config (basic auth, TLS) from --web.config.file, loaded lazily so plain runs need none of it. */
 async function webOptions(path: string | undefined): Promise<Partial<DaemonOptions>> {
   if (!path) return {};
-  const web = await import('./web/index.js');
-  const cfg = await web.loadWebConfig(path);
-  return {
-    createServer: (handler) => web.createHttpServer(cfg, handler),
-    authorize: async (req, res) => {
-      if (await web.checkBasicAuth(cfg, req.headers.authorization)) return true;
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="ledger-fleet-exporter"', 'content-type': 'text/plain' });
-      res.end('unauthorized\n');
-      return false;
-    },
-    responseHeaders: cfg.headers,
-  };
+  const { createHttpServer, loadWebConfig } = await import('./web/webConfig.js');
+  const cfg = await loadWebConfig(path);
+  // The web server applies basic auth and the configured headers to every path, as exporter-toolkit does.
+  return { createServer: (handler) => createHttpServer(cfg, handler) };
 }
 
 /** Stops cleanly on SIGTERM/SIGINT: no new probes, in-flight ones finish within a bound, evidence flushed. */

@@ -50,6 +50,9 @@ export interface Daemon {
   close(graceMs?: number): Promise<void>;
 }
 
+/** The `node` of evidence records about the agent platform. */
+export const AGENT_EVIDENCE_NODE = 'agent-platform';
+
 const defaultRecheck = (t: NodeTarget) => Math.max(10 * t.intervalMs, 60_000);
 
 export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions): Promise<Daemon> {
@@ -143,7 +146,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   };
 
   const extensions: RegistryExtension[] = [...(opts.extensions ?? [])];
-  if (evidence) extensions.push(evidenceMetrics(evidence));
+  if (evidence) extensions.push(evidenceMetrics(evidence, () => config.nodes.map((n) => n.name)));
   const agent = startAgentPlatform(config, opts, dispatcher, evidence);
   if (agent) extensions.push((registry) => agentPlatformCollectors(registry, agent.checker));
   const makeView = () =>
@@ -234,8 +237,8 @@ function startAgentPlatform(config: ExporterConfig, opts: DaemonOptions, dispatc
     logger: opts.logger.child({ component: 'agent-platform' }),
     onServerError: (info) => {
       void evidence?.append({
-        node: 'agent-platform',
-        network: 'agent-platform',
+        node: AGENT_EVIDENCE_NODE,
+        network: AGENT_EVIDENCE_NODE,
         url: info.url,
         probe: 'agentPlatform',
         method: 'GET /api/agents/me',
@@ -259,7 +262,7 @@ function startAgentPlatform(config: ExporterConfig, opts: DaemonOptions, dispatc
 }
 
 /** ledger_evidence_* from the store's own counts. */
-function evidenceMetrics(store: EvidenceStore): RegistryExtension {
+function evidenceMetrics(store: EvidenceStore, nodeNames: () => string[]): RegistryExtension {
   return (registry: Registry) => {
     const registers = [registry];
     new Counter({
@@ -269,7 +272,11 @@ function evidenceMetrics(store: EvidenceStore): RegistryExtension {
       registers,
       collect() {
         this.reset();
-        for (const [node, n] of store.stats().recordsByNode) this.inc({ node }, n);
+        const counts = store.stats().recordsByNode;
+        // Every configured node from 0 (so increase() sees the first record); removed nodes vanish.
+        for (const node of nodeNames()) this.inc({ node }, counts.get(node) ?? 0);
+        const agent = counts.get(AGENT_EVIDENCE_NODE);
+        if (agent !== undefined) this.inc({ node: AGENT_EVIDENCE_NODE }, agent);
       },
     });
     new Counter({

@@ -3,7 +3,7 @@
 // Two registries (text 0.0.4 and OpenMetrics) with separate metric objects, because prom-client
 // renames counters in place when rendering OpenMetrics.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { FAILURE_REASONS, type ProbeName } from '../domain.js';
+import { FAILURE_REASONS, PROBE_NAMES, type ProbeName } from '../domain.js';
 import type { PreparedUpstream } from '../exposition/index.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
 
@@ -220,7 +220,8 @@ function buildRegistry(contentType: string, opts: MetricsViewOptions, input: () 
     registers,
     collect() {
       this.reset();
-      for (const [probe, v] of input().counters.pollOverruns) this.inc({ probe }, v);
+      // From 0 for every probe, so the first overrun is an increase() that alerts can see.
+      for (const probe of PROBE_NAMES) this.inc({ probe }, input().counters.pollOverruns.get(probe) ?? 0);
     },
   });
 

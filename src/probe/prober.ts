@@ -73,7 +73,8 @@ export class NodeProber {
         return { probe, value: parseHealth(parseJson(text, 'GET /health')) };
       }
       case 'metrics': {
-        const text = await this.get('/metrics');
+        // Ask for the classic text format: the Rust crate's dialect, and what the parser reads.
+        const text = await this.get('/metrics', { accept: 'text/plain;version=0.0.4;q=1,*/*;q=0.1' });
         try {
           return { probe, value: parseExposition(text, { maxSeries: this.opts.maxUpstreamSeries }).families };
         } catch (err) {
@@ -89,9 +90,10 @@ export class NodeProber {
     }
   }
 
-  private async get(path: string): Promise<string> {
+  private async get(path: string, headers: Record<string, string> = { accept: 'application/json' }): Promise<string> {
     const res = await httpRequest(this.opts.dispatcher, this.endpoint, path, {
       method: 'GET',
+      headers,
       timeoutMs: this.target.timeoutMs,
       maxBytes: this.opts.maxResponseBytes,
     });
