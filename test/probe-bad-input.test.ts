@@ -425,3 +425,176 @@ describe('valid JSON of the wrong shape -> invalid_response', () => {
     await goodThenBad(probe, bad, 'invalid_response');
   });
 });
+
+describe('JSON-RPC errors', () => {
+  const rpcError = (code: number, message: string): RawHandler => rpcAnswer((id) => ({ jsonrpc: '2.0', id, error: { code, message } }));
+
+  /** Good values first, then `bad`: the probe is unsupported (not a failure) and its value is gone. */
+  async function goodThenUnsupported(probe: 'miningStats' | 'validators', bad: RawHandler): Promise<void> {
+    const good = ledgerNode(defaultModel());
+    const srv = await server(good);
+    const t = target(srv.url, { probes: probesFor(probe) });
+    const p = prober(t, dispatcher());
+    const fleet = new FleetState([t]);
+    for (const name of t.probes) fleet.apply(NODE, await p.run(name));
+    expectValue(fleet, probe, true);
+
+    // Only this probe's method goes away (a node rolled back to an earlier build); blockNumber stays.
+    const method = probe === 'miningStats' ? 'getMiningStats' : 'getValidators';
+    srv.handler = (req, res, body, ctx) => (body.includes(method) ? bad : good)(req, res, body, ctx);
+    const result = await p.run(probe);
+    expect(result.kind, JSON.stringify(result, bodyAsText)).toBe('unsupported');
+    expect(p.namespace()).toBe('claw');
+    expectNoSecret(result);
+    fleet.apply(NODE, result);
+    expectValue(fleet, probe, false);
+    const pv = nodeView(fleet).probes.find((v) => v.probe === probe)!;
+    expect(pv.supported).toBe(false); // ledger_probe_supported 0
+    expect(Object.values(pv.failures).every((n) => n === 0)).toBe(true); // not counted as a failure
+    expect(pv.consecutiveFailures).toBe(0);
+  }
+
+  it('-32000 "method not found: claw_getMiningStats" (what real nodes send) -> unsupported, supported 0', async () => {
+    await goodThenUnsupported('miningStats', rpcError(-32000, 'method not found: claw_getMiningStats'));
+  });
+
+  it('-32601 (the standard code) -> unsupported as well', async () => {
+    await goodThenUnsupported('validators', rpcError(-32601, 'Method not found'));
+  });
+
+  it('a node build without getMiningStats (the earlier variant) -> unsupported, other probes unaffected', async () => {
+    const srv = await server(ledgerNode(defaultModel({ namespace: 'clw' })));
+    const base = ledgerNode(defaultModel({ namespace: 'clw' }));
+    srv.handler = (req, res, body, ctx) =>
+      body.includes('getMiningStats') ? methodNotFound(res, rpcIdOf(body), 'clw_getMiningStats') : base(req, res, body, ctx);
+    const t = target(srv.url, { probes: ['blockNumber', 'miningStats'] });
+    const p = prober(t, dispatcher());
+    const fleet = new FleetState([t]);
+    for (const name of t.probes) fleet.apply(NODE, await p.run(name));
+    const view = nodeView(fleet);
+    expect(view.up).toBe(true);
+    expect(view.height).toBe(4242);
+    expect(view.probes.find((v) => v.probe === 'miningStats')?.supported).toBe(false);
+    expect(view.probes.find((v) => v.probe === 'blockNumber')?.supported).toBe(true);
+    expect(p.namespace()).toBe('clw'); // a missing method does not unsettle the detected namespace
+  });
+
+  it('another -32000 error ("invalid params") -> rpc_error', async () => {
+    const { result } = await goodThenBad('validators', rpcError(-32000, 'invalid params'), 'rpc_error');
+    expect(result.message).toContain('invalid params');
+    expect(result.message).toContain('-32000');
+  });
+
+  it('-32000 on blockNumber that is not "method not found" -> rpc_error, namespace kept', async () => {
+    const { prober: p } = await goodThenBad('blockNumber', rpcError(-32000, 'state unavailable'), 'rpc_error');
+    expect(p.namespace()).toBe('claw');
+  });
+
+  it('an RPC error message that echoes the credentials is scrubbed', async () => {
+    const bad: RawHandler = (req, res, body) => {
+      const echo = `invalid params from ${withCredentials('http://127.0.0.1:1')} with ${req.headers.authorization} and ${PASSWORD}`;
+      rpcAnswer((id) => ({ jsonrpc: '2.0', id, error: { code: -32000, message: echo } }))(req, res, body, { setInterval });
+    };
+    const { result } = await goodThenBad('miningStats', bad, 'rpc_error');
+    expect(result.message).toContain('invalid params');
+    expect(result.message).toContain('[REDACTED]');
+  });
+
+  it('an error object without a numeric code -> invalid_response', async () => {
+    await goodThenBad('miningStats', rpcAnswer((id) => ({ jsonrpc: '2.0', id, error: 'boom' })), 'invalid_response');
+  });
+
+  it('neither result nor error -> invalid_response', async () => {
+    await goodThenBad('blockNumber', rpcAnswer((id) => ({ jsonrpc: '2.0', id })), 'invalid_response');
+  });
+
+  it('jsonrpc "1.0" -> invalid_response', async () => {
+    await goodThenBad('blockNumber', rpcAnswer((id) => ({ jsonrpc: '1.0', id, result: 1 })), 'invalid_response');
+  });
+});
+
+describe('RPC namespace auto-detection', () => {
+  async function nodeIn(namespace: string) {
+    const model = defaultModel({ namespace });
+    const srv = await server(ledgerNode(model));
+    const t = target(srv.url, { probes: ['blockNumber', 'validators'] });
+    const p = prober(t, dispatcher());
+    const rpcCalls = () => srv.requests.map((r) => r.rpcMethod);
+    return { model, srv, t, p, rpcCalls };
+  }
+
+  it('finds clw_* on the earliest builds and remembers it across runs', async () => {
+    const { p, rpcCalls } = await nodeIn('clw');
+    const first = await p.run('blockNumber');
+    expect(first).toMatchObject({ kind: 'ok', namespace: 'clw', data: { probe: 'blockNumber', value: 4242 } });
+    expect(rpcCalls()).toEqual(['claw_blockNumber', 'chain_blockNumber', 'clw_blockNumber', 'clw_blockNumber']);
+
+    const before = rpcCalls().length;
+    expect((await p.run('blockNumber')).kind).toBe('ok');
+    expect((await p.run('validators')).kind).toBe('ok');
+    expect(rpcCalls().slice(before)).toEqual(['clw_blockNumber', 'clw_getValidators']); // no detection again
+  });
+
+  it('finds chain_* (the spec’s word)', async () => {
+    const { p, rpcCalls } = await nodeIn('chain');
+    expect(await p.run('blockNumber')).toMatchObject({ kind: 'ok', namespace: 'chain' });
+    expect(rpcCalls()).toEqual(['claw_blockNumber', 'chain_blockNumber', 'chain_blockNumber']);
+    expect(p.namespace()).toBe('chain');
+  });
+
+  it('probes running side by side share one detection', async () => {
+    const { p, rpcCalls } = await nodeIn('clw');
+    const [a, b] = await Promise.all([p.run('blockNumber'), p.run('validators')]);
+    expect(a.kind).toBe('ok');
+    expect(b.kind).toBe('ok');
+    const calls = rpcCalls();
+    expect(calls.filter((m) => m === 'claw_blockNumber')).toHaveLength(1);
+    expect(calls.filter((m) => m === 'chain_blockNumber')).toHaveLength(1);
+    expect(calls).toContain('clw_getValidators');
+    expect(calls).toHaveLength(5);
+  });
+
+  it('re-detects after the node changes namespace (upgrade clw -> claw), seen by blockNumber', async () => {
+    const { model, t, p, rpcCalls } = await nodeIn('clw');
+    const fleet = new FleetState([t]);
+    fleet.apply(NODE, await p.run('blockNumber'));
+    expect(nodeView(fleet).namespace).toBe('clw');
+
+    model.namespace = 'claw';
+    const before = rpcCalls().length;
+    const r = await p.run('blockNumber');
+    expect(r).toMatchObject({ kind: 'ok', namespace: 'claw' });
+    expect(rpcCalls().slice(before)).toEqual(['clw_blockNumber', 'claw_blockNumber', 'claw_blockNumber']);
+    fleet.apply(NODE, r);
+    expect(nodeView(fleet).namespace).toBe('claw');
+    // and remembered again
+    const again = rpcCalls().length;
+    expect((await p.run('validators')).kind).toBe('ok');
+    expect(rpcCalls().slice(again)).toEqual(['claw_getValidators']);
+  });
+
+  it('re-detects after a namespace change first seen by another probe (not marked unsupported)', async () => {
+    const { model, p } = await nodeIn('clw');
+    expect((await p.run('validators')).kind).toBe('ok');
+    model.namespace = 'claw';
+    const r = await p.run('validators');
+    expect(r).toMatchObject({ kind: 'ok', namespace: 'claw', data: { probe: 'validators' } });
+    expect(p.namespace()).toBe('claw');
+  });
+
+  it('a node that answers no known namespace -> rpc_error, classified, no crash', async () => {
+    const { srv, p } = await nodeIn('ledger');
+    const r = expectFailed(await p.run('blockNumber'), 'rpc_error');
+    expectNoSecret(r);
+    expect(r.message).toMatch(/namespace/);
+    expect(srv.requests).toHaveLength(3); // each known word once, then give up
+    expect(p.namespace()).toBeUndefined();
+  });
+
+  it('a fixed namespace is never probed for', async () => {
+    const srv = await server(ledgerNode(defaultModel({ namespace: 'ledger' })));
+    const p = prober(target(srv.url, { rpcNamespace: 'ledger', probes: ['blockNumber'] }), dispatcher());
+    expect(await p.run('blockNumber')).toMatchObject({ kind: 'ok', namespace: 'ledger' });
+    expect(srv.requests.map((r) => r.rpcMethod)).toEqual(['ledger_blockNumber']);
+  });
+});

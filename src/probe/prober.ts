@@ -114,8 +114,8 @@ export class NodeProber {
     const name = RPC_METHODS[probe];
     let ns = await this.ensureNamespace();
     let answer = await this.call(ns, name);
-    if (!answer.ok && answer.methodNotFound && probe === 'blockNumber' && this.target.rpcNamespace === 'auto') {
-      // Every build offers blockNumber: the node changed namespace (upgrade); find it again, once.
+    if (!answer.ok && answer.methodNotFound && this.target.rpcNamespace === 'auto' && (await this.namespaceGone(ns, probe))) {
+      // The node changed namespace (upgrade); find it again, once.
       this.resetNamespace();
       ns = await this.ensureNamespace();
       answer = await this.call(ns, name);
@@ -123,6 +123,16 @@ export class NodeProber {
     if (answer.ok) return answer.result;
     if (answer.methodNotFound) throw new Unsupported(`${ns}_${name} is not offered by this node`);
     throw new ProbeError('rpc_error', `${ns}_${name}: JSON-RPC error ${answer.code}: ${answer.message}`);
+  }
+
+  /**
+   * Every build offers blockNumber: a method missing while blockNumber still answers is truly
+   * unsupported; blockNumber missing too means the namespace is gone, whichever probe saw it first.
+   */
+  private async namespaceGone(ns: string, probe: RpcProbeName): Promise<boolean> {
+    if (probe === 'blockNumber') return true;
+    const check = await this.call(ns, RPC_METHODS.blockNumber);
+    return !check.ok && check.methodNotFound;
   }
 
   private ensureNamespace(): Promise<string> {
