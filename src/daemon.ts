@@ -1,11 +1,10 @@
 // Wires the pipeline: config -> schedule -> probe -> state -> (metrics view, evidence) -> HTTP.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Agent } from 'undici';
 import type { ExporterConfig, ListenAddress, NodeTarget, ProbeName, ProbeResult } from './domain.js';
 import { AgentPlatformChecker, agentPlatformCollectors } from './agent/platform.js';
-import { evidenceApiResponse, EvidenceStore } from './evidence/index.js';
+import { evidenceApiResponse, evidenceCollectors, EvidenceStore } from './evidence/index.js';
 import { prepareUpstream, renderUpstream, type PreparedUpstream } from './exposition/index.js';
 import type { Logger } from './logger.js';
 import { MetricsView, type ExporterCounters, type RegistryExtension } from './metrics/view.js';
@@ -146,7 +145,10 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   };
 
   const extensions: RegistryExtension[] = [...(opts.extensions ?? [])];
-  if (evidence) extensions.push(evidenceMetrics(evidence, () => config.nodes.map((n) => n.name)));
+  if (evidence) {
+    const evidenceNodes = () => [...config.nodes.map((n) => n.name), ...(config.agentPlatform ? [AGENT_EVIDENCE_NODE] : [])];
+    extensions.push((registry) => evidenceCollectors(registry, evidence, evidenceNodes));
+  }
   const agent = startAgentPlatform(config, opts, dispatcher, evidence);
   if (agent) extensions.push((registry) => agentPlatformCollectors(registry, agent.checker));
   const makeView = () =>
@@ -259,51 +261,4 @@ function startAgentPlatform(config: ExporterConfig, opts: DaemonOptions, dispatc
   const timer = setInterval(run, settings.intervalMs);
   timer.unref();
   return { checker, stop: () => clearInterval(timer) };
-}
-
-/** ledger_evidence_* from the store's own counts. */
-function evidenceMetrics(store: EvidenceStore, nodeNames: () => string[]): RegistryExtension {
-  return (registry: Registry) => {
-    const registers = [registry];
-    new Counter({
-      name: 'ledger_evidence_records_total',
-      help: 'Evidence records written and synced, per node.',
-      labelNames: ['node'],
-      registers,
-      collect() {
-        this.reset();
-        const counts = store.stats().recordsByNode;
-        // Every configured node from 0 (so increase() sees the first record); removed nodes vanish.
-        for (const node of nodeNames()) this.inc({ node }, counts.get(node) ?? 0);
-        const agent = counts.get(AGENT_EVIDENCE_NODE);
-        if (agent !== undefined) this.inc({ node: AGENT_EVIDENCE_NODE }, agent);
-      },
-    });
-    new Counter({
-      name: 'ledger_evidence_write_errors_total',
-      help: 'Evidence write batches that failed (disk full, directory gone, I/O error).',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(store.stats().writeErrors);
-      },
-    });
-    new Counter({
-      name: 'ledger_evidence_dropped_total',
-      help: 'Evidence records that could not be written (queue full, failed batch, shutdown).',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(store.stats().dropped);
-      },
-    });
-    new Gauge({
-      name: 'ledger_evidence_bytes',
-      help: 'Total size of the evidence files on disk.',
-      registers,
-      collect() {
-        this.set(store.stats().bytes);
-      },
-    });
-  };
 }

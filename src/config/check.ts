@@ -1,6 +1,7 @@
 // `check-config <file>`: exit 0 valid, 1 invalid (every problem printed), 2 unreadable file.
 
 import { readFile } from 'node:fs/promises';
+import { checkEvidenceDir } from '../evidence/check.js';
 import { ConfigError, formatProblem } from './problems.js';
 import { parseConfig } from './parse.js';
 
@@ -15,6 +16,13 @@ export async function runCheckConfig(path: string, out: (line: string) => void, 
   }
   try {
     const config = parseConfig(text, { file: path, ...(env ? { env } : {}) });
+    // The schema cannot know the disk: an evidence directory we cannot write is a start-up failure.
+    const dirProblem = await checkEvidenceDir(config.evidence.dir);
+    if (dirProblem) {
+      out(`${path}: evidence.dir: ${dirProblem}`);
+      out(`${path}: 1 problem found`);
+      return 1;
+    }
     const networks = new Set(config.nodes.map((n) => n.network)).size;
     out(`${path}: OK (${config.nodes.length} node${config.nodes.length === 1 ? '' : 's'} in ${networks} network${networks === 1 ? '' : 's'})`);
     return 0;

@@ -3,7 +3,11 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { EvidenceStats } from './store.js';
 
-export function evidenceCollectors(registry: Registry, store: { stats(): EvidenceStats }): void {
+/**
+ * `nodes`, when given, names the series of ledger_evidence_records_total: every one from 0 (so
+ * increase() sees the first record) and nothing for nodes no longer configured.
+ */
+export function evidenceCollectors(registry: Registry, store: { stats(): EvidenceStats }, nodes?: () => Iterable<string>): void {
   const registers = [registry];
 
   new Counter({
@@ -13,7 +17,9 @@ export function evidenceCollectors(registry: Registry, store: { stats(): Evidenc
     registers,
     collect() {
       this.reset();
-      for (const [node, n] of store.stats().recordsByNode) this.inc({ node }, n);
+      const counts = store.stats().recordsByNode;
+      if (!nodes) for (const [node, n] of counts) this.inc({ node }, n);
+      else for (const node of nodes()) this.inc({ node }, counts.get(node) ?? 0);
     },
   });
 
