@@ -598,3 +598,20 @@ describe('RPC namespace auto-detection', () => {
     expect(srv.requests.map((r) => r.rpcMethod)).toEqual(['ledger_blockNumber']);
   });
 });
+
+describe('/metrics bad input', () => {
+  it('a text that is not Prometheus exposition -> invalid_response, upstream series gone', async () => {
+    const { result } = await goodThenBad('metrics', fixed(200, 'text/plain', '<html><body>Welcome to nginx!</body></html>\n'), 'invalid_response');
+    expect(result.message).toMatch(/^GET \/metrics/);
+  });
+
+  it('an exposition over the size cap -> invalid_response', async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `block_height{shard="${i}"} ${i}`).join('\n');
+    await goodThenBad('metrics', fixed(200, 'text/plain; version=0.0.4', `# TYPE block_height gauge\n${lines}\n`), 'invalid_response');
+  });
+
+  it('a 504 from the proxy -> http_5xx', async () => {
+    const { result } = await goodThenBad('metrics', fixed(504, 'text/html', '<h1>504 Gateway Time-out</h1>'), 'http_5xx');
+    expect(result.response?.method).toBe('GET /metrics');
+  });
+});
