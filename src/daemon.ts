@@ -40,6 +40,8 @@ export interface Daemon {
   readonly state: FleetState;
   config(): ExporterConfig;
   snapshot(): FleetSnapshot;
+  /** The /metrics view (render it without HTTP, e.g. to time it). */
+  metricsView(): MetricsView;
   ready(): boolean;
   /** Applies a validated config: unchanged nodes keep their state, removed ones vanish. */
   applyConfig(config: ExporterConfig): void;
@@ -62,7 +64,6 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   const probers = new Map<string, NodeProber>();
   const recheck = opts.unsupportedRecheckMs ?? defaultRecheck;
   const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() };
-  const upstreamCache = new Map<string, { version: number; prepared: PreparedUpstream }>();
 
   const evidence =
     opts.evidence === false
@@ -78,7 +79,6 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
         probers.set(t.name, new NodeProber(t, { dispatcher, maxResponseBytes: config.polling.maxResponseBytes, maxUpstreamSeries: config.polling.maxUpstreamSeries }));
       }
     }
-    for (const name of upstreamCache.keys()) if (!names.has(name)) upstreamCache.delete(name);
   };
   syncProbers();
 
@@ -132,6 +132,8 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   });
 
   const snapshot = () => buildSnapshot(state.nodes(), config.networks, Date.now());
+  // Upstream families are prepared (escaped, labelled) once per poll result, at the first scrape after it.
+  const upstreamCache = new Map<string, { version: number; prepared: PreparedUpstream }>();
   const upstreamSources = function* (): Iterable<PreparedUpstream> {
     for (const n of state.nodes()) {
       if (!n.upstream) continue;
@@ -142,6 +144,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
       }
       yield c.prepared;
     }
+    for (const name of upstreamCache.keys()) if (!state.get(name)?.upstream) upstreamCache.delete(name);
   };
 
   const extensions: RegistryExtension[] = [...(opts.extensions ?? [])];
@@ -195,6 +198,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     state,
     config: () => config,
     snapshot,
+    metricsView: () => view,
     ready: () => state.ready(),
     evidence,
     applyConfig(next) {

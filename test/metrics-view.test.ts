@@ -27,7 +27,7 @@ function setup() {
       { version: '9.9.9', infoLabelKeys: ['region', 'role'], defaultMetrics: false },
       () => ({
         snapshot: buildSnapshot(state.nodes(), networks, Date.now()),
-        upstream: [...state.nodes()].filter((n) => n.upstream).map((n) => prepareUpstream(n.target.name, n.target.network, n.upstream!)),
+        upstream: [...state.nodes()].flatMap((n) => (n.upstream ? [prepareUpstream(n.target.name, n.target.network, n.upstream)] : [])),
         counters,
       }),
       (sources, om) => renderUpstream(sources, { openMetrics: om }),
@@ -59,6 +59,8 @@ describe('MetricsView', () => {
     expect(lines).toContain('ledger_node_info{node="val-2",network="mainnet",version="0.5.7",chain_id="",rpc_namespace="claw",role="validator"} 1');
     expect(lines).toContain('ledger_probe_failures_total{node="val-2",network="mainnet",probe="blockNumber",reason="timeout"} 1');
     expect(lines).toContain('ledger_probe_failures_total{node="val-2",network="mainnet",probe="blockNumber",reason="http_5xx"} 0');
+    // other reasons appear from their first occurrence only
+    expect(body).not.toContain('ledger_probe_failures_total{node="val-2",network="mainnet",probe="blockNumber",reason="connect"}');
     expect(lines).toContain('ledger_probe_supported{node="val-2",network="mainnet",probe="miningStats"} 0');
     expect(lines).toContain('ledger_probe_success{node="val-2",network="mainnet",probe="blockNumber"} 0');
     expect(lines).toContain('ledger_probe_duration_seconds{node="val-2",network="mainnet",probe="blockNumber"} 5');

@@ -8,6 +8,8 @@ export interface ProbeState {
   /** When the probe was last found unsupported; it is re-checked rarely after that. */
   unsupportedAt?: number;
   lastRun?: { at: number; durationMs: number; ok: boolean };
+  /** Runs finished (any outcome). */
+  runs: number;
   lastSuccessAt?: number;
   /** Monotonic counts since the node entered the config. */
   failures: Record<FailureReason, number>;
@@ -25,7 +27,7 @@ export interface NodeState {
   mining?: MiningStats;
   validators?: ValidatorInfo[];
   upstream?: MetricFamily[];
-  /** Bumped on every metrics success so views can cache per-version work. */
+  /** Bumped on every metrics success or failure, so views can cache per-version work. */
   upstreamVersion: number;
   lastSuccessAt?: number;
   /** Identity of the process behind the URL, kept across failures to notice restarts. */
@@ -54,6 +56,7 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { after: 2, maxFactor: 8, jitter: 
 function newProbeState(): ProbeState {
   return {
     supported: true,
+    runs: 0,
     failures: Object.fromEntries(FAILURE_REASONS.map((r) => [r, 0])) as Record<FailureReason, number>,
     consecutiveFailures: 0,
   };
@@ -148,6 +151,7 @@ export class FleetState {
     if (!node || !ps) return { restarted: false }; // node removed by a reload while the probe ran
     const end = result.startedAt + result.durationMs;
     ps.lastRun = { at: result.startedAt, durationMs: result.durationMs, ok: result.kind === 'ok' };
+    ps.runs++;
     let restarted = false;
 
     if (result.kind === 'ok') {
