@@ -1,0 +1,209 @@
+// The built CLI (dist/cli.js) as a child process, for lifecycle and CLI tests: run a subcommand to
+// completion, or start the exporter and follow its JSON log on stdout. Waits are bounded; every
+// child started here is killed when the test process exits, even if a test forgot to stop it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { parseExposition } from '../../src/exposition/index.js';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Fails with a clear message when the CLI has not been built (npm test builds it first). */
+export function requireBuiltCli(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does) before these tests`);
+}
+
+const live = new Set<ChildProcess>();
+let hooked = false;
+function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (!hooked) {
+    hooked = true;
+    process.once('exit', () => {
+      for (const c of live) c.kill('SIGKILL');
+    });
+  }
+}
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node dist/cli.js <args>` to completion; SIGKILLed (and reported) after timeoutMs. */
+export function runCli(args: string[], opts: { timeoutMs?: number; cwd?: string } = {}): Promise<CliRun> {
+  requireBuiltCli();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    track(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+export type LogLine = Record<string, unknown> & { msg?: string; level?: number };
+
+export interface ExporterChild {
+  readonly child: ChildProcess;
+  /** Base URL from the "exporter listening" log line. */
+  readonly url: string;
+  /** JSON log lines seen so far (stdout). */
+  logs(): LogLine[];
+  /** stdout lines that were not JSON, and stderr: for failure messages. */
+  output(): string;
+  waitForLog(what: string, match: (l: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+  /** Resolves with the exit code and signal once the process has exited (or rejects after timeoutMs). */
+  exited(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGKILL if still running; resolves once it has exited. */
+  kill(): Promise<void>;
+}
+
+/** Starts `node dist/cli.js --config <file> --log-format json` and waits until it listens. */
+export async function startExporter(configPath: string, extraArgs: string[] = [], timeoutMs = 20_000): Promise<ExporterChild> {
+  requireBuiltCli();
+  const child = spawn(process.execPath, [CLI, '--config', configPath, '--log-format', 'json', '--log-level', 'info', ...extraArgs], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  track(child);
+  const lines: LogLine[] = [];
+  let other = '';
+  const waiters = new Set<() => void>();
+  let partial = '';
+  child.stdout!.on('data', (c: Buffer) => {
+    partial += c.toString('utf8');
+    const parts = partial.split('\n');
+    partial = parts.pop() ?? '';
+    for (const p of parts) {
+      try {
+        lines.push(JSON.parse(p) as LogLine);
+      } catch {
+        other = (other + p + '\n').slice(-8192);
+      }
+    }
+    for (const w of waiters) w();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    other = (other + c.toString('utf8')).slice(-8192);
+  });
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exitPromise = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      for (const w of waiters) w();
+      resolve(exit);
+    });
+  });
+  const output = () => `--- exporter output ---\n${other}\n--- last log lines ---\n${lines.slice(-15).map((l) => JSON.stringify(l)).join('\n')}`;
+
+  const waitForLog = (what: string, match: (l: LogLine) => boolean, limitMs = 15_000) =>
+    new Promise<LogLine>((resolve, reject) => {
+      const check = () => {
+        const hit = lines.find(match);
+        if (hit) return done(() => resolve(hit));
+        if (exit) return done(() => reject(new Error(`exporter exited (${JSON.stringify(exit)}) before logging ${what}\n${output()}`)));
+      };
+      const timer = setTimeout(() => done(() => reject(new Error(`timed out after ${limitMs} ms waiting for log: ${what}\n${output()}`))), limitMs);
+      const done = (fn: () => void) => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        fn();
+      };
+      waiters.add(check);
+      check();
+    });
+
+  const listening = await waitForLog('exporter listening', (l) => l.msg === 'exporter listening' && typeof l.url === 'string', timeoutMs).catch(async (err: unknown) => {
+    child.kill('SIGKILL');
+    await exitPromise;
+    throw err;
+  });
+  return {
+    child,
+    url: listening.url as string,
+    logs: () => lines,
+    output,
+    waitForLog,
+    exited: (limitMs) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`exporter still running after ${limitMs} ms\n${output()}`)), limitMs);
+        void exitPromise.then((e) => {
+          clearTimeout(timer);
+          resolve(e);
+        });
+      }),
+    async kill() {
+      if (!exit) child.kill('SIGKILL');
+      await exitPromise;
+    },
+  };
+}
+
+/** GET <url>/metrics as text. */
+export async function scrapeText(url: string): Promise<string> {
+  const res = await request(`${url}/metrics`, { headersTimeout: 5_000, bodyTimeout: 5_000 });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`GET /metrics: HTTP ${res.statusCode}`);
+  return text;
+}
+
+/** Every sample of `name` whose labels include `labels`, parsed with the project's exposition parser. */
+export function samples(text: string, name: string, labels: Record<string, string> = {}): number[] {
+  const out: number[] = [];
+  for (const f of parseExposition(text).families) {
+    for (const s of f.samples) {
+      if (s.name !== name) continue;
+      if (Object.entries(labels).every(([k, v]) => s.labels[k] === v)) out.push(s.value);
+    }
+  }
+  return out;
+}
+
+/** The one sample of `name` with these labels, or undefined when there is none (throws if several). */
+export function sampleValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const found = samples(text, name, labels);
+  if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
+  return found[0];
+}
+
+/** Scrapes until `pick(text)` returns a value; bounded. */
+export async function waitForMetrics<T>(url: string, what: string, pick: (text: string) => T | undefined, timeoutMs = 15_000, context?: () => string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  let lastErr = '';
+  for (;;) {
+    try {
+      last = await scrapeText(url);
+      const v = pick(last);
+      if (v !== undefined) return v;
+    } catch (err) {
+      lastErr = (err as Error).message;
+    }
+    if (Date.now() >= deadline) {
+      const excerpt = last.split('\n').filter((l) => l.startsWith('ledger_node_up') || l.startsWith('ledger_exporter_config') || l.startsWith('ledger_evidence')).join('\n');
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? ` (last error: ${lastErr})` : ''}\n${excerpt}${context ? `\n${context()}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Total of `name` over every label set (e.g. evidence records of all nodes). */
+export function sumOf(text: string, name: string, labels: Record<string, string> = {}): number {
+  return samples(text, name, labels).reduce((a, b) => a + b, 0);
+}
