@@ -1,0 +1,239 @@
+// The exporter as users run it (the built CLI in a child process) against simulated nodes:
+// reload on file change and SIGHUP, graceful stop on SIGTERM/SIGINT with a probe hanging, and
+// kill -9 during a burst of 5xx answers followed by a restart on the same evidence directory.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readEvidence } from '../src/evidence/index.js';
+import { SimFleet, type SimNode } from '../src/sim/index.js';
+import { sampleValue, scrapeText, startExporter, sumOf, waitForMetrics, type ExporterChild, type LogLine } from './support/exporterChild.js';
+import { configYaml, readRawEvidence, writeAtomically, type NodeEntry } from './support/lifecycleFiles.js';
+
+let root: string;
+let fleet: SimFleet;
+const started: ExporterChild[] = [];
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'lfe-lifecycle-'));
+  fleet = await SimFleet.start(
+    [
+      { name: 'keep', network: 'main' },
+      { name: 'gone', network: 'main' },
+      { name: 'added', network: 'main' },
+      { name: 'late', network: 'main' },
+      { name: 'stuck', network: 'main', fault: 'hang' },
+      ...Array.from({ length: 6 }, (_, i) => ({ name: `burst-${i}`, network: 'main', fault: 'proxy_502' as const })),
+    ],
+    { layout: 'port-per-node', blockTimeMs: 1000 },
+  );
+});
+
+afterEach(async () => {
+  // A failed test must not leave an exporter running.
+  await Promise.all(started.splice(0).map((e) => e.kill()));
+});
+
+afterAll(async () => {
+  await fleet?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function entry(node: SimNode, over: Partial<NodeEntry> = {}): NodeEntry {
+  return { name: node.name, url: node.url, network: node.network, ...over };
+}
+
+async function launch(configPath: string): Promise<ExporterChild> {
+  const e = await startExporter(configPath);
+  started.push(e);
+  return e;
+}
+
+function testDir(name: string): string {
+  const d = join(root, name);
+  mkdirSync(d);
+  return d;
+}
+
+const reloads = (t: string, result: 'success' | 'failure') => sampleValue(t, 'ledger_exporter_config_reloads_total', { result });
+const up = (t: string, node: string) => sampleValue(t, 'ledger_node_up', { node });
+const isReloadLog = (why: string, msg: string) => (l: LogLine) => l.msg === msg && l.why === why;
+
+describe('reload', () => {
+  it('applies a rewritten file without a restart, keeps kept nodes\' counters, and rejects an invalid file', async () => {
+    const d = testDir('reload');
+    const file = join(d, 'exporter.yaml');
+    const keep = fleet.node('keep');
+    writeFileSync(file, configYaml({ nodes: [entry(keep), entry(fleet.node('gone'))] }));
+    const ex = await launch(file);
+
+    await waitForMetrics(ex.url, 'keep and gone up', (t) => (up(t, 'keep') === 1 && up(t, 'gone') === 1 ? true : undefined), 15_000, ex.output);
+
+    // Give the kept node some history: a few 5xx answers, then recovery, so its counters are non-zero and frozen.
+    keep.setFault('proxy_502');
+    await waitForMetrics(ex.url, 'keep failing', (t) => ((sampleValue(t, 'ledger_probe_failures_total', { node: 'keep', probe: 'health', reason: 'http_5xx' }) ?? 0) >= 2 ? true : undefined), 15_000, ex.output);
+    keep.setFault('none');
+    const before = await waitForMetrics(
+      ex.url,
+      'keep recovered',
+      (t) =>
+        sampleValue(t, 'ledger_probe_success', { node: 'keep', probe: 'health' }) === 1 && sampleValue(t, 'ledger_probe_success', { node: 'keep', probe: 'blockNumber' }) === 1
+          ? t
+          : undefined,
+      15_000,
+      ex.output,
+    );
+    const failuresBefore = sumOf(before, 'ledger_probe_failures_total', { node: 'keep' });
+    const evidenceBefore = sampleValue(before, 'ledger_evidence_records_total', { node: 'keep' })!;
+    expect(failuresBefore).toBeGreaterThanOrEqual(2);
+    expect(evidenceBefore).toBeGreaterThanOrEqual(2);
+    expect(reloads(before, 'success')).toBe(0);
+    expect(reloads(before, 'failure')).toBe(0);
+
+    // (a) Remove `gone`, add `added`: the file watcher applies it.
+    writeAtomically(file, configYaml({ nodes: [entry(keep), entry(fleet.node('added'))] }));
+    const after = await waitForMetrics(
+      ex.url,
+      'added up and gone dropped',
+      (t) => (up(t, 'added') === 1 && !t.includes('node="gone"') ? t : undefined),
+      15_000,
+      ex.output,
+    );
+    expect(reloads(after, 'success')).toBe(1);
+    expect(sumOf(after, 'ledger_probe_failures_total', { node: 'keep' })).toBe(failuresBefore);
+    expect(sampleValue(after, 'ledger_evidence_records_total', { node: 'keep' })).toBe(evidenceBefore);
+    expect(up(after, 'keep')).toBe(1);
+    const applied = await ex.waitForLog('reload log', (l) => l.msg === 'configuration reloaded');
+    expect(applied.added).toEqual(['added']);
+    expect(applied.removed).toEqual(['gone']);
+    expect(ex.logs().some(isReloadLog('file changed', 'configuration applied'))).toBe(true);
+
+    // (b) An invalid file: the running config stays, the failure is counted and logged with its position.
+    const invalid = configYaml({ nodes: [entry(keep), entry(fleet.node('late'))], extra: 'scrape_interval: 15s' });
+    writeAtomically(file, invalid);
+    const rejected = await ex.waitForLog('reload rejected', isReloadLog('file changed', 'configuration reload rejected; the running configuration stays'));
+    const badLine = invalid.split('\n').indexOf('scrape_interval: 15s') + 1;
+    expect(rejected.problems).toEqual([expect.stringMatching(new RegExp(`^${escapeRe(file)}:${badLine}:1: .*scrape_interval`))]);
+    const stayed = await waitForMetrics(ex.url, 'failure counted', (t) => (reloads(t, 'failure') === 1 ? t : undefined), 10_000, ex.output);
+    expect(reloads(stayed, 'success')).toBe(1);
+    expect(up(stayed, 'late')).toBeUndefined();
+    // Still polling the running config: `added` keeps answering after the rejected reload.
+    const lastOk = sampleValue(stayed, 'ledger_probe_last_success_timestamp_seconds', { node: 'added', probe: 'health' })!;
+    await waitForMetrics(ex.url, 'added polled again', (t) => ((sampleValue(t, 'ledger_probe_last_success_timestamp_seconds', { node: 'added', probe: 'health' }) ?? 0) > lastOk ? true : undefined), 10_000, ex.output);
+  });
+
+  it('SIGHUP applies a change the file watcher cannot see, and counts a rejected one', async () => {
+    // The config path is a symlink into another directory (as with mounted configs): editing the
+    // target in place raises no event in the watched directory, so only SIGHUP can apply it.
+    const d = testDir('sighup');
+    const real = join(testDir('sighup-real'), 'exporter.yaml');
+    const link = join(d, 'exporter.yaml');
+    const evidenceDir = join(d, 'evidence');
+    writeFileSync(real, configYaml({ nodes: [entry(fleet.node('keep'))], evidenceDir }));
+    symlinkSync(real, link);
+    const ex = await launch(link);
+    await waitForMetrics(ex.url, 'keep up', (t) => (up(t, 'keep') === 1 ? true : undefined), 15_000, ex.output);
+
+    writeFileSync(real, configYaml({ nodes: [entry(fleet.node('keep')), entry(fleet.node('late'))], evidenceDir }));
+    const beforeHup = await scrapeText(ex.url);
+    expect(up(beforeHup, 'late')).toBeUndefined();
+    expect(reloads(beforeHup, 'success')).toBe(0);
+
+    ex.child.kill('SIGHUP');
+    const t = await waitForMetrics(ex.url, 'late up after SIGHUP', (x) => (up(x, 'late') === 1 ? x : undefined), 15_000, ex.output);
+    expect(reloads(t, 'success')).toBe(1);
+    await ex.waitForLog('applied on SIGHUP', isReloadLog('SIGHUP', 'configuration applied'));
+
+    writeFileSync(real, 'nodes: []\n');
+    ex.child.kill('SIGHUP');
+    const rejected = await ex.waitForLog('rejected on SIGHUP', isReloadLog('SIGHUP', 'configuration reload rejected; the running configuration stays'));
+    expect((rejected.problems as string[]).every((p) => p.startsWith(`${link}:`) && /:\d+:\d+: /.test(p))).toBe(true);
+    const after = await waitForMetrics(ex.url, 'failure counted', (x) => (reloads(x, 'failure') === 1 ? x : undefined), 10_000, ex.output);
+    expect(up(after, 'late')).toBe(1);
+    expect(up(after, 'keep')).toBe(1);
+    expect(ex.child.exitCode).toBeNull();
+  });
+});
+
+describe.each(['SIGTERM', 'SIGINT'] as const)('%s', (signal) => {
+  it('exits 0 within a bound while a probe hangs, with every acknowledged record on disk', async () => {
+    const d = testDir(`stop-${signal}`);
+    const file = join(d, 'exporter.yaml');
+    const stuck = fleet.node('stuck');
+    const failing = fleet.node('burst-0');
+    writeFileSync(file, configYaml({ nodes: [entry(stuck, { interval: '2500ms', timeout: '2s' }), entry(failing)] }));
+    const ex = await launch(file);
+
+    const acked = await waitForMetrics(ex.url, 'evidence acknowledged', (t) => {
+      const n = sampleValue(t, 'ledger_evidence_records_total', { node: 'burst-0' }) ?? 0;
+      return n >= 3 ? n : undefined;
+    }, 15_000, ex.output);
+    // Signal right after a request reached the hanging node: that probe is in flight for up to 2s.
+    const seen = stuck.requestCount();
+    await waitForMetrics(ex.url, 'a fresh request held by the hanging node', () => (stuck.requestCount() > seen ? true : undefined), 10_000, ex.output);
+    ex.child.kill(signal);
+
+    const exit = await ex.exited(15_000);
+    expect(exit, ex.output()).toEqual({ code: 0, signal: null });
+    expect(ex.logs().some((l) => l.msg === 'shutting down' && l.signal === signal)).toBe(true);
+    // The hung probe ended by its timeout inside the grace period: nothing was abandoned.
+    expect(ex.logs().some((l) => typeof l.msg === 'string' && l.msg.includes('abandoned'))).toBe(false);
+
+    const raw = readRawEvidence(join(d, 'evidence'));
+    expect(raw.tornFiles).toEqual([]);
+    const read = await readEvidence(join(d, 'evidence'), { node: 'burst-0', limit: Number.POSITIVE_INFINITY });
+    expect(read.skippedLines).toBe(0);
+    expect(read.records.length).toBeGreaterThanOrEqual(acked);
+    expect(read.records.every((r) => r.status === 502 && r.node === 'burst-0')).toBe(true);
+  });
+});
+
+describe('kill -9 during a 5xx burst', () => {
+  it('leaves every acknowledged record readable, and a restarted exporter keeps appending', async () => {
+    const d = testDir('crash');
+    const file = join(d, 'exporter.yaml');
+    const evidence = join(d, 'evidence');
+    const burst = fleet.nodes.filter((n) => n.name.startsWith('burst-'));
+    writeFileSync(file, configYaml({ nodes: burst.map((n) => entry(n)), interval: '200ms', timeout: '150ms', probes: ['health', 'metrics', 'blockNumber', 'miningStats', 'validators'] }));
+
+    const first = await launch(file);
+    const acked = await waitForMetrics(first.url, 'a burst of evidence', (t) => {
+      const n = sumOf(t, 'ledger_evidence_records_total');
+      return n >= 40 ? n : undefined;
+    }, 20_000, first.output);
+    first.child.kill('SIGKILL');
+    expect(await first.exited(10_000)).toEqual({ code: null, signal: 'SIGKILL' });
+
+    // Every complete line is a record; at most the last line of the last file was torn.
+    const afterCrash = readRawEvidence(evidence);
+    expect(afterCrash.tornFiles.filter((f) => f !== afterCrash.files.at(-1))).toEqual([]);
+    expect(afterCrash.records.length).toBeGreaterThanOrEqual(acked);
+    const read1 = await readEvidence(evidence, { limit: Number.POSITIVE_INFINITY });
+    expect(read1.records.length).toBe(afterCrash.records.length);
+    expect(read1.skippedLines).toBe(afterCrash.tornFiles.length);
+    const names = new Set(burst.map((n) => n.name));
+    expect(read1.records.every((r) => names.has(r.node) && r.status === 502)).toBe(true);
+
+    const restartedAt = Date.now();
+    const second = await launch(file);
+    const acked2 = await waitForMetrics(second.url, 'new evidence after restart', (t) => {
+      const n = sumOf(t, 'ledger_evidence_records_total');
+      return n >= 10 ? n : undefined;
+    }, 20_000, second.output);
+    second.child.kill('SIGTERM');
+    expect((await second.exited(15_000)).code).toBe(0);
+
+    const afterRestart = readRawEvidence(evidence);
+    // The torn tail (if any) stays the only one: the restarted exporter never appends to a torn line.
+    expect(afterRestart.tornFiles).toEqual(afterCrash.tornFiles);
+    expect(afterRestart.records.length).toBeGreaterThanOrEqual(afterCrash.records.length + acked2);
+    const read2 = await readEvidence(evidence, { limit: Number.POSITIVE_INFINITY });
+    expect(read2.records.length).toBe(afterRestart.records.length);
+    const newer = read2.records.filter((r) => Date.parse(r.time) >= restartedAt);
+    expect(newer.length).toBeGreaterThanOrEqual(acked2);
+  });
+});
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
