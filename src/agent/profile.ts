@@ -1,5 +1,6 @@
 // The agent profile returned by GET /api/agents/me. Its fields are not specified, so only a few
 // harmless identifiers are picked (id, name), bounded, and looked for where APIs usually put them.
+import { scrubber } from '../redact.js';
 
 export interface AgentProfile {
   id?: string;
@@ -36,8 +37,9 @@ function field(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v !== 'string') return undefined;
   // Control characters have no place in a label; length is bounded so a label cannot bloat.
+  // Scrubbed before the cut: a secret cut in two would no longer be recognised, and half survive.
   // eslint-disable-next-line no-control-regex
-  const clean = v.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const clean = scrubber.scrub(v.replace(/[\u0000-\u001f\u007f]/g, '')).trim();
   if (!clean) return undefined;
   return [...clean].slice(0, MAX_PROFILE_FIELD).join('');
 }
