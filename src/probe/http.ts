@@ -99,7 +99,26 @@ export async function httpRequest(
   opts: HttpOptions & { method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> },
 ): Promise<RawResponse> {
   const url = ep.base + path;
-  const signal = AbortSignal.timeout(opts.timeoutMs);
+  // One deadline for the whole exchange (undici's own timeouts are per phase and per chunk, so a
+  // trickling body would never end). A cleared timer, not AbortSignal.timeout: at fleet scale
+  // thousands of those would outlive their requests by the full timeout.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
+  try {
+    return await exchange(dispatcher, ep, url, path, opts, deadline.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function exchange(
+  dispatcher: Dispatcher,
+  ep: Endpoint,
+  url: string,
+  path: string,
+  opts: HttpOptions & { method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> },
+  signal: AbortSignal,
+): Promise<RawResponse> {
   let headers: Record<string, string>;
   try {
     headers = await headersFor(ep, opts.headers ?? {});
