@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Command line: run the exporter, check a config, run the demo, the simulator, or read evidence.
 import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, formatProblem, loadConfigFile, parseListenAddress, runCheckConfig } from './config/index.js';
+import { ConfigError, formatProblem, loadConfigFile, parseConfig, parseListenAddress, runCheckConfig } from './config/index.js';
 import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
 import { demoConfig, startDemoFleet } from './demo.js';
 import type { ListenAddress } from './domain.js';
@@ -92,13 +93,23 @@ function onShutdown(log: Logger, stop: () => Promise<void>): void {
 /** Reload on SIGHUP and on changes of the config file: validate first, keep the running config on error. */
 function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | undefined {
   let timer: NodeJS.Timeout | undefined;
-  let last = '';
+  // Any event in the directory may mean a new config: Kubernetes swaps a `..data` symlink and no
+  // event names the file. The text read last makes events that changed nothing (other files,
+  // editors writing twice) free: no reload, no count, no log.
+  let lastText: string | undefined;
+  let lastKey = JSON.stringify(daemon.config());
   const reload = async (why: string) => {
     try {
-      const next = await loadConfigFile(path);
+      const text = await readFile(path, 'utf8');
+      if (why === 'file changed' && text === lastText) return;
+      lastText = text;
+      const next = parseConfig(text, { file: path });
       const key = JSON.stringify(next);
-      if (why === 'file changed' && key === last) return; // editors write twice
-      last = key;
+      if (why === 'file changed' && key === lastKey) {
+        log.info({ why }, 'configuration unchanged');
+        return;
+      }
+      lastKey = key;
       daemon.applyConfig(next);
       log.info({ why }, 'configuration applied');
     } catch (err) {
@@ -107,12 +118,10 @@ function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | und
       log.error({ why, problems }, 'configuration reload rejected; the running configuration stays');
     }
   };
-  last = JSON.stringify(daemon.config());
   process.on('SIGHUP', () => void reload('SIGHUP'));
   try {
     // Watch the directory: editors and ConfigMap updates replace the file rather than write it.
-    const w = watch(dirname(path), (_event, file) => {
-      if (file && file.toString() !== basename(path)) return;
+    const w = watch(dirname(path), () => {
       clearTimeout(timer);
       timer = setTimeout(() => void reload('file changed'), 300);
     });
