@@ -1,7 +1,7 @@
 // The exporter as users run it (the built CLI in a child process) against simulated nodes:
 // reload on file change and SIGHUP, graceful stop on SIGTERM/SIGINT with a probe hanging, and
 // kill -9 during a burst of 5xx answers followed by a restart on the same evidence directory.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +120,31 @@ describe('reload', () => {
     // Still polling the running config: `added` keeps answering after the rejected reload.
     const lastOk = sampleValue(stayed, 'ledger_probe_last_success_timestamp_seconds', { node: 'added', probe: 'health' })!;
     await waitForMetrics(ex.url, 'added polled again', (t) => ((sampleValue(t, 'ledger_probe_last_success_timestamp_seconds', { node: 'added', probe: 'health' }) ?? 0) > lastOk ? true : undefined), 10_000, ex.output);
+  });
+
+  it('applies a Kubernetes ConfigMap update (an atomic swap of the ..data symlink, no event names the file)', async () => {
+    // The kubelet's layout: exporter.yaml -> ..data/exporter.yaml, ..data -> ..<version>; an update
+    // writes a new version directory and renames a fresh ..data symlink over the old one.
+    const d = testDir('configmap');
+    const evidenceDir = join(root, 'configmap-evidence');
+    const version = (n: number, nodes: NodeEntry[], extra?: string) => {
+      mkdirSync(join(d, `..v${n}`));
+      writeFileSync(join(d, `..v${n}`, 'exporter.yaml'), configYaml({ nodes, evidenceDir, extra }));
+      symlinkSync(`..v${n}`, join(d, '..data_tmp'));
+      renameSync(join(d, '..data_tmp'), join(d, '..data'));
+    };
+    version(1, [entry(fleet.node('keep'))]);
+    symlinkSync('..data/exporter.yaml', join(d, 'exporter.yaml'));
+    const ex = await launch(join(d, 'exporter.yaml'));
+    await waitForMetrics(ex.url, 'keep up', (t) => (up(t, 'keep') === 1 ? true : undefined), 15_000, ex.output);
+
+    version(2, [entry(fleet.node('keep')), entry(fleet.node('added'))]);
+    const t = await waitForMetrics(ex.url, 'added up after the swap', (x) => (up(x, 'added') === 1 ? x : undefined), 15_000, ex.output);
+    expect(reloads(t, 'success')).toBe(1);
+    // A swap that changes only a comment is no change: nothing applied, nothing counted.
+    version(3, [entry(fleet.node('keep')), entry(fleet.node('added'))], '# reviewed');
+    await ex.waitForLog('second swap seen', (l) => l.msg === 'configuration unchanged' && l.why === 'file changed');
+    expect(reloads(await scrapeText(ex.url), 'success')).toBe(1);
   });
 
   it('SIGHUP applies a change the file watcher cannot see, and counts a rejected one', async () => {
