@@ -202,15 +202,14 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     ready: () => state.ready(),
     evidence,
     applyConfig(next) {
+      const restartOnly = restartOnlyChanges(config, next, opts.listen !== undefined);
       const diff = state.setTargets(next.nodes);
       config = next;
       syncProbers();
       scheduler.setTargets(next.nodes);
       view = makeView();
       counters.configReloads.success++;
-      if (next.listen.host !== listen.host || next.listen.port !== listen.port) {
-        log.warn('listen address changes take effect at the next restart');
-      }
+      if (restartOnly.length > 0) log.warn({ settings: restartOnly }, 'changes of these settings take effect at the next restart');
       log.info(diff, 'configuration reloaded');
     },
     noteReloadFailure() {
@@ -231,6 +230,15 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
       return closing;
     },
   };
+}
+
+/**
+ * Sections read once at start-up (server socket, evidence store, probe limits, platform checker)
+ * that differ between two configs. A listen overridden by --listen is never the config's.
+ */
+function restartOnlyChanges(prev: ExporterConfig, next: ExporterConfig, listenOverridden: boolean): string[] {
+  const sections = ['listen', 'evidence', 'polling', 'agentPlatform'] as const;
+  return sections.filter((k) => !(k === 'listen' && listenOverridden) && JSON.stringify(prev[k]) !== JSON.stringify(next[k]));
 }
 
 /** The agent platform key check on its own interval; 5xx answers become evidence like a node's. */
