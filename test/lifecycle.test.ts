@@ -4,8 +4,12 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startDaemon } from '../src/daemon.js';
+import type { ExporterConfig } from '../src/domain.js';
 import { readEvidence } from '../src/evidence/index.js';
+import { createLogger } from '../src/logger.js';
 import { SimFleet, type SimNode } from '../src/sim/index.js';
 import { sampleValue, scrapeText, startExporter, sumOf, waitForMetrics, type ExporterChild, type LogLine } from './support/exporterChild.js';
 import { configYaml, readRawEvidence, writeAtomically, type NodeEntry } from './support/lifecycleFiles.js';
@@ -262,3 +266,42 @@ describe('kill -9 during a 5xx burst', () => {
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('reload of settings that only apply at start-up (in process)', () => {
+  const logged: LogLine[] = [];
+  const logger = () =>
+    createLogger({
+      level: 'info',
+      destination: new Writable({
+        write(chunk, _enc, cb) {
+          for (const l of String(chunk).split('\n')) if (l) logged.push(JSON.parse(l) as LogLine);
+          cb();
+        },
+      }),
+    });
+  const cfg = (dir: string, over: Partial<ExporterConfig> = {}): ExporterConfig => ({
+    listen: { host: '127.0.0.1', port: 0 },
+    polling: { concurrency: 4, maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 },
+    nodes: [{ name: 'keep', url: fleet.node('keep').url, network: 'main', labels: {}, intervalMs: 1000, timeoutMs: 500, rpcNamespace: 'auto', probes: ['health'], headers: {} }],
+    networks: {},
+    evidence: { dir, maxBytes: 1 << 20, maxAgeDays: 1 },
+    ...over,
+  });
+
+  it('names the settings that need a restart, and only those that changed', async () => {
+    const d = testDir('restart-only');
+    const initial = cfg(join(d, 'evidence'));
+    // --listen overrides the config's listen: a reload of the same file changes nothing.
+    const daemon = await startDaemon({ ...initial, listen: { host: '0.0.0.0', port: 9715 } }, { logger: logger(), listen: { host: '127.0.0.1', port: 0 }, defaultMetrics: false });
+    try {
+      daemon.applyConfig({ ...initial, listen: { host: '0.0.0.0', port: 9715 } });
+      expect(logged.filter((l) => l.level === 40)).toEqual([]);
+      daemon.applyConfig(cfg(join(d, 'elsewhere'), { polling: { ...initial.polling, concurrency: 8 } }));
+      const warn = logged.find((l) => l.level === 40);
+      expect(warn?.settings).toEqual(['evidence', 'polling']);
+      expect(warn?.msg).toMatch(/next restart/);
+    } finally {
+      await daemon.close();
+    }
+  });
+});
