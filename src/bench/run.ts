@@ -150,7 +150,7 @@ async function phase(name: 'bare' | 'exporter', args: string[]): Promise<Record<
 
 async function bareMain(nodes: SimNodeLine[], rounds: number, intervalMs: number): Promise<void> {
   const r = await bareLoop(nodes, rounds, intervalMs);
-  console.log(JSON.stringify({ cpuPerPollMs: r.cpuPerPollMs, polls: r.polls }));
+  console.log(JSON.stringify({ cpuPerPollMs: r.cpuPerPollMs, polls: r.polls, rss: process.memoryUsage().rss }));
 }
 
 async function exporterMain(nodes: SimNodeLine[], rounds: number, intervalMs: number, dir: string): Promise<void> {
@@ -227,7 +227,7 @@ async function main(): Promise<void> {
     writeFileSync(fleetFile, JSON.stringify(sim.nodes));
     const common = ['--fleet', fleetFile, '--rounds', String(rounds), '--interval', String(intervalMs), '--dir', dir];
     const bare = await phase('bare', common);
-    console.log(`bare undici loop:  ${bare.polls} node-polls, CPU ${bare.cpuPerPollMs!.toFixed(3)} ms per node-poll`);
+    console.log(`bare undici loop:  ${bare.polls} node-polls, CPU ${bare.cpuPerPollMs!.toFixed(3)} ms per node-poll, RSS ${mb(bare.rss!)} MB`);
     const exp = await phase('exporter', common);
     console.log(`exporter:          ${Math.round(exp.polls!)} node-polls, CPU ${exp.cpuPerPollMs!.toFixed(3)} ms per node-poll (scheduling, requests, parsing, state)`);
     const ratio = exp.cpuPerPollMs! / bare.cpuPerPollMs!;
