@@ -18,27 +18,47 @@ export const DEMO_SPECS: SimNodeSpec[] = [
 
 const ROLES: Record<string, string> = { val: 'validator', miner: 'miner', rpc: 'rpc', test: 'validator' };
 
-/** The exporter config for a running simulated fleet. */
-export function demoConfig(fleet: SimFleet, opts: { listen: ListenAddress; intervalMs?: number; evidenceDir?: string }): ExporterConfig {
-  const intervalMs = opts.intervalMs ?? 5_000;
-  const nodes: NodeTarget[] = fleet.nodes.map((n) => ({
+export interface SimulatedFleetOptions {
+  listen: ListenAddress;
+  intervalMs: number;
+  timeoutMs: number;
+  evidenceDir: string;
+  concurrency?: number;
+  labels?: (name: string) => Record<string, string>;
+}
+
+/** An exporter config polling simulated nodes with every probe (demo, benchmark). */
+export function simulatedFleetConfig(nodes: ReadonlyArray<{ name: string; url: string; network: string }>, opts: SimulatedFleetOptions): ExporterConfig {
+  const targets: NodeTarget[] = nodes.map((n) => ({
     name: n.name,
     url: n.url,
     network: n.network,
-    labels: { role: ROLES[n.name.split('-')[0] ?? ''] ?? 'rpc', region: n.name.split('-')[1] ?? 'none' },
-    intervalMs,
-    timeoutMs: Math.min(2_000, intervalMs - 1),
+    labels: opts.labels?.(n.name) ?? {},
+    intervalMs: opts.intervalMs,
+    timeoutMs: opts.timeoutMs,
     rpcNamespace: 'auto',
     probes: [...PROBE_NAMES],
     headers: {},
   }));
   return {
     listen: opts.listen,
-    polling: { concurrency: 64, maxResponseBytes: 4 * 1024 * 1024, maxUpstreamSeries: 2000 },
-    nodes,
-    networks: { mainnet: { decimals: 9 }, testnet: { decimals: 9 } },
-    evidence: { dir: opts.evidenceDir ?? join(tmpdir(), 'ledger-fleet-exporter-demo', 'evidence'), maxBytes: 64 * 1024 * 1024, maxAgeDays: 7 },
+    polling: { concurrency: opts.concurrency ?? 64, maxResponseBytes: 4 * 1024 * 1024, maxUpstreamSeries: 2000 },
+    nodes: targets,
+    networks: Object.fromEntries([...new Set(nodes.map((n) => n.network))].map((net) => [net, { decimals: 9 }])),
+    evidence: { dir: opts.evidenceDir, maxBytes: 64 * 1024 * 1024, maxAgeDays: 7 },
   };
+}
+
+/** The exporter config for the demo fleet. */
+export function demoConfig(fleet: SimFleet, opts: { listen: ListenAddress; intervalMs?: number; evidenceDir?: string }): ExporterConfig {
+  const intervalMs = opts.intervalMs ?? 5_000;
+  return simulatedFleetConfig(fleet.nodes, {
+    listen: opts.listen,
+    intervalMs,
+    timeoutMs: Math.min(2_000, intervalMs - 1),
+    evidenceDir: opts.evidenceDir ?? join(tmpdir(), 'ledger-fleet-exporter-demo', 'evidence'),
+    labels: (name) => ({ role: ROLES[name.split('-')[0] ?? ''] ?? 'rpc', region: name.split('-')[1] ?? 'none' }),
+  });
 }
 
 export async function startDemoFleet(opts: { blockTimeMs?: number; controlPort?: number | false } = {}): Promise<SimFleet> {

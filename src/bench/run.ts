@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { startDaemon, type Daemon } from '../daemon.js';
-import { PROBE_NAMES, type ExporterConfig, type NodeTarget } from '../domain.js';
+import { PROBE_NAMES, type ExporterConfig } from '../domain.js';
+import { simulatedFleetConfig } from '../demo.js';
 import { createLogger } from '../logger.js';
 import { SIM_FAULTS } from '../sim/index.js';
 
@@ -95,24 +96,14 @@ async function bareLoop(nodes: SimNodeLine[], rounds: number, intervalMs: number
 }
 
 function configFor(nodes: SimNodeLine[], intervalMs: number, evidenceDir: string): ExporterConfig {
-  const targets: NodeTarget[] = nodes.map((n) => ({
-    name: n.name,
-    url: n.url,
-    network: n.network,
-    labels: { role: 'bench' },
+  return simulatedFleetConfig(nodes, {
+    listen: { host: '127.0.0.1', port: 0 },
     intervalMs,
     timeoutMs: Math.min(5_000, intervalMs - 1),
-    rpcNamespace: 'auto',
-    probes: [...PROBE_NAMES],
-    headers: {},
-  }));
-  return {
-    listen: { host: '127.0.0.1', port: 0 },
-    polling: { concurrency: 128, maxResponseBytes: 4 << 20, maxUpstreamSeries: 2000 },
-    nodes: targets,
-    networks: {},
-    evidence: { dir: evidenceDir, maxBytes: 64 << 20, maxAgeDays: 1 },
-  };
+    evidenceDir,
+    concurrency: 128,
+    labels: () => ({ role: 'bench' }),
+  });
 }
 
 function probeRuns(d: Daemon): number {
