@@ -190,16 +190,17 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s', (signal) => {
     const file = join(d, 'exporter.yaml');
     const stuck = fleet.node('stuck');
     const failing = fleet.node('burst-0');
-    writeFileSync(file, configYaml({ nodes: [entry(stuck, { interval: '2500ms', timeout: '2s' }), entry(failing)] }));
+    writeFileSync(file, configYaml({ nodes: [entry(stuck, { interval: '1200ms', timeout: '1s' }), entry(failing)] }));
     const ex = await launch(file);
 
     const acked = await waitForMetrics(ex.url, 'evidence acknowledged', (t) => {
       const n = sampleValue(t, 'ledger_evidence_records_total', { node: 'burst-0' }) ?? 0;
       return n >= 3 ? n : undefined;
     }, 15_000, ex.output);
-    // Signal right after a request reached the hanging node: that probe is in flight for up to 2s.
+    // Signal right after a request reached the hanging node: that probe is in flight for up to 1s.
+    // (Backing off after timeouts, the node may wait up to 8 intervals plus jitter for its next request.)
     const seen = stuck.requestCount();
-    await waitForMetrics(ex.url, 'a fresh request held by the hanging node', () => (stuck.requestCount() > seen ? true : undefined), 10_000, ex.output);
+    await waitForMetrics(ex.url, 'a fresh request held by the hanging node', () => (stuck.requestCount() > seen ? true : undefined), 25_000, ex.output);
     ex.child.kill(signal);
 
     const exit = await ex.exited(15_000);
