@@ -124,7 +124,7 @@ describe('reload', () => {
     // Still polling the running config: `added` keeps answering after the rejected reload.
     const lastOk = sampleValue(stayed, 'ledger_probe_last_success_timestamp_seconds', { node: 'added', probe: 'health' })!;
     await waitForMetrics(ex.url, 'added polled again', (t) => ((sampleValue(t, 'ledger_probe_last_success_timestamp_seconds', { node: 'added', probe: 'health' }) ?? 0) > lastOk ? true : undefined), 10_000, ex.output);
-  });
+  }, 60_000);
 
   it('applies a Kubernetes ConfigMap update (an atomic swap of the ..data symlink, no event names the file)', async () => {
     // The kubelet's layout: exporter.yaml -> ..data/exporter.yaml, ..data -> ..<version>; an update
@@ -149,7 +149,7 @@ describe('reload', () => {
     version(3, [entry(fleet.node('keep')), entry(fleet.node('added'))], '# reviewed');
     await ex.waitForLog('second swap seen', (l) => l.msg === 'configuration unchanged' && l.why === 'file changed');
     expect(reloads(await scrapeText(ex.url), 'success')).toBe(1);
-  });
+  }, 60_000);
 
   it('SIGHUP applies a change the file watcher cannot see, and counts a rejected one', async () => {
     // The config path is a symlink into another directory (as with mounted configs): editing the
@@ -181,7 +181,7 @@ describe('reload', () => {
     expect(up(after, 'late')).toBe(1);
     expect(up(after, 'keep')).toBe(1);
     expect(ex.child.exitCode).toBeNull();
-  });
+  }, 60_000);
 });
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('%s', (signal) => {
@@ -215,7 +215,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s', (signal) => {
     expect(read.skippedLines).toBe(0);
     expect(read.records.length).toBeGreaterThanOrEqual(acked);
     expect(read.records.every((r) => r.status === 502 && r.node === 'burst-0')).toBe(true);
-  });
+  }, 60_000);
 });
 
 describe('kill -9 during a 5xx burst', () => {
@@ -261,7 +261,7 @@ describe('kill -9 during a 5xx burst', () => {
     expect(read2.records.length).toBe(afterRestart.records.length);
     const newer = read2.records.filter((r) => Date.parse(r.time) >= restartedAt);
     expect(newer.length).toBeGreaterThanOrEqual(acked2);
-  });
+  }, 60_000);
 });
 
 function escapeRe(s: string): string {
@@ -304,5 +304,5 @@ describe('reload of settings that only apply at start-up (in process)', () => {
     } finally {
       await daemon.close();
     }
-  });
+  }, 60_000);
 });

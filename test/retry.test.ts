@@ -136,7 +136,7 @@ describe('backoff after 5xx', () => {
     else expect(new Set(attempts).size).toBe(attempts.length);
     expect(daemon.evidence!.stats().dropped).toBe(0);
     expect(sampleValue(text, 'ledger_evidence_records_total', { node: 'n5xx' })).toBeLessThanOrEqual(read.records.length);
-  });
+  }, 60_000);
 
   it('shows the backoff gauge while backing off and recovers with the next request once the fault clears', async () => {
     const node = await countingNode(fixed(502, 'text/html', 'bad gateway'));
@@ -156,7 +156,7 @@ describe('backoff after 5xx', () => {
     // Back on the normal schedule: the next requests come on the interval again.
     await waitForMetrics(daemon.url, 'polled on schedule again', () => (node.healthArrivals.length - requestsAtClear >= 4 ? true : undefined), 4 * INTERVAL_MS + 5_000);
     expect(daemon.state.get('flaky')!.probes.get('health')!.consecutiveFailures).toBe(0);
-  });
+  }, 60_000);
 });
 
 describe('Retry-After', () => {
@@ -177,7 +177,7 @@ describe('Retry-After', () => {
     const read = await readEvidence(evidenceDir, { node: 'told', limit: 10 });
     expect(read.records).toHaveLength(1);
     expect(read.records[0]!.headers['retry-after']).toBe('30');
-  });
+  }, 60_000);
 });
 
 describe('timeouts', () => {
@@ -190,5 +190,5 @@ describe('timeouts', () => {
     await close();
     expect(node.maxOpen).toBe(1);
     expect((await readEvidence(evidenceDir, { limit: 10 })).records).toEqual([]);
-  });
+  }, 60_000);
 });
