@@ -68,6 +68,7 @@ beforeAll(async () => {
       { name: 'hang', network: 'test', build: 'current', fault: 'hang' },
       { name: 'junk', network: 'test', build: 'current', fault: 'garbage_json' },
       { name: 'flap', network: 'test', build: 'current' },
+      { name: 'fork', network: 'test', build: 'current', missingValidators: 2 },
     ],
     { layout: 'port-per-node', blockTimeMs: 1000 },
   );
@@ -121,6 +122,9 @@ describe('exporter over a simulated fleet', () => {
     expect(sample(m, 'ledger_validators_active{network="main"}')).toBeGreaterThan(0);
     expect(sample(m, 'ledger_mining_miners_active{network="main"}')).toBeGreaterThan(0);
     expect(sample(m, 'ledger_fleet_validator_set_mismatch{network="main"}')).toBe(0);
+    // 'fork' knows two validators fewer than 'flap' in the same network
+    expect(sample(m, 'ledger_fleet_validator_set_mismatch{network="test"}')).toBe(1);
+    expect(sample(m, 'ledger_node_validators{node="fork",network="test"}')).toBe(sample(m, 'ledger_node_validators{node="flap",network="test"}')! - 2);
     expect(m).toMatch(/^ledger_validator_stake_tokens\{network="main",validator="[0-9a-f]{64}"\} \d/m);
     expect(m).toMatch(/^ledger_upstream_block_height\{node="cur",network="main"\} \d+$/m);
     expect(m).toMatch(/^ledger_upstream_block_time_seconds_bucket\{node="cur",network="main",le="\+Inf"\} \d+$/m);
@@ -222,6 +226,6 @@ describe('exporter over a simulated fleet', () => {
     expect(after).not.toContain('node="junk"');
     expect(sample(after, 'ledger_probe_failures_total{node="proxy",network="main",probe="health",reason="http_5xx"}')).toBeGreaterThanOrEqual(proxyFailures);
     expect(sample(after, 'ledger_exporter_config_reloads_total{result="success"}')).toBe(1);
-    expect(sample(after, 'ledger_fleet_nodes{network="test"}')).toBe(2);
+    expect(sample(after, 'ledger_fleet_nodes{network="test"}')).toBe(3);
   });
 });

@@ -12,6 +12,8 @@ export interface RpcContext {
   chain: SimChain;
   /** The height this node has reached (may lag or be frozen). */
   height: number;
+  /** Validators at the end of the set this node does not know of. */
+  missingValidators?: number;
 }
 
 /** A method failure: real nodes answer every one with code -32000 and a message. */
@@ -115,7 +117,7 @@ const STAKING_METHODS = {
     return [1, 2].map((k) => ({ amount: str(ctx.chain.validators[idx]!.selfStake / BigInt(10 * k)), releaseHeight: base + k * 7 * EPOCH_LENGTH }));
   }),
   getValidators: def(none, (ctx) =>
-    ctx.chain.validators.map((v) => ({ address: v.address, stake: str(v.stake), weight: v.weight, agentScore: v.agentScore })),
+    ctx.chain.validators.slice(0, Math.max(1, ctx.chain.validators.length - (ctx.missingValidators ?? 0))).map((v) => ({ address: v.address, stake: str(v.stake), weight: v.weight, agentScore: v.agentScore })),
   ),
 };
 

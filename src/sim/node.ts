@@ -34,6 +34,7 @@ export class SimNode {
   readonly namespace: string;
   readonly version: string;
   readonly heightOffset: number;
+  readonly missingValidators: number;
   readonly peers: number;
   private _url = '';
   private port = 0;
@@ -63,6 +64,7 @@ export class SimNode {
     this.namespace = spec.namespace ?? DEFAULT_NAMESPACE[this.build];
     this.version = spec.version ?? DEFAULT_VERSION[this.build];
     this.heightOffset = Math.max(0, Math.floor(spec.heightOffset ?? 0));
+    this.missingValidators = Math.max(0, Math.floor(spec.missingValidators ?? 0));
     this.peers = spec.peers ?? 3 + (hash32(`peers:${spec.name}`) % 10);
     const now = env.now();
     this.faultSinceMs = now;
@@ -218,7 +220,7 @@ export class SimNode {
       }
       const height = this.height();
       return handleRpc(req.headers['content-type'], body, (method, params) =>
-        callMethod(this.build, this.namespace, method, params, { chain: this.chain, height }),
+        callMethod(this.build, this.namespace, method, params, { chain: this.chain, height, missingValidators: this.missingValidators }),
       );
     }
     req.resume();

@@ -33,6 +33,8 @@ export interface SimNodeSpec {
   heightOffset?: number;
   peers?: number;
   fault?: SimFault;
+  /** This node's view of the validator set lacks the last N validators (a node on a stale set). */
+  missingValidators?: number;
 }
 
 export interface SimFleetOptions {
