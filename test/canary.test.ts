@@ -24,6 +24,7 @@ const C = {
   fileKey: makeCanary('2-agent-key-file'),
   rotatedKey: makeCanary('2b-agent-key-rotated'),
   urlPassword: makeCanary('3-node-url-password'),
+  urlPasswordRotated: makeCanary('3b-node-url-password-rotated'),
   headerEnv: makeCanary('4-node-header-env'),
   headerFile: makeCanary('5-node-header-file'),
 };
@@ -46,11 +47,12 @@ const daemons: DaemonProcess[] = [];
 const ENV_CONFIG = 'config.yaml';
 const FILE_CONFIG = 'config-keyfile.yaml';
 
-function configText(opts: { keyFile?: boolean; evidenceDir?: string } = {}): string {
-  const pw = encodeURIComponent(C.urlPassword.value);
-  const node = (name: string, port: number) => `
+const basicOf = (c: Canary) => `Basic ${Buffer.from(`${NODE_USER}:${c.value}`).toString('base64')}`;
+
+function configText(opts: { keyFile?: boolean; evidenceDir?: string; goodPassword?: Canary } = {}): string {
+  const node = (name: string, port: number, pw: Canary = C.urlPassword) => `
   - name: ${name}
-    url: http://${NODE_USER}:${pw}@127.0.0.1:${port}
+    url: http://${NODE_USER}:${encodeURIComponent(pw.value)}@127.0.0.1:${port}
     network: main
     headers:
       x-api-key: \${NODE_TOKEN}
@@ -61,7 +63,7 @@ defaults:
   interval: 400ms
   timeout: 300ms
   probes: [health, blockNumber, metrics]
-nodes:${node('good', goodProxy.port)}${node('bad', badProxy.port)}
+nodes:${node('good', goodProxy.port, opts.goodPassword)}${node('bad', badProxy.port)}
 evidence:
   dir: ${opts.evidenceDir ?? './evidence'}
   maxBytes: 1MiB
@@ -183,7 +185,7 @@ describe('canary search', () => {
 });
 
 describe('the whole daemon keeps every secret confined', () => {
-  it('run 1 (key from the environment): success, 401, 403, 5xx echoing the key, redirect to another origin', async () => {
+  it('run 1 (key from the environment): success, 401, 403, 5xx echoing the key, redirect to another origin, config reloads', async () => {
     const d = await startDaemonProcess(['--config', join(dir, ENV_CONFIG), '--log-level', 'debug', '--log-format', 'json'], { env: childEnv(), cwd: dir });
     daemons.push(d);
 
@@ -222,6 +224,23 @@ describe('the whole daemon keeps every secret confined', () => {
     await waitMetric(d, 'ledger_node_up{node="good",network="main"}', (v) => v === 1, 'good node up');
     await waitFor('node evidence', async () => ((await evidenceCount(d, 'bad')) > 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 100 });
 
+    // Reload: a config with a syntax error on the password line is rejected (and logged)...
+    const cfgPath = join(dir, ENV_CONFIG);
+    const original = configText();
+    const pwLine = original.split('\n').find((l) => l.includes('url: http://'))!;
+    await writeFile(cfgPath, original.replace(pwLine, pwLine.replace('url: ', 'url: [')));
+    const logged = (msg: string) => () => (jsonLines(d.stdout()).some((l) => l.msg === msg) ? true : undefined);
+    await waitFor('reload rejected', logged('configuration reload rejected; the running configuration stays'), { timeoutMs: 10_000, intervalMs: 100 });
+    // ...then the good node's password, rotated in the file, is applied without a restart.
+    await writeFile(cfgPath, configText({ goodPassword: C.urlPasswordRotated }));
+    await waitFor('reload applied', logged('configuration applied'), { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor(
+      'the rotated node password in use',
+      () => (goodProxy.requests.some((r) => r.headers.authorization === basicOf(C.urlPasswordRotated)) ? true : undefined),
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    await writeFile(cfgPath, original);
+
     // The echoed key reached our evidence and was scrubbed there (the 5xx path was exercised).
     const agentEvidence = JSON.parse((await get(d, '/api/evidence?node=agent-platform')).text) as { records: Array<{ status: number; body: string }> };
     expect(agentEvidence.records[0]!.status).toBe(500);
@@ -245,6 +264,7 @@ describe('the whole daemon keeps every secret confined', () => {
   it('run 1 sent the key to the platform only, and never to the origin a redirect pointed at', () => {
     const auths = new Set(platform.requests.map((r) => r.authorization));
     expect(auths).toEqual(new Set([`Bearer ${C.envKey.value}`]));
+    expect(platform.requests.length).toBeGreaterThanOrEqual(6);
     expect(platform.requests.every((r) => r.path === '/api/agents/me')).toBe(true);
     // Not followed at all, so the foreign origin saw nothing, let alone the key.
     expect(platform.foreign.requests).toEqual([]);
@@ -298,12 +318,15 @@ describe('the whole daemon keeps every secret confined', () => {
     expect(platform.foreign.requests).toEqual([]);
   }, 60_000);
 
-  it('the nodes received their credentials: Basic auth from the URL, the env header and the file header', () => {
-    const basic = `Basic ${Buffer.from(`${NODE_USER}:${C.urlPassword.value}`).toString('base64')}`;
+  it('the nodes received their credentials: Basic auth from the URL (also after a rotation by reload), the env header and the file header', () => {
+    const basic = basicOf(C.urlPassword);
+    const rotated = basicOf(C.urlPasswordRotated);
+    // The good node's password was rotated by a reload in run 1: both were used, nothing else.
+    expect(new Set(goodProxy.requests.map((r) => r.headers.authorization))).toEqual(new Set([basic, rotated]));
     for (const proxy of [goodProxy, badProxy]) {
       expect(proxy.requests.length).toBeGreaterThan(0);
       for (const r of proxy.requests) {
-        expect(r.headers.authorization).toBe(basic);
+        expect([basic, rotated]).toContain(r.headers.authorization);
         expect(r.headers['x-api-key']).toBe(C.headerEnv.value);
         expect(r.headers['x-proxy-token']).toBe(C.headerFile.value);
       }
