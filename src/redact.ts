@@ -26,6 +26,13 @@ export class SecretScrubber {
   private readonly secrets = new Set<string>();
 
   add(secret: string | undefined): void {
+    this.addOne(secret);
+    // "<scheme> <credential>" (Bearer, Basic, Token, ...): a server may echo the credential alone,
+    // whatever source the value came from (a header file is only read at request time).
+    this.addOne(secret && /^\S+[ \t]+(\S+)$/.exec(secret)?.[1]);
+  }
+
+  private addOne(secret: string | undefined): void {
     // Very short values would scrub ordinary words; such a "secret" offers no protection anyway.
     if (secret && secret.length >= 4) {
       this.secrets.add(secret);
