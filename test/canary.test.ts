@@ -420,6 +420,21 @@ describe('the whole daemon keeps every secret confined', () => {
     keepResult('usage error: bad --listen', r3);
   }, 60_000);
 
+  it('a plain-http baseUrl off loopback is refused by check-config and at start-up, before any key is sent', async () => {
+    const env = childEnv();
+    const file = join(dir, 'plain-http.yaml');
+    await writeFile(file, configText().replace(`baseUrl: ${platform.url}`, 'baseUrl: http://platform.example.org'));
+    const check = await runCli(['check-config', file], { env, cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/plain-http\.yaml:\d+:\d+: agentPlatform\.baseUrl: .*plain http/);
+    keepResult('check-config plain-http baseUrl', check);
+    const start = await runCli(['--config', file, '--log-format', 'json'], { env, cwd: dir });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toMatch(/agentPlatform\.baseUrl: .*plain http/);
+    expect(start.stdout).not.toContain('exporter listening');
+    keepResult('start-up plain-http baseUrl', start);
+  }, 30_000);
+
   it('no output holds any canary, raw, URL-encoded or base64', () => {
     // The search covered real content from every kind of output.
     const names = outputs.map((o) => o.name);
