@@ -158,7 +158,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     new MetricsView(
       { version: VERSION, infoLabelKeys: [...new Set(config.nodes.flatMap((n) => Object.keys(n.labels)))].sort(), extensions, defaultMetrics: opts.defaultMetrics },
       () => ({ snapshot: snapshot(), upstream: upstreamSources(), counters }),
-      (sources, om) => renderUpstream(sources, { openMetrics: om }),
+      (sources, om, write) => void renderUpstream(sources, { openMetrics: om, write }),
     );
   let view = makeView();
 

@@ -31,7 +31,6 @@ export interface HandlerDeps {
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer, head: boolean, extra: Record<string, string> = {}): void {
-  // Strings go out as they are: no copy into a Buffer (a 1,000-node /metrics is megabytes).
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   res.writeHead(status, { 'content-type': contentType, 'content-length': String(length), 'cache-control': 'no-store', ...extra });
   res.end(head ? undefined : body);

@@ -30,7 +30,7 @@ function setup() {
         upstream: [...state.nodes()].flatMap((n) => (n.upstream ? [prepareUpstream(n.target.name, n.target.network, n.upstream)] : [])),
         counters,
       }),
-      (sources, om) => renderUpstream(sources, { openMetrics: om }),
+      (sources, om, write) => void renderUpstream(sources, { openMetrics: om, write }),
     );
   for (const [n, r] of [
     ok('val-1', { probe: 'health', value: { status: 'ok', version: '0.5.8', chainId: 'claw-mainnet', height: 500, peerCount: 8, epoch: 5 } }),
@@ -49,7 +49,8 @@ function setup() {
 describe('MetricsView', () => {
   it('renders the contract metrics from the snapshot', async () => {
     const { view } = setup();
-    const { body, contentType } = await view().render('text');
+    const { body: raw, contentType } = await view().render('text');
+    const body = raw.toString();
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     const lines = body.split('\n');
     expect(lines).toContain('ledger_node_up{node="val-1",network="mainnet"} 1');
@@ -82,18 +83,18 @@ describe('MetricsView', () => {
   it('respects configured decimals per network', async () => {
     const { view, setNetworks } = setup();
     setNetworks({ mainnet: { decimals: 18 } });
-    const { body } = await view().render('text');
+    const body = (await view().render('text')).body.toString();
     expect(body).toContain(`ledger_validator_stake_tokens{network="mainnet",validator="${'ab'.repeat(32)}"} 123.45678901234568`);
   });
 
   it('leaves no stale series: removed nodes, departed validators and changed versions disappear', async () => {
     const { view, state } = setup();
     const v = view();
-    expect((await v.render('text')).body).toContain('node="val-2"');
+    expect((await v.render('text')).body.toString()).toContain('node="val-2"');
     state.setTargets([target('val-1', { labels: { region: 'eu' } }), target('rpc-1', { network: 'testnet', probes: ['health'] })]);
     state.apply('val-1', ok('val-1', { probe: 'validators', value: [{ address: 'cd'.repeat(32), stake: 1n }] })[1]);
     state.apply('val-1', ok('val-1', { probe: 'health', value: { status: 'ok', version: '0.6.0', height: 501 } })[1]);
-    const { body } = await v.render('text');
+    const body = (await v.render('text')).body.toString();
     expect(body).not.toContain('node="val-2"');
     expect(body).not.toContain('ab'.repeat(32));
     expect(body).toContain('cd'.repeat(32));
@@ -103,7 +104,8 @@ describe('MetricsView', () => {
 
   it('renders OpenMetrics with one EOF and counter families named without _total', async () => {
     const { view } = setup();
-    const { body, contentType } = await view().render('openmetrics');
+    const { body: raw, contentType } = await view().render('openmetrics');
+    const body = raw.toString();
     expect(contentType).toMatch(/^application\/openmetrics-text; version=1\.0\.0/);
     expect(body.endsWith('# EOF\n')).toBe(true);
     expect(body.match(/# EOF/g)).toHaveLength(1);
@@ -113,22 +115,22 @@ describe('MetricsView', () => {
     expect(body).toContain('ledger_upstream_blocks_total{node="val-1",network="mainnet"} 42');
     // the text registry keeps its names after an OpenMetrics render (prom-client renames in place)
     const text = await view().render('text');
-    expect(text.body).toContain('# TYPE ledger_probe_failures_total counter');
+    expect(text.body.toString()).toContain('# TYPE ledger_probe_failures_total counter');
   });
 
   it('serialises concurrent scrapes without mixing them up', async () => {
     const { view } = setup();
     const v = view();
     const results = await Promise.all([v.render('text'), v.render('openmetrics'), v.render('text')]);
-    expect(results[0]!.body).toBe(results[2]!.body);
-    expect(results[1]!.body).toContain('# EOF');
+    expect(results[0]!.body.toString()).toBe(results[2]!.body.toString());
+    expect(results[1]!.body.toString()).toContain('# EOF');
   });
 
   const tools = checkTools(['promtool']);
   it.skipIf(tools.skip)(`passes promtool check metrics${tools.skipNote}`, async () => {
     const promtool = requireTool(tools, 'promtool');
     const { view } = setup();
-    const { body } = await view().render('text');
+    const body = (await view().render('text')).body.toString();
     const r = spawnSync(promtool, ['check', 'metrics'], { input: body, encoding: 'utf8' });
     // promtool exits 1 for lint warnings too; errors are what must not appear.
     expect(`${r.stdout}${r.stderr}`).not.toMatch(/error/i);

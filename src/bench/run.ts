@@ -167,7 +167,7 @@ async function exporterMain(nodes: SimNodeLine[], rounds: number, intervalMs: nu
     let bytes = 0;
     for (let i = 0; i < 15; i++) {
       const t0 = performance.now();
-      bytes = Buffer.byteLength((await daemon.metricsView().render('text')).body);
+      bytes = (await daemon.metricsView().render('text')).body.length;
       renders.push(performance.now() - t0);
     }
     const scrapes: number[] = [];

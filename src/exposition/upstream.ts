@@ -130,7 +130,7 @@ function sampleLine(prefix: string, sample: Sample, targetLabels: string): strin
  * `conflicts`. HELP comes from the first node that has one. In OpenMetrics mode no `# EOF` is
  * written: the caller appends it after its own metrics.
  */
-export function renderUpstreamWithStats(sources: Iterable<PreparedUpstream>, opts: { openMetrics: boolean }): UpstreamRender {
+export function renderUpstreamWithStats(sources: Iterable<PreparedUpstream>, opts: { openMetrics: boolean; write?: (piece: string) => void }): UpstreamRender {
   interface Entry {
     first: PreparedFamily;
     helpFrom?: PreparedFamily;
@@ -160,6 +160,8 @@ export function renderUpstreamWithStats(sources: Iterable<PreparedUpstream>, opt
   }
 
   const out: string[] = [];
+  // With a sink the pieces go straight out (a large fleet's scrape builds no joined string).
+  const emit = opts.write ?? ((piece: string) => void out.push(piece));
   const omNames = new Map<string, MetricType>();
   for (const name of [...byName.keys()].sort()) {
     const entry = byName.get(name);
@@ -172,16 +174,18 @@ export function renderUpstreamWithStats(sources: Iterable<PreparedUpstream>, opt
         continue;
       }
       omNames.set(first.openMetricsName, first.type);
-      out.push(helpFrom?.openMetricsHelpLine ?? '', first.openMetricsTypeLine);
+      emit(helpFrom?.openMetricsHelpLine ?? '');
+      emit(first.openMetricsTypeLine);
     } else {
-      out.push(helpFrom?.textHelpLine ?? '', first.textTypeLine);
+      emit(helpFrom?.textHelpLine ?? '');
+      emit(first.textTypeLine);
     }
-    for (const part of entry.parts) out.push(part);
+    for (const part of entry.parts) emit(part);
   }
   return { text: out.join(''), conflicts };
 }
 
 /** renderUpstreamWithStats without the conflict list. */
-export function renderUpstream(sources: Iterable<PreparedUpstream>, opts: { openMetrics: boolean }): string {
+export function renderUpstream(sources: Iterable<PreparedUpstream>, opts: { openMetrics: boolean; write?: (piece: string) => void }): string {
   return renderUpstreamWithStats(sources, opts).text;
 }

@@ -2,6 +2,7 @@
 // 0.0.4 or OpenMetrics). Strings only: label sets are escaped once per node and reused across
 // families, which keeps a 1,000-node scrape to a few milliseconds.
 import { FAILURE_REASONS } from '../domain.js';
+import { ByteWriter } from './byteWriter.js';
 import type { FleetSnapshot, NodeView, ProbeView, ValidatorView } from '../state/snapshot.js';
 
 type NetworkView = FleetSnapshot['networks'][number];
@@ -72,18 +73,20 @@ export function formatValue(v: number): string {
 }
 
 class Writer {
-  readonly parts: string[] = [];
-  constructor(private readonly om: boolean) {}
+  constructor(
+    private readonly out: ByteWriter,
+    private readonly om: boolean,
+  ) {}
 
   /** HELP and TYPE; an OpenMetrics counter family is named without its `_total` suffix. */
   family(name: string, type: 'gauge' | 'counter', help: string): void {
     const fam = this.om && type === 'counter' ? name.replace(/_total$/, '') : name;
-    this.parts.push(`# HELP ${fam} ${escapeHelp(help)}\n# TYPE ${fam} ${type}\n`);
+    this.out.write(`# HELP ${fam} ${escapeHelp(help)}\n# TYPE ${fam} ${type}\n`);
   }
 
   /** `labels` is the inside of the braces, already escaped. */
   sample(name: string, labels: string, value: number): void {
-    this.parts.push(`${name}{${labels}} ${formatValue(value)}\n`);
+    this.out.write(`${name}{${labels}} ${formatValue(value)}\n`);
   }
 }
 
@@ -94,7 +97,13 @@ export interface FleetTextOptions {
 }
 
 export function renderFleet(snap: FleetSnapshot, opts: FleetTextOptions): string {
-  const w = new Writer(opts.openMetrics);
+  const out = new ByteWriter();
+  writeFleet(out, snap, opts);
+  return out.bytes().toString('utf8');
+}
+
+export function writeFleet(out: ByteWriter, snap: FleetSnapshot, opts: FleetTextOptions): void {
+  const w = new Writer(out, opts.openMetrics);
   const nodeLabels = snap.nodes.map((n) => `node="${escapeLabelValue(n.name)}",network="${escapeLabelValue(n.network)}"`);
 
   for (const [name, help, field] of NODE_GAUGES) {
@@ -155,5 +164,4 @@ export function renderFleet(snap: FleetSnapshot, opts: FleetTextOptions): string
       }
     });
   }
-  return w.parts.join('');
 }

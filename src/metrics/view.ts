@@ -10,7 +10,8 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { PROBE_NAMES, type ProbeName } from '../domain.js';
 import type { PreparedUpstream } from '../exposition/index.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
-import { renderFleet } from './fleetText.js';
+import { ByteWriter } from './byteWriter.js';
+import { writeFleet } from './fleetText.js';
 
 export const OPENMETRICS_CONTENT_TYPE = Registry.OPENMETRICS_CONTENT_TYPE;
 export const TEXT_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -86,13 +87,15 @@ export class MetricsView {
   private readonly openMetrics: Registry;
   private current: ScrapeInput | undefined;
   private readonly infoKeys: string[];
+  private lastBytes = 0;
   /** Scrapes are serialised: collectors share `current`. */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     opts: MetricsViewOptions,
     private readonly inputs: () => ScrapeInput,
-    private readonly renderUpstream: (sources: Iterable<PreparedUpstream>, openMetrics: boolean) => string,
+    /** Writes the upstream families through `write`. */
+    private readonly writeUpstream: (sources: Iterable<PreparedUpstream>, openMetrics: boolean, write: (piece: string) => void) => void,
   ) {
     const input = () => {
       if (!this.current) throw new Error('collect outside a scrape');
@@ -104,22 +107,27 @@ export class MetricsView {
   }
 
   /** Renders our metrics and the re-exposed upstream families in the requested format. */
-  render(format: 'text' | 'openmetrics'): Promise<{ contentType: string; body: string }> {
+  render(format: 'text' | 'openmetrics'): Promise<{ contentType: string; body: Buffer }> {
     const run = this.queue.then(() => this.renderNow(format));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async renderNow(format: 'text' | 'openmetrics'): Promise<{ contentType: string; body: string }> {
+  private async renderNow(format: 'text' | 'openmetrics'): Promise<{ contentType: string; body: Buffer }> {
     this.current = this.inputs();
     try {
       const om = format === 'openmetrics';
       const registry = om ? this.openMetrics : this.text;
       const own = await registry.metrics();
-      const fleet = renderFleet(this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys });
-      const upstream = this.renderUpstream(this.current.upstream, om);
-      const body = om ? fleet + own.replace(/# EOF\n$/, '') + upstream + '# EOF\n' : fleet + '\n' + own + upstream;
-      return { contentType: registry.contentType, body };
+      // Sized from the last scrape, so a large fleet's output is written without regrowing.
+      const out = new ByteWriter(this.lastBytes + (this.lastBytes >> 3));
+      writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys });
+      if (!om) out.write('\n');
+      out.write(om ? own.replace(/# EOF\n$/, '') : own);
+      this.writeUpstream(this.current.upstream, om, (piece) => out.write(piece));
+      if (om) out.write('# EOF\n');
+      this.lastBytes = out.length;
+      return { contentType: registry.contentType, body: out.bytes() };
     } finally {
       this.current = undefined;
     }

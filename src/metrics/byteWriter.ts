@@ -1,0 +1,34 @@
+// An append-only UTF-8 buffer. A 1,000-node exposition is megabytes: written straight into one
+// Buffer (outside the V8 heap), the small per-sample strings die young instead of being held in
+// an array, then joined, then copied into a Buffer for the socket.
+export class ByteWriter {
+  private buf: Buffer;
+  private len = 0;
+
+  constructor(initialBytes = 64 * 1024) {
+    this.buf = Buffer.allocUnsafe(Math.max(1024, initialBytes));
+  }
+
+  write(s: string): void {
+    // UTF-8 needs at most 3 bytes per UTF-16 code unit.
+    if (this.len + s.length * 3 > this.buf.length) this.grow(this.len + s.length * 3);
+    this.len += this.buf.write(s, this.len, 'utf8');
+  }
+
+  get length(): number {
+    return this.len;
+  }
+
+  /** The bytes written so far (a view, not a copy). */
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.len);
+  }
+
+  private grow(min: number): void {
+    let size = this.buf.length * 2;
+    while (size < min) size *= 2;
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.len);
+    this.buf = next;
+  }
+}
