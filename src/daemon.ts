@@ -152,7 +152,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     const evidenceNodes = () => [...config.nodes.map((n) => n.name), ...(config.agentPlatform ? [AGENT_EVIDENCE_NODE] : [])];
     extensions.push((registry) => evidenceCollectors(registry, evidence, evidenceNodes));
   }
-  const agent = startAgentPlatform(config, opts, dispatcher, evidence);
+  const agent = agentPlatform(config, opts, dispatcher, evidence);
   if (agent) extensions.push((registry) => agentPlatformCollectors(registry, agent.checker));
   const makeView = () =>
     new MetricsView(
@@ -178,18 +178,26 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   const listen = opts.listen ?? config.listen;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port, listen.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(listen.port, listen.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    // Nothing was started yet: release what was opened, then report (EADDRINUSE and the like).
+    await evidence?.close();
+    await dispatcher.destroy().catch(() => undefined);
+    throw err;
+  }
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const scheme = opts.createServer && 'setSecureContext' in server ? 'https' : 'http';
   const url = `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${addr.port}`;
   scheduler.start(config.nodes);
+  agent?.start();
   log.info({ url, nodes: config.nodes.length, version: VERSION }, 'exporter listening');
 
   let closing: Promise<void> | undefined;
@@ -241,11 +249,16 @@ function restartOnlyChanges(prev: ExporterConfig, next: ExporterConfig, listenOv
   return sections.filter((k) => !(k === 'listen' && listenOverridden) && JSON.stringify(prev[k]) !== JSON.stringify(next[k]));
 }
 
-/** The agent platform key check on its own interval; 5xx answers become evidence like a node's. */
-function startAgentPlatform(config: ExporterConfig, opts: DaemonOptions, dispatcher: Agent, evidence: EvidenceStore | undefined) {
+/**
+ * The agent platform key check on its own interval; 5xx answers become evidence like a node's.
+ * Created with the daemon (its metrics need it), started only once the server listens, so a
+ * daemon that fails to start never calls the platform.
+ */
+function agentPlatform(config: ExporterConfig, opts: DaemonOptions, dispatcher: Agent, evidence: EvidenceStore | undefined) {
   const settings = config.agentPlatform;
   if (!settings) return undefined;
-  let attempt = 0;
+  let failures = 0;
+  let lastSuccess: number | null = null;
   const checker = new AgentPlatformChecker(settings, {
     dispatcher,
     logger: opts.logger.child({ component: 'agent-platform' }),
@@ -258,19 +271,28 @@ function startAgentPlatform(config: ExporterConfig, opts: DaemonOptions, dispatc
         method: 'GET /api/agents/me',
         status: info.status,
         durationMs: info.durationMs,
-        attempt: ++attempt,
+        attempt: failures + 1,
         headers: info.headers,
         body: info.body,
-        runnerStatus: { consecutiveFailures: attempt, lastSuccess: null },
+        runnerStatus: { consecutiveFailures: failures + 1, lastSuccess },
       });
     },
   });
   const run = () =>
     void checker.check().then((c) => {
-      if (c.up) attempt = 0;
+      if (c.up && c.status !== undefined && c.status < 300) {
+        failures = 0;
+        lastSuccess = c.at;
+      } else failures++;
     });
-  run();
-  const timer = setInterval(run, settings.intervalMs);
-  timer.unref();
-  return { checker, stop: () => clearInterval(timer) };
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    checker,
+    start() {
+      run();
+      timer = setInterval(run, settings.intervalMs);
+      timer.unref();
+    },
+    stop: () => clearInterval(timer),
+  };
 }
