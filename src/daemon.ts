@@ -1,5 +1,6 @@
 // Wires the pipeline: config -> schedule -> probe -> state -> (metrics view, evidence) -> HTTP.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Agent } from 'undici';
 import type { ExporterConfig, ListenAddress, NodeTarget, ProbeName, ProbeResult } from './domain.js';
@@ -11,7 +12,7 @@ import { MetricsView, type ExporterCounters, type RegistryExtension } from './me
 import { createDispatcher } from './probe/http.js';
 import { NodeProber } from './probe/prober.js';
 import { Scheduler } from './schedule/scheduler.js';
-import { createRequestHandler, type HandlerDeps } from './server.js';
+import { createRequestHandler } from './server.js';
 import { DEFAULT_BACKOFF, FleetState, type BackoffPolicy, type NodeState } from './state/fleetState.js';
 import { buildSnapshot, type FleetSnapshot } from './state/snapshot.js';
 import { VERSION } from './version.js';
@@ -27,10 +28,8 @@ export interface DaemonOptions {
   evidence?: boolean;
   /** Registers extra collectors (agent platform) on each metrics registry. */
   extensions?: RegistryExtension[];
-  /** Wraps the HTTP server (TLS, basic auth from --web.config.file). */
-  createServer?: (handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) => Server;
-  authorize?: HandlerDeps['authorize'];
-  responseHeaders?: Record<string, string>;
+  /** Builds the HTTP server (TLS, basic auth and headers from --web.config.file). */
+  createServer?: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server;
   /** process_* and nodejs_* metrics; default on. */
   defaultMetrics?: boolean;
 }
@@ -68,7 +67,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   const evidence =
     opts.evidence === false
       ? undefined
-      : await EvidenceStore.open(config.evidence, { logger: log.child({ component: 'evidence' }), runner: { hostname: (await import('node:os')).hostname(), version: VERSION } });
+      : await EvidenceStore.open(config.evidence, { logger: log.child({ component: 'evidence' }), runner: { hostname: hostname(), version: VERSION } });
 
   const syncProbers = () => {
     const names = new Set(config.nodes.map((n) => n.name));
@@ -169,8 +168,6 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     ready: () => state.ready(),
     snapshot,
     evidence: { handle: (params) => evidenceApiResponse(evidence ?? null, params) },
-    authorize: opts.authorize,
-    headers: opts.responseHeaders,
   });
   const server = opts.createServer ? opts.createServer(handler) : createServer(handler);
   // Slow or idle clients cannot hold sockets for long.

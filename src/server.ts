@@ -24,10 +24,6 @@ export interface HandlerDeps {
   ready: () => boolean;
   snapshot: () => FleetSnapshot;
   evidence?: EvidenceApi;
-  /** Returns false after answering (e.g. 401) when the request is not allowed. */
-  authorize?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
-  /** Extra response headers from the web config. */
-  headers?: Record<string, string>;
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer, head: boolean, extra: Record<string, string> = {}): void {
@@ -67,8 +63,6 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
 }
 
 async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const extra = deps.headers ?? {};
-  for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
   const rawUrl = req.url ?? '/';
   if (rawUrl.length > MAX_URL_LENGTH) return send(res, 414, 'text/plain; charset=utf-8', 'request target too long\n', false);
   const method = req.method ?? 'GET';
@@ -82,9 +76,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   } catch {
     return send(res, 400, 'text/plain; charset=utf-8', 'bad request target\n', head);
   }
-  // Liveness stays open (it reveals nothing) so container health checks need no credentials.
-  if (url.pathname !== '/healthz' && deps.authorize && !(await deps.authorize(req, res))) return;
-
+  // Basic auth, TLS and configured headers are applied by the server itself (src/web), before this.
   switch (url.pathname) {
     case '/metrics': {
       const om = wantsOpenMetrics(req.headers.accept);
