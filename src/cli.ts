@@ -73,12 +73,24 @@ async function webOptions(path: string | undefined): Promise<Partial<DaemonOptio
 }
 
 /** Stops cleanly on SIGTERM/SIGINT: no new probes, in-flight ones finish within a bound, evidence flushed. */
+/** Longest a clean shutdown may take (probes in flight get 5 s, then evidence is flushed). */
+const SHUTDOWN_WATCHDOG_MS = 20_000;
+
 function onShutdown(log: Logger, stop: () => Promise<void>): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal means "now": the operator gave up waiting.
+      log.warn({ signal }, 'second signal during shutdown: exiting at once');
+      process.exit(1);
+    }
     stopping = true;
     log.info({ signal }, 'shutting down');
+    // A stalled disk must not hold the process forever.
+    setTimeout(() => {
+      log.error({ ms: SHUTDOWN_WATCHDOG_MS }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, SHUTDOWN_WATCHDOG_MS).unref();
     stop()
       .then(() => process.exit(0))
       .catch((err: unknown) => {
