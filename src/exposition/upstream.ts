@@ -75,22 +75,37 @@ export function prepareUpstream(
   for (const family of families) {
     if (family.samples.length === 0) continue;
     const name = prefix + family.name;
-    let lines = '';
-    let sampleCount = 0;
+    const parts: string[] = [];
     for (const group of seriesGroups(family)) {
-      for (const sample of group) {
-        lines += sampleLine(prefix, sample, targetLabels);
-        sampleCount++;
-      }
+      for (const sample of group) parts.push(sampleLine(prefix, sample, targetLabels));
     }
-    const prepared = { name, type: family.type, lines, sampleCount, ...headers(name, family) };
+    // Joined once: a flat string, not a rope holding every sample line (this is kept until the
+    // node's next poll, across thousands of nodes).
+    const prepared = { name, type: family.type, lines: parts.join(''), sampleCount: parts.length, ...headers(name, family) };
     // The same family twice in one input (callers that merge lists) keeps the first.
     if (!out.has(name)) out.set(name, prepared);
   }
   return { node, network, families: out };
 }
 
-function headers(name: string, family: MetricFamily): Omit<PreparedFamily, 'name' | 'type' | 'lines' | 'sampleCount'> {
+type FamilyHeaders = Omit<PreparedFamily, 'name' | 'type' | 'lines' | 'sampleCount'>;
+
+/** Header lines are the same for every node sending a family: built once, shared (bounded cache). */
+const headerCache = new Map<string, FamilyHeaders>();
+const HEADER_CACHE_MAX = 10_000;
+
+function headers(name: string, family: MetricFamily): FamilyHeaders {
+  const key = `${name}\u0000${family.type}\u0000${family.help ?? '\u0001'}`;
+  let h = headerCache.get(key);
+  if (!h) {
+    if (headerCache.size >= HEADER_CACHE_MAX) headerCache.clear();
+    h = buildHeaders(name, family);
+    headerCache.set(key, h);
+  }
+  return h;
+}
+
+function buildHeaders(name: string, family: MetricFamily): FamilyHeaders {
   const counterWithTotal = family.type === 'counter' && name.endsWith('_total');
   const openMetricsName = counterWithTotal ? name.slice(0, -'_total'.length) : name;
   // An OpenMetrics counter's samples must end in _total; one that does not is exposed as unknown.
