@@ -2,15 +2,10 @@
 // key is attached to is checked here first; plain http is allowed for loopback only, where no
 // network path exists for an eavesdropper.
 
-/** Hosts that never leave the machine (plain http is acceptable for them). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
-  // IPv4-mapped loopback as normalised by WHATWG URL (e.g. [::ffff:127.0.0.1] -> ::ffff:7f00:1).
-  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
-}
+// One definition of loopback for check-config and the runtime check, so they never disagree.
+import { isLoopbackHost } from '../config/rules.js';
+
+export { isLoopbackHost };
 
 /** Why this baseUrl cannot be used, or undefined when it is acceptable. Never echoes credentials. */
 export function agentBaseUrlProblem(baseUrl: string): string | undefined {

@@ -2,7 +2,7 @@
 // returns why a value is invalid (or undefined) without repeating the value: values may
 // come from environment variables and URLs may carry passwords.
 
-import { isIP, isIPv4, isIPv6 } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
 import type { ListenAddress } from '../domain.js';
 
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -69,10 +69,14 @@ export function nodeUrlReason(raw: string): string | undefined {
   return commonUrlReason(raw, parseUrl(raw));
 }
 
+/** Hosts that never leave the machine (plain http is acceptable for them). */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h === '::1') return true;
-  return isIPv4(h) && h.startsWith('127.');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
+  // IPv4-mapped loopback as normalised by WHATWG URL (e.g. [::ffff:127.0.0.1] -> ::ffff:7f00:1).
+  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
 }
 
 /** The agent platform URL carries an API key in a header: https, or plain http only on loopback. */
