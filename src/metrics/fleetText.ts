@@ -2,6 +2,7 @@
 // 0.0.4 or OpenMetrics). Strings only: label sets are escaped once per node and reused across
 // families, which keeps a 1,000-node scrape to a few milliseconds.
 import { FAILURE_REASONS } from '../domain.js';
+import { escapeHelpOpenMetrics, escapeHelpText, escapeLabelValue, formatValue } from '../exposition/grammar.js';
 import { ByteWriter } from './byteWriter.js';
 import type { FleetSnapshot, NodeView, ProbeView, ValidatorView } from '../state/snapshot.js';
 
@@ -55,23 +56,6 @@ const VALIDATOR_GAUGES: Array<[string, string, (v: ValidatorView) => number | un
   ['ledger_validator_agent_score', 'Agent score of an active validator.', (v) => v.agentScore],
 ];
 
-/** Label value escaping of the exposition formats: backslash, double quote, newline. */
-export function escapeLabelValue(v: string): string {
-  return /[\\"\n]/.test(v) ? v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') : v;
-}
-
-function escapeHelp(v: string): string {
-  return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
-}
-
-/** Numbers as Prometheus writes them. */
-export function formatValue(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  return String(v);
-}
-
 class Writer {
   constructor(
     private readonly out: ByteWriter,
@@ -81,7 +65,8 @@ class Writer {
   /** HELP and TYPE; an OpenMetrics counter family is named without its `_total` suffix. */
   family(name: string, type: 'gauge' | 'counter', help: string): void {
     const fam = this.om && type === 'counter' ? name.replace(/_total$/, '') : name;
-    this.out.write(`# HELP ${fam} ${escapeHelp(help)}\n# TYPE ${fam} ${type}\n`);
+    const text = this.om ? escapeHelpOpenMetrics(help) : escapeHelpText(help);
+    this.out.write(`# HELP ${fam} ${text}\n# TYPE ${fam} ${type}\n`);
   }
 
   /** `labels` is the inside of the braces, already escaped. */
