@@ -34,15 +34,21 @@ interface Captured {
 const live = new Set<ChildProcess>();
 let hooked = false;
 
-function spawnCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string }): Captured {
+/** Kills the child when the test process exits, should a test forget to stop it. */
+export function trackChild(child: ChildProcess): void {
+  live.add(child);
+  child.once('close', () => live.delete(child));
   if (!hooked) {
     hooked = true;
     process.once('exit', () => {
       for (const c of live) c.kill('SIGKILL');
     });
   }
+}
+
+function spawnCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string }): Captured {
   const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  live.add(child);
+  trackChild(child);
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   let total = 0;
@@ -61,11 +67,9 @@ function spawnCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string 
   const exited = new Promise<CliResult>((resolve) => {
     // 'close' comes after both pipes are drained, so no output is lost.
     child.once('close', (code, signal) => {
-      live.delete(child);
       resolve({ code, signal, stdout: stdout(), stderr: stderr(), overflow: total > MAX_OUTPUT_BYTES });
     });
     child.once('error', (e) => {
-      live.delete(child);
       resolve({ code: null, signal: null, stdout: stdout(), stderr: `${stderr()}\n[spawn error] ${e.message}`, overflow: false });
     });
   });

@@ -2,59 +2,21 @@
 // completion, or start the exporter and follow its JSON log on stdout. Waits are bounded; every
 // child started here is killed when the test process exits, even if a test forgot to stop it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { parseExposition } from '../../src/exposition/index.js';
+import { CLI_PATH, requireBuiltCli, runCli as runCliProcess, trackChild, type CliResult } from './cliProcess.js';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const CLI = CLI_PATH;
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+export { requireBuiltCli };
 
-/** Fails with a clear message when the CLI has not been built (npm test builds it first). */
-export function requireBuiltCli(): void {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does) before these tests`);
-}
+export type CliRun = CliResult;
 
-const live = new Set<ChildProcess>();
-let hooked = false;
-function track(child: ChildProcess): void {
-  live.add(child);
-  child.once('exit', () => live.delete(child));
-  if (!hooked) {
-    hooked = true;
-    process.once('exit', () => {
-      for (const c of live) c.kill('SIGKILL');
-    });
-  }
-}
-
-export interface CliRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `node dist/cli.js <args>` to completion; SIGKILLed (and reported) after timeoutMs. */
+/** Runs `node dist/cli.js <args>` from the repository root to completion; SIGKILLed after timeoutMs. */
 export function runCli(args: string[], opts: { timeoutMs?: number; cwd?: string } = {}): Promise<CliRun> {
   requireBuiltCli();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    track(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+  return runCliProcess(args, { cwd: opts.cwd ?? REPO, timeoutMs: opts.timeoutMs ?? 20_000 });
 }
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: number };
@@ -81,7 +43,7 @@ export async function startExporter(configPath: string, extraArgs: string[] = []
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  track(child);
+  trackChild(child);
   const lines: LogLine[] = [];
   let other = '';
   const waiters = new Set<() => void>();
