@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { parseExposition } from '../../src/exposition/index.js';
 import { CLI_PATH, requireBuiltCli, runCli as runCliProcess, trackChild, type CliResult } from './cliProcess.js';
+import { waitFor } from './processes.js';
 
 export const CLI = CLI_PATH;
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -144,25 +145,19 @@ export function sampleValue(text: string, name: string, labels: Record<string, s
   return found[0];
 }
 
-/** Scrapes until `pick(text)` returns a value; bounded. */
+/** Scrapes until `pick(text)` returns a value; bounded. On timeout the message quotes the last scrape's key lines. */
 export async function waitForMetrics<T>(url: string, what: string, pick: (text: string) => T | undefined, timeoutMs = 15_000, context?: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
   let last = '';
-  let lastErr = '';
-  for (;;) {
-    try {
-      last = await scrapeText(url);
-      const v = pick(last);
-      if (v !== undefined) return v;
-    } catch (err) {
-      lastErr = (err as Error).message;
-    }
-    if (Date.now() >= deadline) {
-      const excerpt = last.split('\n').filter((l) => l.startsWith('ledger_node_up') || l.startsWith('ledger_exporter_config') || l.startsWith('ledger_evidence')).join('\n');
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? ` (last error: ${lastErr})` : ''}\n${excerpt}${context ? `\n${context()}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  const excerpt = () =>
+    last
+      .split('\n')
+      .filter((l) => l.startsWith('ledger_node_up') || l.startsWith('ledger_exporter_config') || l.startsWith('ledger_evidence'))
+      .join('\n');
+  return waitFor(what, async () => pick((last = await scrapeText(url))), {
+    timeoutMs,
+    intervalMs: 150,
+    context: () => [excerpt(), context?.()].filter(Boolean).join('\n'),
+  });
 }
 
 /** Total of `name` over every label set (e.g. evidence records of all nodes). */
