@@ -7,6 +7,18 @@
 // same interval would fire in the same second (the opposite of spreading), and they cannot express
 // the sub-second intervals the config allows (500ms).
 import type { NodeTarget, ProbeName } from '../domain.js';
+import { LatenessWindow, type LatenessSummary } from './lateness.js';
+
+/** Timer functions, injectable so tests drive time themselves. */
+export interface Timers {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  set: (fn, ms) => setTimeout(fn, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout | undefined),
+};
 
 export interface SchedulerDeps {
   concurrency: number;
@@ -16,6 +28,7 @@ export interface SchedulerDeps {
   isDue(target: NodeTarget, probe: ProbeName, now: number): boolean;
   onOverrun(target: NodeTarget, probe: ProbeName): void;
   now?: () => number;
+  timers?: Timers;
 }
 
 /** A FIFO semaphore: at most `limit` tasks run at once. */
@@ -57,8 +70,9 @@ export function startOffset(name: string, intervalMs: number): number {
 
 interface NodeTimer {
   target: NodeTarget;
-  timer?: NodeJS.Timeout;
+  timer?: unknown;
   firstAt: number;
+  /** Index of the next tick on the grid firstAt + k * interval. */
   ticks: number;
 }
 
@@ -68,11 +82,14 @@ export class Scheduler {
   private readonly inflight = new Set<Promise<void>>();
   private readonly sem: Semaphore;
   private readonly now: () => number;
+  private readonly timersApi: Timers;
+  private readonly late = new LatenessWindow();
   private running = false;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.sem = new Semaphore(deps.concurrency);
     this.now = deps.now ?? Date.now;
+    this.timersApi = deps.timers ?? realTimers;
   }
 
   start(targets: NodeTarget[]): void {
@@ -85,7 +102,7 @@ export class Scheduler {
     const keep = new Set(targets.map((t) => t.name));
     for (const [name, t] of this.timers) {
       if (!keep.has(name)) {
-        clearTimeout(t.timer);
+        this.timersApi.clear(t.timer);
         this.timers.delete(name);
       }
     }
@@ -96,7 +113,7 @@ export class Scheduler {
         old.target = target;
         continue;
       }
-      if (old) clearTimeout(old.timer);
+      if (old) this.timersApi.clear(old.timer);
       const t: NodeTimer = { target, firstAt: this.now() + startOffset(target.name, target.intervalMs), ticks: 0 };
       this.timers.set(target.name, t);
       this.arm(t);
@@ -104,22 +121,22 @@ export class Scheduler {
   }
 
   private arm(t: NodeTimer): void {
-    // Next tick on the grid firstAt + k*interval; ticks missed while the loop was blocked are skipped.
+    // Next tick on the grid firstAt + k*interval. Grid points already past (the event loop was
+    // blocked) are skipped, not fired one after another: one late tick, then back on the grid.
     const now = this.now();
-    let at = t.firstAt + t.ticks * t.target.intervalMs;
-    if (at < now - t.target.intervalMs) {
-      t.ticks = Math.ceil((now - t.firstAt) / t.target.intervalMs);
-      at = t.firstAt + t.ticks * t.target.intervalMs;
-    }
-    t.timer = setTimeout(() => this.tick(t), Math.max(0, at - now));
+    const interval = t.target.intervalMs;
+    if (t.firstAt + t.ticks * interval <= now && t.ticks > 0) t.ticks = Math.floor((now - t.firstAt) / interval) + 1;
+    const at = t.firstAt + t.ticks * interval;
+    t.timer = this.timersApi.set(() => this.tick(t, at), Math.max(0, at - now));
   }
 
-  private tick(t: NodeTimer): void {
+  private tick(t: NodeTimer, scheduledAt: number): void {
     if (!this.running || this.timers.get(t.target.name) !== t) return;
+    const now = this.now();
+    this.late.record(now - scheduledAt);
     t.ticks++;
     this.arm(t);
     const target = t.target;
-    const now = this.now();
     for (const probe of target.probes) {
       const key = `${target.name}\u0000${probe}`;
       if (this.busy.has(key)) {
@@ -142,7 +159,7 @@ export class Scheduler {
   /** Stops scheduling; waits up to `graceMs` for probes in flight. Resolves true if all finished. */
   async stop(graceMs = 5_000): Promise<boolean> {
     this.running = false;
-    for (const t of this.timers.values()) clearTimeout(t.timer);
+    for (const t of this.timers.values()) this.timersApi.clear(t.timer);
     this.timers.clear();
     if (this.inflight.size === 0) return true;
     let timer: NodeJS.Timeout | undefined;
@@ -155,7 +172,12 @@ export class Scheduler {
     return finished;
   }
 
-  stats(): { nodes: number; inFlight: number; queued: number } {
-    return { nodes: this.timers.size, inFlight: this.sem.inFlight, queued: this.sem.queued };
+  stats(): { nodes: number; inFlight: number; queued: number; lateness: LatenessSummary } {
+    return { nodes: this.timers.size, inFlight: this.sem.inFlight, queued: this.sem.queued, lateness: this.late.summary() };
+  }
+
+  /** Starts the lateness figures afresh (after a warm-up). */
+  resetLateness(): void {
+    this.late.reset();
   }
 }
