@@ -153,13 +153,13 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   }
   const agent = agentPlatform(config, opts, dispatcher, evidence);
   if (agent) extensions.push((registry) => agentPlatformCollectors(registry, agent.checker));
-  const makeView = () =>
-    new MetricsView(
-      { version: VERSION, infoLabelKeys: [...new Set(config.nodes.flatMap((n) => Object.keys(n.labels)))].sort(), extensions, defaultMetrics: opts.defaultMetrics },
-      () => ({ snapshot: snapshot(), upstream: upstreamSources(), counters }),
-      (sources, om, write) => void renderUpstream(sources, { openMetrics: om, write }),
-    );
-  let view = makeView();
+  const infoLabelKeys = () => [...new Set(config.nodes.flatMap((n) => Object.keys(n.labels)))].sort();
+  // Built once: a reload only changes the info label keys (registries are never rebuilt).
+  const view = new MetricsView(
+    { version: VERSION, infoLabelKeys: infoLabelKeys(), extensions, defaultMetrics: opts.defaultMetrics },
+    () => ({ snapshot: snapshot(), upstream: upstreamSources(), counters }),
+    (sources, om, write) => void renderUpstream(sources, { openMetrics: om, write }),
+  );
 
   const handler = createRequestHandler({
     logger: log,
@@ -212,7 +212,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
       config = next;
       syncProbers();
       scheduler.setTargets(next.nodes);
-      view = makeView();
+      view.setInfoLabelKeys(infoLabelKeys());
       counters.configReloads.success++;
       if (restartOnly.length > 0) log.warn({ settings: restartOnly }, 'changes of these settings take effect at the next restart');
       log.info(diff, 'configuration reloaded');

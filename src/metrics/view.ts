@@ -1,18 +1,21 @@
-// The /metrics view, built from one FleetSnapshot per scrape, so a removed node, a departed
-// validator or a changed version simply stops appearing.
+// The /metrics view, built once per daemon and rendered from one FleetSnapshot per scrape, so a
+// removed node, a departed validator or a changed version simply stops appearing. A config
+// reload changes only the info label keys (setInfoLabelKeys); registries are never rebuilt.
 // - The exporter's own metrics (build info, reloads, overruns, evidence, agent platform, process_*,
 //   nodejs_*) live in prom-client registries of our own: one per format, with separate metric
-//   objects, because prom-client renames counters in place when rendering OpenMetrics.
+//   objects, because prom-client renames counters in place when rendering OpenMetrics; process_*
+//   and nodejs_* come from the process-wide registries of processMetrics.ts.
 // - The per-node and per-network families (tens of thousands of series for a large fleet) are
 //   written by fleetText.ts straight into one Buffer: through prom-client (per-series label
 //   hashing) a 1,000-node scrape took ~190 ms; the whole render now takes ~27 ms (npm run bench).
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { RESERVED_LABELS } from '../config/rules.js';
 import { PROBE_NAMES, type ProbeName } from '../domain.js';
 import type { PreparedUpstream } from '../exposition/index.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
 import { ByteWriter } from './byteWriter.js';
 import { writeFleet } from './fleetText.js';
+import { processMetricsRegistry } from './processMetrics.js';
 
 export const OPENMETRICS_CONTENT_TYPE = Registry.OPENMETRICS_CONTENT_TYPE;
 export const TEXT_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -76,7 +79,6 @@ function buildRegistry(contentType: string, opts: MetricsViewOptions, input: () 
   });
 
   for (const ext of opts.extensions ?? []) ext(registry);
-  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   return registry;
 }
 
@@ -84,7 +86,8 @@ export class MetricsView {
   private readonly text: Registry;
   private readonly openMetrics: Registry;
   private current: ScrapeInput | undefined;
-  private readonly infoKeys: string[];
+  private infoKeys: string[] = [];
+  private readonly defaultMetrics: boolean;
   private lastBytes = 0;
   /** Scrapes are serialised: collectors share `current`. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -99,10 +102,16 @@ export class MetricsView {
       if (!this.current) throw new Error('collect outside a scrape');
       return this.current;
     };
-    // Config validation refuses these already; the view never lets one shadow its own labels.
-    this.infoKeys = opts.infoLabelKeys.filter((k) => !(RESERVED_LABELS as readonly string[]).includes(k));
+    this.setInfoLabelKeys(opts.infoLabelKeys);
+    this.defaultMetrics = opts.defaultMetrics !== false;
     this.text = buildRegistry(TEXT_CONTENT_TYPE, opts, input);
     this.openMetrics = buildRegistry(OPENMETRICS_CONTENT_TYPE, opts, input);
+  }
+
+  /** Label keys exposed on ledger_node_info (after a config reload). */
+  setInfoLabelKeys(keys: string[]): void {
+    // Config validation refuses these already; the view never lets one shadow its own labels.
+    this.infoKeys = keys.filter((k) => !(RESERVED_LABELS as readonly string[]).includes(k));
   }
 
   /** Renders our metrics and the re-exposed upstream families in the requested format. */
@@ -117,7 +126,8 @@ export class MetricsView {
     try {
       const om = format === 'openmetrics';
       const registry = om ? this.openMetrics : this.text;
-      const own = await registry.metrics();
+      let own = await registry.metrics();
+      if (this.defaultMetrics) own = joinExpositions(own, await processMetricsRegistry(format).metrics(), om);
       // Sized from the last scrape, so a large fleet's output is written without regrowing.
       const out = new ByteWriter(this.lastBytes + (this.lastBytes >> 3));
       writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys });
@@ -131,4 +141,10 @@ export class MetricsView {
       this.current = undefined;
     }
   }
+}
+
+/** Two registries' outputs as one: in OpenMetrics only the last may end in `# EOF`. */
+function joinExpositions(a: string, b: string, openMetrics: boolean): string {
+  if (!openMetrics) return a.endsWith('\n') || a === '' ? a + b : `${a}\n${b}`;
+  return a.replace(/# EOF\n$/, '') + b;
 }
