@@ -11,7 +11,8 @@ export const ALERTS_DIR = path.join(REPO_ROOT, 'alerts');
 export const RULES_FILE = path.join(ALERTS_DIR, 'ledger-fleet-exporter.rules.yml');
 export const RUNBOOKS_FILE = path.join(ALERTS_DIR, 'RUNBOOKS.md');
 export const PROMTOOL_TESTS_DIR = path.join(ALERTS_DIR, 'tests');
-export const RUNBOOK_BASE = 'https://github.com/ledger-fleet-exporter/ledger-fleet-exporter/blob/main/alerts/RUNBOOKS.md';
+// The rules file links runbooks by their path in this repository (the generator's default).
+export { DEFAULT_RUNBOOK_BASE as RUNBOOK_BASE } from '../../src/alerting/definitions/index.js';
 
 export interface AlertRule {
   alert: string;
