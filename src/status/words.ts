@@ -1,0 +1,90 @@
+// Reasons in words an on-call engineer reads at 3 a.m.: "timeout after 2 s", "HTTP 502 from proxy".
+import { PROBE_NAMES } from '../domain.js';
+import type { ProbeFailure, Reason } from './types.js';
+
+/** "0.5 s", "75 s", "3m12s", "2h05m", "3d4h". */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  if (s < 10 && !Number.isInteger(s)) return `${Math.round(s * 10) / 10} s`;
+  if (s < 90) return `${Math.round(s)} s`;
+  const total = Math.round(s);
+  if (total < 3600) return `${Math.floor(total / 60)}m${pad(total % 60)}s`;
+  if (total < 86_400) return `${Math.floor(total / 3600)}h${pad(Math.floor((total % 3600) / 60))}m`;
+  return `${Math.floor(total / 86_400)}d${Math.floor((total % 86_400) / 3600)}h`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Transport error code at the end of a probe message ("cannot reach ...: ECONNREFUSED"). */
+function errorCode(message: string): string | undefined {
+  return /: ([A-Z][A-Z0-9_]+)$/.exec(message)?.[1];
+}
+
+/** The probe's message without its "GET /health: " or "POST claw_x: " prefix. */
+function shortDetail(message: string): string {
+  const m = /^(?:GET|POST) \S+: (.*)$/s.exec(message);
+  return (m?.[1] ?? message).slice(0, 160);
+}
+
+export function failureToReason(f: ProbeFailure, timeoutMs: number): Reason {
+  switch (f.reason) {
+    case 'timeout':
+      return { code: 'timeout', n: Math.min(65_535, Math.round(timeoutMs / 100)) };
+    case 'connect': {
+      const code = errorCode(f.message);
+      if (code === 'ECONNREFUSED') return { code: 'refused' };
+      if (/TLS failure/.test(f.message)) return { code: 'tls', detail: code };
+      return { code: 'unreachable', detail: code };
+    }
+    case 'http_5xx':
+    case 'http_4xx':
+      return { code: f.fromProxy ? 'http_proxy' : 'http_node', n: f.httpStatus };
+    case 'invalid_response':
+      return { code: 'invalid', detail: shortDetail(f.message) };
+    case 'rpc_error':
+      return { code: 'rpc_error', detail: shortDetail(f.message) };
+  }
+}
+
+/** Probe names from a bit mask in PROBE_NAMES order. */
+export function probesFromMask(mask: number): string[] {
+  return PROBE_NAMES.filter((_, i) => (mask & (1 << i)) !== 0);
+}
+
+export function probeMask(probes: readonly string[]): number {
+  return PROBE_NAMES.reduce((m, p, i) => (probes.includes(p) ? m | (1 << i) : m), 0);
+}
+
+export function reasonText(r: Reason): string {
+  const n = r.n ?? 0;
+  switch (r.code) {
+    case 'none':
+      return '';
+    case 'timeout':
+      return `timeout after ${formatDuration(n * 100)}`;
+    case 'refused':
+      return 'connection refused';
+    case 'unreachable':
+      return r.detail ? `cannot connect (${r.detail})` : 'cannot connect';
+    case 'tls':
+      return r.detail ? `TLS failure (${r.detail})` : 'TLS failure';
+    case 'http_proxy':
+      return `HTTP ${n} from proxy`;
+    case 'http_node':
+      return `HTTP ${n} from node`;
+    case 'invalid':
+      return r.detail ? `invalid answer: ${r.detail}` : 'invalid answer';
+    case 'rpc_error':
+      return r.detail ? `RPC error: ${r.detail}` : 'RPC error';
+    case 'unhealthy':
+      return r.detail ? `health reports "${r.detail}"` : 'health not ok';
+    case 'stalled':
+      return `height unchanged for ${formatDuration(n * 1000)}`;
+    case 'behind':
+      return `${n} blocks behind the fleet`;
+    case 'probes_failing':
+      return r.detail ? `${probesFromMask(n).join(', ')} failing: ${r.detail}` : `${probesFromMask(n).join(', ')} failing`;
+    case 'not_polled':
+      return 'not polled yet';
+  }
+}

@@ -1,0 +1,112 @@
+// Status derivation, words and the board, on real fleet state and snapshots (clock injected).
+import { describe, expect, it } from 'vitest';
+import type { ProbeData, ProbeName, ProbeResult } from '../src/domain.js';
+import { FleetState } from '../src/state/fleetState.js';
+import { buildSnapshot } from '../src/state/snapshot.js';
+import { StatusBoard } from '../src/status/board.js';
+import { nextCheckAt } from '../src/status/derive.js';
+import { timingFromState } from '../src/status/fromState.js';
+import { formatDuration } from '../src/status/words.js';
+import { target } from './support/targets.js';
+
+const noBackoff = { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 };
+const ok = (data: ProbeData, at: number): ProbeResult => ({ kind: 'ok', probe: data.probe, startedAt: at, durationMs: 12, data, namespace: 'claw' });
+const health = (height: number, status = 'ok', lastBlockAgeSecs?: number) => ({ probe: 'health' as const, value: { status, version: '0.5.8', height, lastBlockAgeSecs, peerCount: 4 } });
+const proxy502 = (probe: ProbeName, at: number): ProbeResult => ({
+  kind: 'failed', probe, startedAt: at, durationMs: 8, reason: 'http_5xx', message: `GET /${probe}: HTTP 502`, httpStatus: 502,
+  response: { method: `GET /${probe}`, status: 502, headers: { 'content-type': 'text/html', server: 'nginx' }, body: new Uint8Array() },
+});
+const timeout = (probe: ProbeName, at: number): ProbeResult => ({ kind: 'failed', probe, startedAt: at, durationMs: 2000, reason: 'timeout', message: 'timed out talking to http://127.0.0.1:1' });
+
+function fleet(names: string[], probes: ProbeName[] = ['health', 'blockNumber', 'validators']) {
+  let now = 1_000_000;
+  const state = new FleetState(names.map((n) => target(n, { probes, intervalMs: 5000, timeoutMs: 2000 })), noBackoff);
+  const lines: string[] = [];
+  const logger = { warn: (_o: unknown, m: string) => lines.push(`warn ${m}`), info: (_o: unknown, m: string) => lines.push(`info ${m}`) } as never;
+  const board = new StatusBoard({ now: () => now, logger });
+  const apply = (node: string, r: ProbeResult) => {
+    state.apply(node, r);
+    board.noteResult(node, r);
+  };
+  const update = () => board.update(buildSnapshot(state.nodes(), {}, now), timingFromState(state));
+  return { state, board, apply, update, lines, advance: (ms: number) => (now += ms), at: () => now };
+}
+
+describe('status derivation', () => {
+  it('is unknown before any poll, then up; unsupported probes are shown as such and never make a node degraded', () => {
+    const f = fleet(['a']);
+    f.update();
+    expect(f.board.node('a')).toMatchObject({ status: 'unknown', text: 'not polled yet' });
+    f.apply('a', ok(health(100), f.at()));
+    f.apply('a', ok({ probe: 'blockNumber', value: 100 }, f.at()));
+    f.apply('a', { kind: 'unsupported', probe: 'validators', startedAt: f.at(), durationMs: 3, message: 'claw_getValidators is not offered by this node' });
+    f.update();
+    const s = f.board.node('a')!;
+    expect(s.status).toBe('up');
+    expect(s.probes.find((p) => p.probe === 'validators')).toMatchObject({ outcome: 'unsupported' });
+    expect(s.nextCheckAt).toBe(f.at() + 5000);
+    expect(f.lines).toEqual([]); // unknown -> up at start is not a change worth a line
+  });
+
+  it('says why a node is down in words, since when, and logs one line per change with the time it was down', () => {
+    const f = fleet(['val-eu-1', 'val-us-1'], ['health']);
+    f.apply('val-eu-1', ok(health(100), f.at()));
+    f.apply('val-us-1', ok(health(100), f.at()));
+    f.update();
+    f.advance(5000);
+    f.apply('val-eu-1', timeout('health', f.at()));
+    f.apply('val-us-1', proxy502('health', f.at()));
+    f.update();
+    const downAt = f.at();
+    expect(f.board.node('val-eu-1')).toMatchObject({ status: 'down', text: 'timeout after 2 s', since: downAt });
+    expect(f.board.node('val-us-1')).toMatchObject({ status: 'down', text: 'HTTP 502 from proxy' });
+    f.advance(192_000);
+    f.apply('val-eu-1', ok(health(160), f.at()));
+    f.update();
+    expect(f.board.node('val-eu-1')).toMatchObject({ status: 'up', since: f.at() });
+    expect(f.lines).toEqual(['warn val-eu-1 down: timeout after 2 s', 'warn val-us-1 down: HTTP 502 from proxy', 'info val-eu-1 up after 3m12s']);
+    expect(f.board.recentEvents(10).map((e) => e.kind)).toEqual(['node_up', 'node_down', 'node_down']);
+    // History: one entry per poll of the deciding probe, with outcome and reason.
+    expect(f.board.history('val-eu-1').map((e) => e.outcome)).toEqual(['up', 'down', 'up']);
+    expect(f.board.history('val-eu-1')[1]).toMatchObject({ at: downAt, durationMs: 2000, reason: { code: 'timeout', n: 20 } });
+  });
+
+  it('a stalled node answering 200 is degraded with the block age, a lagging one with the blocks behind, a failing probe by name', () => {
+    const f = fleet(['a', 'b', 'c']);
+    for (const n of ['a', 'b', 'c']) f.apply(n, ok({ probe: 'blockNumber', value: 1000 }, f.at()));
+    f.apply('a', ok(health(1000, 'degraded', 75), f.at()));
+    f.apply('b', ok(health(970), f.at()));
+    f.apply('c', ok(health(1000), f.at()));
+    f.apply('c', proxy502('validators', f.at()));
+    f.update();
+    expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'health reports "degraded"; height unchanged for 75 s' });
+    expect(f.board.node('b')).toMatchObject({ status: 'degraded', text: '30 blocks behind the fleet' });
+    expect(f.board.node('c')).toMatchObject({ status: 'degraded', text: 'validators failing: HTTP 502 from proxy' });
+  });
+
+  it('tracks a frozen height itself when /health gives no block age', () => {
+    const f = fleet(['a'], ['blockNumber']);
+    f.apply('a', ok({ probe: 'blockNumber', value: 50 }, f.at()));
+    f.update();
+    f.advance(29_000);
+    f.apply('a', ok({ probe: 'blockNumber', value: 50 }, f.at()));
+    f.update();
+    expect(f.board.node('a')!.status).toBe('up');
+    f.advance(6_000);
+    f.apply('a', ok({ probe: 'blockNumber', value: 50 }, f.at()));
+    f.update();
+    expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'height unchanged for 35 s' });
+    expect(f.lines).toEqual(['warn a degraded: height unchanged for 35 s']);
+  });
+
+  it('shows the next check on the schedule grid after a backoff pause', () => {
+    expect(nextCheckAt({ lastRunAt: 1000 }, 5000)).toBe(6000);
+    expect(nextCheckAt({ lastRunAt: 1000, notBefore: 3000 }, 5000)).toBe(6000);
+    expect(nextCheckAt({ lastRunAt: 1000, notBefore: 12_100 }, 5000)).toBe(16_000);
+    expect(nextCheckAt({}, 5000)).toBeUndefined();
+  });
+
+  it('formats durations as people read them', () => {
+    expect([500, 2000, 75_000, 192_000, 7_500_000, 200_000_000].map(formatDuration)).toEqual(['0.5 s', '2 s', '75 s', '3m12s', '2h05m', '2d7h']);
+  });
+});
