@@ -11,7 +11,7 @@ import type { ListenAddress } from './domain.js';
 import { runEvidenceCli } from './evidence/index.js';
 import { createLogger, LOG_LEVELS, type Logger } from './logger.js';
 import { runSimulatorCli } from './sim/index.js';
-import { scrubber } from './redact.js';
+import { Secrets } from './redact.js';
 import { VERSION } from './version.js';
 
 const USAGE = `ledger-fleet-exporter ${VERSION}
@@ -27,6 +27,9 @@ Signals: SIGHUP reloads the config (so does a change of the file); SIGTERM/SIGIN
 `;
 
 class UsageError extends Error {}
+
+/** This process's secrets: the logger scrubs them, the daemon adds those of each accepted config. */
+const secrets = new Secrets();
 
 const RUN_OPTIONS = {
   config: { type: 'string', short: 'c' },
@@ -51,7 +54,7 @@ function makeLogger(values: { 'log-level'?: string; 'log-format'?: string }): Lo
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
   const format = values['log-format'] ?? (process.stdout.isTTY ? 'pretty' : 'json');
   if (format !== 'json' && format !== 'pretty') throw new UsageError('--log-format must be json or pretty');
-  return createLogger({ level: level as (typeof LOG_LEVELS)[number], pretty: format === 'pretty' });
+  return createLogger({ level: level as (typeof LOG_LEVELS)[number], pretty: format === 'pretty', secrets });
 }
 
 function listenArg(value: string | undefined): ListenAddress | undefined {
@@ -162,7 +165,7 @@ async function runExporter(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  const daemon = await startDaemon(config, { logger: log, listen: listenArg(values.listen), ...(await webOptions(values['web.config.file'])) });
+  const daemon = await startDaemon(config, { logger: log, secrets, listen: listenArg(values.listen), ...(await webOptions(values['web.config.file'])) });
   const watcher = watchConfig(path, daemon, log);
   onShutdown(log, async () => {
     watcher?.close();
@@ -178,7 +181,7 @@ async function runDemo(argv: string[]): Promise<number> {
   const listen = listenArg(values.listen) ?? { host: '127.0.0.1', port: 9715 };
   const fleet = await startDemoFleet();
   const config = demoConfig(fleet, { listen });
-  const daemon = await startDaemon(config, { logger: log, ...(await webOptions(values['web.config.file'])) });
+  const daemon = await startDaemon(config, { logger: log, secrets, ...(await webOptions(values['web.config.file'])) });
   process.stdout.write(
     `\nledger-fleet-exporter demo: ${fleet.nodes.length} simulated nodes\n` +
       `  metrics:        ${daemon.url}/metrics\n` +
@@ -225,7 +228,7 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`error: ${err.message}\n\n${USAGE}`);
       process.exitCode = 2;
     } else {
-      process.stderr.write(`error: ${scrubber.scrub((err as Error).message ?? String(err))}\n`);
+      process.stderr.write(`error: ${secrets.scrub((err as Error).message ?? String(err))}\n`);
       process.exitCode = 1;
     }
   },

@@ -2,14 +2,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import type { Agent } from 'undici';
 import type { ExporterConfig, ListenAddress, NodeTarget, ProbeName, ProbeResult } from './domain.js';
 import { AgentPlatformChecker, agentPlatformCollectors } from './agent/platform.js';
 import { evidenceApiResponse, evidenceCollectors, EvidenceStore } from './evidence/index.js';
 import { prepareUpstream, renderUpstream, type PreparedUpstream } from './exposition/index.js';
 import type { Logger } from './logger.js';
 import { MetricsView, type ExporterCounters, type RegistryExtension } from './metrics/view.js';
-import { createDispatcher } from './probe/http.js';
+import { secretsOf } from './config/secrets.js';
+import { HttpClient } from './http/client.js';
+import { Secrets } from './redact.js';
 import { NodeProber } from './probe/prober.js';
 import { Scheduler } from './schedule/scheduler.js';
 import { createRequestHandler } from './server.js';
@@ -19,6 +20,8 @@ import { VERSION } from './version.js';
 
 export interface DaemonOptions {
   logger: Logger;
+  /** The run's secrets, shared with the logger; each accepted config adds its own. Default: a new set. */
+  secrets?: Secrets;
   /** Overrides config.listen (the --listen flag). */
   listen?: ListenAddress;
   /** How long an unsupported probe waits before it is tried again. Default max(10 intervals, 1 min). */
@@ -58,7 +61,8 @@ const defaultRecheck = (t: NodeTarget) => Math.max(10 * t.intervalMs, 60_000);
 export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions): Promise<Daemon> {
   const log = opts.logger;
   let config = initial;
-  const dispatcher: Agent = createDispatcher();
+  const secrets = secretsOf(config, opts.secrets ?? new Secrets());
+  const client = new HttpClient({ secrets });
   const state = new FleetState(config.nodes, opts.backoff ?? DEFAULT_BACKOFF);
   const probers = new Map<string, NodeProber>();
   const recheck = opts.unsupportedRecheckMs ?? defaultRecheck;
@@ -67,7 +71,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   const evidence =
     opts.evidence === false
       ? undefined
-      : await EvidenceStore.open(config.evidence, { logger: log.child({ component: 'evidence' }), runner: { hostname: hostname(), version: VERSION } });
+      : await EvidenceStore.open(config.evidence, { logger: log.child({ component: 'evidence' }), secrets, runner: { hostname: hostname(), version: VERSION } });
 
   const syncProbers = () => {
     const names = new Set(config.nodes.map((n) => n.name));
@@ -75,7 +79,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     for (const t of config.nodes) {
       const old = probers.get(t.name);
       if (!old || JSON.stringify(old.target) !== JSON.stringify(t)) {
-        probers.set(t.name, new NodeProber(t, { dispatcher, maxResponseBytes: config.polling.maxResponseBytes, maxUpstreamSeries: config.polling.maxUpstreamSeries }));
+        probers.set(t.name, new NodeProber(t, { client, maxResponseBytes: config.polling.maxResponseBytes, maxUpstreamSeries: config.polling.maxUpstreamSeries }));
       }
     }
   };
@@ -151,7 +155,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     const evidenceNodes = () => [...config.nodes.map((n) => n.name), ...(config.agentPlatform ? [AGENT_EVIDENCE_NODE] : [])];
     extensions.push((registry) => evidenceCollectors(registry, evidence, evidenceNodes));
   }
-  const agent = agentPlatform(config, opts, dispatcher, evidence);
+  const agent = agentPlatform(config, opts, client, evidence);
   if (agent) extensions.push((registry) => agentPlatformCollectors(registry, agent.checker));
   const infoLabelKeys = () => [...new Set(config.nodes.flatMap((n) => Object.keys(n.labels)))].sort();
   // Built once: a reload only changes the info label keys (registries are never rebuilt).
@@ -186,7 +190,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   } catch (err) {
     // Nothing was started yet: release what was opened, then report (EADDRINUSE and the like).
     await evidence?.close();
-    await dispatcher.destroy().catch(() => undefined);
+    await client.close();
     throw err;
   }
   const addr = server.address() as AddressInfo;
@@ -208,6 +212,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     evidence,
     applyConfig(next) {
       const restartOnly = restartOnlyChanges(config, next, opts.listen !== undefined);
+      secretsOf(next, secrets);
       const diff = state.setTargets(next.nodes);
       config = next;
       syncProbers();
@@ -230,7 +235,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
           server.close(() => resolve());
           server.closeAllConnections?.();
         });
-        await dispatcher.destroy().catch(() => undefined);
+        await client.close();
       })();
       return closing;
     },
@@ -251,13 +256,13 @@ function restartOnlyChanges(prev: ExporterConfig, next: ExporterConfig, listenOv
  * Created with the daemon (its metrics need it), started only once the server listens, so a
  * daemon that fails to start never calls the platform.
  */
-function agentPlatform(config: ExporterConfig, opts: DaemonOptions, dispatcher: Agent, evidence: EvidenceStore | undefined) {
+function agentPlatform(config: ExporterConfig, opts: DaemonOptions, client: HttpClient, evidence: EvidenceStore | undefined) {
   const settings = config.agentPlatform;
   if (!settings) return undefined;
   let failures = 0;
   let lastSuccess: number | null = null;
   const checker = new AgentPlatformChecker(settings, {
-    dispatcher,
+    client,
     logger: opts.logger.child({ component: 'agent-platform' }),
     onServerError: (info) => {
       void evidence?.append({

@@ -1,5 +1,5 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import { scrubber } from './redact.js';
+import { Secrets } from './redact.js';
 
 export type { Logger };
 
@@ -9,7 +9,10 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
  * JSON logs by default (for log shippers); `pretty` for a terminal. Secret-bearing fields are
  * redacted by path and every message is scrubbed of known secret values.
  */
-export function createLogger(opts: { level?: LevelWithSilent; pretty?: boolean; destination?: NodeJS.WritableStream } = {}): Logger {
+export function createLogger(
+  opts: { level?: LevelWithSilent; pretty?: boolean; destination?: NodeJS.WritableStream; /** The run's secrets (config ones are added once accepted). */ secrets?: Secrets } = {},
+): Logger {
+  const secrets = opts.secrets ?? new Secrets();
   const options = {
     level: opts.level ?? 'info',
     base: undefined,
@@ -21,13 +24,13 @@ export function createLogger(opts: { level?: LevelWithSilent; pretty?: boolean; 
       logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {
         method.apply(
           this,
-          args.map((a) => (typeof a === 'string' ? scrubber.scrub(a) : a)),
+          args.map((a) => (typeof a === 'string' ? secrets.scrub(a) : a)),
         );
       },
     },
     formatters: {
       log(obj: Record<string, unknown>) {
-        return scrubObject(obj) as Record<string, unknown>;
+        return scrubObject(obj, secrets) as Record<string, unknown>;
       },
     },
   };
@@ -37,14 +40,14 @@ export function createLogger(opts: { level?: LevelWithSilent; pretty?: boolean; 
   return opts.destination ? pino(options, opts.destination) : pino(options);
 }
 
-function scrubObject(value: unknown, depth = 0): unknown {
+function scrubObject(value: unknown, secrets: Secrets, depth = 0): unknown {
   if (depth > 6) return value;
-  if (typeof value === 'string') return scrubber.scrub(value);
-  if (value instanceof Error) return { type: value.name, message: scrubber.scrub(value.message) };
-  if (Array.isArray(value)) return value.map((v) => scrubObject(v, depth + 1));
+  if (typeof value === 'string') return secrets.scrub(value);
+  if (value instanceof Error) return { type: value.name, message: secrets.scrub(value.message) };
+  if (Array.isArray(value)) return value.map((v) => scrubObject(v, secrets, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = scrubObject(v, depth + 1);
+    for (const [k, v] of Object.entries(value)) out[k] = scrubObject(v, secrets, depth + 1);
     return out;
   }
   return value;

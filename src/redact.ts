@@ -1,5 +1,7 @@
 // Secrets never leave the process: URLs lose their credentials, known secret values are
 // scrubbed from any text before it reaches a log, an error message, a label or evidence.
+// There is no process-wide registry: each run builds a `Secrets` from its resolved config
+// (config/secrets.ts) and hands it to the logger, the HTTP client and the evidence writer.
 
 /** The URL without user info; unparsable input is replaced, never echoed. */
 export function redactUrl(raw: string): string {
@@ -19,11 +21,12 @@ export function redactUrl(raw: string): string {
 export const SECRET_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
 /**
- * Registry of secret values known at run time (API keys, header values, URL passwords),
- * so free text (error messages from libraries, bodies echoed by a server) can be scrubbed.
+ * The secret values one run knows (API keys, header values, URL passwords), so free text (error
+ * messages from libraries, bodies echoed by a server) can be scrubbed. Values learnt at request
+ * time (a header file, the agent key file) are added by the code that reads them.
  */
-export class SecretScrubber {
-  private readonly secrets = new Set<string>();
+export class Secrets {
+  private readonly values = new Set<string>();
 
   add(secret: string | undefined): void {
     this.addOne(secret);
@@ -32,42 +35,87 @@ export class SecretScrubber {
     this.addOne(secret && /^\S+[ \t]+(\S+)$/.exec(secret)?.[1]);
   }
 
+  addAll(secrets: Iterable<string>): void {
+    for (const s of secrets) this.add(s);
+  }
+
   private addOne(secret: string | undefined): void {
     // Very short values would scrub ordinary words; such a "secret" offers no protection anyway.
     if (secret && secret.length >= 4) {
-      this.secrets.add(secret);
+      this.values.add(secret);
       const encoded = encodeURIComponent(secret);
-      if (encoded !== secret) this.secrets.add(encoded);
+      if (encoded !== secret) this.values.add(encoded);
     }
   }
 
   /** Registers the user info of a URL (both raw and percent-decoded forms). */
   addUrlCredentials(raw: string): void {
-    try {
-      const u = new URL(raw);
-      for (const part of [u.username, u.password]) {
-        if (!part) continue;
-        this.add(part);
-        try {
-          this.add(decodeURIComponent(part));
-        } catch {
-          /* keep the raw form only */
-        }
-      }
-    } catch {
-      /* invalid URLs are reported by config validation */
-    }
+    this.addAll(urlCredentials(raw));
+  }
+
+  /** How many values are known (tests: a rejected config registers none). */
+  get size(): number {
+    return this.values.size;
   }
 
   scrub(text: string): string {
     let out = text;
-    for (const s of this.secrets) {
+    for (const s of this.values) {
       if (out.includes(s)) out = out.split(s).join('[REDACTED]');
     }
     // Credentials embedded in any URL-looking text.
     return out.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, '$1[REDACTED]@');
   }
+
+  /** Scrubs raw bytes; latin1 maps bytes 1:1 so binary content survives. */
+  scrubBytes(body: Uint8Array): Uint8Array {
+    const text = Buffer.from(body).toString('latin1');
+    const clean = this.scrub(text);
+    return clean === text ? body : new Uint8Array(Buffer.from(clean, 'latin1'));
+  }
+
+  /** Response headers minus secret-bearing ones, the rest scrubbed (a server may echo a key). */
+  scrubHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+    const out: Record<string, string | string[] | undefined> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      if (SECRET_HEADER_NAMES.has(name.toLowerCase())) continue;
+      out[name] = Array.isArray(value) ? value.map((v) => this.scrub(v)) : value === undefined ? undefined : this.scrub(value);
+    }
+    return out;
+  }
 }
 
-/** One process-wide scrubber: every module that learns a secret registers it here. */
-export const scrubber = new SecretScrubber();
+/** User and password of a URL, raw and percent-decoded, plus the Basic token built from them. */
+export function urlCredentials(raw: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return []; // invalid URLs are reported by config validation
+  }
+  const out: string[] = [];
+  for (const part of [u.username, u.password]) {
+    if (!part) continue;
+    out.push(part);
+    try {
+      out.push(decodeURIComponent(part));
+    } catch {
+      /* keep the raw form only */
+    }
+  }
+  if (u.username || u.password) out.push(basicToken(u));
+  return out;
+}
+
+/** The `Basic` credential for a URL's user info. */
+export function basicToken(u: URL): string {
+  return Buffer.from(`${safeDecode(u.username)}:${safeDecode(u.password)}`).toString('base64');
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROBE_NAMES } from '../src/domain.js';
-import { ConfigError, expandString, formatProblem, parseConfig } from '../src/config/index.js';
-import { scrubber } from '../src/redact.js';
+import { ConfigError, expandString, formatProblem, parseConfig, secretsOf } from '../src/config/index.js';
 
 const yaml = (...lines: string[]) => `${lines.join('\n')}\n`;
 const FILE = path.join(path.sep, 'etc', 'lfe', 'fleet.yaml');
@@ -178,7 +177,7 @@ describe('secrets never appear in problems', () => {
     }
   });
 
-  it('URL credentials and header values are registered with the scrubber', () => {
+  it('the secrets of a resolved config cover URL credentials, their Basic token and header values', () => {
     const good = yaml(
       'defaults: {headers: {Authorization: "Bearer ${TOKEN2}", X-Api-Key: {file: /k}}}',
       'nodes:',
@@ -186,9 +185,10 @@ describe('secrets never appear in problems', () => {
     );
     const c = parse(good, { TOKEN2: 'bearer-token-xyz-42', PW: 'p@ss w0rd-61' });
     expect(c.nodes[0]?.url).toBe('https://svc:p@ss w0rd-61@rpc.example.org/ledger');
-    const leaked = `token bearer-token-xyz-42, header Bearer bearer-token-xyz-42, pw p@ss w0rd-61, encoded ${encodeURIComponent('p@ss w0rd-61')}, node-header-secret-1`;
-    const scrubbed = scrubber.scrub(leaked);
-    for (const secret of ['bearer-token-xyz-42', 'p@ss w0rd-61', encodeURIComponent('p@ss w0rd-61'), 'node-header-secret-1']) {
+    const basic = Buffer.from('svc:p@ss w0rd-61').toString('base64');
+    const leaked = `token bearer-token-xyz-42, header Bearer bearer-token-xyz-42, pw p@ss w0rd-61, encoded ${encodeURIComponent('p@ss w0rd-61')}, node-header-secret-1, Basic ${basic}`;
+    const scrubbed = secretsOf(c).scrub(leaked);
+    for (const secret of ['bearer-token-xyz-42', 'p@ss w0rd-61', encodeURIComponent('p@ss w0rd-61'), 'node-header-secret-1', basic]) {
       expect(scrubbed).not.toContain(secret);
     }
   });

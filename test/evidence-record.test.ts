@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEvidenceRecord, EVIDENCE_HEADERS, type EvidenceInput } from '../src/evidence/record.js';
 import { parseEvidenceQuery } from '../src/evidence/query.js';
-import { scrubber } from '../src/redact.js';
+import { Secrets } from '../src/redact.js';
 
 const runner = { hostname: 'runner-1', version: '1.2.3' };
 
@@ -107,8 +107,9 @@ describe('buildEvidenceRecord', () => {
 
   it('removes URL credentials and secrets echoed in the body, headers or URL', () => {
     const secret = 'k3y-evidence-record-test-0b1c';
-    scrubber.add(secret);
-    scrubber.addUrlCredentials('http://admin:hunter2-pass@10.0.0.5:9710/');
+    const secrets = new Secrets();
+    secrets.add(secret);
+    secrets.addUrlCredentials('http://admin:hunter2-pass@10.0.0.5:9710/');
     const r = buildEvidenceRecord(
       input({
         url: 'http://admin:hunter2-pass@10.0.0.5:9710/rpc?token=' + secret,
@@ -118,6 +119,9 @@ describe('buildEvidenceRecord', () => {
         headers: { server: `proxy ${secret}`, 'x-request-id': 'ok' },
       }),
       runner,
+      new Date(),
+      undefined,
+      secrets,
     );
     const text = JSON.stringify(r);
     expect(text).not.toContain(secret);
@@ -130,9 +134,10 @@ describe('buildEvidenceRecord', () => {
 
   it('scrubs a secret that straddles the body bound instead of keeping its first half', () => {
     const secret = 'straddling-secret-value-77aa';
-    scrubber.add(secret);
+    const secrets = new Secrets();
+    secrets.add(secret);
     const body = new TextEncoder().encode('x'.repeat(20) + secret + 'y'.repeat(20));
-    const r = buildEvidenceRecord(input({ body }), runner, new Date(), 30);
+    const r = buildEvidenceRecord(input({ body }), runner, new Date(), 30, secrets);
     expect(r.body.startsWith('x'.repeat(20))).toBe(true);
     expect(r.body).not.toContain(secret.slice(0, 6));
     expect(Buffer.byteLength(r.body)).toBeLessThanOrEqual(30);

@@ -10,12 +10,14 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config/index.js';
+import { parseConfig, secretsOf } from '../src/config/index.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import { PROBE_NAMES, type ExporterConfig, type ProbeResult } from '../src/domain.js';
 import { buildEvidenceRecord } from '../src/evidence/record.js';
 import { createLogger } from '../src/logger.js';
-import { createDispatcher } from '../src/probe/http.js';
+import { createDispatcher } from '../src/http/dispatcher.js';
+import { HttpClient } from '../src/http/client.js';
+import { Secrets } from '../src/redact.js';
 import { NodeProber } from '../src/probe/prober.js';
 import { findCanaries, makeCanary, type Canary } from './support/canaries.js';
 import { waitFor } from './support/processes.js';
@@ -41,6 +43,8 @@ const seen: IncomingHttpHeaders[] = [];
 let behaviour: RawHandler;
 let config: ExporterConfig;
 let dispatcher: Agent;
+/** The run's secrets, as the daemon builds them: the config's, plus header files read since. */
+let secrets: Secrets;
 
 /** A careless node (or its proxy) that echoes every credential it received. */
 function echoing(status: number, extra: Record<string, string> = {}): RawHandler {
@@ -62,7 +66,7 @@ function lastHeaders(): IncomingHttpHeaders {
 }
 
 function prober(): NodeProber {
-  return new NodeProber(config.nodes[0]!, { dispatcher, maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 });
+  return new NodeProber(config.nodes[0]!, { client: new HttpClient({ dispatcher, secrets }), maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 });
 }
 
 /** What of a ProbeResult may be shown: everything but the node's raw answer (kept for evidence, scrubbed there). */
@@ -101,6 +105,7 @@ evidence:
 `;
   config = parseConfig(text, { file: join(dir, 'config.yaml'), env: { NODE_TOKEN: C.envHeader.value } });
   dispatcher = createDispatcher();
+  secrets = secretsOf(config);
 });
 
 afterAll(async () => {
@@ -206,6 +211,9 @@ describe('per-node headers and URL credentials', () => {
       const record = buildEvidenceRecord(
         { node: 'behind-proxy', network: 'main', url: config.nodes[0]!.url, probe: 'health', method: r.response.method, status: 502, durationMs: r.durationMs, attempt: 1, headers: r.response.headers, body: r.response.body, runnerStatus: { consecutiveFailures: 1, lastSuccess: null } },
         { hostname: 'test', version: 'test' },
+        new Date(),
+        undefined,
+        secrets,
       );
       // ...and the evidence record does not.
       expect(record.body).toContain('invalid token [REDACTED]');
@@ -244,8 +252,11 @@ describe('per-node headers and URL credentials', () => {
     behaviour = echoing(502);
     let daemon: Daemon | undefined;
     try {
+      // As the CLI does: one secrets object for the logger and the daemon, filled by the daemon.
+      const runSecrets = new Secrets();
       daemon = await startDaemon(config, {
-        logger: createLogger({ level: 'trace', destination: sink }),
+        secrets: runSecrets,
+        logger: createLogger({ level: 'trace', destination: sink, secrets: runSecrets }),
         backoff: { after: 100, maxFactor: 1, jitter: 0, random: () => 0 },
       });
       const d = daemon;

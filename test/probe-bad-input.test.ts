@@ -5,7 +5,10 @@
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FailureReason, NodeTarget, ProbeName, ProbeResult } from '../src/domain.js';
-import { createDispatcher } from '../src/probe/http.js';
+import { nodeSecrets } from '../src/config/secrets.js';
+import { createDispatcher } from '../src/http/dispatcher.js';
+import { HttpClient } from '../src/http/client.js';
+import { Secrets } from '../src/redact.js';
 import { NodeProber } from '../src/probe/prober.js';
 import { FleetState } from '../src/state/fleetState.js';
 import { buildSnapshot, type FleetSnapshot, type NodeView } from '../src/state/snapshot.js';
@@ -77,7 +80,9 @@ function target(url: string, over: Partial<NodeTarget> = {}): NodeTarget {
 }
 
 function prober(t: NodeTarget, agent: Agent, maxResponseBytes = CAP): NodeProber {
-  return new NodeProber(t, { dispatcher: agent, maxResponseBytes, maxUpstreamSeries: 1000 });
+  const secrets = new Secrets();
+  secrets.addAll(nodeSecrets(t));
+  return new NodeProber(t, { client: new HttpClient({ dispatcher: agent, secrets }), maxResponseBytes, maxUpstreamSeries: 1000 });
 }
 
 type Failed = Extract<ProbeResult, { kind: 'failed' }>;

@@ -2,7 +2,7 @@
 // re-read whenever its identity changes (mtime, size, inode: a Kubernetes secret update swaps a
 // symlink), so a rotated key is used from the next check without a restart.
 import { stat, readFile } from 'node:fs/promises';
-import { scrubber } from '../redact.js';
+import type { Secrets } from '../redact.js';
 
 export type KeyLookup =
   | { kind: 'key'; key: string; source: 'env' | 'file' }
@@ -15,7 +15,7 @@ export class ApiKeySource {
   private cached?: { sig: string; lookup: KeyLookup };
 
   constructor(
-    private readonly opts: { apiKeyEnv: string; apiKeyFile?: string; env?: NodeJS.ProcessEnv },
+    private readonly opts: { apiKeyEnv: string; apiKeyFile?: string; env?: NodeJS.ProcessEnv; secrets: Secrets },
   ) {}
 
   /** Describes where the key comes from, for logs (never the key). */
@@ -28,7 +28,7 @@ export class ApiKeySource {
     const file = this.opts.apiKeyFile;
     if (file) return this.fromFile(file);
     const env = this.opts.env ?? process.env;
-    return accept(env[this.opts.apiKeyEnv], 'env', `environment variable ${this.opts.apiKeyEnv} is not set or empty`);
+    return accept(this.opts.secrets, env[this.opts.apiKeyEnv], 'env', `environment variable ${this.opts.apiKeyEnv} is not set or empty`);
   }
 
   private async fromFile(file: string): Promise<KeyLookup> {
@@ -46,7 +46,7 @@ export class ApiKeySource {
     let lookup: KeyLookup;
     try {
       const text = await readFile(file, 'utf8');
-      lookup = accept(text, 'file', `key file ${file} is empty`);
+      lookup = accept(this.opts.secrets, text, 'file', `key file ${file} is empty`);
     } catch (err) {
       return { kind: 'none', why: `key file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
     }
@@ -55,13 +55,13 @@ export class ApiKeySource {
   }
 }
 
-function accept(raw: string | undefined, source: 'env' | 'file', emptyWhy: string): KeyLookup {
+function accept(secrets: Secrets, raw: string | undefined, source: 'env' | 'file', emptyWhy: string): KeyLookup {
   // Secret files usually end with a newline; surrounding whitespace is never part of a key.
   const key = raw?.trim();
   if (!key) return { kind: 'none', why: emptyWhy };
   // Registered before anything else, so no log line or error can carry it, even a rejected one.
-  scrubber.add(key);
-  for (const line of key.split(/\s+/)) scrubber.add(line);
+  secrets.add(key);
+  for (const line of key.split(/\s+/)) secrets.add(line);
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) return { kind: 'none', why: 'the key is too long' };
   // Bearer tokens are printable ASCII without spaces (RFC 6750 b64token is narrower still).
   if (!/^[\x21-\x7e]+$/.test(key)) {

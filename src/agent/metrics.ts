@@ -6,12 +6,10 @@
 // nothing about the key, so the series keeps its value through platform outages (no flapping
 // alert); it is absent until the first verdict. Platform reachability is ledger_agent_platform_up.
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { scrubber } from '../redact.js';
-import type { AgentPlatformChecker } from './platform.js';
-import { STATUS_CLASSES } from './types.js';
+import { STATUS_CLASSES, type AgentCheckSource } from './types.js';
 import { MAX_PROFILE_FIELD } from './profile.js';
 
-export function agentPlatformCollectors(registry: Registry, checker: AgentPlatformChecker): void {
+export function agentPlatformCollectors(registry: Registry, checker: AgentCheckSource): void {
   const registers = [registry];
 
   new Gauge({
@@ -85,7 +83,7 @@ export function agentPlatformCollectors(registry: Registry, checker: AgentPlatfo
   });
 }
 
-/** Profile values are already bounded; scrub in case a platform echoes a secret back. */
+/** Profile values are scrubbed and bounded when parsed; bounded again as a label must never bloat. */
 function labelValue(v: string | undefined): string {
-  return v === undefined ? '' : [...scrubber.scrub(v)].slice(0, MAX_PROFILE_FIELD).join('');
+  return v === undefined ? '' : [...v].slice(0, MAX_PROFILE_FIELD).join('');
 }

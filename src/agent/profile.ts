@@ -1,6 +1,6 @@
 // The agent profile returned by GET /api/agents/me. Its fields are not specified, so only a few
 // harmless identifiers are picked (id, name), bounded, and looked for where APIs usually put them.
-import { scrubber } from '../redact.js';
+import { Secrets } from '../redact.js';
 
 export interface AgentProfile {
   id?: string;
@@ -11,7 +11,7 @@ export interface AgentProfile {
 export const MAX_PROFILE_FIELD = 128;
 
 /** Parses the body of a 2xx answer; undefined when it is not a JSON object. */
-export function parseAgentProfile(body: Uint8Array): AgentProfile | undefined {
+export function parseAgentProfile(body: Uint8Array, secrets: Secrets = new Secrets()): AgentProfile | undefined {
   let doc: unknown;
   try {
     doc = JSON.parse(new TextDecoder('utf-8', { fatal: false }).decode(body));
@@ -23,8 +23,8 @@ export function parseAgentProfile(body: Uint8Array): AgentProfile | undefined {
   const candidates = [doc, doc.agent, doc.data, doc.profile, isObject(doc.data) ? doc.data.agent : undefined].filter(isObject);
   const profile: AgentProfile = {};
   for (const c of candidates) {
-    profile.id ??= field(c.id);
-    profile.name ??= field(c.name);
+    profile.id ??= field(c.id, secrets);
+    profile.name ??= field(c.name, secrets);
   }
   return profile;
 }
@@ -33,13 +33,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function field(v: unknown): string | undefined {
+function field(v: unknown, secrets: Secrets): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v !== 'string') return undefined;
   // Control characters have no place in a label; length is bounded so a label cannot bloat.
   // Scrubbed before the cut: a secret cut in two would no longer be recognised, and half survive.
   // eslint-disable-next-line no-control-regex
-  const clean = scrubber.scrub(v.replace(/[\u0000-\u001f\u007f]/g, '')).trim();
+  const clean = secrets.scrub(v.replace(/[\u0000-\u001f\u007f]/g, '')).trim();
   if (!clean) return undefined;
   return [...clean].slice(0, MAX_PROFILE_FIELD).join('');
 }

@@ -9,3 +9,4 @@ export { rawConfigSchema, type RawConfig, type RawConfigInput } from './schema.j
 export { generateSchemaJson } from './jsonSchema.js';
 export { parseListenAddress, isLoopbackHost } from './rules.js';
 export { expandString } from './envExpand.js';
+export { secretsOf, nodeSecrets } from './secrets.js';

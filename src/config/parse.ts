@@ -3,7 +3,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { ExporterConfig } from '../domain.js';
-import { scrubber } from '../redact.js';
 import { crossFieldProblems, type PathProblem } from './crossChecks.js';
 import { expandDocument, type Env } from './envExpand.js';
 import { ConfigError, formatPath, sortProblems, type ConfigProblem } from './problems.js';
@@ -39,7 +38,6 @@ export function parseConfig(text: string, opts: ParseOptions): ExporterConfig {
     // e.g. excessive alias expansion ("billion laughs")
     throw fail([...problems, { line: 1, col: 1, path: '', message: `cannot read YAML: ${(e as Error).message}` }]);
   }
-  registerSecrets(data);
   if (data === null || data === undefined) {
     throw fail([...problems, { line: 1, col: 1, path: '', message: 'configuration is empty: at least one node is required' }]);
   }
@@ -59,28 +57,4 @@ export function parseConfig(text: string, opts: ParseOptions): ExporterConfig {
 export async function loadConfigFile(path: string, env?: Record<string, string | undefined>): Promise<ExporterConfig> {
   const text = await readFile(path, 'utf8');
   return parseConfig(text, { file: path, ...(env ? { env } : {}) });
-}
-
-/** Header values and URL credentials are secrets from the moment they are read. */
-function registerSecrets(data: unknown): void {
-  if (!data || typeof data !== 'object') return;
-  const d = data as { defaults?: { headers?: unknown }; nodes?: unknown; agentPlatform?: { baseUrl?: unknown } };
-  const addHeaders = (h: unknown) => {
-    if (!h || typeof h !== 'object') return;
-    for (const v of Object.values(h)) {
-      if (typeof v !== 'string') continue;
-      scrubber.add(v);
-      // "Bearer <token>": the token alone must be scrubbed too.
-      const credential = /^\S+\s+(\S+)$/.exec(v)?.[1];
-      scrubber.add(credential);
-    }
-  };
-  addHeaders(d.defaults?.headers);
-  if (Array.isArray(d.nodes)) {
-    for (const n of d.nodes as Array<{ url?: unknown; headers?: unknown } | null>) {
-      if (typeof n?.url === 'string') scrubber.addUrlCredentials(n.url);
-      addHeaders(n?.headers);
-    }
-  }
-  if (typeof d.agentPlatform?.baseUrl === 'string') scrubber.addUrlCredentials(d.agentPlatform.baseUrl);
 }

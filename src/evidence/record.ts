@@ -1,7 +1,7 @@
 // Building one evidence record from a 5xx answer: pure, so every rule (header selection,
 // body bound, UTF-8 repair, secret scrubbing) is testable without a disk.
 import { z } from 'zod';
-import { redactUrl, scrubber as defaultScrubber, SECRET_HEADER_NAMES, type SecretScrubber } from '../redact.js';
+import { redactUrl, Secrets, SECRET_HEADER_NAMES } from '../redact.js';
 
 export interface EvidenceInput {
   node: string;
@@ -64,7 +64,8 @@ export function buildEvidenceRecord(
   runner: RunnerIdentity,
   now: Date = new Date(),
   maxBodyBytes: number = DEFAULT_MAX_BODY_BYTES,
-  secrets: SecretScrubber = defaultScrubber,
+  /** The run's known secrets; without them only URL credentials are recognised. */
+  secrets: Secrets = new Secrets(),
 ): EvidenceRecord {
   const text = (s: string, max: number) => cutChars(secrets.scrub(s), max);
   const bodyBytes = input.body;

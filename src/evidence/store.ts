@@ -6,6 +6,7 @@ import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { EvidenceSettings } from '../domain.js';
 import type { Logger } from '../logger.js';
+import type { Secrets } from '../redact.js';
 import { checkEvidenceDir } from './check.js';
 import { evidenceFileName, listEvidenceFiles, readEvidence, type EvidenceQuery } from './files.js';
 import { buildEvidenceRecord, serializeRecord, type EvidenceInput, type EvidenceRecord, type RunnerIdentity } from './record.js';
@@ -23,6 +24,8 @@ export interface EvidenceStats {
 
 export interface EvidenceStoreOptions {
   logger: Logger;
+  /** The run's secrets, scrubbed from every record. */
+  secrets?: Secrets;
   runner?: RunnerIdentity;
   /** Records waiting for the disk at most; more are dropped and counted. Default 10,000. */
   maxQueue?: number;
@@ -67,6 +70,7 @@ export class EvidenceStore {
   private readonly maxBodyBytes: number | undefined;
   private readonly runner: RunnerIdentity;
   private readonly logger: Logger;
+  private readonly secrets: Secrets | undefined;
   private readonly now: () => Date;
 
   private queue: Pending[] = [];
@@ -101,6 +105,7 @@ export class EvidenceStore {
     this.maxBodyBytes = opts.maxBodyBytes;
     this.runner = opts.runner ?? { hostname: hostname(), version: 'unknown' };
     this.logger = opts.logger;
+    this.secrets = opts.secrets;
     this.now = opts.now ?? (() => new Date());
   }
 
@@ -134,7 +139,7 @@ export class EvidenceStore {
   append(input: EvidenceInput): Promise<void> {
     let line: Buffer;
     try {
-      line = serializeRecord(buildEvidenceRecord(input, this.runner, this.now(), this.maxBodyBytes));
+      line = serializeRecord(buildEvidenceRecord(input, this.runner, this.now(), this.maxBodyBytes, this.secrets));
     } catch (err) {
       return this.drop(`evidence record could not be built: ${(err as Error).message}`);
     }

@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 over HTTP as real nodes speak it: HTTP 200 for every answer, errors in the body,
 // "method not found" as code -32000 with a message (or the standard -32601).
-import type { Dispatcher } from 'undici';
-import { decodeUtf8, httpRequest, ProbeError, statusError, type Endpoint, type HttpOptions } from './http.js';
+import type { HttpClient } from '../http/client.js';
+import { decodeUtf8, probeRequest, ProbeError, type Endpoint } from './http.js';
 import { parseJson } from './parse.js';
 
 export type RpcAnswer = { ok: true; result: unknown } | { ok: false; code: number; message: string; methodNotFound: boolean };
@@ -33,23 +33,23 @@ export function parseRpcResponse(body: unknown, id: number, method: string): Rpc
 }
 
 export async function rpcCall(
-  dispatcher: Dispatcher,
+  client: HttpClient,
   ep: Endpoint,
   method: string,
   params: unknown[],
-  opts: HttpOptions,
+  opts: { timeoutMs: number; maxBytes: number },
 ): Promise<RpcAnswer> {
   const id = nextId++;
   if (nextId > 2 ** 31) nextId = 1;
-  const res = await httpRequest(dispatcher, ep, '/', {
+  const what = `POST ${method}`;
+  const res = await probeRequest(client, ep, {
     ...opts,
     method: 'POST',
+    path: '/',
+    label: what,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
   });
-  const what = `POST ${method}`;
-  const failed = statusError(res, what);
-  if (failed) throw failed;
   const type = String(res.headers['content-type'] ?? '');
   if (!/json/i.test(type)) throw new ProbeError('invalid_response', `${what}: content-type is not JSON`);
   return parseRpcResponse(parseJson(decodeUtf8(res.body, what), what), id, method);

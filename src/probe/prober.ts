@@ -1,14 +1,15 @@
 // Runs one probe against one node and classifies the outcome. Owns the node's RPC namespace:
 // fixed by config, or found by probing `<ns>_blockNumber` and remembered until reset.
-import type { Dispatcher } from 'undici';
+import type { HttpClient } from '../http/client.js';
 import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeData, type ProbeName, type ProbeResult, type RpcProbeName } from '../domain.js';
 import { parseExposition } from '../exposition/index.js';
-import { decodeUtf8, endpointFor, httpRequest, ProbeError, statusError, type Endpoint } from './http.js';
+import { decodeUtf8, endpointFor, probeRequest, ProbeError, type Endpoint } from './http.js';
 import { rpcCall, type RpcAnswer } from './jsonrpc.js';
 import { parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators } from './parse.js';
 
 export interface ProberOptions {
-  dispatcher: Dispatcher;
+  /** Carries the run's secrets: every message of a result is scrubbed with them. */
+  client: HttpClient;
   maxResponseBytes: number;
   maxUpstreamSeries: number;
   now?: () => number;
@@ -50,7 +51,7 @@ export class NodeProber {
       const data = await this.fetch(probe);
       return { kind: 'ok', probe, startedAt, durationMs: duration(), data, namespace: this.detected };
     } catch (err) {
-      if (err instanceof Unsupported) return { kind: 'unsupported', probe, startedAt, durationMs: duration(), message: err.message };
+      if (err instanceof Unsupported) return { kind: 'unsupported', probe, startedAt, durationMs: duration(), message: this.opts.client.secrets.scrub(err.message) };
       const e = err instanceof ProbeError ? err : new ProbeError('invalid_response', `unexpected error: ${(err as Error).name}`);
       const method = probe in RPC_METHODS ? `POST ${this.detected ?? this.target.rpcNamespace}_${RPC_METHODS[probe as RpcProbeName]}` : `GET /${probe}`;
       return {
@@ -59,7 +60,8 @@ export class NodeProber {
         startedAt,
         durationMs: duration(),
         reason: e.reason,
-        message: e.message,
+        // A node may echo what it was sent (credentials, header values) in any text it returns.
+        message: this.opts.client.secrets.scrub(e.message),
         httpStatus: e.response?.status,
         response: e.response && { method, status: e.response.status, headers: e.response.headers, body: e.response.body },
       };
@@ -91,20 +93,20 @@ export class NodeProber {
   }
 
   private async get(path: string, headers: Record<string, string> = { accept: 'application/json' }): Promise<string> {
-    const res = await httpRequest(this.opts.dispatcher, this.endpoint, path, {
+    const what = `GET ${path}`;
+    const res = await probeRequest(this.opts.client, this.endpoint, {
       method: 'GET',
+      path,
+      label: what,
       headers,
       timeoutMs: this.target.timeoutMs,
       maxBytes: this.opts.maxResponseBytes,
     });
-    const what = `GET ${path}`;
-    const failed = statusError(res, what);
-    if (failed) throw failed;
     return decodeUtf8(res.body, what);
   }
 
   private call(namespace: string, name: string): Promise<RpcAnswer> {
-    return rpcCall(this.opts.dispatcher, this.endpoint, `${namespace}_${name}`, [], {
+    return rpcCall(this.opts.client, this.endpoint, `${namespace}_${name}`, [], {
       timeoutMs: this.target.timeoutMs,
       maxBytes: this.opts.maxResponseBytes,
     });

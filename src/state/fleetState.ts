@@ -2,6 +2,7 @@
 // results in, the metrics view reads snapshots out. A failed probe clears the values it owned,
 // so nothing stale ever looks fresh.
 import { FAILURE_REASONS, type FailureReason, type HealthData, type MetricFamily, type MiningStats, type NodeTarget, type ProbeName, type ProbeResult, type ValidatorInfo } from '../domain.js';
+import { parseRetryAfter } from '../http/retryAfter.js';
 
 export interface ProbeState {
   supported: boolean;
@@ -78,14 +79,7 @@ export function backoffDelay(failures: number, intervalMs: number, policy: Backo
   return intervalMs * factor * (1 + policy.jitter * policy.random());
 }
 
-/** Retry-After as seconds or an HTTP date, in ms from now; capped at one hour. */
-export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return undefined;
-  const secs = /^\s*\d+\s*$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now;
-  if (!Number.isFinite(secs) || secs <= 0) return undefined;
-  return Math.min(secs, 3_600_000);
-}
+export { parseRetryAfter };
 
 export class FleetState {
   private readonly byName = new Map<string, NodeState>();

@@ -1,8 +1,8 @@
 // Reads at most `limit` bytes of a response body and always finishes with the stream, so the
-// connection is either reused (fully read) or closed (too large), never left hanging.
+// connection is either reused (fully read) or closed (too large or failed), never left hanging.
 import type { Readable } from 'node:stream';
 
-export async function readBounded(body: Readable, limit: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+export async function readBounded(body: Readable, limit: number): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
@@ -20,8 +20,14 @@ export async function readBounded(body: Readable, limit: number): Promise<{ byte
       size += buf.length;
     }
   } finally {
-    // Breaking out of the loop leaves the rest unread: destroy to close the connection.
+    // Leaving the loop early (cap, error) leaves the rest unread: destroy to close the connection.
     if (!body.readableEnded) body.destroy();
   }
-  return { bytes: new Uint8Array(Buffer.concat(chunks, size)), truncated };
+  return { body: Buffer.concat(chunks, size), truncated };
+}
+
+/** Discards a body we do not want (redirects), without reading an unbounded amount. */
+export function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
