@@ -1,0 +1,57 @@
+// `alerting.heartbeat`: the dead-man's switch URL, method and interval (one module per section).
+// The `alerting:` section module includes `heartbeatSchema` under `heartbeat`.
+import * as z from 'zod';
+import { durationReason, parseDuration } from '../config/duration.js';
+
+/** Why a heartbeat URL cannot be used, without repeating it (the URL usually is the secret). */
+export function heartbeatUrlReason(raw: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return 'invalid URL: expected e.g. https://hc-ping.com/<uuid>';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'URL scheme must be http or https';
+  if (u.username || u.password) return 'URL must not contain user:password';
+  return undefined;
+}
+
+const boundedDuration = (minMs: number, maxMs: number, what: string) =>
+  z.string().superRefine((s, ctx) => {
+    const reason = durationReason(s);
+    if (reason) return ctx.addIssue({ code: 'custom', message: `invalid duration: ${reason}` });
+    const ms = parseDuration(s);
+    if (ms < minMs || ms > maxMs) ctx.addIssue({ code: 'custom', message: what });
+  });
+
+export const heartbeatSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .superRefine((s, ctx) => {
+        const reason = heartbeatUrlReason(s);
+        if (reason) ctx.addIssue({ code: 'custom', message: reason });
+      })
+      .meta({ description: 'Pinged while polling and evaluation run (a secret: never logged).' }),
+    method: z.enum(['GET', 'POST'], { error: 'method must be GET or POST' }).default('GET'),
+    interval: boundedDuration(5_000, 24 * 3_600_000, 'interval must be between 5s and 24h').default('1m'),
+    timeout: boundedDuration(100, 60_000, 'timeout must be between 100ms and 1m').default('10s'),
+  })
+  .superRefine((h, ctx) => {
+    if (durationReason(h.interval) || durationReason(h.timeout)) return;
+    if (parseDuration(h.timeout) >= parseDuration(h.interval)) ctx.addIssue({ code: 'custom', path: ['timeout'], message: 'timeout must be less than interval' });
+  })
+  .optional()
+  .meta({ description: "Dead-man's switch: a GET (or POST with a small JSON body) to url every interval while healthy." });
+
+export interface HeartbeatSettings {
+  url: string;
+  method: 'GET' | 'POST';
+  intervalMs: number;
+  timeoutMs: number;
+}
+
+export function resolveHeartbeat(raw: z.output<typeof heartbeatSchema>): HeartbeatSettings | undefined {
+  if (!raw) return undefined;
+  return { url: raw.url, method: raw.method, intervalMs: parseDuration(raw.interval), timeoutMs: parseDuration(raw.timeout) };
+}
