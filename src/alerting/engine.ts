@@ -1,0 +1,135 @@
+// The built-in alert engine: evaluates the alert definitions over the FleetSnapshot that /metrics
+// renders, and keeps one state machine per alert instance. Pure apart from the injected time.
+import { ALERT_DEFINITIONS, annotationTemplates } from './definitions/index.js';
+import { fingerprint } from './labels.js';
+import { observeActive, observeInactive, type AlertInstance } from './instance.js';
+import { RangeStore } from './range.js';
+import { renderTemplate } from './template.js';
+import type { AlertDefinition, AlertParams, ExporterSignals, Labels } from './types.js';
+import type { FleetSnapshot } from '../state/snapshot.js';
+
+/** Per-alert overrides from config (`alerting.rules`). */
+export interface RuleOverride extends Partial<AlertParams> {
+  enabled?: boolean;
+}
+
+export interface EngineOptions {
+  runbookBase: string;
+  /** The `instance` label of the exporter's own alerts (Prometheus would use the scrape target). */
+  instance: string;
+  rules?: Readonly<Record<string, RuleOverride>>;
+  definitions?: readonly AlertDefinition[];
+  /** How long a resolved instance stays listed, so receivers can be told (Prometheus: 15 min). */
+  resolvedRetentionMs?: number;
+}
+
+export interface EngineInputs {
+  snapshot: FleetSnapshot;
+  exporter: ExporterSignals;
+}
+
+interface ActiveRule {
+  def: AlertDefinition;
+  params: AlertParams;
+}
+
+export const RESOLVED_RETENTION_MS = 15 * 60_000;
+
+export class AlertEngine {
+  private rules: ActiveRule[] = [];
+  private readonly instances = new Map<string, AlertInstance>();
+  private readonly ranges = new RangeStore();
+  private readonly errors = new Map<string, string>();
+  private opts!: EngineOptions;
+
+  constructor(opts: EngineOptions) {
+    this.configure(opts);
+  }
+
+  /** Applies new options (a config reload); instances of disabled alerts resolve at the next evaluation. */
+  configure(opts: EngineOptions): void {
+    this.opts = opts;
+    this.rules = (opts.definitions ?? ALERT_DEFINITIONS).flatMap((def) => {
+      const o = opts.rules?.[def.name] ?? {};
+      if (o.enabled === false || !def.evaluate) return [];
+      const { enabled: _enabled, ...overrides } = o;
+      return [{ def, params: { ...def.defaults, ...definedOnly(overrides) } }];
+    });
+  }
+
+  /** Parameters in effect for an alert the engine evaluates (undefined when disabled or Prometheus-only). */
+  params(name: string): AlertParams | undefined {
+    return this.rules.find((r) => r.def.name === name)?.params;
+  }
+
+  /** Puts back instances saved before a restart (their activeAt and firingSince included). */
+  restore(saved: Iterable<AlertInstance>): void {
+    for (const inst of saved) this.instances.set(inst.id, inst);
+  }
+
+  evaluate(inputs: EngineInputs, now: number): void {
+    const seen = new Set<string>();
+    for (const { def, params } of this.rules) {
+      let samples;
+      try {
+        samples = def.evaluate!({ snapshot: inputs.snapshot, exporter: inputs.exporter, params, range: (k, v, w) => this.ranges.read(`${def.name}\u0000${k}`, v, w, now) });
+        this.errors.delete(def.name);
+      } catch (err) {
+        // A broken expression keeps its instances as they are rather than resolving them.
+        this.errors.set(def.name, err instanceof Error ? err.message : String(err));
+        for (const inst of this.instances.values()) if (inst.alertname === def.name) seen.add(inst.id);
+        continue;
+      }
+      for (const s of samples) {
+        const labels: Labels = { ...s.labels, ...(def.scope === 'exporter' ? { instance: this.opts.instance } : {}), alertname: def.name, severity: params.severity };
+        const id = fingerprint(labels);
+        seen.add(id);
+        const annotations = renderAnnotations(def, params, this.opts.runbookBase, labels, s.value);
+        this.instances.set(id, observeActive(this.instances.get(id), id, { labels, annotations, value: s.value }, params, now));
+      }
+    }
+    const nodes = new Set(inputs.snapshot.nodes.map((n) => n.name));
+    const networks = new Set(inputs.snapshot.networks.map((n) => n.network));
+    for (const [id, inst] of this.instances) {
+      if (seen.has(id)) continue;
+      const rule = this.rules.find((r) => r.def.name === inst.alertname);
+      // Gone: the alert was disabled, or its node or network was removed by a reload.
+      const gone =
+        !rule ||
+        (inst.labels.node !== undefined && !nodes.has(inst.labels.node)) ||
+        (inst.labels.network !== undefined && !networks.has(inst.labels.network));
+      const next = observeInactive(inst, rule?.params ?? { forMs: 0, keepFiringForMs: 0 }, now, {
+        gone,
+        resolvedRetentionMs: this.opts.resolvedRetentionMs ?? RESOLVED_RETENTION_MS,
+      });
+      if (next) this.instances.set(id, next);
+      else this.instances.delete(id);
+    }
+    this.ranges.sweep(now);
+  }
+
+  /** Pending, firing and recently resolved instances, oldest first. */
+  list(): AlertInstance[] {
+    return [...this.instances.values()].sort((a, b) => a.activeAt - b.activeAt || a.id.localeCompare(b.id));
+  }
+
+  /** Pending and firing instances. */
+  active(): AlertInstance[] {
+    return this.list().filter((i) => i.state !== 'resolved');
+  }
+
+  /** Alerts whose expression threw at the last evaluation, with the message. */
+  evaluationErrors(): ReadonlyMap<string, string> {
+    return this.errors;
+  }
+}
+
+function renderAnnotations(def: AlertDefinition, params: AlertParams, runbookBase: string, labels: Labels, value: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, t] of Object.entries(annotationTemplates(def, params, runbookBase))) out[k] = renderTemplate(t, labels, value);
+  return out;
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
