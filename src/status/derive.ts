@@ -1,5 +1,6 @@
 // One status per node that tells the truth: up / degraded / down / unknown, with the reason.
 // Pure: the snapshot's node view, the node's probe timing and the last failures in; a NodeStatus out.
+import { findDefinition } from '../alerting/definitions/index.js';
 import type { ProbeName } from '../domain.js';
 import type { NodeView } from '../state/snapshot.js';
 import type { NodeStatus, ProbeFailure, ProbeStatus, Reason, StatusKind } from './types.js';
@@ -10,8 +11,8 @@ import { failureToReason, probeMask, reasonText } from './words.js';
  * ten missed blocks: shown well before /health turns "degraded" (60 s) and the alert fires (2 m).
  */
 export const STALLED_AFTER_SECS = 30;
-/** More blocks behind the highest node of its network than this is "behind" (LedgerNodeBehindFleet's threshold). */
-export const BEHIND_AFTER_BLOCKS = 20;
+/** More blocks behind the highest node of its network than this is "behind": LedgerNodeBehindFleet's default threshold. */
+export const BEHIND_AFTER_BLOCKS = findDefinition('LedgerNodeBehindFleet')?.defaults.threshold ?? 20;
 
 /** Probes whose answer decides whether a node is up (as the snapshot's `up`): health or blockNumber, else metrics. */
 export function livenessProbes(probes: readonly ProbeName[]): ProbeName[] {

@@ -1,0 +1,106 @@
+// The JSON views of the status board (/api/v1/nodes, /api/v1/nodes/<name>); the pages render
+// the same rows, and the page script refreshes itself from them.
+import type { StatusBoard } from './board.js';
+import { STATUS_LABEL } from './html.js';
+import { UPTIME_WINDOWS, type PollEntry, type UptimeWindow } from './history.js';
+import type { AlertView, NodeStatus, StatusEvent, StatusKind } from './types.js';
+import { reasonText } from './words.js';
+
+export interface StatusSource {
+  board: StatusBoard;
+  now: () => number;
+  /** How often pages refresh themselves, ms. */
+  refreshMs: number;
+  /** Alerts of the built-in engine; undefined when it does not run. */
+  activeAlerts?: () => AlertView[] | undefined;
+}
+
+const ORDER: Record<StatusKind, number> = { down: 0, degraded: 1, unknown: 2, up: 3 };
+
+export function sortedNodes(board: StatusBoard): NodeStatus[] {
+  return board.nodes().sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.network.localeCompare(b.network) || a.name.localeCompare(b.name));
+}
+
+function uptimes(board: StatusBoard, name: string): Record<UptimeWindow, number | null> {
+  const out = {} as Record<UptimeWindow, number | null>;
+  for (const w of Object.keys(UPTIME_WINDOWS) as UptimeWindow[]) out[w] = board.uptime(name, w) ?? null;
+  return out;
+}
+
+export function pollJson(e: PollEntry) {
+  return { at: e.at, outcome: e.outcome, durationMs: e.durationMs, reason: reasonText(e.reason) };
+}
+
+export function nodeRow(board: StatusBoard, s: NodeStatus, recent: number) {
+  return {
+    name: s.name,
+    network: s.network,
+    status: s.status,
+    label: STATUS_LABEL[s.status],
+    reason: s.text,
+    reasons: s.reasons.map((r) => ({ code: r.code, text: reasonText(r) })),
+    since: s.since ?? null,
+    lastCheck: s.lastCheckAt ?? null,
+    nextCheck: s.nextCheckAt ?? null,
+    backingOff: s.backingOff,
+    height: s.height ?? null,
+    lagBlocks: s.lagBlocks ?? null,
+    version: s.version ?? null,
+    uptime: uptimes(board, s.name),
+    ...(recent > 0 ? { recent: board.history(s.name, recent).map(pollJson) } : {}),
+  };
+}
+
+export type NodeRow = ReturnType<typeof nodeRow>;
+
+export function summary(nodes: NodeStatus[]): Record<StatusKind, number> {
+  const out: Record<StatusKind, number> = { up: 0, degraded: 0, down: 0, unknown: 0 };
+  for (const n of nodes) out[n.status]++;
+  return out;
+}
+
+function eventJson(e: StatusEvent) {
+  return { at: e.at, kind: e.kind, node: e.node ?? null, text: e.text };
+}
+
+export function nodesJson(src: StatusSource, recent: number) {
+  const nodes = sortedNodes(src.board);
+  return {
+    generatedAt: src.now(),
+    updatedAt: src.board.lastUpdate ?? null,
+    refreshMs: src.refreshMs,
+    summary: summary(nodes),
+    alerts: src.activeAlerts?.() ?? null,
+    nodes: nodes.map((n) => nodeRow(src.board, n, recent)),
+    events: src.board.recentEvents(20).map(eventJson),
+  };
+}
+
+export function nodeJson(src: StatusSource, name: string) {
+  const s = src.board.node(name);
+  if (!s) return undefined;
+  return {
+    generatedAt: src.now(),
+    refreshMs: src.refreshMs,
+    node: {
+      ...nodeRow(src.board, s, 100),
+      labels: s.labels,
+      namespace: s.namespace ?? null,
+      peers: s.peers ?? null,
+      blockAgeSecs: s.blockAgeSecs ?? null,
+      probes: s.probes.map((p) => ({
+        probe: p.probe,
+        outcome: p.outcome,
+        text: p.text,
+        supported: p.outcome !== 'unsupported',
+        lastRun: p.lastRunAt ?? null,
+        durationMs: p.durationMs ?? null,
+        lastSuccess: p.lastSuccessAt ?? null,
+        consecutiveFailures: p.consecutiveFailures,
+        backingOff: p.backingOff,
+        nextCheck: p.nextCheckAt ?? null,
+      })),
+    },
+    events: src.board.recentEvents(20, name).map(eventJson),
+  };
+}

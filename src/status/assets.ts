@@ -1,0 +1,227 @@
+// The pages' stylesheet and script, served from /static/ by the exporter itself (no external
+// assets: the page must work on an air-gapped network; the CSP allows only these two files).
+
+export const STATUS_CSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#57606a;--line:#d0d7de;--head:#f6f8fa;--link:#0550ae;
+--up-bg:#dafbe1;--up-fg:#116329;--deg-bg:#fff8c5;--deg-fg:#6f4400;--down-bg:#ffebe9;--down-fg:#a40e26;--unk-bg:#eaeef2;--unk-fg:#424a53;
+--bar-up:#2da44e;--bar-deg:#bf8700;--bar-down:#cf222e;--spark:#0969da}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--head:#161b22;--link:#79c0ff;
+--up-bg:#12261e;--up-fg:#56d364;--deg-bg:#272115;--deg-fg:#e3b341;--down-bg:#2d1214;--down-fg:#ff7b72;--unk-bg:#21262d;--unk-fg:#b1bac4;
+--bar-up:#3fb950;--bar-deg:#d29922;--bar-down:#f85149;--spark:#58a6ff}}
+*{box-sizing:border-box}
+body{margin:0;padding:1rem 1.25rem;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+a{color:var(--link)}
+h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.15rem;margin:1.4rem 0 .5rem}h3{font-size:1rem;margin:1rem 0 .3rem}
+.meta{margin:.2rem 0;color:var(--muted)}.meta strong{color:var(--fg)}
+.muted{color:var(--muted)}.small{font-size:.85em}
+#updated.stale{color:var(--down-fg);font-weight:600}
+table{border-collapse:collapse;width:100%}
+th,td{padding:.35rem .5rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+thead th{background:var(--head);font-weight:600;white-space:nowrap}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+.why{overflow-wrap:anywhere}
+.net{display:block;color:var(--muted);font-weight:normal;font-size:.85em}
+.pill{display:inline-block;padding:0 .45em;border-radius:1em;font-weight:600;white-space:nowrap}
+.pill.up,.pill.ok{background:var(--up-bg);color:var(--up-fg)}
+.pill.degraded,.pill.pending{background:var(--deg-bg);color:var(--deg-fg)}
+.pill.down,.pill.failing{background:var(--down-bg);color:var(--down-fg)}
+.pill.unknown,.pill.unsupported{background:var(--unk-bg);color:var(--unk-fg)}
+.tag{display:inline-block;padding:0 .4em;border:1px solid var(--line);border-radius:.3em;font-size:.85em;white-space:nowrap}
+tr.row-down th,tr.row-down td{background:var(--down-bg)}
+.rel{color:var(--muted);font-size:.85em;white-space:nowrap}
+time{white-space:nowrap}
+svg.bars .bar.up{fill:var(--bar-up)}svg.bars .bar.degraded{fill:var(--bar-deg)}svg.bars .bar.down{fill:var(--bar-down)}
+svg.spark polyline{stroke:var(--spark)}
+.hist-big svg{max-width:100%;height:auto}
+ul.alerts{list-style:none;padding:0}li.alert{padding:.4rem .6rem;margin:.3rem 0;border-left:4px solid var(--bar-deg);background:var(--deg-bg)}
+li.alert.firing{border-color:var(--bar-down);background:var(--down-bg)}
+.ok-msg{color:var(--up-fg)}.warn-msg{color:var(--down-fg)}
+ol.events{padding-left:1.2rem}ol.events li{margin:.15rem 0}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--head);padding:.5rem;border-radius:.3rem;font-size:.85em;max-height:12rem;overflow:auto}
+ol.evidence-list{padding-left:1.2rem}
+footer{margin-top:2rem;color:var(--muted)}
+@media (max-width:760px){
+body{padding:.6rem}
+table.nodes thead,#probes thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.nodes tr,#probes tr{display:block;border:1px solid var(--line);border-radius:.4rem;margin:.5rem 0;padding:.3rem .2rem}
+table.nodes th,table.nodes td,#probes th,#probes td{display:block;border:0;padding:.15rem .5rem;text-align:left}
+table.nodes td::before,#probes td::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
+table.nodes th a{font-size:1.1em}
+td.hist svg{max-width:100%;height:auto}
+dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3rem}
+}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+`;
+
+// Plain browser JavaScript (no build step): refreshes the page from the JSON API it names in
+// data-api, keeps relative times and "updated N s ago" current, and says when updates fail.
+export const STATUS_JS = `'use strict';
+(function () {
+  var body = document.body;
+  var api = body.getAttribute('data-api');
+  var refresh = Math.max(1000, Number(body.getAttribute('data-refresh')) || 5000);
+  var skew = 0;
+  var lastOk = Number(body.getAttribute('data-generated')) || Date.now();
+  var failing = false;
+  var SVG = 'http://www.w3.org/2000/svg';
+  function now() { return Date.now() + skew; }
+  function pad(n) { return (n < 10 ? '0' : '') + n; }
+  function fmt(ms) {
+    var s = Math.max(0, ms) / 1000;
+    if (s < 90) return Math.round(s) + ' s';
+    var t = Math.round(s);
+    if (t < 3600) return Math.floor(t / 60) + 'm' + pad(t % 60) + 's';
+    if (t < 86400) return Math.floor(t / 3600) + 'h' + pad(Math.floor((t % 3600) / 60)) + 'm';
+    return Math.floor(t / 86400) + 'd' + Math.floor((t % 86400) / 3600) + 'h';
+  }
+  function rel(t) { var d = t - now(); return d >= 0 ? '(in ' + fmt(d) + ')' : '(' + fmt(-d) + ' ago)'; }
+  function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
+  function dash() { return el('span', 'muted', '\\u2014'); }
+  function timeEl(ms) {
+    var f = document.createDocumentFragment();
+    if (ms == null) { f.appendChild(dash()); return f; }
+    var iso = new Date(ms).toISOString();
+    var t = el('time', null, (iso.slice(0, 10) === new Date(now()).toISOString().slice(0, 10) ? '' : iso.slice(0, 10) + ' ') + iso.slice(11, 19) + ' UTC');
+    t.setAttribute('datetime', iso);
+    var r = el('span', 'rel', rel(ms));
+    r.setAttribute('data-rel-of', String(ms));
+    f.appendChild(t); f.appendChild(document.createTextNode(' ')); f.appendChild(r);
+    return f;
+  }
+  function bars(polls, slots) {
+    var H = { up: 6, degraded: 12, down: 18 }, c = { up: 0, degraded: 0, down: 0 };
+    var svg = document.createElementNS(SVG, 'svg');
+    var width = slots * 5, start = slots - polls.length;
+    svg.setAttribute('class', 'bars'); svg.setAttribute('viewBox', '0 0 ' + width + ' 18');
+    svg.setAttribute('width', String(width)); svg.setAttribute('height', '18'); svg.setAttribute('role', 'img');
+    polls.forEach(function (p, i) {
+      c[p.outcome]++;
+      var r = document.createElementNS(SVG, 'rect'), h = H[p.outcome] || 18;
+      r.setAttribute('class', 'bar ' + p.outcome); r.setAttribute('x', String((start + i) * 5)); r.setAttribute('y', String(18 - h));
+      r.setAttribute('width', '4'); r.setAttribute('height', String(h));
+      var t = document.createElementNS(SVG, 'title');
+      t.textContent = new Date(p.at).toISOString().replace('T', ' ').slice(0, 19) + ' UTC: ' + p.outcome + (p.reason ? ': ' + p.reason : '') + ' (' + p.durationMs + ' ms)';
+      r.appendChild(t); svg.appendChild(r);
+    });
+    var label = polls.length ? 'last ' + polls.length + ' polls: ' + c.up + ' up, ' + c.degraded + ' degraded, ' + c.down + ' down' : 'no polls yet';
+    svg.setAttribute('aria-label', label);
+    return svg;
+  }
+  function pct(x) { return x == null ? '\\u2014' : (x * 100 >= 99.995 ? '100' : (x * 100).toFixed(2)) + '%'; }
+  function num(x) { return x == null ? dash() : document.createTextNode(String(x)); }
+  function cell(tr, label, cls, content) {
+    var td = el('td', cls);
+    td.setAttribute('data-label', label);
+    if (content != null) td.appendChild(typeof content === 'string' ? document.createTextNode(content) : content);
+    tr.appendChild(td);
+    return td;
+  }
+  function pill(cls, text) { return el('span', 'pill ' + cls, text); }
+  function why(text, backingOff) {
+    var f = document.createDocumentFragment();
+    f.appendChild(text ? document.createTextNode(text) : dash());
+    if (backingOff) { f.appendChild(document.createTextNode(' ')); f.appendChild(el('span', 'tag', 'backing off')); }
+    return f;
+  }
+  function nodeRow(r, labels) {
+    var tr = el('tr', 'row-' + r.status);
+    tr.setAttribute('data-node', r.name);
+    var th = el('th'); th.setAttribute('scope', 'row');
+    var a = el('a', null, r.name); a.setAttribute('href', 'nodes/' + encodeURIComponent(r.name));
+    th.appendChild(a); th.appendChild(document.createTextNode(' ')); th.appendChild(el('span', 'net', r.network));
+    tr.appendChild(th);
+    cell(tr, labels[1], 'st', pill(r.status, r.label));
+    cell(tr, labels[2], 'why', why(r.reason, r.backingOff));
+    cell(tr, labels[3], null, timeEl(r.since));
+    cell(tr, labels[4], null, timeEl(r.lastCheck));
+    cell(tr, labels[5], null, timeEl(r.nextCheck));
+    cell(tr, labels[6], 'n', num(r.height));
+    cell(tr, labels[7], 'n', num(r.lagBlocks));
+    cell(tr, labels[8], null, r.version == null ? dash() : r.version);
+    cell(tr, labels[9], 'n', pct(r.uptime['24h']));
+    cell(tr, labels[10], 'hist', bars(r.recent || [], 30));
+    return tr;
+  }
+  function events(list) {
+    var box = document.getElementById('events');
+    if (!box) return;
+    box.textContent = '';
+    if (!list.length) { box.appendChild(el('p', 'muted', 'No events yet.')); return; }
+    var ol = el('ol', 'events');
+    list.forEach(function (e) { var li = el('li', 'ev ' + e.kind); li.appendChild(timeEl(e.at)); li.appendChild(document.createTextNode(' ' + e.text)); ol.appendChild(li); });
+    box.appendChild(ol);
+  }
+  function alerts(list) {
+    var sec = document.getElementById('alerts');
+    if (!sec || list == null) return;
+    var old = sec.querySelector('ul, p'); if (old) old.remove();
+    if (!list.length) { sec.appendChild(el('p', 'ok-msg', 'No alerts pending or firing.')); return; }
+    var ul = el('ul', 'alerts');
+    list.forEach(function (a) {
+      var li = el('li', 'alert ' + (a.state === 'firing' ? 'firing' : 'pending'));
+      li.appendChild(el('strong', null, a.name)); li.appendChild(document.createTextNode(' '));
+      li.appendChild(el('span', 'tag', a.state)); li.appendChild(document.createTextNode(' ')); li.appendChild(el('span', 'tag', a.severity));
+      var where = Object.keys(a.labels).filter(function (k) { return k === 'node' || k === 'network'; }).map(function (k) { return k + '=' + a.labels[k]; }).join(' ');
+      li.appendChild(document.createTextNode(' ' + where));
+      if (a.summary) { li.appendChild(el('br')); li.appendChild(document.createTextNode(a.summary)); }
+      ul.appendChild(li);
+    });
+    sec.appendChild(ul);
+  }
+  function fleet(data) {
+    var table = document.getElementById('nodes');
+    var labels = Array.prototype.map.call(table.querySelectorAll('thead th'), function (th) { return th.textContent; });
+    var tbody = el('tbody');
+    data.nodes.forEach(function (r) { tbody.appendChild(nodeRow(r, labels)); });
+    table.replaceChild(tbody, table.tBodies[0]);
+    var s = data.summary;
+    document.getElementById('summary').textContent = s.down + ' down \\u00b7 ' + s.degraded + ' degraded \\u00b7 ' + s.up + ' up' + (s.unknown ? ' \\u00b7 ' + s.unknown + ' not polled yet' : '');
+    document.title = (s.down ? s.down + ' down \\u2013 ' : '') + 'Ledger fleet status';
+    alerts(data.alerts);
+    events(data.events);
+  }
+  function node(data) {
+    var n = data.node;
+    var st = document.getElementById('node-status');
+    st.className = 'pill ' + n.status; st.textContent = n.label;
+    document.getElementById('node-reason').textContent = n.reason || 'answering normally';
+    var rows = document.querySelectorAll('#probes tbody tr');
+    n.probes.forEach(function (p, i) {
+      var tr = rows[i]; if (!tr) return;
+      var c = tr.cells;
+      tr.className = 'probe-' + p.outcome;
+      c[1].textContent = ''; c[1].appendChild(pill(p.outcome, p.outcome === 'failing' ? '\\u25bc failing' : p.outcome === 'ok' ? '\\u25cf ok' : p.outcome === 'unsupported' ? '\\u25cb unsupported' : '? pending'));
+      c[2].textContent = ''; c[2].appendChild(why(p.text, p.backingOff));
+      c[3].textContent = p.durationMs == null ? '\\u2014' : p.durationMs + ' ms';
+      c[4].textContent = ''; c[4].appendChild(timeEl(p.lastRun));
+      c[5].textContent = ''; c[5].appendChild(timeEl(p.lastSuccess));
+      c[6].textContent = ''; c[6].appendChild(timeEl(p.nextCheck));
+    });
+    var hist = document.querySelector('.hist-big');
+    if (hist) { hist.textContent = ''; hist.appendChild(bars(n.recent || [], 100)); }
+  }
+  function tick() {
+    document.querySelectorAll('[data-rel-of]').forEach(function (e) { e.textContent = rel(Number(e.getAttribute('data-rel-of'))); });
+    var u = document.getElementById('updated');
+    if (u) {
+      u.textContent = (failing ? 'update failed, retrying; last updated ' : 'updated ') + fmt(now() - lastOk) + ' ago';
+      u.classList.toggle('stale', failing || now() - lastOk > 3 * refresh);
+    }
+  }
+  function poll() {
+    fetch(api, { cache: 'no-store', headers: { accept: 'application/json' } })
+      .then(function (res) { if (!res.ok) throw new Error('HTTP ' + res.status); return res.json(); })
+      .then(function (data) {
+        skew = data.generatedAt - Date.now();
+        lastOk = data.generatedAt;
+        failing = false;
+        if (data.nodes) fleet(data); else if (data.node) node(data);
+      })
+      .catch(function () { failing = true; })
+      .then(function () { tick(); setTimeout(poll, refresh); });
+  }
+  tick();
+  setInterval(tick, 1000);
+  if (api) setTimeout(poll, refresh);
+})();
+`;

@@ -1,0 +1,80 @@
+// The fleet status page at `/`: alerts, nodes (worst first), networks and recent events.
+// Plain HTML that works without JavaScript; the page script refreshes it from /api/v1/nodes.
+import { nodesJson, type NodeRow, type StatusSource } from './api.js';
+import { esc, historyBars, page, percent, timeCell } from './html.js';
+import type { AlertView } from './types.js';
+
+/** Polls shown as bars in each row of the fleet page (the node page shows all 100). */
+export const ROW_BARS = 30;
+
+export const NODE_COLUMNS = ['Node', 'Status', 'Why', 'Since', 'Last check', 'Next check', 'Height', 'Lag', 'Version', 'Uptime 24 h', `Last ${ROW_BARS} polls`] as const;
+
+function num(x: number | null): string {
+  return x === null ? '<span class="muted">—</span>' : String(x);
+}
+
+function rowHtml(r: NodeRow, now: number): string {
+  const cells = [
+    `<td class="st"><span class="pill ${r.status}">${esc(r.label)}</span></td>`,
+    `<td class="why">${esc(r.reason) || '<span class="muted">—</span>'}${r.backingOff ? ' <span class="tag">backing off</span>' : ''}</td>`,
+    `<td>${timeCell(r.since ?? undefined, now)}</td>`,
+    `<td>${timeCell(r.lastCheck ?? undefined, now)}</td>`,
+    `<td>${timeCell(r.nextCheck ?? undefined, now)}</td>`,
+    `<td class="n">${num(r.height)}</td>`,
+    `<td class="n">${num(r.lagBlocks)}</td>`,
+    `<td>${r.version === null ? '<span class="muted">—</span>' : esc(r.version)}</td>`,
+    `<td class="n">${percent(r.uptime['24h'] ?? undefined)}</td>`,
+    `<td class="hist">${historyBars(r.recent ?? [], ROW_BARS)}</td>`,
+  ].map((c, i) => c.replace(/^<td/, `<td data-label="${esc(NODE_COLUMNS[i + 1]!)}"`));
+  return `<tr class="row-${r.status}" data-node="${esc(r.name)}"><th scope="row"><a href="nodes/${encodeURIComponent(r.name)}">${esc(r.name)}</a> <span class="net">${esc(r.network)}</span></th>${cells.join('')}</tr>`;
+}
+
+export function alertsHtml(alerts: AlertView[] | null | undefined, now: number): string {
+  if (alerts === null || alerts === undefined) return '';
+  const items = alerts
+    .map((a) => `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}"><strong>${esc(a.name)}</strong> <span class="tag">${esc(a.state)}</span> <span class="tag">${esc(a.severity)}</span> ${esc(Object.entries(a.labels).filter(([k]) => k === 'node' || k === 'network').map(([k, v]) => `${k}=${v}`).join(' '))}${a.summary ? `<br>${esc(a.summary)}` : ''}${a.since ? ` <span class="muted">since ${timeCell(a.since, now)}</span>` : ''}</li>`)
+    .join('');
+  return `<section id="alerts" aria-labelledby="alerts-h"><h2 id="alerts-h">Active alerts</h2>${items ? `<ul class="alerts">${items}</ul>` : '<p class="ok-msg">No alerts pending or firing.</p>'}</section>`;
+}
+
+export function summaryText(s: Record<string, number>): string {
+  return `${s.down} down · ${s.degraded} degraded · ${s.up} up${s.unknown ? ` · ${s.unknown} not polled yet` : ''}`;
+}
+
+function networksHtml(rows: NodeRow[]): string {
+  const nets = new Map<string, { up: number; degraded: number; down: number; total: number; height?: number }>();
+  for (const r of rows) {
+    const n = nets.get(r.network) ?? { up: 0, degraded: 0, down: 0, total: 0 };
+    n.total++;
+    if (r.status === 'up' || r.status === 'degraded' || r.status === 'down') n[r.status]++;
+    if (r.height !== null) n.height = Math.max(n.height ?? 0, r.height);
+    nets.set(r.network, n);
+  }
+  const body = [...nets]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, n]) => `<tr><th scope="row">${esc(name)}</th><td class="n">${n.up + n.degraded}/${n.total}</td><td class="n">${n.degraded}</td><td class="n">${n.down}</td><td class="n">${n.height ?? '—'}</td></tr>`)
+    .join('');
+  return `<table id="networks"><thead><tr><th scope="col">Network</th><th scope="col">Answering</th><th scope="col">Degraded</th><th scope="col">Down</th><th scope="col">Highest block</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+export function eventsHtml(events: Array<{ at: number; text: string; kind: string }>, now: number): string {
+  if (events.length === 0) return '<p class="muted" id="no-events">No events yet.</p>';
+  return `<ol class="events">${events.map((e) => `<li class="ev ${esc(e.kind)}">${timeCell(e.at, now)} ${esc(e.text)}</li>`).join('')}</ol>`;
+}
+
+export function fleetPage(src: StatusSource, info: { version: string; ready: boolean }): string {
+  const now = src.now();
+  const data = nodesJson(src, ROW_BARS);
+  const head = NODE_COLUMNS.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
+  const body = `<header class="top"><h1>Ledger fleet status</h1>
+<p class="meta"><strong id="summary">${esc(summaryText(data.summary))}</strong> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span>${info.ready ? '' : ' · first poll round in progress'} · exporter ${esc(info.version)}</p></header>
+<main>
+${alertsHtml(data.alerts, now)}
+<section aria-labelledby="nodes-h"><h2 id="nodes-h">Nodes</h2>
+<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead><tbody>${data.nodes.map((r) => rowHtml(r, now)).join('\n')}</tbody></table></section>
+<section aria-labelledby="nets-h"><h2 id="nets-h">Networks</h2>${networksHtml(data.nodes)}</section>
+<section aria-labelledby="events-h"><h2 id="events-h">Recent events</h2><div id="events">${eventsHtml(data.events, now)}</div></section>
+</main>
+<footer><a href="metrics">/metrics</a> · <a href="api/v1/nodes">/api/v1/nodes</a> · <a href="api/evidence?limit=20">/api/evidence</a> · <a href="healthz">/healthz</a> · <a href="readyz">/readyz</a></footer>`;
+  return page({ title: `${data.summary.down ? `${data.summary.down} down – ` : ''}Ledger fleet status`, root: '', api: 'api/v1/nodes?recent=30', refreshMs: src.refreshMs, generatedAt: now, body });
+}

@@ -1,0 +1,86 @@
+// HTTP routes of the on-call view: pages, badges, the JSON API and the pages' static files.
+// Returns undefined for paths it does not own, so the server can try its other routes.
+import type { EvidenceRecord } from '../evidence/record.js';
+import { nodeJson, nodesJson, type StatusSource } from './api.js';
+import { STATUS_CSS, STATUS_JS } from './assets.js';
+import { statusBadge, uptimeBadge } from './badge.js';
+import { fleetPage } from './fleetPage.js';
+import { esc, page } from './html.js';
+import { HISTORY_LENGTH, UPTIME_WINDOWS, type UptimeWindow } from './history.js';
+import { nodePage, type EvidenceSection } from './nodePage.js';
+
+export interface StatusReply {
+  status: number;
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export interface StatusRouteDeps {
+  source: StatusSource;
+  version: string;
+  ready: () => boolean;
+  /** Newest evidence records of a node; absent when the evidence store is off. */
+  evidence?: (node: string, limit: number) => Promise<EvidenceRecord[]>;
+}
+
+/** Scripts and styles from this server only, no inline script, nothing framed or posted. */
+export const STATUS_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const HTML_HEADERS = { 'content-security-policy': STATUS_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+const EVIDENCE_ON_PAGE = 5;
+
+const html = (status: number, body: string): StatusReply => ({ status, contentType: 'text/html; charset=utf-8', body, headers: HTML_HEADERS });
+const json = (status: number, body: unknown): StatusReply => ({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
+const svg = (body: string): StatusReply => ({ status: 200, contentType: 'image/svg+xml; charset=utf-8', body, headers: { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'", 'x-content-type-options': 'nosniff' } });
+
+function notFoundPage(root: string, what: string, now: number, refreshMs: number): StatusReply {
+  return html(404, page({ title: 'Not found – Ledger fleet status', root, refreshMs, generatedAt: now, body: `<main><h1>Not found</h1><p>${esc(what)}</p><p><a href="${root || './'}">All nodes</a></p></main>` }));
+}
+
+function decodeName(raw: string): string | undefined {
+  try {
+    const name = decodeURIComponent(raw);
+    return name.length > 0 && name.length <= 200 ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function evidenceFor(deps: StatusRouteDeps, name: string): Promise<EvidenceSection> {
+  if (!deps.evidence) return { disabled: true };
+  try {
+    return { records: await deps.evidence(name, EVIDENCE_ON_PAGE) };
+  } catch (err) {
+    return { error: (err as NodeJS.ErrnoException).code ?? 'read failed' };
+  }
+}
+
+export async function statusRoute(deps: StatusRouteDeps, pathname: string, params: URLSearchParams): Promise<StatusReply | undefined> {
+  const src = deps.source;
+  if (pathname === '/') return html(200, fleetPage(src, { version: deps.version, ready: deps.ready() }));
+  if (pathname === '/static/status.css') return { status: 200, contentType: 'text/css; charset=utf-8', body: STATUS_CSS };
+  if (pathname === '/static/status.js') return { status: 200, contentType: 'text/javascript; charset=utf-8', body: STATUS_JS };
+  if (pathname === '/api/v1/nodes') {
+    const raw = params.get('recent');
+    const recent = raw === null ? 0 : Number(raw);
+    if (!Number.isInteger(recent) || recent < 0 || recent > HISTORY_LENGTH) return json(400, { error: `recent must be an integer from 0 to ${HISTORY_LENGTH}` });
+    return json(200, nodesJson(src, recent));
+  }
+  const nodeMatch = /^\/nodes\/([^/]+)$/.exec(pathname);
+  if (nodeMatch) {
+    const name = decodeName(nodeMatch[1]!);
+    if (name === undefined) return notFoundPage('../', 'That is not a valid node name.', src.now(), src.refreshMs);
+    const body = src.board.node(name) ? nodePage(src, name, await evidenceFor(deps, name)) : undefined;
+    return body ? html(200, body) : notFoundPage('../', `No node named "${name}" is configured.`, src.now(), src.refreshMs);
+  }
+  const apiMatch = /^\/api\/v1\/nodes\/([^/]+)(\/badge\.svg|\/uptime\/([^/]+)\/badge\.svg)?$/.exec(pathname);
+  if (!apiMatch) return undefined;
+  const name = decodeName(apiMatch[1]!);
+  const status = name === undefined ? undefined : src.board.node(name);
+  if (name === undefined || !status) return json(404, { error: name === undefined ? 'bad node name' : `unknown node: ${name}` });
+  if (!apiMatch[2]) return json(200, nodeJson(src, name));
+  if (apiMatch[3] === undefined) return svg(statusBadge(name, status.status));
+  const window = apiMatch[3];
+  if (!(window in UPTIME_WINDOWS)) return json(400, { error: `uptime window must be one of: ${Object.keys(UPTIME_WINDOWS).join(', ')}` });
+  return svg(uptimeBadge(window, src.board.uptime(name, window as UptimeWindow)));
+}
