@@ -63,6 +63,8 @@ describe('MetricsView', () => {
     // other reasons appear from their first occurrence only
     expect(body).not.toContain('ledger_probe_failures_total{node="val-2",network="mainnet",probe="blockNumber",reason="connect"}');
     expect(lines).toContain('ledger_probe_supported{node="val-2",network="mainnet",probe="miningStats"} 0');
+    // an unsupported probe is not a failing one: no success sample at all (neither 0 nor a made-up 1)
+    expect(body).not.toMatch(/ledger_probe_success\{node="val-2",network="mainnet",probe="miningStats"\}/);
     expect(lines).toContain('ledger_probe_success{node="val-2",network="mainnet",probe="blockNumber"} 0');
     expect(lines).toContain('ledger_probe_duration_seconds{node="val-2",network="mainnet",probe="blockNumber"} 5');
     expect(lines).toContain('ledger_fleet_nodes{network="mainnet"} 2');

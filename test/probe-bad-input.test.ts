@@ -212,6 +212,16 @@ describe('HTTP status failures', () => {
     expect(srv.requests.every((r) => r.authorization === `Basic ${BASIC}`)).toBe(true);
   });
 
+  it('a 502 during namespace detection is recorded with the method really sent, not the probe\'s own', async () => {
+    const srv = await server(nginxBadGateway());
+    const r = await prober(target(srv.url, { probes: ['validators'] }), dispatcher()).run('validators');
+    const f = expectFailed(r, 'http_5xx');
+    // Detection asked claw_blockNumber first; that request got the 502, and evidence must say so.
+    expect(f.message).toBe('POST claw_blockNumber: HTTP 502');
+    expect(f.response?.method).toBe('POST claw_blockNumber');
+    expect(srv.requests).toHaveLength(1);
+  });
+
   it('503 with a JSON body on /health -> http_5xx', async () => {
     const body = JSON.stringify({ error: 'node is syncing', retry: true });
     const { result } = await goodThenBad('health', fixed(503, 'application/json', body), 'http_5xx');

@@ -42,7 +42,9 @@ const NETWORK_GAUGES: Array<[string, string, (n: NetworkView) => number | undefi
 ];
 
 const PROBE_GAUGES: Array<[string, string, (p: ProbeView) => number | undefined]> = [
-  ['ledger_probe_success', 'Whether the last run of the probe succeeded (1) or not (0).', (p) => (p.success === undefined ? undefined : p.success ? 1 : 0)],
+  // No sample for an unsupported probe: it did not fail, and 1 would claim a success that never
+  // happened; ledger_probe_supported says why the series is absent.
+  ['ledger_probe_success', 'Whether the last run of the probe succeeded (1) or not (0); absent while the node does not offer the method.', (p) => (p.success === undefined || !p.supported ? undefined : p.success ? 1 : 0)],
   ['ledger_probe_duration_seconds', 'Duration of the last run of the probe.', (p) => p.durationSeconds],
   ['ledger_probe_last_success_timestamp_seconds', 'Unix time of the last successful run of the probe.', (p) => p.lastSuccessSeconds],
   ['ledger_probe_supported', 'Whether the node offers the probed method (0 on earlier node builds).', (p) => (p.supported ? 1 : 0)],

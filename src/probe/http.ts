@@ -14,6 +14,8 @@ export class ProbeError extends Error {
     readonly reason: FailureReason,
     message: string,
     readonly response?: RawResponse,
+    /** The request that got this answer ("POST claw_blockNumber"), when it is not the probe's own. */
+    readonly request?: string,
   ) {
     super(message);
     this.name = 'ProbeError';
@@ -83,7 +85,7 @@ export async function probeRequest(client: HttpClient, ep: Endpoint, req: ProbeR
   if (out.ok) return out.response;
   // Redirects are not followed: a node URL that redirects is misconfigured (and a loop never ends).
   const reason: FailureReason = out.reason === 'redirect' ? 'invalid_response' : out.reason;
-  throw new ProbeError(reason, out.message, out.response);
+  throw new ProbeError(reason, out.message, out.response, req.label);
 }
 
 /** Decodes a body as strict UTF-8; invalid bytes are an invalid response, not silently replaced. */

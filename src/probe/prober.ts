@@ -53,7 +53,8 @@ export class NodeProber {
     } catch (err) {
       if (err instanceof Unsupported) return { kind: 'unsupported', probe, startedAt, durationMs: duration(), message: this.opts.client.secrets.scrub(err.message) };
       const e = err instanceof ProbeError ? err : new ProbeError('invalid_response', `unexpected error: ${(err as Error).name}`);
-      const method = probe in RPC_METHODS ? `POST ${this.detected ?? this.target.rpcNamespace}_${RPC_METHODS[probe as RpcProbeName]}` : `GET /${probe}`;
+      // The request that really got the answer: namespace detection may have sent another method.
+      const method = e.request ?? (probe in RPC_METHODS ? `POST ${this.detected ?? this.target.rpcNamespace}_${RPC_METHODS[probe as RpcProbeName]}` : `GET /${probe}`);
       return {
         kind: 'failed',
         probe,

@@ -72,6 +72,25 @@ function identity(t: NodeTarget): string {
   return JSON.stringify([t.url, t.network, t.rpcNamespace]);
 }
 
+/** Probes whose answer decides whether a node is up: health or blockNumber, else metrics. */
+export function livenessProbes(probes: readonly ProbeName[]): ProbeName[] {
+  const decisive = probes.filter((p) => p === 'health' || p === 'blockNumber');
+  return decisive.length > 0 ? decisive : probes.filter((p) => p === 'metrics');
+}
+
+/** A node that answers again is seen up within this long: two intervals, or 30 s if longer. */
+export function recoveryWindowMs(intervalMs: number): number {
+  return Math.max(2 * intervalMs, 30_000);
+}
+
+/**
+ * Longest backoff pause of a liveness probe. Runs start on the interval grid, so a pause of
+ * (k-1) intervals after a run means the next run at most k intervals later, k = window / interval.
+ */
+export function recoveryPauseCap(intervalMs: number): number {
+  return (Math.floor(recoveryWindowMs(intervalMs) / intervalMs) - 1) * intervalMs;
+}
+
 /** Pause after `failures` consecutive failures, in ms; 0 means run on the normal schedule. */
 export function backoffDelay(failures: number, intervalMs: number, policy: BackoffPolicy): number {
   if (failures < policy.after) return 0;
@@ -186,10 +205,11 @@ export class FleetState {
       } else {
         ps.failures[result.reason]++;
         ps.consecutiveFailures++;
-        const pause = Math.max(
-          backoffDelay(ps.consecutiveFailures, node.target.intervalMs, this.backoff),
-          parseRetryAfter(retryAfter, end) ?? 0,
-        );
+        let backoff = backoffDelay(ps.consecutiveFailures, node.target.intervalMs, this.backoff);
+        // The probes that decide "up" keep a short pause, so a node that answers again is seen
+        // within the recovery window; the node's other failing probes keep their full backoff.
+        if (livenessProbes(node.target.probes).includes(result.probe)) backoff = Math.min(backoff, recoveryPauseCap(node.target.intervalMs));
+        const pause = Math.max(backoff, parseRetryAfter(retryAfter, end) ?? 0);
         ps.notBefore = pause > 0 ? end + pause : undefined;
       }
     }

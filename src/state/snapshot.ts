@@ -2,7 +2,7 @@
 // view and the status page render snapshots; nothing here does I/O or reads the clock.
 import type { FailureReason, HealthData, NetworkSettings, ProbeName } from '../domain.js';
 import { toTokens } from '../probe/parse.js';
-import type { NodeState } from './fleetState.js';
+import { livenessProbes, type NodeState } from './fleetState.js';
 
 export const DEFAULT_DECIMALS = 9;
 
@@ -70,10 +70,7 @@ export interface FleetSnapshot {
 
 /** up: the last health or blockNumber probe answered validly (metrics alone when neither is configured). */
 function isUp(n: NodeState): boolean {
-  const h = n.probes.get('health');
-  const b = n.probes.get('blockNumber');
-  if (!h && !b) return n.probes.get('metrics')?.lastRun?.ok ?? false;
-  return (h?.lastRun?.ok ?? false) || (b?.lastRun?.ok ?? false);
+  return livenessProbes([...n.probes.keys()]).some((p) => n.probes.get(p)?.lastRun?.ok ?? false);
 }
 
 function probeView(probe: ProbeName, n: NodeState, now: number): ProbeView {

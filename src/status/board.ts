@@ -4,7 +4,8 @@
 import type { ProbeName, ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
-import { deriveNodeStatus, livenessProbes, type ProbeTiming } from './derive.js';
+import { livenessProbes } from '../state/fleetState.js';
+import { deriveNodeStatus, type ProbeTiming } from './derive.js';
 import { NodeHistory, type PollEntry, type UptimeWindow } from './history.js';
 import type { StatusFileData } from './persist.js';
 import type { NodeStatus, ProbeFailure, StatusEvent, StatusEventKind, StatusKind } from './types.js';

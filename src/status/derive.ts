@@ -2,6 +2,7 @@
 // Pure: the snapshot's node view, the node's probe timing and the last failures in; a NodeStatus out.
 import { findDefinition } from '../alerting/definitions/index.js';
 import type { ProbeName } from '../domain.js';
+import { livenessProbes } from '../state/fleetState.js';
 import type { NodeView } from '../state/snapshot.js';
 import type { NodeStatus, ProbeFailure, ProbeStatus, Reason, StatusKind } from './types.js';
 import { failureToReason, probeMask, reasonText } from './words.js';
@@ -13,12 +14,6 @@ import { failureToReason, probeMask, reasonText } from './words.js';
 export const STALLED_AFTER_SECS = 30;
 /** More blocks behind the highest node of its network than this is "behind": LedgerNodeBehindFleet's default threshold. */
 export const BEHIND_AFTER_BLOCKS = findDefinition('LedgerNodeBehindFleet')?.defaults.threshold ?? 20;
-
-/** Probes whose answer decides whether a node is up (as the snapshot's `up`): health or blockNumber, else metrics. */
-export function livenessProbes(probes: readonly ProbeName[]): ProbeName[] {
-  const decisive = probes.filter((p) => p === 'health' || p === 'blockNumber');
-  return decisive.length > 0 ? decisive : probes.filter((p) => p === 'metrics');
-}
 
 export interface ProbeTiming {
   lastRunAt?: number;
