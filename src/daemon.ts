@@ -50,6 +50,8 @@ export interface Daemon {
   /** Counts a reload that failed validation (the running config stays). */
   noteReloadFailure(): void;
   readonly evidence?: EvidenceStore;
+  /** Scheduling figures (in flight, queued, tick lateness), for the benchmark and diagnostics. */
+  readonly scheduling: Pick<Scheduler, 'stats' | 'resetLateness'>;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -210,6 +212,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     metricsView: () => view,
     ready: () => state.ready(),
     evidence,
+    scheduling: scheduler,
     applyConfig(next) {
       const restartOnly = restartOnlyChanges(config, next, opts.listen !== undefined);
       secretsOf(next, secrets);

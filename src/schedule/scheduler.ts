@@ -31,6 +31,14 @@ export interface SchedulerDeps {
   timers?: Timers;
 }
 
+export interface SchedulerStats {
+  nodes: number;
+  inFlight: number;
+  queued: number;
+  /** Actual minus scheduled start of ticks. */
+  lateness: LatenessSummary;
+}
+
 /** A FIFO semaphore: at most `limit` tasks run at once. */
 export class Semaphore {
   private active = 0;
@@ -172,7 +180,7 @@ export class Scheduler {
     return finished;
   }
 
-  stats(): { nodes: number; inFlight: number; queued: number; lateness: LatenessSummary } {
+  stats(): SchedulerStats {
     return { nodes: this.timers.size, inFlight: this.sem.inFlight, queued: this.sem.queued, lateness: this.late.summary() };
   }
 

@@ -36,6 +36,7 @@ export class SimFleet {
       flapPeriodMs: opts.flapPeriodMs ?? 6_000,
       slowBodyBytes: Math.max(1, opts.slowBodyBytes ?? 8),
       slowBodyTickMs: Math.max(1, opts.slowBodyTickMs ?? 500),
+      keepAliveTimeoutMs: opts.keepAliveTimeoutMs,
     };
     const blockTimeMs = opts.blockTimeMs ?? 3_000;
     if (!(blockTimeMs > 0)) throw new Error('blockTimeMs must be positive');
@@ -51,6 +52,7 @@ export class SimFleet {
     try {
       if (env.layout === 'shared-port') {
         const server = http.createServer((req, res) => fleet.routeShared(req, res));
+        if (env.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = env.keepAliveTimeoutMs;
         fleet.sharedServer = server;
         await listen(server, opts.port ?? 0, env.host);
         const base = `http://${env.host}:${(server.address() as AddressInfo).port}`;

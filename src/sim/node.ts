@@ -20,6 +20,8 @@ export interface SimEnv {
   flapPeriodMs: number;
   slowBodyBytes: number;
   slowBodyTickMs: number;
+  /** Idle keep-alive of the node's server, in ms (Node's default when absent). */
+  keepAliveTimeoutMs?: number;
 }
 
 /** axum's default request body limit. */
@@ -132,6 +134,7 @@ export class SimNode {
   /** @internal */
   async listenInitial(): Promise<void> {
     this.server = http.createServer((req, res) => this.handle(req, res, pathOf(req.url)));
+    if (this.env.keepAliveTimeoutMs !== undefined) this.server.keepAliveTimeout = this.env.keepAliveTimeoutMs;
     await listen(this.server, 0, this.env.host);
     this.port = (this.server.address() as AddressInfo).port;
     this._url = `http://${this.env.host}:${this.port}`;

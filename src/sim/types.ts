@@ -50,6 +50,11 @@ export interface SimFleetOptions {
   /** slow_body: bytes written per tick and tick length. Defaults 8 bytes / 500 ms. */
   slowBodyBytes?: number;
   slowBodyTickMs?: number;
+  /**
+   * Idle keep-alive of each node's server, in ms. Default Node's (5 s); axum (hyper) keeps idle
+   * connections open, so a fleet polled every 15 s reuses its sockets only with a longer value.
+   */
+  keepAliveTimeoutMs?: number;
   /** Clock in ms since the epoch; injectable so tests can move time without waiting. */
   now?: () => number;
 }

@@ -1,0 +1,169 @@
+// The exporter polling the fleet with its own config defaults, in a fresh process. Window 1:
+// polling only (CPU per node-poll, connections opened, lateness, overruns). Window 2: polling
+// with a scrape every few seconds, as Prometheus does (render and whole-scrape times, RSS).
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { startDaemon, type Daemon } from '../src/daemon.js';
+import { simulatedFleetConfig } from '../src/demo.js';
+import { createLogger } from '../src/logger.js';
+import { countConnections, type FleetNode } from './fleet.js';
+import { cpuMsFromProc, percentile, RssSampler, socketsHeld } from './proc.js';
+
+export interface ExporterResult {
+  polls: number;
+  cpuPerPollMs: number;
+  /** CPU over wall time in window 1, as a share of one core. */
+  coreShare: number;
+  connectsPerMin: number;
+  sockets: number;
+  renderP50Ms: number;
+  renderMaxMs: number;
+  scrapeP50Ms: number;
+  scrapeMaxMs: number;
+  bytes: number;
+  steadyRss: number;
+  peakRss: number;
+  lateP50Ms: number;
+  lateP99Ms: number;
+  lateMaxMs: number;
+  overruns: number;
+  failedPolls: number;
+}
+
+export interface ExporterPhaseOptions {
+  intervalMs: number;
+  measureMs: number;
+  scrapeWindowMs: number;
+  scrapeEveryMs: number;
+  concurrency?: number;
+  evidenceDir: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Node-polls so far (runs of the health probe, which every node has on every tick) and failed ones. */
+function pollCounts(d: Daemon): { polls: number; failed: number } {
+  let polls = 0;
+  let failed = 0;
+  for (const n of d.state.nodes()) {
+    const h = n.probes.get('health');
+    polls += h?.runs ?? 0;
+    for (const c of Object.values(h?.failures ?? {})) failed += c;
+  }
+  return { polls, failed };
+}
+
+async function scrape(url: string): Promise<{ ms: number; text: string }> {
+  const t0 = performance.now();
+  const res = await request(url + '/metrics', { headers: { 'accept-encoding': 'gzip' } });
+  const body = Buffer.from(await res.body.arrayBuffer());
+  const ms = performance.now() - t0;
+  const text = (res.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8');
+  return { ms, text };
+}
+
+function overrunsIn(text: string): number {
+  let sum = 0;
+  for (const line of text.split('\n')) if (line.startsWith('ledger_exporter_poll_overruns_total{')) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return sum;
+}
+
+export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions): Promise<ExporterResult> {
+  const rss = new RssSampler();
+  const config = simulatedFleetConfig(nodes, {
+    listen: { host: '127.0.0.1', port: 0 },
+    intervalMs: opts.intervalMs,
+    timeoutMs: Math.min(5_000, opts.intervalMs - 1),
+    evidenceDir: opts.evidenceDir,
+    ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+    labels: () => ({ role: 'bench' }),
+  });
+  const daemon = await startDaemon(config, { logger: createLogger({ level: 'error' }) });
+  const conns = countConnections(Number(new URL(daemon.url).port));
+  try {
+    const readyBy = Date.now() + 3 * opts.intervalMs + 120_000;
+    while (!daemon.ready() && Date.now() < readyBy) await sleep(100);
+    await sleep(opts.intervalMs); // a warm round: namespaces known, sockets open, JIT done
+
+    // Window 1: polling only.
+    const overruns0 = overrunsIn((await scrape(daemon.url)).text);
+    daemon.scheduling.resetLateness();
+    conns.reset();
+    rss.mark();
+    const p0 = pollCounts(daemon);
+    const cpu0 = cpuMsFromProc();
+    const t0 = performance.now();
+    await sleep(opts.measureMs);
+    const cpu = cpuMsFromProc() - cpu0;
+    const wall = performance.now() - t0;
+    const p1 = pollCounts(daemon);
+    const connects = conns.count();
+    const late = daemon.scheduling.stats().lateness;
+    const sockets = socketsHeld() - 1; // minus the exporter's listening socket
+
+    // Window 2: polling while Prometheus scrapes.
+    const renders: number[] = [];
+    const scrapes: number[] = [];
+    let bytes = 0;
+    let lastText = '';
+    const end = Date.now() + opts.scrapeWindowMs;
+    while (Date.now() < end) {
+      const r0 = performance.now();
+      bytes = (await daemon.metricsView().render('text')).body.length;
+      renders.push(performance.now() - r0);
+      await sleep(opts.scrapeEveryMs / 2);
+      const s = await scrape(daemon.url);
+      scrapes.push(s.ms);
+      lastText = s.text;
+      await sleep(opts.scrapeEveryMs / 2);
+    }
+    const polls = p1.polls - p0.polls;
+    return {
+      polls,
+      cpuPerPollMs: cpu / polls,
+      coreShare: cpu / wall,
+      connectsPerMin: (connects * 60_000) / wall,
+      sockets,
+      renderP50Ms: percentile(renders, 0.5),
+      renderMaxMs: Math.max(...renders),
+      scrapeP50Ms: percentile(scrapes, 0.5),
+      scrapeMaxMs: Math.max(...scrapes),
+      bytes,
+      steadyRss: rss.steady(),
+      peakRss: rss.peak,
+      lateP50Ms: late.p50Ms,
+      lateP99Ms: late.p99Ms,
+      lateMaxMs: late.maxMs,
+      overruns: overrunsIn(lastText) - overruns0,
+      failedPolls: p1.failed - p0.failed,
+    };
+  } finally {
+    conns.stop();
+    rss.stop();
+    await daemon.close();
+  }
+}
+
+/** RSS before and after `count` config reloads (each a fresh config object), with full GCs. */
+export async function runReloads(nodes: FleetNode[], count: number, evidenceDir: string): Promise<{ before: number; after: number; heapBefore: number; heapAfter: number }> {
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+  const make = (i: number) =>
+    simulatedFleetConfig(nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: 60_000, timeoutMs: 5_000, evidenceDir, labels: () => ({ role: `r${i % 3}` }) });
+  const daemon = await startDaemon(make(0), { logger: createLogger({ level: 'error' }) });
+  try {
+    for (let i = 1; i <= 20; i++) daemon.applyConfig(make(i)); // warm-up
+    await daemon.metricsView().render('text');
+    gc();
+    const before = process.memoryUsage();
+    for (let i = 1; i <= count; i++) {
+      daemon.applyConfig(make(i));
+      if (i % 50 === 0) await daemon.metricsView().render(i % 100 === 0 ? 'openmetrics' : 'text');
+    }
+    await sleep(100);
+    gc();
+    const after = process.memoryUsage();
+    return { before: before.rss, after: after.rss, heapBefore: before.heapUsed, heapAfter: after.heapUsed };
+  } finally {
+    await daemon.close();
+  }
+}

@@ -1,0 +1,96 @@
+// The floor: the cheapest Node.js program doing the exporter's requests and parsing. Per
+// node-poll, the same requests on the node's one keep-alive socket, one after another: GET
+// /health (JSON.parse), GET /metrics (read as text), and the JSON-RPC methods the node's build
+// offers (JSON.parse). Node-polls run back to back with a bounded number in flight; CPU from
+// /proc ticks. A paced variant (each round spread over the interval) can be printed beside it.
+import { Agent, request } from 'undici';
+import { RPC_METHODS } from '../src/domain.js';
+import { methodsOf } from '../src/sim/index.js';
+import type { FleetNode } from './fleet.js';
+import { countConnections } from './fleet.js';
+import { cpuMsFromProc, socketsHeld } from './proc.js';
+
+export interface FloorResult {
+  polls: number;
+  cpuPerPollMs: number;
+  wallMs: number;
+  connectsDuringMeasure: number;
+  sockets: number;
+  rss: number;
+}
+
+const RPC_PROBES: string[] = Object.values(RPC_METHODS);
+
+function nodePoller(agent: Agent) {
+  let id = 0;
+  const get = async (url: string) => (await request(url, { dispatcher: agent })).body.text();
+  const rpc = async (node: FleetNode, method: string) => {
+    const res = await request(node.url + '/', {
+      dispatcher: agent,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: `${node.namespace}_${method}`, params: [] }),
+    });
+    return res.body.text();
+  };
+  const methods = new Map<FleetNode, string[]>();
+  return async (node: FleetNode): Promise<void> => {
+    let m = methods.get(node);
+    if (!m) methods.set(node, (m = RPC_PROBES.filter((x) => methodsOf(node.build).includes(x))));
+    JSON.parse(await get(node.url + '/health'));
+    await get(node.url + '/metrics');
+    for (const method of m) JSON.parse(await rpc(node, method));
+  };
+}
+
+/** Polls every node `rounds` times, at most `inFlight` node-polls at once. */
+async function backToBack(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], rounds: number, inFlight: number): Promise<number> {
+  let next = 0;
+  const total = nodes.length * rounds;
+  const worker = async () => {
+    while (next < total) await poll(nodes[next++ % nodes.length]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, total) }, worker));
+  return total;
+}
+
+/** Each round spreads the node-polls evenly over the interval, as the exporter's scheduler does. */
+async function paced(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], rounds: number, intervalMs: number): Promise<number> {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const pending: Promise<void>[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = Date.now();
+    for (let i = 0; i < nodes.length; i++) {
+      const wait = start + (i * intervalMs) / nodes.length - Date.now();
+      if (wait > 1) await sleep(wait);
+      pending.push(poll(nodes[i]!));
+    }
+    const rest = start + intervalMs - Date.now();
+    if (rest > 0) await sleep(rest);
+  }
+  await Promise.all(pending);
+  return nodes.length * rounds;
+}
+
+export async function runFloor(nodes: FleetNode[], opts: { rounds: number; inFlight: number; pacedIntervalMs?: number }): Promise<FloorResult> {
+  // One socket per origin, reused: the shape the exporter aims for.
+  const agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
+  const poll = nodePoller(agent);
+  const conns = countConnections();
+  try {
+    await backToBack(poll, nodes, 1, opts.inFlight); // warm-up: sockets open, JIT done
+    conns.reset();
+    const cpu0 = cpuMsFromProc();
+    const t0 = performance.now();
+    const polls =
+      opts.pacedIntervalMs === undefined
+        ? await backToBack(poll, nodes, opts.rounds, opts.inFlight)
+        : await paced(poll, nodes, opts.rounds, opts.pacedIntervalMs);
+    const cpu = cpuMsFromProc() - cpu0;
+    const wallMs = performance.now() - t0;
+    return { polls, cpuPerPollMs: cpu / polls, wallMs, connectsDuringMeasure: conns.count(), sockets: socketsHeld(), rss: process.memoryUsage.rss() };
+  } finally {
+    conns.stop();
+    await agent.close();
+  }
+}

@@ -1,0 +1,41 @@
+// The benchmark's printed figures: the machine it ran on and one table row per scenario.
+import { cpus, loadavg, totalmem } from 'node:os';
+import type { ExporterResult } from './exporterPhase.js';
+import type { FloorResult } from './floor.js';
+
+export interface ScenarioResult {
+  label: string;
+  nodes: number;
+  intervalMs: number;
+  floor?: FloorResult;
+  exporter: ExporterResult;
+}
+
+const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
+const ms = (x: number, digits = 2) => (Number.isFinite(x) ? `${x.toFixed(digits)} ms` : 'n/a');
+
+export function machineLine(): string {
+  const c = cpus();
+  return `machine: ${c[0]?.model ?? 'unknown CPU'}, ${c.length} cores, ${mb(totalmem())} RAM, Node ${process.version}, load average at start ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
+}
+
+export const TABLE_HEADER = [
+  '| fleet | interval | CPU per node-poll: exporter / floor | ratio | share of one core | connects/min (steady) | sockets held | /metrics render p50 / max | whole scrape (gzip) p50 / max | RSS steady / peak | lateness p50 / p99 / max | overruns | failed polls |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+].join('\n');
+
+export function tableRow(r: ScenarioResult): string {
+  const e = r.exporter;
+  const ratio = r.floor ? (e.cpuPerPollMs / r.floor.cpuPerPollMs).toFixed(2) : 'n/a';
+  return `| ${r.label} | ${r.intervalMs / 1000} s | ${ms(e.cpuPerPollMs, 3)} / ${r.floor ? ms(r.floor.cpuPerPollMs, 3) : 'n/a'} | ${ratio} | ${(e.coreShare * 100).toFixed(0)}% | ${Math.round(e.connectsPerMin)} | ${e.sockets} | ${ms(e.renderP50Ms, 1)} / ${ms(e.renderMaxMs, 1)} | ${ms(e.scrapeP50Ms, 1)} / ${ms(e.scrapeMaxMs, 1)} | ${mb(e.steadyRss)} / ${mb(e.peakRss)} | ${ms(e.lateP50Ms, 0)} / ${ms(e.lateP99Ms, 0)} / ${ms(e.lateMaxMs, 0)} | ${e.overruns} | ${e.failedPolls} |`;
+}
+
+export function floorLine(label: string, f: FloorResult, what: string): string {
+  return `  ${label} ${what}: ${f.polls} node-polls in ${(f.wallMs / 1000).toFixed(1)} s, ${ms(f.cpuPerPollMs, 3)} CPU per node-poll, ${f.connectsDuringMeasure} connects while measured, ${f.sockets} sockets, RSS ${mb(f.rss)}`;
+}
+
+export function exporterLine(label: string, e: ExporterResult): string {
+  return `  ${label} exporter: ${e.polls} node-polls, ${ms(e.cpuPerPollMs, 3)} CPU per node-poll (${(e.coreShare * 100).toFixed(0)}% of one core), ${Math.round(e.connectsPerMin)} connects/min, ${e.sockets} sockets, /metrics ${(e.bytes / 1024 / 1024).toFixed(1)} MB render p50 ${ms(e.renderP50Ms, 1)}, scrape p50 ${ms(e.scrapeP50Ms, 1)}, RSS ${mb(e.steadyRss)} steady / ${mb(e.peakRss)} peak, lateness p99 ${ms(e.lateP99Ms, 0)}, ${e.overruns} overruns, ${e.failedPolls} failed polls`;
+}

@@ -1,0 +1,161 @@
+// `npm run bench`: the exporter against a simulated fleet at the shape of real fleets (every node
+// its own port, i.e. its own origin), beside a floor (the cheapest program doing the same requests
+// and parsing). Without options: 1,000 nodes at 2 s and at 15 s, 10,000 nodes at 15 s, and a
+// shared-port line at 1,000 nodes / 2 s. Each side runs in a fresh process of its own.
+// Options: --nodes N --interval 15s --duration 60s (one scenario), --layout shared-port,
+// --per-process N (simulator nodes per process), --concurrency N, --paced (adds a paced floor),
+// --reloads N (RSS across config reloads), --soak --minutes N.
+// Figures are printed, never asserted: machines are shared and noisy.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js';
+import { startFleet, type FleetNode, type Layout } from './fleet.js';
+import { runFloor, type FloorResult } from './floor.js';
+import { exporterLine, floorLine, machineLine, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
+import { runSoak } from './soak.js';
+
+const me = fileURLToPath(import.meta.url);
+const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+
+interface Scenario {
+  nodes: number;
+  intervalMs: number;
+  layout: Layout;
+}
+
+function parseDuration(raw: string, what: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
+  if (!m) throw new Error(`--${what}: expected a duration like 500ms, 15s or 2m, got ${raw}`);
+  return Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 } as const)[(m[2] ?? 'ms') as 'ms' | 's' | 'm'];
+}
+
+const options = {
+  nodes: { type: 'string' },
+  interval: { type: 'string' },
+  duration: { type: 'string' },
+  layout: { type: 'string', default: 'port-per-node' },
+  'per-process': { type: 'string', default: '2000' },
+  concurrency: { type: 'string' },
+  'in-flight': { type: 'string', default: '64' },
+  paced: { type: 'boolean', default: false },
+  reloads: { type: 'string' },
+  soak: { type: 'boolean', default: false },
+  minutes: { type: 'string', default: '10' },
+  phase: { type: 'string' },
+  fleet: { type: 'string' },
+  dir: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof options }>>['values'];
+
+/** Runs one phase in a fresh process (no inherited heap) and returns the JSON it prints last. */
+async function phase<T>(name: string, args: string[]): Promise<T> {
+  const child = spawn(process.execPath, ['--expose-gc', me, '--phase', name, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let last = '';
+  for await (const line of createInterface({ input: child.stdout! })) last = line;
+  const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
+  if (code !== 0) throw new Error(`bench phase ${name} exited with ${code}`);
+  return JSON.parse(last) as T;
+}
+
+function measureMs(v: Values, intervalMs: number): number {
+  return v.duration ? parseDuration(v.duration, 'duration') : Math.max(30_000, 4 * intervalMs);
+}
+
+async function phaseMain(v: Values): Promise<void> {
+  const nodes = JSON.parse(readFileSync(v.fleet!, 'utf8')) as FleetNode[];
+  const intervalMs = parseDuration(v.interval ?? '15s', 'interval');
+  let out: unknown;
+  if (v.phase === 'floor' || v.phase === 'paced') {
+    const rounds = v.phase === 'paced' ? Math.max(2, Math.ceil(measureMs(v, intervalMs) / intervalMs)) : Math.max(2, Math.ceil(5_000 / nodes.length));
+    out = await runFloor(nodes, { rounds, inFlight: Number(v['in-flight']), ...(v.phase === 'paced' ? { pacedIntervalMs: intervalMs } : {}) });
+  } else if (v.phase === 'exporter') {
+    const measure = measureMs(v, intervalMs);
+    out = await runExporter(nodes, {
+      intervalMs,
+      measureMs: measure,
+      scrapeWindowMs: Math.max(10_000, measure / 2),
+      scrapeEveryMs: 5_000,
+      concurrency: v.concurrency === undefined ? undefined : Number(v.concurrency),
+      evidenceDir: join(v.dir!, 'evidence'),
+    });
+  } else if (v.phase === 'reloads') {
+    out = await runReloads(nodes, Number(v.reloads ?? 500), join(v.dir!, 'evidence'));
+  } else throw new Error(`unknown phase ${v.phase}`);
+  console.log(JSON.stringify(out));
+}
+
+function scenarios(v: Values): Scenario[] {
+  const layout = v.layout as Layout;
+  if (layout !== 'port-per-node' && layout !== 'shared-port') throw new Error('--layout must be port-per-node or shared-port');
+  if (v.nodes !== undefined || v.interval !== undefined) {
+    return [{ nodes: Number(v.nodes ?? 1000), intervalMs: parseDuration(v.interval ?? '15s', 'interval'), layout }];
+  }
+  return [
+    { nodes: 1000, intervalMs: 2_000, layout: 'port-per-node' },
+    { nodes: 1000, intervalMs: 15_000, layout: 'port-per-node' },
+    { nodes: 10_000, intervalMs: 15_000, layout: 'port-per-node' },
+    { nodes: 1000, intervalMs: 2_000, layout: 'shared-port' },
+  ];
+}
+
+async function main(): Promise<void> {
+  const { values: v } = parseArgs({ options, strict: true });
+  if (v.phase) return phaseMain(v);
+  console.log(machineLine());
+  console.log('Other programs sharing the machine inflate CPU and latency figures; compare runs made under the same load.');
+  const dir = mkdtempSync(join(tmpdir(), 'lfe-bench-'));
+  const perProcess = Number(v['per-process']);
+  try {
+    if (v.soak) {
+      const fleet = await startFleet(Number(v.nodes ?? 1000), { layout: v.layout as Layout, perProcess, control: true });
+      try {
+        await runSoak(fleet.nodes, Number(v.minutes), parseDuration(v.interval ?? '15s', 'interval'), dir);
+      } finally {
+        await fleet.close();
+      }
+      return;
+    }
+    const rows: ScenarioResult[] = [];
+    let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
+    let fleetKey = '';
+    for (const s of scenarios(v)) {
+      const key = `${s.nodes}/${s.layout}`;
+      if (key !== fleetKey) {
+        await fleet?.close();
+        fleet = await startFleet(s.nodes, { layout: s.layout, perProcess });
+        fleetKey = key;
+        writeFileSync(join(dir, 'fleet.json'), JSON.stringify(fleet.nodes));
+        console.log(`simulator: ${s.nodes} nodes, ${s.layout}, in ${fleet.processes.length} process(es)`);
+        if (v.reloads !== undefined || (v.nodes === undefined && rows.length === 0)) {
+          const r = await phase<{ before: number; after: number; heapBefore: number; heapAfter: number }>('reloads', ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--reloads', v.reloads ?? '500']);
+          console.log(`  ${v.reloads ?? 500} config reloads (${s.nodes} nodes): RSS ${mb(r.before)} -> ${mb(r.after)} MB, heap after GC ${mb(r.heapBefore)} -> ${mb(r.heapAfter)} MB`);
+        }
+      }
+      const label = `${s.nodes.toLocaleString('en-US')} nodes${s.layout === 'shared-port' ? ', shared port' : ''}`;
+      const common = ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--interval', `${s.intervalMs}ms`, '--in-flight', v['in-flight']!];
+      if (v.duration) common.push('--duration', v.duration);
+      if (v.concurrency) common.push('--concurrency', v.concurrency);
+      const floor = await phase<FloorResult>('floor', common);
+      console.log(floorLine(label, floor, `floor (back to back, ${v['in-flight']} in flight)`));
+      if (v.paced) console.log(floorLine(label, await phase<FloorResult>('paced', common), 'paced loop'));
+      const exporter = await phase<ExporterResult>('exporter', common);
+      console.log(exporterLine(label, exporter));
+      rows.push({ label, nodes: s.nodes, intervalMs: s.intervalMs, floor, exporter });
+    }
+    await fleet?.close();
+    console.log(`\n${TABLE_HEADER}\n${rows.map(tableRow).join('\n')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
