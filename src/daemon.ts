@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { ExporterConfig, ListenAddress, NodeTarget, ProbeName, ProbeResult } from './domain.js';
 import { AgentPlatformChecker, agentPlatformCollectors } from './agent/platform.js';
 import { evidenceApiResponse, evidenceCollectors, EvidenceStore } from './evidence/index.js';
-import { prepareUpstream, renderUpstream, type PreparedUpstream } from './exposition/index.js';
+import { FleetUpstream } from './exposition/index.js';
 import type { Logger } from './logger.js';
 import { MetricsView, type ExporterCounters, type RegistryExtension } from './metrics/view.js';
 import { secretsOf } from './config/secrets.js';
@@ -137,22 +137,10 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   });
 
   const snapshot = () => buildSnapshot(state.nodes(), config.networks, Date.now());
-  // Upstream families are prepared (escaped, labelled) once per poll result, at the first scrape after it.
-  const upstreamCache = new Map<string, { version: number; prepared: PreparedUpstream }>();
-  const upstreamSources = function* (): Iterable<PreparedUpstream> {
-    for (const n of state.nodes()) {
-      if (!n.upstream) continue;
-      let c = upstreamCache.get(n.target.name);
-      if (!c || c.version !== n.upstreamVersion) {
-        c = { version: n.upstreamVersion, prepared: prepareUpstream(n.target.name, n.target.network, n.upstream) };
-        upstreamCache.set(n.target.name, c);
-      }
-      yield c.prepared;
-    }
-    for (const name of upstreamCache.keys()) if (!state.get(name)?.upstream) upstreamCache.delete(name);
-  };
+  // Upstream families are prepared once per poll result; a node echoing our secrets loses those series.
+  const upstream = new FleetUpstream(() => state.nodes(), { scrub: (text) => secrets.scrub(text) });
 
-  const extensions: RegistryExtension[] = [...(opts.extensions ?? [])];
+  const extensions: RegistryExtension[] = [...(opts.extensions ?? []), (registry) => upstream.collectors(registry)];
   if (evidence) {
     const evidenceNodes = () => [...config.nodes.map((n) => n.name), ...(config.agentPlatform ? [AGENT_EVIDENCE_NODE] : [])];
     extensions.push((registry) => evidenceCollectors(registry, evidence, evidenceNodes));
@@ -163,8 +151,8 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   // Built once: a reload only changes the info label keys (registries are never rebuilt).
   const view = new MetricsView(
     { version: VERSION, infoLabelKeys: infoLabelKeys(), extensions, defaultMetrics: opts.defaultMetrics },
-    () => ({ snapshot: snapshot(), upstream: upstreamSources(), counters }),
-    (sources, om, write) => void renderUpstream(sources, { openMetrics: om, write }),
+    () => ({ snapshot: snapshot(), upstream: upstream.sources(), counters }),
+    (sources, om, write) => upstream.write(sources, om, write),
   );
 
   const handler = createRequestHandler({

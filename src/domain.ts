@@ -132,7 +132,7 @@ export interface MetricFamily {
 
 export type ProbeData =
   | { probe: 'health'; value: HealthData }
-  | { probe: 'metrics'; value: MetricFamily[] }
+  | { probe: 'metrics'; value: MetricFamily[]; /** Samples the per-node budget left out. */ droppedSamples?: number }
   | { probe: 'blockNumber'; value: number }
   | { probe: 'miningStats'; value: MiningStats }
   | { probe: 'validators'; value: ValidatorInfo[] };

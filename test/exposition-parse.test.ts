@@ -193,7 +193,7 @@ describe('parseExposition syntax', () => {
   });
 
   it('returns no families for an empty body', () => {
-    expect(parseExposition('')).toEqual({ families: [], droppedSamples: 0 });
+    expect(parseExposition('')).toEqual({ families: [], droppedSamples: 0, truncated: false });
   });
 });
 
@@ -312,7 +312,38 @@ describe('series cap', () => {
     expect(families).toEqual(parseExposition(fixture('node-exporter.txt')).families);
   });
 
-  it('still rejects malformed input beyond the cap', () => {
-    expect(() => parseExposition('a 1\nb 2\nc{ 3\n', { maxSeries: 1 })).toThrow(ExpositionError);
+  it('stops reading at the cap: lines after it are counted, not parsed', () => {
+    expect(() => parseExposition('a 1\nb 2\nc{ 3\n')).toThrow(ExpositionError);
+    const capped = parseExposition('a 1\nb 2\nc{ 3\n# HELP x y\n', { maxSeries: 1 });
+    expect(capped).toEqual({ families: [{ name: 'a', type: 'untyped', samples: [{ name: 'a', labels: {}, value: 1 }] }], droppedSamples: 2, truncated: true });
+  });
+});
+
+describe('per-node budget', () => {
+  it('stops at maxBytes: long label values fill the budget long before the series cap', () => {
+    const big = 'v'.repeat(10_000);
+    const text = Array.from({ length: 100 }, (_, i) => `m{i="${i}",blob="${big}"} 1`).join('\n');
+    const { families, droppedSamples, truncated } = parseExposition(text, { budget: { maxSeries: 2000, maxBytes: 64 * 1024 } });
+    const kept = families[0]?.samples.length ?? 0;
+    expect(truncated).toBe(true);
+    expect(kept).toBe(6); // 6 x ~10.1 KB fit in 64 KiB, a seventh does not
+    expect(kept + droppedSamples).toBe(100);
+  });
+
+  it('caps families, also those with only HELP and TYPE lines', () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `# HELP f${i} help\n# TYPE f${i} gauge`).join('\n') + '\nlast 1\n';
+    const r = parseExposition(text, { budget: { maxFamilies: 100 } });
+    expect(r.truncated).toBe(true);
+    expect(r.families).toEqual([]);
+    expect(r.droppedSamples).toBe(1);
+  });
+
+  it('cuts HELP text at maxHelpChars and counts it against the budget', () => {
+    const text = `# HELP h ${'x'.repeat(1_000_000)}\n# TYPE h gauge\nh 1\n`;
+    const r = parseExposition(text, { budget: { maxHelpChars: 1024 } });
+    expect(r.families[0]?.help).toHaveLength(1024);
+    expect(r.truncated).toBe(false);
+    const tight = parseExposition(text, { budget: { maxHelpChars: 1024, maxBytes: 1000 } });
+    expect(tight).toEqual({ families: [], droppedSamples: 1, truncated: true });
   });
 });

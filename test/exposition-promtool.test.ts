@@ -170,7 +170,7 @@ describe('a real Prometheus scraping rendered output', () => {
     expect(blocks.map((r) => r.metric.node).sort()).toEqual(['val-eu-1', 'val-us-2']);
     expect(blocks.every((r) => r.value[1] === '184467' && r.metric.network === 'mainnet')).toBe(true);
     const info = await query('ledger_upstream_labelled_info{job="text"}');
-    expect(info[0]?.metric).toMatchObject({ node: 'odd', network: 'mainnet', exported_node: 'x', exported_exported_node: 'inner', exported_network: 'lan' });
+    expect(info[0]?.metric).toMatchObject({ node: 'odd', network: 'mainnet', exported_node: 'inner', exported_exported_node: 'x', exported_network: 'lan' });
     const escaped = await query('ledger_upstream_http_requests_total{job="om",status="500"}');
     expect(escaped[0]?.metric).toMatchObject({ node: 'app\\1', network: 'test\nnet', path: 'C:\\share\\dir' });
   });

@@ -97,16 +97,22 @@ describe('prepareUpstream + renderUpstream (text format)', () => {
     expect(lines(text)).toContain('ledger_upstream_m{node="we\\"ird\\\\node\\nx",network="net\\"1"} 1');
   });
 
-  it('renames colliding upstream labels exported_node / exported_network, as Prometheus does', () => {
+  it('renames upstream labels named like ours one-to-one, so no two upstream series merge', () => {
     const text = renderUpstream([prep('me', 'm{node="other",zone="z",network="up"} 1\n')], { openMetrics: false });
     expect(lines(text)).toContain(
       'ledger_upstream_m{node="me",network="mainnet",exported_node="other",zone="z",exported_network="up"} 1',
     );
-    // A name already taken upstream gets one more prefix.
+    // An upstream exported_* name gets one more prefix too: renaming never depends on the other labels.
     const twice = renderUpstream([prep('me', 'm{exported_node="e",node="n"} 1\n')], { openMetrics: false });
     expect(lines(twice)).toContain(
-      'ledger_upstream_m{node="me",network="mainnet",exported_node="e",exported_exported_node="n"} 1',
+      'ledger_upstream_m{node="me",network="mainnet",exported_exported_node="e",exported_node="n"} 1',
     );
+    // Prometheus's rule would expose both of these as m{exported_node="a"}: one series lost.
+    const pair = renderUpstream([prep('me', 'm{node="a"} 1\nm{exported_node="a"} 2\n')], { openMetrics: false });
+    expect(lines(pair).slice(1)).toEqual([
+      'ledger_upstream_m{node="me",network="mainnet",exported_node="a"} 1',
+      'ledger_upstream_m{node="me",network="mainnet",exported_exported_node="a"} 2',
+    ]);
   });
 
   it('keeps the first TYPE seen and skips the other node family, reporting it', () => {
@@ -120,13 +126,13 @@ describe('prepareUpstream + renderUpstream (text format)', () => {
       'ledger_upstream_y{node="b",network="mainnet"} 3',
     ]);
     expect(first.conflicts).toEqual([
-      { family: 'ledger_upstream_x', node: 'b', reason: 'type_mismatch', type: 'counter', keptType: 'gauge' },
+      { family: 'ledger_upstream_x', node: 'b', reason: 'type_mismatch', type: 'counter', keptType: 'gauge', samples: 1 },
     ]);
     const reversed = renderUpstreamWithStats([b, a], { openMetrics: false });
     expect(lines(reversed.text)).toContain('# TYPE ledger_upstream_x counter');
     expect(lines(reversed.text)).not.toContain('ledger_upstream_x{node="a",network="mainnet"} 1');
     expect(reversed.conflicts).toEqual([
-      { family: 'ledger_upstream_x', node: 'a', reason: 'type_mismatch', type: 'gauge', keptType: 'counter' },
+      { family: 'ledger_upstream_x', node: 'a', reason: 'type_mismatch', type: 'gauge', keptType: 'counter', samples: 1 },
     ]);
     expect(renderUpstream([a, b], { openMetrics: false })).toBe(first.text);
   });
@@ -254,11 +260,11 @@ describe('renderUpstream in OpenMetrics mode', () => {
     const om = renderUpstreamWithStats([a, b], { openMetrics: true });
     expect(lines(om.text)).toEqual(['# TYPE ledger_upstream_jobs gauge', 'ledger_upstream_jobs{node="a",network="mainnet"} 1']);
     expect(om.conflicts).toEqual([
-      { family: 'ledger_upstream_jobs_total', node: 'b', reason: 'name_collision', type: 'counter', keptType: 'gauge' },
+      { family: 'ledger_upstream_jobs_total', node: 'b', reason: 'name_collision', type: 'counter', keptType: 'gauge', samples: 1 },
     ]);
-    // Both are fine in the text format.
+    // Left out of the text format too: both formats expose the same series.
     const text = renderUpstreamWithStats([a, b], { openMetrics: false });
-    expect(text.conflicts).toEqual([]);
-    expect(lines(text.text)).toContain('ledger_upstream_jobs_total{node="b",network="mainnet"} 5');
+    expect(text.conflicts).toEqual(om.conflicts);
+    expect(lines(text.text)).toEqual(['# TYPE ledger_upstream_jobs gauge', 'ledger_upstream_jobs{node="a",network="mainnet"} 1']);
   });
 });

@@ -1,5 +1,6 @@
 // Prometheus text-format parsing and the upstream (`ledger_upstream_*`) re-export renderer.
-export { ExpositionError, parseExposition, applySeriesCap, type ParseOptions, type ParsedExposition } from './parse.js';
+export { DEFAULT_UPSTREAM_BUDGET, type UpstreamBudget } from './budget.js';
+export { ExpositionError, parseExposition, type ParseOptions, type ParsedExposition } from './parse.js';
 export {
   DEFAULT_UPSTREAM_PREFIX,
   prepareUpstream,
@@ -10,3 +11,4 @@ export {
   type UpstreamConflict,
   type UpstreamRender,
 } from './upstream.js';
+export { FleetUpstream, type UpstreamNode } from './fleetUpstream.js';

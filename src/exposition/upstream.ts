@@ -2,30 +2,21 @@
 // exporter's `node` and `network` labels added. All string work happens in prepareUpstream,
 // once per successful probe; renderUpstream, on the scrape path, only joins prepared strings.
 import type { MetricFamily, MetricType, Sample } from '../domain.js';
-import { escapeHelpOpenMetrics, escapeHelpText, escapeLabelValue, formatValue, isValidMetricName } from './grammar.js';
+import { familyHeaders, type FamilyHeaders } from './familyHeaders.js';
+import { escapeLabelValue, formatValue, isValidMetricName } from './grammar.js';
 import { seriesGroups } from './series.js';
 
 export const DEFAULT_UPSTREAM_PREFIX = 'ledger_upstream_';
 
 /** Labels the exporter sets itself; upstream labels of the same name are renamed. */
 const TARGET_LABELS = ['node', 'network'] as const;
+/** `node`, `network`, `exported_node`, `exported_exported_network`, ...: the names renaming touches. */
+const RENAMED_LABEL = /^(?:exported_)*(?:node|network)$/;
 
-export interface PreparedFamily {
+export interface PreparedFamily extends FamilyHeaders {
   /** Output family name (prefix + upstream name), as declared in the text format. */
   name: string;
   type: MetricType;
-  /** Upstream HELP text, unescaped; absent when the node sent none. */
-  help?: string;
-  /** `# HELP` line for format 0.0.4, with its newline; '' without help. */
-  textHelpLine: string;
-  /** `# TYPE` line for format 0.0.4, with its newline. */
-  textTypeLine: string;
-  /** Family name in OpenMetrics: a counter's name without `_total`. */
-  openMetricsName: string;
-  /** `# HELP` line for OpenMetrics, with its newline; '' without help. */
-  openMetricsHelpLine: string;
-  /** `# TYPE` line for OpenMetrics (untyped and counters lacking `_total` become `unknown`). */
-  openMetricsTypeLine: string;
   /** This node's series lines, each ending in a newline; identical in both formats. */
   lines: string;
   /** Number of sample lines in `lines`. */
@@ -36,6 +27,8 @@ export interface PreparedUpstream {
   node: string;
   network: string;
   families: Map<string, PreparedFamily>;
+  /** Samples left out because a label value held a secret of ours. */
+  droppedSecretSamples: number;
 }
 
 export interface UpstreamConflict {
@@ -43,11 +36,13 @@ export interface UpstreamConflict {
   family: string;
   node: string;
   /** `type_mismatch`: another node sent the family first with another TYPE;
-   *  `name_collision`: in OpenMetrics the family's name equals another family's (counter `x_total` vs `x`). */
+   *  `name_collision`: a name the family would use (family or sample name, in either format) is another family's. */
   reason: 'type_mismatch' | 'name_collision';
   type: MetricType;
   /** Type of the family that was kept under that name. */
   keptType: MetricType;
+  /** Sample lines of this node left out with it. */
+  samples: number;
 }
 
 export interface UpstreamRender {
@@ -56,143 +51,134 @@ export interface UpstreamRender {
   conflicts: UpstreamConflict[];
 }
 
+export interface PrepareOptions {
+  prefix?: string;
+  /**
+   * Returns its input with any secret of ours replaced. A node echoing our request headers or
+   * URL credentials into its metrics must not re-expose them: such a series is dropped (a
+   * replaced value could make two series identical) and HELP text is scrubbed.
+   */
+  scrub?: (text: string) => string;
+}
+
 /**
  * Builds a node's output lines. Upstream timestamps are dropped on purpose: we re-expose what we
  * scraped, and Prometheus stamps it with our scrape time (an old upstream timestamp would also
  * make Prometheus reject the sample as out of order once the node restarts its clock source).
  * Families without samples are left out.
  */
-export function prepareUpstream(
-  node: string,
-  network: string,
-  families: MetricFamily[],
-  opts: { prefix?: string } = {},
-): PreparedUpstream {
+export function prepareUpstream(node: string, network: string, families: MetricFamily[], opts: PrepareOptions = {}): PreparedUpstream {
   const prefix = opts.prefix ?? DEFAULT_UPSTREAM_PREFIX;
   if (prefix !== '' && !isValidMetricName(prefix)) throw new TypeError('upstream prefix is not a valid metric name start');
   const targetLabels = `node="${escapeLabelValue(node)}",network="${escapeLabelValue(network)}"`;
+  const leaks = secretCheck(opts.scrub);
   const out = new Map<string, PreparedFamily>();
+  let droppedSecretSamples = 0;
   for (const family of families) {
-    if (family.samples.length === 0) continue;
     const name = prefix + family.name;
+    // The same family twice in one input (callers that merge lists) keeps the first.
+    if (family.samples.length === 0 || out.has(name)) continue;
     const parts: string[] = [];
     for (const group of seriesGroups(family)) {
-      for (const sample of group) parts.push(sampleLine(prefix, sample, targetLabels));
+      if (group.some((s) => leaks(s))) droppedSecretSamples += group.length;
+      else for (const sample of group) parts.push(sampleLine(prefix, sample, targetLabels));
     }
+    if (parts.length === 0) continue;
+    const help = family.help !== undefined && opts.scrub ? opts.scrub(family.help) : family.help;
     // Joined once: a flat string, not a rope holding every sample line (this is kept until the
     // node's next poll, across thousands of nodes).
-    const prepared = { name, type: family.type, lines: parts.join(''), sampleCount: parts.length, ...headers(name, family) };
-    // The same family twice in one input (callers that merge lists) keeps the first.
-    if (!out.has(name)) out.set(name, prepared);
+    out.set(name, { name, type: family.type, lines: parts.join(''), sampleCount: parts.length, ...familyHeaders(name, family.type, help) });
   }
-  return { node, network, families: out };
+  return { node, network, families: out, droppedSecretSamples };
 }
 
-type FamilyHeaders = Omit<PreparedFamily, 'name' | 'type' | 'lines' | 'sampleCount'>;
-
-/** Header lines are the same for every node sending a family: built once, shared (bounded cache). */
-const headerCache = new Map<string, FamilyHeaders>();
-const HEADER_CACHE_MAX = 10_000;
-
-function headers(name: string, family: MetricFamily): FamilyHeaders {
-  const key = `${name}\u0000${family.type}\u0000${family.help ?? '\u0001'}`;
-  let h = headerCache.get(key);
-  if (!h) {
-    if (headerCache.size >= HEADER_CACHE_MAX) headerCache.clear();
-    h = buildHeaders(name, family);
-    headerCache.set(key, h);
-  }
-  return h;
-}
-
-function buildHeaders(name: string, family: MetricFamily): FamilyHeaders {
-  const counterWithTotal = family.type === 'counter' && name.endsWith('_total');
-  const openMetricsName = counterWithTotal ? name.slice(0, -'_total'.length) : name;
-  // An OpenMetrics counter's samples must end in _total; one that does not is exposed as unknown.
-  const omType = family.type === 'untyped' || (family.type === 'counter' && !counterWithTotal) ? 'unknown' : family.type;
-  const help = family.help;
-  return {
-    ...(help !== undefined ? { help } : {}),
-    textHelpLine: help !== undefined ? `# HELP ${name} ${escapeHelpText(help)}\n` : '',
-    textTypeLine: `# TYPE ${name} ${family.type}\n`,
-    openMetricsName,
-    openMetricsHelpLine: help !== undefined ? `# HELP ${openMetricsName} ${escapeHelpOpenMetrics(help)}\n` : '',
-    openMetricsTypeLine: `# TYPE ${openMetricsName} ${omType}\n`,
+function secretCheck(scrub: ((text: string) => string) | undefined): (s: Sample) => boolean {
+  if (!scrub) return () => false;
+  // Label values repeat a lot within one answer (le, method, path): check each once.
+  const seen = new Map<string, boolean>();
+  const leaks = (v: string): boolean => {
+    let r = seen.get(v);
+    if (r === undefined) {
+      r = scrub(v) !== v;
+      seen.set(v, r);
+    }
+    return r;
   };
+  return (s) => Object.values(s.labels).some(leaks);
 }
 
+/**
+ * Upstream labels named like ours (`node`, `network`, or those with any number of `exported_`
+ * prefixes) get one more `exported_` prefix. Unlike Prometheus's rule (prefix only on a clash),
+ * this is one-to-one: `x{node="a"}` and `x{exported_node="a"}` stay two series.
+ */
 function sampleLine(prefix: string, sample: Sample, targetLabels: string): string {
   let labels = targetLabels;
-  const upstreamNames = Object.keys(sample.labels);
-  const taken = new Set<string>(TARGET_LABELS);
-  for (const name of upstreamNames) {
-    let outName = name;
-    if ((TARGET_LABELS as readonly string[]).includes(name)) {
-      // Prometheus's honor_labels=false rule: prefix `exported_` until the name is free.
-      do outName = `exported_${outName}`;
-      while (taken.has(outName) || upstreamNames.includes(outName));
-    }
-    taken.add(outName);
+  for (const name of Object.keys(sample.labels)) {
+    const outName = RENAMED_LABEL.test(name) ? `exported_${name}` : name;
     labels += `,${outName}="${escapeLabelValue(sample.labels[name] ?? '')}"`;
   }
   return `${prefix}${sample.name}{${labels}} ${formatValue(sample.value)}\n`;
 }
 
-/**
- * One HELP/TYPE block per family over all nodes, families sorted by name, then each node's
- * series in iteration order. The first node (in iteration order) to send a family fixes its
- * TYPE; another node's family of the same name but another TYPE is skipped and listed in
- * `conflicts`. HELP comes from the first node that has one. In OpenMetrics mode no `# EOF` is
- * written: the caller appends it after its own metrics.
- */
-export function renderUpstreamWithStats(sources: Iterable<PreparedUpstream>, opts: { openMetrics: boolean; write?: (piece: string) => void }): UpstreamRender {
-  interface Entry {
-    first: PreparedFamily;
-    helpFrom?: PreparedFamily;
-    parts: string[];
-    nodes: string[];
-  }
+interface Entry {
+  first: PreparedFamily;
+  help: PreparedFamily | undefined;
+  parts: string[];
+}
+
+/** First node (in iteration order) to send a name wins it; later clashes become conflicts. */
+function mergeSources(sources: Iterable<PreparedUpstream>, conflicts: UpstreamConflict[]): Map<string, Entry> {
   const byName = new Map<string, Entry>();
-  const conflicts: UpstreamConflict[] = [];
+  /** Every claimed name -> the family that claimed it. */
+  const claimedBy = new Map<string, PreparedFamily>();
   for (const source of sources) {
     for (const [name, family] of source.families) {
       const entry = byName.get(name);
-      if (!entry) {
-        byName.set(name, {
-          first: family,
-          ...(family.help !== undefined ? { helpFrom: family } : {}),
-          parts: [family.lines],
-          nodes: [source.node],
-        });
-      } else if (entry.first.type !== family.type) {
-        conflicts.push({ family: name, node: source.node, reason: 'type_mismatch', type: family.type, keptType: entry.first.type });
-      } else {
-        if (entry.helpFrom === undefined && family.help !== undefined) entry.helpFrom = family;
+      if (entry) {
+        if (entry.first.type !== family.type) {
+          conflicts.push({ family: name, node: source.node, reason: 'type_mismatch', type: family.type, keptType: entry.first.type, samples: family.sampleCount });
+          continue;
+        }
+        if (entry.help === undefined && family.textHelpLine !== '') entry.help = family;
         entry.parts.push(family.lines);
-        entry.nodes.push(source.node);
+        continue;
       }
+      const owner = family.claims.map((c) => claimedBy.get(c)).find((f) => f !== undefined && f.name !== name);
+      if (owner) {
+        conflicts.push({ family: name, node: source.node, reason: 'name_collision', type: family.type, keptType: owner.type, samples: family.sampleCount });
+        continue;
+      }
+      for (const c of family.claims) claimedBy.set(c, family);
+      byName.set(name, { first: family, help: family.textHelpLine !== '' ? family : undefined, parts: [family.lines] });
     }
   }
+  return byName;
+}
 
+/**
+ * One HELP/TYPE block per family over all nodes, families sorted by name, then each node's
+ * series in iteration order. The first node (in iteration order) to send a family fixes its
+ * TYPE; another node's family of the same name but another TYPE, or one whose family or sample
+ * names clash with a family already taken (in either format, so both formats expose the same
+ * series), is skipped and listed in `conflicts`. HELP comes from the first node that has one.
+ * In OpenMetrics mode no `# EOF` is written: the caller appends it after its own metrics.
+ */
+export function renderUpstreamWithStats(sources: Iterable<PreparedUpstream>, opts: { openMetrics: boolean; write?: (piece: string) => void }): UpstreamRender {
+  const conflicts: UpstreamConflict[] = [];
+  const byName = mergeSources(sources, conflicts);
   const out: string[] = [];
   // With a sink the pieces go straight out (a large fleet's scrape builds no joined string).
   const emit = opts.write ?? ((piece: string) => void out.push(piece));
-  const omNames = new Map<string, MetricType>();
   for (const name of [...byName.keys()].sort()) {
     const entry = byName.get(name);
     if (!entry) continue;
-    const { first, helpFrom } = entry;
+    const { first, help } = entry;
     if (opts.openMetrics) {
-      const keptType = omNames.get(first.openMetricsName);
-      if (keptType !== undefined) {
-        for (const node of entry.nodes) conflicts.push({ family: name, node, reason: 'name_collision', type: first.type, keptType });
-        continue;
-      }
-      omNames.set(first.openMetricsName, first.type);
-      emit(helpFrom?.openMetricsHelpLine ?? '');
+      emit(help?.openMetricsHelpLine ?? '');
       emit(first.openMetricsTypeLine);
     } else {
-      emit(helpFrom?.textHelpLine ?? '');
+      emit(help?.textHelpLine ?? '');
       emit(first.textTypeLine);
     }
     for (const part of entry.parts) emit(part);

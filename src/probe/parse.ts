@@ -78,18 +78,30 @@ export function parseAmount(v: unknown, field: string): bigint {
 
 const ADDRESS = /^(0x)?[0-9a-fA-F]{1,128}$/;
 
+/** Validators one node may report; a larger answer is refused (each becomes series, summed stake). */
+export const MAX_VALIDATORS = 10_000;
+
+/**
+ * Addresses are normalised here, once (lower case, no 0x), so one validator written two ways is
+ * one validator: the later spelling is dropped, never a second series or a second stake.
+ */
 export function parseValidators(result: unknown): ValidatorInfo[] {
   if (!Array.isArray(result)) throw invalid(`getValidators: expected an array, got ${describe(result)}`);
-  return result.map((v, i) => {
+  if (result.length > MAX_VALIDATORS) throw invalid(`getValidators: ${result.length} validators exceed the cap of ${MAX_VALIDATORS}`);
+  const byAddress = new Map<string, ValidatorInfo>();
+  result.forEach((v: unknown, i) => {
     if (!isObject(v)) throw invalid(`getValidators[${i}]: expected an object, got ${describe(v)}`);
     if (typeof v.address !== 'string' || !ADDRESS.test(v.address)) throw invalid(`getValidators[${i}].address is not a hex address`);
-    return {
-      address: v.address.toLowerCase().replace(/^0x/, ''),
+    const address = v.address.toLowerCase().replace(/^0x/, '');
+    const info = {
+      address,
       stake: parseAmount(v.stake, `getValidators[${i}].stake`),
       weight: optionalCount(v, 'weight', `getValidators[${i}].weight`),
       agentScore: optionalCount(v, 'agentScore', `getValidators[${i}].agentScore`),
     };
+    if (!byAddress.has(address)) byAddress.set(address, info);
   });
+  return [...byAddress.values()];
 }
 
 export function parseMiningStats(result: unknown): MiningStats {

@@ -2,7 +2,7 @@
 // fixed by config, or found by probing `<ns>_blockNumber` and remembered until reset.
 import type { HttpClient } from '../http/client.js';
 import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeData, type ProbeName, type ProbeResult, type RpcProbeName } from '../domain.js';
-import { parseExposition } from '../exposition/index.js';
+import { DEFAULT_UPSTREAM_BUDGET, parseExposition } from '../exposition/index.js';
 import { decodeUtf8, endpointFor, probeRequest, ProbeError, type Endpoint } from './http.js';
 import { rpcCall, type RpcAnswer } from './jsonrpc.js';
 import { parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators } from './parse.js';
@@ -79,7 +79,8 @@ export class NodeProber {
         // Ask for the classic text format: the Rust crate's dialect, and what the parser reads.
         const text = await this.get('/metrics', { accept: 'text/plain;version=0.0.4;q=1,*/*;q=0.1' });
         try {
-          return { probe, value: parseExposition(text, { maxSeries: this.opts.maxUpstreamSeries }).families };
+          const parsed = parseExposition(text, { budget: { ...DEFAULT_UPSTREAM_BUDGET, maxSeries: this.opts.maxUpstreamSeries } });
+          return { probe, value: parsed.families, droppedSamples: parsed.droppedSamples };
         } catch (err) {
           throw new ProbeError('invalid_response', `GET /metrics: ${(err as Error).message}`.slice(0, 300));
         }

@@ -30,6 +30,10 @@ export interface NodeState {
   upstream?: MetricFamily[];
   /** Bumped on every metrics success or failure, so views can cache per-version work. */
   upstreamVersion: number;
+  /** Samples of the last /metrics answer left out by the per-node budget. */
+  upstreamDropped?: number;
+  /** /metrics answers cut by the per-node budget since the node was added. */
+  upstreamTruncations?: number;
   lastSuccessAt?: number;
   /** Identity of the process behind the URL, kept across failures to notice restarts. */
   process?: { version?: string; startedAt?: number };
@@ -184,6 +188,8 @@ export class FleetState {
         case 'metrics':
           node.upstream = d.value;
           node.upstreamVersion++;
+          node.upstreamDropped = d.droppedSamples ?? 0;
+          if (node.upstreamDropped > 0) node.upstreamTruncations = (node.upstreamTruncations ?? 0) + 1;
           break;
         case 'blockNumber':
           node.blockNumber = d.value;
