@@ -13,7 +13,7 @@ import { startDaemon, type Daemon } from '../src/daemon.js';
 import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
-import { loadRuleFile, shortenedRules } from './support/alert-rules.js';
+import { loadRuleFile, shortenedRules, RECORDING_FILE } from './support/alert-rules.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
 import { freePort, getJson, startProcess, waitFor, type ManagedProcess } from './support/processes.js';
 
@@ -122,7 +122,7 @@ describe.skipIf(tools.skip)(`alerting end to end with Debian prometheus and aler
       path.join(dir, 'prometheus.yml'),
       stringify({
         global: { scrape_interval: '1s', scrape_timeout: '900ms', evaluation_interval: '1s' },
-        rule_files: [path.join(dir, 'rules.yml')],
+        rule_files: [RECORDING_FILE, path.join(dir, 'rules.yml')],
         alerting: { alertmanagers: [{ static_configs: [{ targets: [`127.0.0.1:${amPort}`] }] }] },
         scrape_configs: [{ job_name: JOB, static_configs: [{ targets: [exporterHost] }] }],
       }),

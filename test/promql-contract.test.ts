@@ -34,7 +34,7 @@ function jsonFiles(dir: string, suffix: string): string[] {
 }
 
 const dashboardFiles = jsonFiles(DASHBOARD_DIR, '.json');
-const ruleFiles = jsonFiles(ALERTS_DIR, '.rules.yml');
+const ruleFiles = [...jsonFiles(ALERTS_DIR, '.recording.yml'), ...jsonFiles(ALERTS_DIR, '.rules.yml')];
 
 const expressions: PromqlExpression[] = [
   ...dashboardFiles.flatMap((f) => dashboardExpressions(JSON.parse(readFileSync(f, 'utf8')), path.relative(ROOT, f))),

@@ -15,9 +15,9 @@ export function fleetOverview(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Nodes up',
-        description: 'Nodes that answered their last health or blockNumber probe (ledger_fleet_nodes_up), per network.',
+        description: 'Nodes that answered their last health or blockNumber probe, per network, over all exporter shards (recording rule network:ledger_fleet_nodes_up:sum).',
         unit: 'none',
-        queries: [{ expr: `sum by (network) (ledger_fleet_nodes_up{${NET}})`, legend: '{{network}}' }],
+        queries: [{ expr: `sum by (network) (network:ledger_fleet_nodes_up:sum{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'green']],
       }),
     )
@@ -26,43 +26,43 @@ export function fleetOverview(): dashboard.Dashboard {
         title: 'Nodes down',
         description: 'Configured nodes minus nodes up, per network. Anything above zero deserves a look at the node detail dashboard.',
         unit: 'none',
-        queries: [{ expr: `sum by (network) (ledger_fleet_nodes{${NET}} - ledger_fleet_nodes_up{${NET}})`, legend: '{{network}}' }],
+        queries: [{ expr: `sum by (network) (network:ledger_fleet_nodes:count{${NET}} - network:ledger_fleet_nodes_up:sum{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'green'], [1, 'red']],
       }),
     )
     .withPanel(
       statPanel({
         title: 'Configured nodes',
-        description: 'Nodes in the exporter configuration (ledger_fleet_nodes), per network.',
+        description: 'Nodes in the exporter configuration, per network, over all shards (recording rule network:ledger_fleet_nodes:count).',
         unit: 'none',
-        queries: [{ expr: `sum by (network) (ledger_fleet_nodes{${NET}})`, legend: '{{network}}' }],
+        queries: [{ expr: `sum by (network) (network:ledger_fleet_nodes:count{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'blue']],
       }),
     )
     .withPanel(
       statPanel({
         title: 'Distinct versions',
-        description: 'Number of distinct node versions running per network (ledger_fleet_versions). More than one means an upgrade is in progress or stuck.',
+        description: 'Number of distinct node versions running per network (recording rule network:ledger_fleet_versions:count). More than one means an upgrade is in progress or stuck.',
         unit: 'none',
-        queries: [{ expr: `max by (network) (ledger_fleet_versions{${NET}})`, legend: '{{network}}' }],
+        queries: [{ expr: `max by (network) (network:ledger_fleet_versions:count{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'green'], [2, 'orange']],
       }),
     )
     .withPanel(
       statPanel({
         title: 'Validator set',
-        description: 'Whether the nodes up agree on the active validator set (ledger_fleet_validator_set_mismatch).',
+        description: 'Whether the nodes up agree on the active validator set (recording rule network:ledger_fleet_validator_set_mismatch:max).',
         unit: 'none',
-        queries: [{ expr: `max by (network) (ledger_fleet_validator_set_mismatch{${NET}})`, legend: '{{network}}' }],
+        queries: [{ expr: `max by (network) (network:ledger_fleet_validator_set_mismatch:max{${NET}})`, legend: '{{network}}' }],
         mappings: boolMapping(['agree', 'green'], ['MISMATCH', 'red']),
       }),
     )
     .withPanel(
       statPanel({
         title: 'Max height lag',
-        description: 'Largest lag of any selected node behind the highest node of its network, in blocks (ledger_node_height_lag_blocks).',
+        description: 'Largest lag of any selected node behind the highest node of its network, in blocks, across all shards (recording rule node:ledger_node_height_lag_blocks:fleet).',
         unit: 'suffix: blocks',
-        queries: [{ expr: `max by (network) (ledger_node_height_lag_blocks{${NET_NODE}})`, legend: '{{network}}' }],
+        queries: [{ expr: `max by (network) (node:ledger_node_height_lag_blocks:fleet{${NET_NODE}})`, legend: '{{network}}' }],
         thresholds: [[null, 'green'], [5, 'orange'], [20, 'red']],
       }),
     )
@@ -83,18 +83,18 @@ export function fleetOverview(): dashboard.Dashboard {
         description: 'Highest and lowest block height over the nodes up of each network. The two lines should move together, one block about every 3 s.',
         unit: 'none',
         queries: [
-          { expr: `max by (network) (ledger_fleet_block_height_max{${NET}})`, legend: '{{network}} max' },
-          { expr: `min by (network) (ledger_fleet_block_height_min{${NET}})`, legend: '{{network}} min' },
+          { expr: `max by (network) (network:ledger_node_block_height:max{${NET}})`, legend: '{{network}} max' },
+          { expr: `min by (network) (network:ledger_node_block_height:min{${NET}})`, legend: '{{network}} min' },
         ],
       }),
     )
     .withPanel(
       timeSeriesPanel({
         title: 'Height lag by node',
-        description: 'Blocks each node is behind the highest node of its network (ledger_node_height_lag_blocks).',
+        description: 'Blocks each node is behind the highest node of its network, across all shards (recording rule node:ledger_node_height_lag_blocks:fleet).',
         unit: 'suffix: blocks',
         min: 0,
-        queries: [{ expr: `ledger_node_height_lag_blocks{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: `node:ledger_node_height_lag_blocks:fleet{${NET_NODE}}`, legend: '{{node}}' }],
       }),
     )
     .withPanel(

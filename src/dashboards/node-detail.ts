@@ -45,9 +45,9 @@ export function nodeDetail(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Lag behind fleet',
-        description: 'Highest height in the network minus this node’s height (ledger_node_height_lag_blocks).',
+        description: 'Highest height in the network minus this node’s height, across all shards (recording rule node:ledger_node_height_lag_blocks:fleet).',
         unit: 'suffix: blocks',
-        queries: [{ expr: `ledger_node_height_lag_blocks{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: `node:ledger_node_height_lag_blocks:fleet{${NET_NODE}}`, legend: '{{node}}' }],
         thresholds: [[null, 'green'], [5, 'orange'], [20, 'red']],
         width: 3,
       }),
@@ -86,11 +86,11 @@ export function nodeDetail(): dashboard.Dashboard {
     .withPanel(
       timeSeriesPanel({
         title: 'Block height vs fleet',
-        description: 'This node’s height against the highest height of its network (ledger_node_block_height, ledger_fleet_block_height_max).',
+        description: 'This node’s height against the highest height of its network (ledger_node_block_height, recording rule network:ledger_node_block_height:max).',
         unit: 'none',
         queries: [
           { expr: `ledger_node_block_height{${NET_NODE}}`, legend: '{{node}}' },
-          { expr: `max(ledger_fleet_block_height_max{${NET}})`, legend: 'fleet max' },
+          { expr: `max(network:ledger_node_block_height:max{${NET}})`, legend: 'fleet max' },
         ],
       }),
     )

@@ -15,9 +15,9 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Active validators',
-        description: 'Size of the active validator set per network (ledger_validators_active).',
+        description: 'Size of the active validator set per network (recording rule network:ledger_validators_active:max).',
         unit: 'none',
-        queries: [{ expr: `max by (network) (ledger_validators_active{${NET}})`, legend: '{{network}}' }],
+        queries: [{ expr: `max by (network) (network:ledger_validators_active:max{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'blue']],
         width: 6,
       }),
@@ -35,9 +35,9 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Validator set agreement',
-        description: 'Whether the nodes up agree on the validator set (ledger_fleet_validator_set_mismatch).',
+        description: 'Whether the nodes up agree on the validator set (recording rule network:ledger_fleet_validator_set_mismatch:max).',
         unit: 'none',
-        queries: [{ expr: `max by (network) (ledger_fleet_validator_set_mismatch{${NET}})`, legend: '{{network}}' }],
+        queries: [{ expr: `max by (network) (network:ledger_fleet_validator_set_mismatch:max{${NET}})`, legend: '{{network}}' }],
         mappings: boolMapping(['agree', 'green'], ['MISMATCH', 'red']),
         width: 6,
       }),
@@ -55,11 +55,11 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       timeSeriesPanel({
         title: 'Validator set size',
-        description: 'Active set size per network (ledger_validators_active) and as each node reports it (ledger_node_validators).',
+        description: 'Active set size per network (recording rule network:ledger_validators_active:max) and as each node reports it (ledger_node_validators).',
         unit: 'none',
         min: 0,
         queries: [
-          { expr: `max by (network) (ledger_validators_active{${NET}})`, legend: '{{network}} active set' },
+          { expr: `max by (network) (network:ledger_validators_active:max{${NET}})`, legend: '{{network}} active set' },
           { expr: `ledger_node_validators{${NET_NODE}}`, legend: '{{node}}' },
         ],
       }),
@@ -117,9 +117,9 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Miners active',
-        description: 'Active miners per network (ledger_mining_miners_active).',
+        description: 'Active miners per network (recording rule network:ledger_mining_miners_active:max).',
         unit: 'none',
-        queries: [{ expr: `max by (network) (ledger_mining_miners_active{${NET}})`, legend: '{{network}}' }],
+        queries: [{ expr: `max by (network) (network:ledger_mining_miners_active:max{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'red'], [1, 'green']],
       }),
     )
@@ -167,7 +167,7 @@ export function validatorsMining(): dashboard.Dashboard {
         min: 0,
         queries: [
           { expr: `max by (network) (ledger_mining_miners{${NET}})`, legend: '{{network}} registered' },
-          { expr: `max by (network) (ledger_mining_miners_active{${NET}})`, legend: '{{network}} active' },
+          { expr: `max by (network) (network:ledger_mining_miners_active:max{${NET}})`, legend: '{{network}} active' },
           { expr: `ledger_node_miners_active{${NET_NODE}}`, legend: '{{node}} active' },
         ],
       }),

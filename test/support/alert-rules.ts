@@ -9,6 +9,7 @@ import { parser } from '@prometheus-io/lezer-promql';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ALERTS_DIR = path.join(REPO_ROOT, 'alerts');
 export const RULES_FILE = path.join(ALERTS_DIR, 'ledger-fleet-exporter.rules.yml');
+export const RECORDING_FILE = path.join(ALERTS_DIR, 'ledger-fleet-exporter.recording.yml');
 export const RUNBOOKS_FILE = path.join(ALERTS_DIR, 'RUNBOOKS.md');
 export const PROMTOOL_TESTS_DIR = path.join(ALERTS_DIR, 'tests');
 // The rules file links runbooks by their path in this repository (the generator's default).

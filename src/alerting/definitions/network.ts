@@ -1,7 +1,9 @@
-// Per-network alerts (rule group ledger-fleet-network). Each one names the network.
+// Per-network alerts (rule group ledger-fleet-network). Each one names the network. The PromQL
+// reads the recorded fleet-wide series (src/recording), so it holds with one exporter or many shards.
 import type { NetworkView } from '../../state/snapshot.js';
 import { durationWords, percent } from '../format.js';
 import type { AlertDefinition, AlertSample, EvalContext } from '../types.js';
+import { RECORDED } from '../../recording/rules.js';
 
 const GROUP = 'ledger-fleet-network';
 const HOUR_MS = 3_600_000;
@@ -24,7 +26,7 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     scope: 'network',
     comment: 'Fewer than three quarters of the configured nodes of a network are up\n(in a fleet of 3, one node down is a third of the capacity).',
     defaults: { severity: 'critical', forMs: 120_000, keepFiringForMs: 300_000, threshold: 0.75 },
-    promql: (p) => `ledger_fleet_nodes_up / ledger_fleet_nodes < ${p.threshold}`,
+    promql: (p) => `${RECORDED.nodesUp} / ${RECORDED.nodes} < ${p.threshold}`,
     summary: () => 'Fleet of network {{ $labels.network }} is degraded',
     description: (p) =>
       `Only {{ $value | humanizePercentage }} of the configured nodes of network {{ $labels.network }} are up (threshold ${percent(p.threshold ?? 0)}) for more than ${durationWords(p.forMs)}.`,
@@ -41,7 +43,7 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     scope: 'network',
     comment: 'Rolling upgrades run several versions for a while; only a long skew is news.',
     defaults: { severity: 'info', forMs: HOUR_MS, keepFiringForMs: 900_000, threshold: 1 },
-    promql: (p) => `ledger_fleet_versions > ${p.threshold}`,
+    promql: (p) => `${RECORDED.versions} > ${p.threshold}`,
     summary: () => 'Network {{ $labels.network }} runs {{ printf "%.0f" $value }} node versions',
     description: (p) =>
       `The nodes up in network {{ $labels.network }} have run {{ printf "%.0f" $value }} distinct versions for more than ${durationWords(p.forMs)}.`,
@@ -54,7 +56,7 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     comment:
       'Value: validators lost against the largest set seen in the last hour. Resolves by\nitself an hour after the drop, or as soon as the set grows back.',
     defaults: { severity: 'warning', forMs: 300_000, keepFiringForMs: 0, threshold: 0 },
-    promql: (p) => `max_over_time(ledger_validators_active[1h]) - ledger_validators_active > ${p.threshold}`,
+    promql: (p) => `max_over_time(${RECORDED.validatorsActive}[1h]) - ${RECORDED.validatorsActive} > ${p.threshold}`,
     summary: () => 'Active validator set of network {{ $labels.network }} shrank',
     description: () =>
       'The active validator set of network {{ $labels.network }} has {{ printf "%.0f" $value }} fewer validators than its largest size in the last hour.',
@@ -73,7 +75,7 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     scope: 'network',
     comment: 'Nodes may briefly disagree around an epoch change.',
     defaults: { severity: 'warning', forMs: 300_000, keepFiringForMs: 600_000 },
-    promql: () => 'ledger_fleet_validator_set_mismatch == 1',
+    promql: () => `${RECORDED.validatorSetMismatch} == 1`,
     summary: () => 'Nodes of network {{ $labels.network }} disagree on the validator set',
     description: (p) => `The nodes up in network {{ $labels.network }} have reported different validator sets for more than ${durationWords(p.forMs)}.`,
     evaluate: (ctx) => perNetwork(ctx, (n) => (n.validatorSetMismatch === 1 ? 1 : undefined)),
@@ -84,7 +86,7 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     scope: 'network',
     comment: "Active miners fluctuate; a fall below 80% of the last hour's maximum is a drop.",
     defaults: { severity: 'warning', forMs: 600_000, keepFiringForMs: 600_000, threshold: 0.8 },
-    promql: (p) => `ledger_mining_miners_active < ${p.threshold} * max_over_time(ledger_mining_miners_active[1h])`,
+    promql: (p) => `${RECORDED.minersActive} < ${p.threshold} * max_over_time(${RECORDED.minersActive}[1h])`,
     summary: () => 'Active miners of network {{ $labels.network }} dropped',
     description: (p) =>
       `Network {{ $labels.network }} has {{ printf "%.0f" $value }} active miners, below ${percent(p.threshold ?? 0)} of its maximum in the last hour, for more than ${durationWords(p.forMs)}.`,
@@ -102,7 +104,7 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     scope: 'network',
     comment: '1200 blocks at ~3 s per block is about one hour.',
     defaults: { severity: 'info', forMs: 60_000, keepFiringForMs: 600_000, threshold: 1200 },
-    promql: (p) => `ledger_mining_blocks_until_upgrade > 0 and ledger_mining_blocks_until_upgrade <= ${p.threshold}`,
+    promql: (p) => `${RECORDED.blocksUntilUpgrade} > 0 and ${RECORDED.blocksUntilUpgrade} <= ${p.threshold}`,
     summary: () => 'Mining upgrade of network {{ $labels.network }} is near',
     description: (p) =>
       `The mining upgrade of network {{ $labels.network }} activates in {{ printf "%.0f" $value }} blocks (about 3 s per block, so within ${aboutTime(p.threshold ?? 0)}).`,

@@ -3,6 +3,7 @@ import type { NodeView } from '../../state/snapshot.js';
 import { durationWords, promDuration } from '../format.js';
 import type { AlertDefinition, AlertSample, EvalContext } from '../types.js';
 import { counterIncrease } from '../range.js';
+import { RECORDED } from '../../recording/rules.js';
 
 const GROUP = 'ledger-fleet-nodes';
 const ids = (n: NodeView) => ({ node: n.name, network: n.network });
@@ -70,7 +71,7 @@ export const NODE_ALERTS: AlertDefinition[] = [
     scope: 'node',
     comment: '20 blocks is about one minute of chain time.',
     defaults: { severity: 'warning', forMs: 300_000, keepFiringForMs: 300_000, threshold: 20 },
-    promql: (p) => `ledger_node_height_lag_blocks > ${p.threshold}${GATED_ON_UP}`,
+    promql: (p) => `${RECORDED.lagBlocks} > ${p.threshold}${GATED_ON_UP}`,
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) is behind the fleet',
     description: (p) =>
       `Node {{ $labels.node }} in network {{ $labels.network }} is {{ printf "%.0f" $value }} blocks behind the highest node of its network, and has been more than ${p.threshold} blocks behind for ${durationWords(p.forMs)}.`,
