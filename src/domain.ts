@@ -37,6 +37,9 @@ export interface NodeTarget {
   headers: Record<string, SecretValue>;
 }
 
+/** Decimals of a network's token when the config names none (real nodes use 9). */
+export const DEFAULT_DECIMALS = 9;
+
 export interface NetworkSettings {
   /** Decimals of the native token's base units (9 on real nodes). */
   decimals: number;

@@ -14,8 +14,9 @@ describe('agent base URL rules', () => {
     for (const bad of ['http://platform.example.org', 'http://10.0.0.5', 'http://128.0.0.1', 'http://localhost.example.org']) {
       expect(agentBaseUrlProblem(bad), bad).toMatch(/plain http/);
     }
-    expect(agentBaseUrlProblem('ftp://x.example.org')).toMatch(/http\(s\)/);
-    expect(agentBaseUrlProblem('not a url')).toMatch(/not a valid URL/);
+    // The same rule as check-config's (config/sections/agentPlatform.ts), named by its key.
+    expect(agentBaseUrlProblem('ftp://x.example.org')).toBe('agentPlatform.baseUrl: URL scheme must be http or https');
+    expect(agentBaseUrlProblem('not a url')).toMatch(/^agentPlatform\.baseUrl: invalid URL/);
     expect(agentBaseUrlProblem('https://platform.example.org/?k=v')).toMatch(/query/);
     const withCreds = agentBaseUrlProblem('https://alice:hunter22@platform.example.org');
     expect(withCreds).toMatch(/credentials/);

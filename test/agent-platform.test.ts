@@ -281,7 +281,7 @@ describe('AgentPlatformChecker', () => {
   });
 
   it('refuses a plain-http baseUrl off loopback at construction', () => {
-    expect(() => checker({ baseUrl: 'http://platform.example.org' })).toThrow(/plain http .*platform\.example\.org.*https/);
+    expect(() => checker({ baseUrl: 'http://platform.example.org' })).toThrow(/agentPlatform\.baseUrl: plain http .*loopback.*use https/);
     expect(() => checker({ baseUrl: 'https://user:pw@platform.example.org' })).toThrow(/credentials/);
   });
 

@@ -78,21 +78,26 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     ]);
   });
 
-  it('timeout >= interval, blamed on the most specific setting', () => {
-    // node's own interval against the inherited default timeout (5s)
-    expect(problems(yaml(...NODE, '    interval: 5s'))).toEqual([
-      'fleet.yaml:4:15: nodes[0].interval: timeout must be less than interval, so a probe never overlaps its next run (timeout from the built-in default 5s, interval from nodes[0].interval)',
+  it('timeout > interval is refused where the timeout is set; equal, inherited and built-in timeouts never fail (as Prometheus)', () => {
+    // a node's own timeout above the interval it inherits
+    expect(problems(yaml('defaults: {interval: 10s}', ...NODE, '    timeout: 11s'))).toEqual([
+      'fleet.yaml:5:14: nodes[0].timeout: timeout must not exceed interval (timeout from nodes[0].timeout, interval from defaults.interval)',
     ]);
-    // node's own timeout against the defaults' interval
-    expect(problems(yaml('defaults: {interval: 10s}', ...NODE, '    timeout: 10s'))).toEqual([
-      'fleet.yaml:5:14: nodes[0].timeout: timeout must be less than interval, so a probe never overlaps its next run (timeout from nodes[0].timeout, interval from defaults.interval)',
-    ]);
-    // a bad default inherited by two nodes is reported once, at the default
+    // a default timeout above the built-in interval is reported once, at the default
     expect(problems(yaml('defaults:', '  timeout: 20s', ...NODE, '  - name: b', '    url: http://10.0.0.2:9710'))).toEqual([
-      'fleet.yaml:2:12: defaults.timeout: timeout must be less than interval, so a probe never overlaps its next run (timeout from defaults.timeout, interval from the built-in default 15s)',
+      'fleet.yaml:2:12: defaults.timeout: timeout must not exceed interval (timeout from defaults.timeout, interval from the built-in default 15s)',
     ]);
-    // a node that overrides both is fine even when the defaults alone would clash
-    expect(() => parseConfig(yaml('defaults:', '  timeout: 20s', ...NODE, '    interval: 1m', '    timeout: 20s'), { file: FILE, env: {} })).not.toThrow();
+    const ok = (...lines: string[]) => parseConfig(yaml(...lines), { file: FILE, env: {} });
+    // timeout equal to interval is accepted (Prometheus accepts scrape_timeout == scrape_interval)
+    expect(ok(...NODE, '    interval: 1s', '    timeout: 1s').nodes[0]).toMatchObject({ intervalMs: 1000, timeoutMs: 1000 });
+    // an unset timeout is min(inherited, interval): the built-in 5s never fails a 1s interval
+    expect(ok(...NODE, '    interval: 1s').nodes[0]).toMatchObject({ intervalMs: 1000, timeoutMs: 1000 });
+    expect(ok('defaults: {interval: 2s}', ...NODE).nodes[0]).toMatchObject({ intervalMs: 2000, timeoutMs: 2000 });
+    // an inherited explicit default timeout is lowered to a node's shorter interval, as a job's is
+    expect(ok('defaults: {timeout: 10s}', ...NODE, '    interval: 3s').nodes[0]).toMatchObject({ intervalMs: 3000, timeoutMs: 3000 });
+    expect(ok(...NODE).nodes[0]).toMatchObject({ intervalMs: 15_000, timeoutMs: 5000 });
+    // the defaults are checked on their own, as Prometheus checks `global`, even when every node overrides them
+    expect(() => ok('defaults:', '  timeout: 20s', ...NODE, '    interval: 1m', '    timeout: 20s')).toThrow(/defaults\.timeout/);
   });
 
   it('bad label names and reserved labels, pointing at the key', () => {
@@ -188,11 +193,15 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     }
   });
 
-  it('agentPlatform timeout must be less than its interval; durations are bounded', () => {
-    expect(problems(yaml(...NODE, 'agentPlatform:', '  baseUrl: https://p.example.org', '  interval: 30s', '  timeout: 30s', '  apiKeyEnv: 1BAD'))).toEqual([
-      'fleet.yaml:7:12: agentPlatform.timeout: timeout must be less than interval, so a probe never overlaps its next run (timeout from agentPlatform.timeout, interval from agentPlatform.interval)',
+  it('agentPlatform timeout must not exceed its interval; an unset one is min(10s, interval); durations are bounded', () => {
+    expect(problems(yaml(...NODE, 'agentPlatform:', '  baseUrl: https://p.example.org', '  interval: 30s', '  timeout: 31s', '  apiKeyEnv: 1BAD'))).toEqual([
+      'fleet.yaml:7:12: agentPlatform.timeout: timeout must not exceed interval (timeout from agentPlatform.timeout, interval from agentPlatform.interval)',
       'fleet.yaml:8:14: agentPlatform.apiKeyEnv: apiKeyEnv must be an environment variable name',
     ]);
+    const ap = (...lines: string[]) => parseConfig(yaml(...NODE, 'agentPlatform:', '  baseUrl: https://p.example.org', ...lines), { file: FILE, env: {} }).agentPlatform;
+    expect(ap('  interval: 1s')).toMatchObject({ intervalMs: 1000, timeoutMs: 1000 });
+    expect(ap('  interval: 30s', '  timeout: 30s')).toMatchObject({ intervalMs: 30_000, timeoutMs: 30_000 });
+    expect(ap()).toMatchObject({ intervalMs: 300_000, timeoutMs: 10_000 });
     expect(problems(yaml(...NODE, '    interval: 25h', '    headers: {X-A: {file: ""}}'))).toEqual([
       'fleet.yaml:4:15: nodes[0].interval: duration must be at most 24h',
       'fleet.yaml:5:27: nodes[0].headers["X-A"].file: file must not be empty',

@@ -2,28 +2,16 @@
 // key is attached to is checked here first; plain http is allowed for loopback only, where no
 // network path exists for an eavesdropper.
 
-// One definition of loopback for check-config and the runtime check, so they never disagree.
+// One rule for check-config and the runtime check (the config section's), so they never disagree.
+import { agentUrlReason } from '../config/sections/agentPlatform.js';
 import { isLoopbackHost } from '../config/rules.js';
 
 export { isLoopbackHost };
 
 /** Why this baseUrl cannot be used, or undefined when it is acceptable. Never echoes credentials. */
 export function agentBaseUrlProblem(baseUrl: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(baseUrl);
-  } catch {
-    return 'agentPlatform.baseUrl is not a valid URL';
-  }
-  if (u.username || u.password) return 'agentPlatform.baseUrl must not carry credentials (the key is sent as a Bearer header)';
-  if (u.search || u.hash) return 'agentPlatform.baseUrl must not have a query or fragment';
-  if (u.protocol === 'https:') return undefined;
-  if (u.protocol === 'http:') {
-    return isLoopbackHost(u.hostname)
-      ? undefined
-      : `agentPlatform.baseUrl uses plain http to a non-loopback host (${u.hostname}); the API key would cross the network unencrypted: use https`;
-  }
-  return `agentPlatform.baseUrl must be http(s), got ${u.protocol}`;
+  const reason = agentUrlReason(baseUrl);
+  return reason && `agentPlatform.baseUrl: ${reason}`;
 }
 
 /** Base path of the platform, without a trailing slash ("" for a bare origin). */

@@ -5,7 +5,7 @@ export { parseByteSize } from './byteSize.js';
 export { ConfigError, formatProblem, type ConfigProblem } from './problems.js';
 export { parseConfig, loadConfigFile, type ParseOptions } from './parse.js';
 export { runCheckConfig } from './check.js';
-export { rawConfigSchema, type RawConfig, type RawConfigInput } from './schema.js';
+export { rawConfigSchema, type RawConfig, type RawConfigInput } from './sections/index.js';
 export { generateSchemaJson } from './jsonSchema.js';
 export { parseListenAddress, isLoopbackHost } from './rules.js';
 export { expandString } from './envExpand.js';

@@ -3,11 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { ExporterConfig } from '../domain.js';
-import { crossFieldProblems, type PathProblem } from './crossChecks.js';
 import { expandDocument, type Env } from './envExpand.js';
-import { ConfigError, formatPath, sortProblems, type ConfigProblem } from './problems.js';
-import { resolveConfig } from './resolve.js';
-import { rawConfigSchema } from './schema.js';
+import { ConfigError, formatPath, sortProblems, type ConfigProblem, type PathProblem } from './problems.js';
+import { rawConfigSchema, resolveSections, sectionProblems } from './sections/index.js';
 import { duplicateKeyProblems, locate, parseYaml, syntaxProblems, type LocatedProblem, type ParsedYaml } from './yamlDoc.js';
 import { issuesToPathProblems } from './zodIssues.js';
 
@@ -43,7 +41,7 @@ export function parseConfig(text: string, opts: ParseOptions): ExporterConfig {
   }
 
   const result = rawConfigSchema.safeParse(data);
-  const later: PathProblem[] = [...(result.success ? [] : issuesToPathProblems(result.error.issues, rawConfigSchema)), ...crossFieldProblems(data)];
+  const later: PathProblem[] = [...(result.success ? [] : issuesToPathProblems(result.error.issues, rawConfigSchema)), ...sectionProblems(data)];
   for (const p of later) {
     const path = formatPath(p.path);
     // A value whose variable is missing was already reported; its placeholder text is not the user's mistake.
@@ -51,7 +49,7 @@ export function parseConfig(text: string, opts: ParseOptions): ExporterConfig {
     problems.push({ ...locate(parsed, p.path, p.at).position, path, message: p.message });
   }
   if (problems.length > 0 || !result.success) throw fail(problems);
-  return resolveConfig(result.data, dirname(resolvePath(opts.file)));
+  return resolveSections(result.data, { baseDir: dirname(resolvePath(opts.file)) });
 }
 
 export async function loadConfigFile(path: string, env?: Record<string, string | undefined>): Promise<ExporterConfig> {

@@ -55,3 +55,11 @@ export function sortProblems(problems: ConfigProblem[]): ConfigProblem[] {
   });
   return unique.sort((a, b) => a.line - b.line || a.col - b.col);
 }
+
+/** A problem known by key path only; parse.ts attaches the file position. */
+export interface PathProblem {
+  path: PathSegment[];
+  /** Point at the key rather than at its value. */
+  at?: 'key' | 'value';
+  message: string;
+}

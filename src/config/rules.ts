@@ -47,7 +47,7 @@ export function headerValueReason(value: string): string | undefined {
 
 export const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function parseUrl(raw: string): URL | undefined {
+export function parseUrl(raw: string): URL | undefined {
   try {
     return new URL(raw);
   } catch {
@@ -55,7 +55,7 @@ function parseUrl(raw: string): URL | undefined {
   }
 }
 
-function commonUrlReason(raw: string, u: URL | undefined): string | undefined {
+export function commonUrlReason(raw: string, u: URL | undefined): string | undefined {
   if (!u) return 'invalid URL: expected e.g. http://10.0.0.5:9710 or https://rpc.example.org/ledger';
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'URL scheme must be http or https';
   if (!u.hostname) return 'URL has no host';
@@ -77,18 +77,6 @@ export function isLoopbackHost(hostname: string): boolean {
   if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
   // IPv4-mapped loopback as normalised by WHATWG URL (e.g. [::ffff:127.0.0.1] -> ::ffff:7f00:1).
   return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h);
-}
-
-/** The agent platform URL carries an API key in a header: https, or plain http only on loopback. */
-export function agentUrlReason(raw: string): string | undefined {
-  const u = parseUrl(raw);
-  const common = commonUrlReason(raw, u);
-  if (common || !u) return common;
-  if (u.username || u.password) return 'URL must not contain credentials: the API key comes from apiKeyEnv or apiKeyFile';
-  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    return 'plain http is allowed only for a loopback host (127.0.0.0/8, ::1, localhost): the API key would travel unencrypted; use https';
-  }
-  return undefined;
 }
 
 const HOSTNAME_RE = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/;

@@ -1,8 +1,7 @@
 // zod issues -> path problems with messages written for people editing YAML.
 
 import type * as z from 'zod';
-import type { PathProblem } from './crossChecks.js';
-import type { PathSegment } from './problems.js';
+import type { PathProblem, PathSegment } from './problems.js';
 
 type Issue = z.core.$ZodIssue;
 

@@ -1,10 +1,8 @@
 // Pure aggregation: node states in, a FleetSnapshot out (per node, per network). The metrics
 // view and the status page render snapshots; nothing here does I/O or reads the clock.
-import type { FailureReason, HealthData, NetworkSettings, ProbeName } from '../domain.js';
+import { DEFAULT_DECIMALS, type FailureReason, type HealthData, type NetworkSettings, type ProbeName } from '../domain.js';
 import { toTokens } from '../probe/parse.js';
 import { livenessProbes, type NodeState } from './fleetState.js';
-
-export const DEFAULT_DECIMALS = 9;
 
 export interface ProbeView {
   probe: ProbeName;

@@ -1,32 +1,17 @@
-// Turns a YAML parse error or a schema issue into "file:line:col: key.path: message", by finding
-// the offending node in the parsed document (the nearest existing ancestor for a missing key).
-import { isCollection, isMap, isScalar, type Document, type LineCounter, type Node } from 'yaml';
+// Positions for web config problems: the configuration's YAML position finder, plus the
+// "file:line:col" and key-path formatting the web config messages use.
+import { isCollection, type Document, type LineCounter } from 'yaml';
+import { locate as locateInConfig } from '../config/yamlDoc.js';
 
 export type IssuePath = ReadonlyArray<PropertyKey>;
 
+/** Where `path` (or its unknown `key`) is; the nearest existing ancestor for a missing key. */
 export function locate(doc: Document, lines: LineCounter, path: IssuePath, key?: string): { line: number; col: number } | undefined {
   const segs = path.filter((p): p is string | number => typeof p !== 'symbol');
-  for (let n = segs.length; n >= 0; n--) {
-    const node = doc.getIn(segs.slice(0, n), true) as Node | undefined;
-    if (!node || !node.range) continue;
-    // For an unknown key, point at the key itself rather than at its parent map.
-    if (key !== undefined && n === segs.length && isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && p.key.value === key);
-      const k = pair?.key as Node | undefined;
-      if (k?.range) return lines.linePos(k.range[0]);
-    }
-    // A whole section (map or list) is best named by its key line, not by its first entry.
-    if (isCollection(node) && n > 0) {
-      const parent = doc.getIn(segs.slice(0, n - 1), true) as Node | undefined;
-      if (isMap(parent)) {
-        const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === segs[n - 1]);
-        const k = pair?.key as Node | undefined;
-        if (k?.range) return lines.linePos(k.range[0]);
-      }
-    }
-    return lines.linePos(node.range[0]);
-  }
-  return undefined;
+  // An unknown key, and a whole section (map or list), are best named by their key line.
+  const at = key !== undefined || isCollection(doc.getIn(segs, true)) ? 'key' : 'value';
+  const found = locateInConfig({ doc: doc as Document.Parsed, lineCounter: lines }, key === undefined ? segs : [...segs, key], at);
+  return found.position;
 }
 
 export function formatPath(path: IssuePath, key?: string): string {

@@ -1,0 +1,67 @@
+// The small sections: listen, networks, polling, evidence. Each owns its schema with defaults
+// and its resolution; none holds secrets.
+import { resolve as resolvePath } from 'node:path';
+import * as z from 'zod';
+import { DEFAULT_DECIMALS, type NetworkSettings } from '../../domain.js';
+import { parseByteSize } from '../byteSize.js';
+import { listenReason, parseListenAddress } from '../rules.js';
+import { byteSize, checked, nameOf } from './fields.js';
+import { defineSection } from './section.js';
+
+export const listenSection = defineSection({
+  shape: {
+    listen: checked(listenReason).default('0.0.0.0:9715').meta({ description: 'host:port of the exporter HTTP server; IPv6 as [::1]:9715.' }),
+  },
+  resolve: (raw) => ({ listen: parseListenAddress(raw.listen) }),
+});
+
+export const pollingSection = defineSection({
+  shape: {
+    polling: z
+      .strictObject({
+        concurrency: z.number().int().min(1).max(10_000).default(64).meta({ description: 'Probe requests in flight across the fleet.' }),
+        maxResponseBytes: byteSize('Cap on a response body read from a node.', 1024, 2 ** 30).default('4MiB'),
+        maxUpstreamSeries: z.number().int().min(1).max(1_000_000).default(2000).meta({ description: 'Upstream /metrics series kept per node.' }),
+      })
+      .prefault({}),
+  },
+  resolve: ({ polling: p }) => ({
+    polling: { concurrency: p.concurrency, maxResponseBytes: parseByteSize(p.maxResponseBytes), maxUpstreamSeries: p.maxUpstreamSeries },
+  }),
+});
+
+const networkSchema = z.strictObject({
+  decimals: z.number().int().min(0).max(36).default(DEFAULT_DECIMALS).meta({ description: 'Decimals of the native token base units.' }),
+});
+
+export const networksSection = defineSection({
+  shape: {
+    networks: z
+      .record(nameOf('network name'), networkSchema)
+      .default({})
+      .meta({ description: `Per-network settings; unlisted networks get decimals ${DEFAULT_DECIMALS}.` }),
+  },
+  resolve(raw) {
+    // Every network in use gets an entry, so consumers need no fallback of their own.
+    const { nodes } = raw as typeof raw & { nodes: Array<{ network: string }> };
+    const networks: Record<string, NetworkSettings> = {};
+    for (const n of nodes) networks[n.network] = { decimals: DEFAULT_DECIMALS };
+    for (const [name, s] of Object.entries(raw.networks)) networks[name] = { decimals: s.decimals };
+    return { networks };
+  },
+});
+
+export const evidenceSection = defineSection({
+  shape: {
+    evidence: z
+      .strictObject({
+        dir: z.string().min(1).default('./data/evidence').meta({ description: 'Relative paths are resolved against the config file directory.' }),
+        maxBytes: byteSize('Bound on the evidence directory size.', 1024, Number.MAX_SAFE_INTEGER).default('256MiB'),
+        maxAgeDays: z.number().int().min(1).max(3650).default(30),
+      })
+      .prefault({}),
+  },
+  resolve: ({ evidence: e }, { baseDir }) => ({
+    evidence: { dir: resolvePath(baseDir, e.dir), maxBytes: parseByteSize(e.maxBytes), maxAgeDays: e.maxAgeDays },
+  }),
+});
