@@ -7,6 +7,8 @@ import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Heartbeat, heartbeatCollectors, type HeartbeatSend } from '../src/alerting/heartbeat.js';
 import { PipelineHealth, stallBound } from '../src/alerting/heartbeatHealth.js';
+import { HttpClient } from '../src/http/index.js';
+import { Secrets } from '../src/redact.js';
 
 interface Ping {
   method: string;
@@ -34,26 +36,29 @@ beforeEach(async () => {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ping/3f2a-secret`;
+  const secrets = new Secrets();
+  secrets.add(url);
+  secrets.add('3f2a-secret');
+  client = new HttpClient({ secrets });
 });
 afterEach(async () => {
+  await client.close();
   server.close();
   server.closeAllConnections();
 });
 
-// Test-side transport until the exporter's wiring passes its one HTTP client (same shape).
-const send: HeartbeatSend = async (req) => {
-  try {
-    const res = await fetch(req.url, { method: req.method, headers: req.headers ?? {}, body: req.body ?? null, signal: AbortSignal.timeout(req.timeoutMs) });
-    await res.arrayBuffer();
-    return res.ok ? { ok: true } : { ok: false, message: `${req.label}: HTTP ${res.status}` };
-  } catch (e) {
-    return { ok: false, message: `${req.label}: ${(e as Error).name}` };
-  }
-};
+// The project's one HTTP client, as the daemon passes it.
+let client: HttpClient;
+const send: HeartbeatSend = (req) => client.send(req);
 
 function recordingLog() {
   const lines: string[] = [];
-  return { lines, log: { info: (_o: object, m: string) => void lines.push(`info ${m}`), warn: (_o: object, m: string) => void lines.push(`warn ${m}`) } };
+  const objects: object[] = [];
+  const push = (level: string) => (o: object, m: string) => {
+    objects.push(o);
+    lines.push(`${level} ${m}`);
+  };
+  return { lines, objects, log: { info: push('info'), warn: push('warn') } };
 }
 
 describe('heartbeat with an injected clock', () => {
@@ -115,7 +120,7 @@ describe('heartbeat with an injected clock', () => {
   it('POST sends a small JSON body; a rejected ping is a failure logged once, not a success', async () => {
     let now = Date.parse('2026-11-22T20:00:00Z');
     const health = new PipelineHealth([{ name: 'evaluation', stallAfterMs: 10_000 }], now, 1_000);
-    const { lines, log } = recordingLog();
+    const { lines, objects, log } = recordingLog();
     const hb = new Heartbeat({ url, method: 'POST', intervalMs: 1_000, timeoutMs: 2_000, send, health, log, now: () => now });
     expect(await hb.beat()).toBe('sent');
     expect(pings[0]?.method).toBe('POST');
@@ -129,7 +134,8 @@ describe('heartbeat with an injected clock', () => {
     expect(await hb.beat()).toBe('failed');
     expect(hb.lastSuccessMs()).toBe(now - 1_000);
     expect(lines).toEqual(['warn heartbeat ping failed']);
-    expect(lines.join('\n')).not.toContain('3f2a-secret');
+    expect(objects.at(-1)).toEqual({ error: 'POST heartbeat: HTTP 503' });
+    expect(JSON.stringify(objects)).not.toContain('3f2a-secret');
   });
 });
 

@@ -13,6 +13,7 @@ export interface HeartbeatRequest {
   body?: string;
   timeoutMs: number;
   maxBytes: number;
+  redirect: 'same-origin';
   label: string;
 }
 /** The project's one HTTP client (`HttpClient.send`) fits; it never throws and scrubs messages. */
@@ -116,7 +117,7 @@ export class Heartbeat {
   }
 
   private request(t: number): HeartbeatRequest {
-    const base = { url: this.opts.url, timeoutMs: this.opts.timeoutMs, maxBytes: 4096, label: `${this.opts.method} heartbeat` };
+    const base = { url: this.opts.url, timeoutMs: this.opts.timeoutMs, maxBytes: 65_536, redirect: 'same-origin' as const, label: `${this.opts.method} heartbeat` };
     if (this.opts.method === 'GET') return { ...base, method: 'GET' };
     const body = JSON.stringify({ service: 'ledger-fleet-exporter', status: 'ok', at: new Date(t).toISOString() });
     return { ...base, method: 'POST', headers: { 'content-type': 'application/json' }, body };

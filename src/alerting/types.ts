@@ -15,6 +15,8 @@ export interface ExporterSignals {
   pollOverruns: ReadonlyMap<string, number>;
   /** Counter: failed evidence writes. */
   evidenceWriteErrors: number;
+  /** Counters per receiver: notifications delivered and failed (ledger_alert_notifications_total). */
+  notifications?: ReadonlyMap<string, { success: number; failure: number }>;
 }
 
 /** The tunable part of a definition; config overrides replace these per alert. */
@@ -62,4 +64,13 @@ export interface AlertDefinition {
   description: (p: AlertParams) => string;
   /** The same condition over the exporter's own state; undefined when only Prometheus can see it. */
   evaluate?: (ctx: EvalContext) => AlertSample[];
+  /** Changes the receivers its routes pick (deliveryFilter.ts). */
+  delivery?: AlertDelivery;
+}
+
+export interface AlertDelivery {
+  /** Only receivers of these kinds (the Watchdog: alertmanager). */
+  onlyKinds?: readonly string[];
+  /** Never the receiver named by the alert's `receiver` label (a failing receiver cannot report itself). */
+  exceptLabelledReceiver?: boolean;
 }
