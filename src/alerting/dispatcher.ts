@@ -1,0 +1,223 @@
+// The notification pipeline as Alertmanager runs it: alerts are routed (first match wins),
+// grouped by `groupBy`, and each group notifies its receivers after `groupWait`, then at most
+// every `groupInterval` when it changed, and every `repeatInterval` while it still fires.
+// Receivers of the `alertmanager` kind instead get every alert pushed as Prometheus does
+// (re-sent each minute, resolved ones for 15 minutes). Pure: time comes in as arguments.
+import type { AlertInstance } from './instance.js';
+import { labelsKey, pickLabels } from './labels.js';
+import type { Notification, NotifiedAlert } from './notification.js';
+import { Router, type ResolvedRoute, type RoutingSpec } from './routing.js';
+import type { Labels } from './types.js';
+
+/** Which maintenance window silences these labels at `now`, if any (maintenance module). */
+export type SilenceCheck = (labels: Labels, now: number) => string | undefined;
+
+export interface DispatcherOptions {
+  routing: RoutingSpec;
+  /** Receivers that take pushes of every alert (Prometheus -> Alertmanager style), not groups. */
+  pushReceivers?: ReadonlySet<string>;
+  isSilenced?: SilenceCheck;
+  /** Prometheus: alerts are re-sent to Alertmanager every minute. */
+  resendDelayMs?: number;
+  /** Prometheus: resolved alerts are re-sent for 15 minutes. */
+  resolvedResendMs?: number;
+}
+
+/** What was last sent to a receiver for a group (Alertmanager's notification log). */
+export interface LogEntry {
+  firing: string[];
+  resolved: string[];
+  at: number;
+}
+
+export interface DispatcherState {
+  log: Record<string, LogEntry>;
+  pushed: Record<string, { at: number; status: 'firing' | 'resolved' }>;
+}
+
+interface Group {
+  key: string;
+  route: ResolvedRoute;
+  labels: Labels;
+  alerts: Map<string, NotifiedAlert>;
+  nextFlushAt: number;
+}
+
+const SEP = '\u0000';
+
+export class NotificationDispatcher {
+  private opts!: DispatcherOptions;
+  private router!: Router;
+  private readonly groups = new Map<string, Group>();
+  private log = new Map<string, LogEntry>();
+  private pushed = new Map<string, { at: number; status: 'firing' | 'resolved' }>();
+  /** Resolved instances already flushed from their group (id -> resolvedAt). */
+  private readonly flushedResolved = new Map<string, number>();
+  private current: AlertInstance[] = [];
+
+  constructor(opts: DispatcherOptions) {
+    this.configure(opts);
+  }
+
+  configure(opts: DispatcherOptions): void {
+    this.opts = opts;
+    this.router = new Router(opts.routing);
+  }
+
+  /** Which maintenance window silences an alert now (for listings). */
+  silencedBy(labels: Labels, now: number): string | undefined {
+    return this.opts.isSilenced?.(labels, now);
+  }
+
+  /** Takes the engine's current instances (pending ones are not notified). */
+  update(instances: readonly AlertInstance[], now: number): void {
+    this.current = instances.filter((i) => i.state !== 'pending');
+    const live = new Set(this.current.map((i) => i.id));
+    for (const id of this.flushedResolved.keys()) if (!live.has(id)) this.flushedResolved.delete(id);
+    for (const g of this.groups.values()) for (const id of g.alerts.keys()) if (!live.has(id)) g.alerts.delete(id);
+    for (const inst of this.current) {
+      if (inst.state === 'resolved' && this.flushedResolved.get(inst.id) === inst.resolvedAt) continue;
+      const route = this.router.route(inst.labels);
+      if (!route || !route.receivers.some((r) => !this.isPush(r))) continue;
+      const groupLabels = pickLabels(inst.labels, route.groupBy);
+      const key = `${route.index}:{${labelsKey(groupLabels)}}`;
+      let g = this.groups.get(key);
+      if (!g) this.groups.set(key, (g = { key, route, labels: groupLabels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs }));
+      g.alerts.set(inst.id, toNotified(inst));
+    }
+  }
+
+  /** Notifications due at `now`. */
+  tick(now: number): Notification[] {
+    const out: Notification[] = [];
+    for (const g of [...this.groups.values()]) if (g.nextFlushAt <= now) out.push(...this.flush(g, now));
+    out.push(...this.pushDue(now));
+    return out;
+  }
+
+  /** When tick() next has something to do (undefined: nothing pending). */
+  nextDueAt(): number | undefined {
+    let next: number | undefined;
+    const consider = (t: number) => (next = next === undefined ? t : Math.min(next, t));
+    for (const g of this.groups.values()) consider(g.nextFlushAt);
+    for (const receiver of this.opts.pushReceivers ?? []) {
+      for (const inst of this.current) {
+        if (!this.routedTo(inst, receiver)) continue;
+        const last = this.pushed.get(receiver + SEP + inst.id);
+        if (!last || last.status !== inst.state) consider(0);
+        else if (inst.state === 'firing' || (inst.resolvedAt ?? 0) + this.resolvedResendMs() > last.at) consider(last.at + this.resendDelayMs());
+      }
+    }
+    return next;
+  }
+
+  /** A send that failed for good: forget it was sent, so the next flush tries again. */
+  noteFailed(n: Notification): void {
+    if (this.isPush(n.receiver)) for (const a of n.alerts) this.pushed.delete(n.receiver + SEP + a.id);
+    else this.log.delete(n.receiver + SEP + n.groupKey);
+  }
+
+  exportState(): DispatcherState {
+    return { log: Object.fromEntries(this.log), pushed: Object.fromEntries(this.pushed) };
+  }
+
+  importState(state: DispatcherState): void {
+    this.log = new Map(Object.entries(state.log));
+    this.pushed = new Map(Object.entries(state.pushed));
+  }
+
+  /** When each receiver last got a notification for the group an alert is in. */
+  lastNotifiedAt(inst: AlertInstance): number | undefined {
+    let last: number | undefined;
+    for (const entry of this.log.values()) if (entry.firing.includes(inst.id) || entry.resolved.includes(inst.id)) last = Math.max(last ?? 0, entry.at);
+    for (const [key, p] of this.pushed) if (key.endsWith(SEP + inst.id)) last = Math.max(last ?? 0, p.at);
+    return last;
+  }
+
+  private flush(g: Group, now: number): Notification[] {
+    const visible = [...g.alerts.values()].filter((a) => !this.opts.isSilenced?.(a.labels, now));
+    const firing = visible.filter((a) => a.status === 'firing');
+    const resolved = visible.filter((a) => a.status === 'resolved');
+    const out: Notification[] = [];
+    for (const receiver of g.route.receivers) {
+      if (this.isPush(receiver)) continue;
+      const logKey = receiver + SEP + g.key;
+      const entry = this.log.get(logKey);
+      if (!needsUpdate(entry, firing, resolved, g.route, now)) continue;
+      const alerts = g.route.sendResolved ? [...firing, ...resolved] : firing;
+      if (alerts.length > 0) {
+        out.push({ receiver, groupKey: g.key, groupLabels: g.labels, status: firing.length > 0 ? 'firing' : 'resolved', alerts, createdAt: now });
+      }
+      if (firing.length === 0) this.log.delete(logKey);
+      else this.log.set(logKey, { firing: firing.map((a) => a.id), resolved: resolved.map((a) => a.id), at: now });
+    }
+    for (const a of g.alerts.values()) {
+      if (a.status !== 'resolved') continue;
+      this.flushedResolved.set(a.id, a.endsAt ?? now);
+      g.alerts.delete(a.id);
+    }
+    if (g.alerts.size === 0) this.groups.delete(g.key);
+    else g.nextFlushAt = now + g.route.groupIntervalMs;
+    return out;
+  }
+
+  private pushDue(now: number): Notification[] {
+    const out: Notification[] = [];
+    for (const receiver of this.opts.pushReceivers ?? []) {
+      const due: NotifiedAlert[] = [];
+      for (const inst of this.current) {
+        if (!this.routedTo(inst, receiver) || this.opts.isSilenced?.(inst.labels, now)) continue;
+        if (inst.state === 'resolved' && now - (inst.resolvedAt ?? now) >= this.resolvedResendMs()) continue;
+        const key = receiver + SEP + inst.id;
+        const last = this.pushed.get(key);
+        if (last && last.status === inst.state && now - last.at < this.resendDelayMs()) continue;
+        due.push(toNotified(inst));
+        this.pushed.set(key, { at: now, status: inst.state === 'resolved' ? 'resolved' : 'firing' });
+      }
+      const live = new Set(this.current.map((i) => receiver + SEP + i.id));
+      for (const key of this.pushed.keys()) if (key.startsWith(receiver + SEP) && !live.has(key)) this.pushed.delete(key);
+      if (due.length > 0) {
+        out.push({ receiver, groupKey: 'push', groupLabels: {}, status: due.some((a) => a.status === 'firing') ? 'firing' : 'resolved', alerts: due, createdAt: now });
+      }
+    }
+    return out;
+  }
+
+  private routedTo(inst: AlertInstance, receiver: string): boolean {
+    return this.router.route(inst.labels)?.receivers.includes(receiver) ?? false;
+  }
+
+  private isPush(receiver: string): boolean {
+    return this.opts.pushReceivers?.has(receiver) ?? false;
+  }
+
+  private resendDelayMs(): number {
+    return this.opts.resendDelayMs ?? 60_000;
+  }
+
+  private resolvedResendMs(): number {
+    return this.opts.resolvedResendMs ?? 15 * 60_000;
+  }
+}
+
+/** Alertmanager's dedup rule: notify on new firing alerts, on all resolved, on newly resolved (sendResolved), or on repeat. */
+function needsUpdate(entry: LogEntry | undefined, firing: NotifiedAlert[], resolved: NotifiedAlert[], route: ResolvedRoute, now: number): boolean {
+  if (!entry) return firing.length > 0;
+  const before = new Set(entry.firing);
+  if (firing.some((a) => !before.has(a.id))) return true;
+  if (firing.length === 0) return entry.firing.length > 0;
+  const resolvedBefore = new Set(entry.resolved);
+  if (route.sendResolved && resolved.some((a) => !resolvedBefore.has(a.id))) return true;
+  return now - entry.at >= route.repeatIntervalMs;
+}
+
+function toNotified(inst: AlertInstance): NotifiedAlert {
+  return {
+    id: inst.id,
+    status: inst.state === 'resolved' ? 'resolved' : 'firing',
+    labels: inst.labels,
+    annotations: inst.annotations,
+    startsAt: inst.firingSince ?? inst.activeAt,
+    ...(inst.state === 'resolved' ? { endsAt: inst.resolvedAt } : {}),
+  };
+}

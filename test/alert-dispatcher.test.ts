@@ -1,0 +1,177 @@
+// The notification dispatcher with a fake clock: Alertmanager's grouping and timing, routes,
+// silences and the Prometheus-style push to Alertmanager receivers.
+import { describe, expect, it } from 'vitest';
+import { NotificationDispatcher, type DispatcherOptions } from '../src/alerting/dispatcher.js';
+import type { AlertInstance } from '../src/alerting/instance.js';
+import { fingerprint } from '../src/alerting/labels.js';
+import type { Notification } from '../src/alerting/notification.js';
+import { DEFAULT_TIMING, type RouteSpec } from '../src/alerting/routing.js';
+
+const S = 1000;
+const M = 60 * S;
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+function alert(alertname: string, labels: Record<string, string>, state: AlertInstance['state'] = 'firing', at = T0): AlertInstance {
+  const all = { alertname, severity: 'critical', ...labels };
+  return {
+    id: fingerprint(all),
+    alertname,
+    labels: all,
+    annotations: { summary: `${alertname} ${labels.node ?? ''}` },
+    state,
+    value: 0,
+    activeAt: at - M,
+    firingSince: state === 'pending' ? undefined : at,
+    ...(state === 'resolved' ? { resolvedAt: at } : {}),
+  };
+}
+
+const resolve = (a: AlertInstance, at: number): AlertInstance => ({ ...a, state: 'resolved', resolvedAt: at });
+
+function dispatcher(over: Partial<DispatcherOptions['routing']> = {}, extra: Partial<DispatcherOptions> = {}) {
+  return new NotificationDispatcher({
+    routing: { ...DEFAULT_TIMING, groupBy: ['alertname', 'network'], routes: [], receivers: ['slack'], ...over },
+    ...extra,
+  });
+}
+
+/** Ticks every second from `from` to `to`, collecting notifications. */
+function ticks(d: NotificationDispatcher, from: number, to: number, step = S): Array<Notification & { at: number }> {
+  const out: Array<Notification & { at: number }> = [];
+  for (let t = from; t <= to; t += step) out.push(...d.tick(t).map((n) => ({ ...n, at: t })));
+  return out;
+}
+
+describe('grouping (Alertmanager semantics)', () => {
+  it('50 nodes down are ONE notification per group after groupWait, listing every node', () => {
+    const d = dispatcher();
+    const down = Array.from({ length: 50 }, (_, i) => alert('LedgerNodeDown', { node: `n${i}`, network: 'main' }));
+    const other = alert('LedgerNodeDown', { node: 'x', network: 'test' });
+    d.update([...down, other], T0);
+    expect(ticks(d, T0, T0 + 29 * S)).toEqual([]);
+    const sent = ticks(d, T0 + 30 * S, T0 + 60 * S);
+    expect(sent.map((n) => [n.receiver, n.groupLabels.network, n.alerts.length, n.at])).toEqual([
+      ['slack', 'main', 50, T0 + 30 * S],
+      ['slack', 'test', 1, T0 + 30 * S],
+    ]);
+    expect(new Set(sent[0]!.alerts.map((a) => a.labels.node)).size).toBe(50);
+  });
+
+  it('changes wait for groupInterval, nothing repeats before repeatInterval, resolved is sent once', () => {
+    const d = dispatcher({ groupIntervalMs: 5 * M, repeatIntervalMs: 4 * 3600 * S });
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    const b = alert('LedgerNodeDown', { node: 'b', network: 'main' }, 'firing', T0 + M);
+    d.update([a], T0);
+    expect(ticks(d, T0, T0 + M - S).map((n) => n.at)).toEqual([T0 + 30 * S]);
+    d.update([a, b], T0 + M);
+    // b joins an already notified group: sent at the next group interval (30 s + 5 min).
+    const second = ticks(d, T0 + M, T0 + 6 * M);
+    expect(second.map((n) => [n.at, n.alerts.map((x) => x.labels.node)])).toEqual([[T0 + 30 * S + 5 * M, ['a', 'b']]]);
+    // Unchanged: silent until the repeat interval.
+    expect(ticks(d, T0 + 6 * M, T0 + 4 * 3600 * S, 30 * S).map((n) => n.at)).toEqual([]);
+    expect(ticks(d, T0 + 4 * 3600 * S + 30 * S, T0 + 4 * 3600 * S + 6 * M, 30 * S).map((n) => n.at)).toEqual([T0 + 30 * S + 4 * 3600 * S + 5 * M]);
+    // Both resolve: one resolved notification, then nothing more.
+    const t = T0 + 5 * 3600 * S;
+    d.update([resolve(a, t), resolve(b, t)], t);
+    const done = ticks(d, t, t + 20 * M, 30 * S);
+    expect(done.map((n) => [n.status, n.alerts.map((x) => `${x.labels.node}:${x.status}`)])).toEqual([['resolved', ['a:resolved', 'b:resolved']]]);
+    d.update([resolve(a, t), resolve(b, t)], t + 21 * M);
+    expect(ticks(d, t + 21 * M, t + 40 * M, 30 * S)).toEqual([]);
+    expect(d.nextDueAt()).toBeUndefined();
+  });
+
+  it('sendResolved: false notifies nothing on resolution, and a new firing after it is sent again', () => {
+    const d = dispatcher({ sendResolved: false, groupWaitMs: 0, groupIntervalMs: M });
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    d.update([a], T0);
+    expect(ticks(d, T0, T0).length).toBe(1);
+    d.update([resolve(a, T0 + 10 * S)], T0 + 10 * S);
+    expect(ticks(d, T0 + 10 * S, T0 + 5 * M, 10 * S)).toEqual([]);
+    d.update([alert('LedgerNodeDown', { node: 'a', network: 'main' }, 'firing', T0 + 6 * M)], T0 + 6 * M);
+    expect(ticks(d, T0 + 6 * M, T0 + 7 * M, 10 * S).map((n) => n.status)).toEqual(['firing']);
+  });
+
+  it('pending alerts are never notified; an alert fired and resolved inside groupWait sends nothing', () => {
+    const d = dispatcher();
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    d.update([{ ...a, state: 'pending', firingSince: undefined }], T0);
+    expect(d.nextDueAt()).toBeUndefined();
+    d.update([a], T0);
+    d.update([resolve(a, T0 + 10 * S)], T0 + 10 * S);
+    expect(ticks(d, T0, T0 + 2 * M)).toEqual([]);
+  });
+});
+
+describe('routes', () => {
+  const routes: RouteSpec[] = [
+    { match: { severity: 'critical', network: '~main|prod' }, receivers: ['pager', 'slack'], groupWaitMs: 0 },
+    { match: { network: 'test' }, receivers: [] },
+    { receivers: ['slack'], repeatIntervalMs: 12 * 3600 * S },
+  ];
+
+  it('first match wins, anchored regex, empty receivers drop, per-route timing', () => {
+    const d = dispatcher({ routes, receivers: ['pager', 'slack'] });
+    d.update(
+      [
+        alert('LedgerNodeDown', { node: 'a', network: 'main' }),
+        alert('LedgerNodeDown', { node: 'b', network: 'mainnet' }), // ~main|prod is anchored: no match
+        alert('LedgerNodeDown', { node: 'c', network: 'test' }),
+        { ...alert('LedgerNodeLowPeers', { node: 'd', network: 'main' }), labels: { alertname: 'LedgerNodeLowPeers', severity: 'warning', node: 'd', network: 'main' } },
+      ],
+      T0,
+    );
+    const now = ticks(d, T0, T0).map((n) => `${n.receiver}:${n.alerts.map((a) => a.labels.node).join()}`);
+    expect(now).toEqual(['pager:a', 'slack:a']);
+    const later = ticks(d, T0 + S, T0 + 30 * S).map((n) => `${n.receiver}:${n.alerts.map((a) => a.labels.node).join()}`);
+    expect(later.sort()).toEqual(['slack:b', 'slack:d']);
+  });
+});
+
+describe('silences (maintenance hook)', () => {
+  it('a silenced alert is not sent; still firing when the window ends it is sent once as new; resolved inside it sends nothing', () => {
+    let windowOpen = true;
+    const d = dispatcher({ groupWaitMs: 10 * S, groupIntervalMs: M }, { isSilenced: (l) => (windowOpen && l.network === 'test' ? 'weekly' : undefined) });
+    const stays = alert('LedgerNodeDown', { node: 'a', network: 'test' });
+    const heals = alert('LedgerNodeUnhealthy', { node: 'b', network: 'test' });
+    d.update([stays, heals], T0);
+    expect(d.silencedBy(stays.labels, T0)).toBe('weekly');
+    expect(ticks(d, T0, T0 + 5 * M, 10 * S)).toEqual([]);
+    d.update([stays, resolve(heals, T0 + 6 * M)], T0 + 6 * M);
+    expect(ticks(d, T0 + 6 * M, T0 + 10 * M, 10 * S)).toEqual([]);
+    windowOpen = false;
+    d.update([stays], T0 + 11 * M);
+    const after = ticks(d, T0 + 11 * M, T0 + 20 * M, 10 * S);
+    expect(after.map((n) => [n.alerts.map((a) => a.labels.alertname), n.status])).toEqual([[['LedgerNodeDown'], 'firing']]);
+  });
+});
+
+describe('push receivers (Prometheus -> Alertmanager)', () => {
+  it('pushes firing alerts every minute and resolved ones for 15 minutes, bypassing grouping', () => {
+    const d = dispatcher({ receivers: ['am'] }, { pushReceivers: new Set(['am']) });
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    d.update([a], T0);
+    const firing = ticks(d, T0, T0 + 3 * M - S, 15 * S);
+    expect(firing.map((n) => (n.at - T0) / S)).toEqual([0, 60, 120]);
+    expect(firing.every((n) => n.receiver === 'am' && n.alerts[0]!.status === 'firing')).toBe(true);
+    const t = T0 + 3 * M;
+    d.update([resolve(a, t)], t);
+    const resolved = ticks(d, t, t + 20 * M, 15 * S);
+    expect(resolved.length).toBe(15);
+    expect(resolved.every((n) => n.alerts[0]!.status === 'resolved' && n.alerts[0]!.endsAt === t)).toBe(true);
+  });
+
+  it('state survives a restart: no repeat inside the interval, a failed send is retried', () => {
+    const d = dispatcher({ groupWaitMs: 0 });
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    d.update([a], T0);
+    const [first] = ticks(d, T0, T0);
+    const saved = structuredClone(d.exportState());
+    const again = dispatcher({ groupWaitMs: 0 });
+    again.importState(saved);
+    again.update([a], T0 + M);
+    expect(ticks(again, T0 + M, T0 + 2 * 3600 * S, M)).toEqual([]);
+    expect(again.lastNotifiedAt(a)).toBe(T0);
+    again.noteFailed(first!);
+    expect(ticks(again, T0 + 2 * 3600 * S + M, T0 + 2 * 3600 * S + 10 * M, M).length).toBe(1);
+  });
+});
