@@ -1,0 +1,138 @@
+// One bounded queue and one worker per receiver: a receiver that hangs or fails delays only its
+// own notifications. Failed sends are retried with exponential backoff and jitter (or the
+// receiver's Retry-After), a bounded number of times, then reported once as failed.
+import type { Notification } from './notification.js';
+import type { OutboundRequest } from './receivers/types.js';
+
+export interface SendOutcome {
+  ok: boolean;
+  /** Worth another attempt (timeouts, connection errors, 5xx, 429). */
+  retryable: boolean;
+  status?: number;
+  /** Safe to log: no URL, no secret. */
+  message?: string;
+  retryAfterMs?: number;
+}
+
+export type SendFn = (req: OutboundRequest) => Promise<SendOutcome>;
+
+export interface DeliveryReport {
+  receiver: string;
+  notification: Notification;
+  result: 'success' | 'failure' | 'dropped';
+  attempts: number;
+  /** ms from the first attempt to the outcome */
+  durationMs: number;
+  status?: number;
+  message?: string;
+}
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After longer than this is cut to it (the queue must keep moving). */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 60_000, maxRetryAfterMs: 300_000 };
+
+export interface QueueOptions {
+  receiver: string;
+  send: SendFn;
+  capacity?: number;
+  retry?: RetryPolicy;
+  /** Resolves after `ms`, or early when `signal` aborts. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  now: () => number;
+  random?: () => number;
+  onReport: (r: DeliveryReport) => void;
+}
+
+interface Item {
+  notification: Notification;
+  requests: OutboundRequest[];
+}
+
+/** Backoff before attempt `attempt + 1`: base * 2^(attempt-1), capped, scaled into [50%, 100%]. */
+export function backoffMs(attempt: number, policy: RetryPolicy, random: () => number): number {
+  const raw = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(raw * (0.5 + random() / 2));
+}
+
+export class ReceiverQueue {
+  private readonly items: Item[] = [];
+  private running = false;
+  private readonly stop = new AbortController();
+  private inFlight: Item | undefined;
+
+  constructor(private readonly opts: QueueOptions) {}
+
+  get length(): number {
+    return this.items.length + (this.inFlight ? 1 : 0);
+  }
+
+  enqueue(notification: Notification, requests: OutboundRequest[]): void {
+    if (this.stop.signal.aborted) return;
+    if (this.items.length >= (this.opts.capacity ?? 100)) {
+      // Oldest first out: the newest state of a group matters most.
+      const dropped = this.items.shift()!;
+      this.opts.onReport({ receiver: this.opts.receiver, notification: dropped.notification, result: 'dropped', attempts: 0, durationMs: 0, message: 'queue full' });
+    }
+    this.items.push({ notification, requests });
+    if (!this.running) void this.work();
+  }
+
+  /** Stops the worker; returns what was not delivered (queued, or in flight). */
+  close(): Notification[] {
+    this.stop.abort();
+    const left = [...(this.inFlight ? [this.inFlight] : []), ...this.items.splice(0)].map((i) => i.notification);
+    return left;
+  }
+
+  private async work(): Promise<void> {
+    this.running = true;
+    try {
+      while (!this.stop.signal.aborted && this.items.length > 0) {
+        this.inFlight = this.items.shift()!;
+        const report = await this.deliver(this.inFlight);
+        this.inFlight = undefined;
+        if (report) this.opts.onReport(report);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async deliver(item: Item): Promise<DeliveryReport | undefined> {
+    const policy = this.opts.retry ?? DEFAULT_RETRY;
+    const started = this.opts.now();
+    let pending = item.requests;
+    let last: SendOutcome | undefined;
+    let attempts = 0;
+    for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
+      attempts = attempt;
+      const outcomes = await Promise.all(pending.map((r) => this.opts.send(r).catch((e: unknown) => ({ ok: false, retryable: true, message: String(e) }) as SendOutcome)));
+      if (this.stop.signal.aborted) return undefined;
+      const failed = outcomes.map((o, i) => ({ o, r: pending[i]! })).filter(({ o }) => !o.ok);
+      const base = { receiver: this.opts.receiver, notification: item.notification, attempts: attempt, durationMs: this.opts.now() - started };
+      if (failed.length === 0) return { ...base, result: 'success', status: outcomes[0]?.status };
+      last = failed[0]!.o;
+      if (!failed.every(({ o }) => o.retryable) || attempt === policy.maxAttempts) break;
+      pending = failed.map(({ r }) => r);
+      const wait = last.retryAfterMs !== undefined ? Math.min(last.retryAfterMs, policy.maxRetryAfterMs) : backoffMs(attempt, policy, this.opts.random ?? Math.random);
+      await this.opts.sleep(wait, this.stop.signal);
+      if (this.stop.signal.aborted) return undefined;
+    }
+    return {
+      receiver: this.opts.receiver,
+      notification: item.notification,
+      result: 'failure',
+      attempts,
+      durationMs: this.opts.now() - started,
+      status: last?.status,
+      message: last?.message,
+    };
+  }
+}
+
