@@ -56,6 +56,8 @@ interface Harness {
   overruns: Array<{ node: string; probe: ProbeName; at: number }>;
   inFlight: () => number;
   maxInFlight: () => number;
+  /** Most probes of one node in flight at once, over the run. */
+  maxPerNode: () => number;
   release: () => void;
 }
 
@@ -67,6 +69,8 @@ function harness(opts: { concurrency?: number; hold?: boolean } = {}): Harness {
   let gate = deferred();
   let inFlight = 0;
   let maxInFlight = 0;
+  const perNode = new Map<string, number>();
+  let maxPerNode = 0;
   const scheduler = new Scheduler({
     concurrency: opts.concurrency ?? 64,
     now: () => clock.now,
@@ -77,7 +81,10 @@ function harness(opts: { concurrency?: number; hold?: boolean } = {}): Harness {
       starts.push({ node: t.name, probe, at: clock.now });
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
+      perNode.set(t.name, (perNode.get(t.name) ?? 0) + 1);
+      maxPerNode = Math.max(maxPerNode, perNode.get(t.name)!);
       if (opts.hold) await gate.promise;
+      perNode.set(t.name, perNode.get(t.name)! - 1);
       inFlight--;
     },
   });
@@ -88,6 +95,7 @@ function harness(opts: { concurrency?: number; hold?: boolean } = {}): Harness {
     overruns,
     inFlight: () => inFlight,
     maxInFlight: () => maxInFlight,
+    maxPerNode: () => maxPerNode,
     release: () => {
       gate.resolve();
       gate = deferred();
@@ -134,13 +142,30 @@ describe('Scheduler', () => {
     h.scheduler.start(Array.from({ length: 10 }, (_, i) => node(`n${i}`, 1_000, ['health', 'metrics'])));
     await h.clock.advance(999);
     expect(h.inFlight()).toBe(3);
-    expect(h.scheduler.stats()).toMatchObject({ inFlight: 3, queued: 17 });
+    expect(h.scheduler.stats()).toMatchObject({ inFlight: 3, queued: 7 }); // node-polls
     for (let i = 0; i < 10 && h.starts.length < 20; i++) {
       h.release();
       await h.clock.advance(0);
     }
     expect(h.starts).toHaveLength(20);
     expect(h.maxInFlight()).toBe(3);
+    h.release();
+    await h.scheduler.stop(0);
+  });
+
+  it("runs a node's probes one after another, in the configured order", async () => {
+    const h = harness({ hold: true });
+    const probes: ProbeName[] = ['health', 'blockNumber', 'metrics'];
+    h.scheduler.start([node('seq', 10_000, probes), node('other', 10_000, probes)]);
+    await h.clock.advance(9_999);
+    for (let i = 0; i < 5; i++) {
+      h.release();
+      await h.clock.advance(0);
+    }
+    expect(h.starts.filter((s) => s.node === 'seq').map((s) => s.probe)).toEqual(probes);
+    expect(h.starts).toHaveLength(6);
+    expect(h.maxPerNode()).toBe(1);
+    expect(h.maxInFlight()).toBe(2); // nodes still run side by side
     h.release();
     await h.scheduler.stop(0);
   });

@@ -10,8 +10,16 @@ export function createDispatcher(opts: DispatcherOptions = {}): Agent {
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 120_000,
     connectTimeout: opts.connectTimeoutMs ?? 5_000,
-    // A few sockets per origin: one node's five probes run side by side without queueing.
-    connections: 8,
+    // One socket per origin, kept alive and reused (with 1, undici gives each origin a single
+    // client rather than a pool; a pool opens a second socket whenever a request arrives before
+    // the previous one's socket is marked free, i.e. on every back-to-back request). The
+    // scheduler sends a node's probes one after another, so a node on an origin of its own has
+    // exactly one socket and one request in flight: 10,000 nodes hold 10,000 sockets and open
+    // none once warm. Nodes behind one origin (a gateway routing by path) queue on its socket.
+    // Sequence rather than HTTP/1.1 pipelining (pipelining: 1): a pipelined request waits behind
+    // a slow answer anyway, a timeout must destroy the socket and with it every request queued
+    // on it, and proxies in front of nodes often mishandle pipelining.
+    connections: 1,
     pipelining: 1,
   });
 }

@@ -1,7 +1,8 @@
 // Interval scheduling of probes. Each node ticks on its own interval from a start offset spread
 // over that interval (hashed from its name, so a large fleet never fires at once and restarts
-// keep the same phase). A probe whose previous run is still queued or in flight is skipped and
-// counted as an overrun; a global bound caps requests in flight.
+// keep the same phase). A tick runs the node's due probes in sequence as one task; when the
+// node's previous task is still queued or in flight, each due probe is skipped and counted as an
+// overrun. A global bound caps the tasks (so the requests) in flight.
 //
 // Why not node-cron or croner: they fire on wall-clock second boundaries, so every node with the
 // same interval would fire in the same second (the opposite of spreading), and they cannot express
@@ -22,7 +23,7 @@ export const realTimers: Timers = {
 
 export interface SchedulerDeps {
   concurrency: number;
-  /** Runs one probe end to end (request, state update, evidence). Must not throw. */
+  /** Runs one probe end to end (request, state update, evidence). Should not throw. */
   runProbe(target: NodeTarget, probe: ProbeName): Promise<void>;
   /** Whether the probe should run at this tick (not backing off, not a rarely re-checked unsupported one). */
   isDue(target: NodeTarget, probe: ProbeName, now: number): boolean;
@@ -145,23 +146,33 @@ export class Scheduler {
     t.ticks++;
     this.arm(t);
     const target = t.target;
-    for (const probe of target.probes) {
-      const key = `${target.name}\u0000${probe}`;
-      if (this.busy.has(key)) {
-        this.deps.onOverrun(target, probe);
-        continue;
-      }
-      if (!this.deps.isDue(target, probe, now)) continue;
-      this.busy.add(key);
-      const p = this.sem
-        .run(() => (this.running ? this.deps.runProbe(target, probe) : Promise.resolve()))
-        .catch(() => undefined)
-        .finally(() => {
-          this.busy.delete(key);
-          this.inflight.delete(p);
-        });
-      this.inflight.add(p);
+    const due = target.probes.filter((probe) => this.deps.isDue(target, probe, now));
+    if (due.length === 0) return;
+    if (this.busy.has(target.name)) {
+      for (const probe of due) this.deps.onOverrun(target, probe);
+      return;
     }
+    this.busy.add(target.name);
+    // One node-poll is one task: its probes go one after another, so a node is sent one request
+    // at a time (one socket, see http/dispatcher.ts) and each request's deadline starts when it
+    // is sent, not while it waits behind the node's other probes.
+    const p = this.sem
+      .run(async () => {
+        for (const probe of due) {
+          if (!this.running) break;
+          try {
+            await this.deps.runProbe(target, probe);
+          } catch {
+            // runProbe records its own failures; one that escapes must not stop the node's others.
+          }
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.busy.delete(target.name);
+        this.inflight.delete(p);
+      });
+    this.inflight.add(p);
   }
 
   /** Stops scheduling; waits up to `graceMs` for probes in flight. Resolves true if all finished. */
