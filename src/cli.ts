@@ -69,10 +69,9 @@ function listenArg(value: string | undefined): ListenAddress | undefined {
 /** Web config (basic auth, TLS) from --web.config.file, loaded lazily so plain runs need none of it. */
 async function webOptions(path: string | undefined): Promise<Partial<DaemonOptions>> {
   if (!path) return {};
-  const { createHttpServer, loadWebConfig } = await import('./web/webConfig.js');
-  const cfg = await loadWebConfig(path);
+  const { loadWebConfig } = await import('./web/webConfig.js');
   // The web server applies basic auth and the configured headers to every path, as exporter-toolkit does.
-  return { createServer: (handler) => createHttpServer(cfg, handler) };
+  return { web: await loadWebConfig(path) };
 }
 
 /** Stops cleanly on SIGTERM/SIGINT: no new probes, in-flight ones finish within a bound, evidence flushed. */

@@ -1,22 +1,31 @@
-// Wires the pipeline: config -> schedule -> probe -> state -> (metrics view, evidence) -> HTTP.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// Wires the pipeline: config -> schedule -> probe -> state -> (metrics view, evidence,
+// components such as the alert engine and status history) -> HTTP. Wiring only: each stage
+// lives in its own module; this file connects them and hands every reload's one diff around.
 import { hostname } from 'node:os';
-import type { AddressInfo } from 'node:net';
-import type { ExporterConfig, ListenAddress, NodeTarget, ProbeName, ProbeResult } from './domain.js';
-import { AgentPlatformChecker, agentPlatformCollectors } from './agent/platform.js';
+import { agentPlatformRunner, AGENT_EVIDENCE_NODE } from './agent/lifecycle.js';
+import { agentPlatformCollectors } from './agent/platform.js';
+import type { DaemonComponent, DaemonContext } from './components.js';
+import { diffConfig } from './config/diff.js';
+import { secretsOf } from './config/secrets.js';
+import type { ExporterConfig, ListenAddress, NodeTarget } from './domain.js';
 import { evidenceApiResponse, evidenceCollectors, EvidenceStore } from './evidence/index.js';
+import type { EvidenceInput } from './evidence/record.js';
 import { FleetUpstream } from './exposition/index.js';
+import { HttpClient } from './http/client.js';
 import type { Logger } from './logger.js';
 import { MetricsView, type ExporterCounters, type RegistryExtension } from './metrics/view.js';
-import { secretsOf } from './config/secrets.js';
-import { HttpClient } from './http/client.js';
+import { ProberPool } from './probe/probers.js';
+import { probeRunner } from './probe/results.js';
 import { Secrets } from './redact.js';
-import { NodeProber } from './probe/prober.js';
 import { Scheduler } from './schedule/scheduler.js';
-import { createRequestHandler } from './server.js';
-import { DEFAULT_BACKOFF, FleetState, type BackoffPolicy, type NodeState } from './state/fleetState.js';
+import { buildServer, createRequestHandler, listen as listenOn } from './server.js';
+import { DEFAULT_BACKOFF, FleetState, type BackoffPolicy } from './state/fleetState.js';
 import { buildSnapshot, type FleetSnapshot } from './state/snapshot.js';
 import { VERSION } from './version.js';
+import type { WebConfig } from './web/webConfig.js';
+
+export { AGENT_EVIDENCE_NODE };
+export type { DaemonComponent, DaemonContext };
 
 export interface DaemonOptions {
   logger: Logger;
@@ -31,8 +40,10 @@ export interface DaemonOptions {
   evidence?: boolean;
   /** Registers extra collectors (agent platform) on each metrics registry. */
   extensions?: RegistryExtension[];
-  /** Builds the HTTP server (TLS, basic auth and headers from --web.config.file). */
-  createServer?: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server;
+  /** TLS, basic auth and headers from --web.config.file; plain HTTP without it (same limits). */
+  web?: WebConfig;
+  /** Parts that join the daemon: routes, collectors, probe-result and reload listeners. */
+  components?: DaemonComponent[];
   /** process_* and nodejs_* metrics; default on. */
   defaultMetrics?: boolean;
 }
@@ -55,105 +66,33 @@ export interface Daemon {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The `node` of evidence records about the agent platform. */
-export const AGENT_EVIDENCE_NODE = 'agent-platform';
-
 const defaultRecheck = (t: NodeTarget) => Math.max(10 * t.intervalMs, 60_000);
 
 export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions): Promise<Daemon> {
   const log = opts.logger;
   let config = initial;
+  const components = opts.components ?? [];
   const secrets = secretsOf(config, opts.secrets ?? new Secrets());
   const client = new HttpClient({ secrets });
   const state = new FleetState(config.nodes, opts.backoff ?? DEFAULT_BACKOFF);
-  const probers = new Map<string, NodeProber>();
+  const probers = new ProberPool(client, config.polling, config.nodes);
   const recheck = opts.unsupportedRecheckMs ?? defaultRecheck;
   const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() };
-
   const evidence =
     opts.evidence === false
       ? undefined
       : await EvidenceStore.open(config.evidence, { logger: log.child({ component: 'evidence' }), secrets, runner: { hostname: hostname(), version: VERSION } });
-
-  const syncProbers = () => {
-    const names = new Set(config.nodes.map((n) => n.name));
-    for (const name of probers.keys()) if (!names.has(name)) probers.delete(name);
-    for (const t of config.nodes) {
-      const old = probers.get(t.name);
-      if (!old || JSON.stringify(old.target) !== JSON.stringify(t)) {
-        probers.set(t.name, new NodeProber(t, { client, maxResponseBytes: config.polling.maxResponseBytes, maxUpstreamSeries: config.polling.maxUpstreamSeries }));
-      }
-    }
-  };
-  syncProbers();
-
-  const recordEvidence = (target: NodeTarget, result: ProbeResult & { kind: 'failed' }, node: NodeState) => {
-    if (!evidence || !result.response || result.response.status < 500) return;
-    const ps = node.probes.get(result.probe);
-    void evidence.append({
-      node: target.name,
-      network: target.network,
-      url: target.url,
-      probe: result.probe,
-      method: result.response.method,
-      status: result.response.status,
-      durationMs: result.durationMs,
-      attempt: ps?.consecutiveFailures ?? 1,
-      headers: result.response.headers,
-      body: result.response.body,
-      runnerStatus: { consecutiveFailures: ps?.consecutiveFailures ?? 1, lastSuccess: node.lastSuccessAt ?? null },
-    });
-  };
-
-  const runProbe = async (target: NodeTarget, probe: ProbeName) => {
-    const prober = probers.get(target.name);
-    if (!prober) return;
-    const result = await prober.run(probe);
-    const node = state.get(target.name);
-    if (!node) return; // removed by a reload while the probe ran
-    const lastOk = node.probes.get(probe)?.lastRun?.ok;
-    const outcome = state.apply(target.name, result, result.kind === 'failed' ? result.response?.headers['retry-after'] : undefined);
-    if (outcome.restarted) {
-      prober.resetNamespace();
-      log.info({ node: target.name }, 'node restarted or changed build: re-detecting namespace and methods');
-    }
-    if (result.kind === 'failed') {
-      recordEvidence(target, result, node);
-      if (lastOk !== false) log.warn({ node: target.name, probe, reason: result.reason, status: result.httpStatus }, `probe failed: ${result.message}`);
-    } else if (result.kind === 'ok' && lastOk === false) {
-      log.info({ node: target.name, probe }, 'probe recovered');
-    } else if (result.kind === 'unsupported') {
-      log.debug({ node: target.name, probe }, result.message);
-    }
-  };
+  const recordEvidence = evidence && ((input: EvidenceInput) => void evidence.append(input));
 
   const scheduler = new Scheduler({
     concurrency: config.polling.concurrency,
-    runProbe,
+    runProbe: probeRunner({ state, probers, logger: log, recordEvidence, listeners: components.flatMap((c) => c.onProbeResult ?? []) }),
     isDue: (t, p, now) => state.due(t.name, p, now, recheck(t)),
-    onOverrun: (t, p) => {
-      counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1);
-    },
+    onOverrun: (_t, p) => void counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1),
   });
-
   const snapshot = () => buildSnapshot(state.nodes(), config.networks, Date.now());
-  // Upstream families are prepared once per poll result; a node echoing our secrets loses those series.
-  const upstream = new FleetUpstream(() => state.nodes(), { scrub: (text) => secrets.scrub(text) });
-
-  const extensions: RegistryExtension[] = [...(opts.extensions ?? []), (registry) => upstream.collectors(registry)];
-  if (evidence) {
-    const evidenceNodes = () => [...config.nodes.map((n) => n.name), ...(config.agentPlatform ? [AGENT_EVIDENCE_NODE] : [])];
-    extensions.push((registry) => evidenceCollectors(registry, evidence, evidenceNodes));
-  }
-  const agent = agentPlatform(config, opts, client, evidence);
-  if (agent) extensions.push((registry) => agentPlatformCollectors(registry, agent.checker));
-  const infoLabelKeys = () => [...new Set(config.nodes.flatMap((n) => Object.keys(n.labels)))].sort();
-  // Built once: a reload only changes the info label keys (registries are never rebuilt).
-  const view = new MetricsView(
-    { version: VERSION, infoLabelKeys: infoLabelKeys(), extensions, defaultMetrics: opts.defaultMetrics },
-    () => ({ snapshot: snapshot(), upstream: upstream.sources(), counters }),
-    (sources, om, write) => upstream.write(sources, om, write),
-  );
+  const agent = config.agentPlatform && agentPlatformRunner(config.agentPlatform, { client, logger: log.child({ component: 'agent-platform' }), recordEvidence });
+  const view = metricsView(opts, components, { snapshot, state, secrets, counters, evidence, agent, config: () => config });
 
   const handler = createRequestHandler({
     logger: log,
@@ -162,33 +101,22 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     ready: () => state.ready(),
     snapshot,
     evidence: { handle: (params) => evidenceApiResponse(evidence ?? null, params) },
+    routes: components.flatMap((c) => c.routes ?? []),
   });
-  const server = opts.createServer ? opts.createServer(handler) : createServer(handler);
-  // Slow or idle clients cannot hold sockets for long.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
-  const listen = opts.listen ?? config.listen;
+  const server = buildServer(opts.web, handler);
+  let url: string;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(listen.port, listen.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    url = await listenOn(server, opts.listen ?? config.listen, Boolean(opts.web?.tls));
   } catch (err) {
     // Nothing was started yet: release what was opened, then report (EADDRINUSE and the like).
     await evidence?.close();
     await client.close();
     throw err;
   }
-  const addr = server.address() as AddressInfo;
-  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  const scheme = opts.createServer && 'setSecureContext' in server ? 'https' : 'http';
-  const url = `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${addr.port}`;
   scheduler.start(config.nodes);
   agent?.start();
+  const ctx: DaemonContext = { config: () => config, snapshot, state, client, secrets, logger: log };
+  for (const c of components) await c.start?.(ctx);
   log.info({ url, nodes: config.nodes.length, version: VERSION }, 'exporter listening');
 
   let closing: Promise<void> | undefined;
@@ -202,16 +130,17 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     evidence,
     scheduling: scheduler,
     applyConfig(next) {
-      const restartOnly = restartOnlyChanges(config, next, opts.listen !== undefined);
+      const diff = diffConfig(config, next, { listenOverridden: opts.listen !== undefined });
       secretsOf(next, secrets);
-      const diff = state.setTargets(next.nodes);
+      state.setTargets(next.nodes);
+      probers.apply(diff);
       config = next;
-      syncProbers();
       scheduler.setTargets(next.nodes);
-      view.setInfoLabelKeys(infoLabelKeys());
+      view.setInfoLabelKeys(infoLabelKeys(next));
+      for (const c of components) c.onReload?.(diff);
       counters.configReloads.success++;
-      if (restartOnly.length > 0) log.warn({ settings: restartOnly }, 'changes of these settings take effect at the next restart');
-      log.info(diff, 'configuration reloaded');
+      if (diff.restartOnly.length > 0) log.warn({ settings: diff.restartOnly }, 'changes of these settings take effect at the next restart');
+      log.info(diff.nodes, 'configuration reloaded');
     },
     noteReloadFailure() {
       counters.configReloads.failure++;
@@ -221,6 +150,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
         agent?.stop();
         const finished = await scheduler.stop(graceMs);
         if (!finished) log.warn({ graceMs }, 'probes still in flight at shutdown were abandoned');
+        for (const c of components) await c.stop?.();
         await evidence?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
@@ -233,59 +163,34 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   };
 }
 
-/**
- * Sections read once at start-up (server socket, evidence store, probe limits, platform checker)
- * that differ between two configs. A listen overridden by --listen is never the config's.
- */
-function restartOnlyChanges(prev: ExporterConfig, next: ExporterConfig, listenOverridden: boolean): string[] {
-  const sections = ['listen', 'evidence', 'polling', 'agentPlatform'] as const;
-  return sections.filter((k) => !(k === 'listen' && listenOverridden) && JSON.stringify(prev[k]) !== JSON.stringify(next[k]));
-}
+const infoLabelKeys = (c: ExporterConfig) => [...new Set(c.nodes.flatMap((n) => Object.keys(n.labels)))].sort();
 
-/**
- * The agent platform key check on its own interval; 5xx answers become evidence like a node's.
- * Created with the daemon (its metrics need it), started only once the server listens, so a
- * daemon that fails to start never calls the platform.
- */
-function agentPlatform(config: ExporterConfig, opts: DaemonOptions, client: HttpClient, evidence: EvidenceStore | undefined) {
-  const settings = config.agentPlatform;
-  if (!settings) return undefined;
-  let failures = 0;
-  let lastSuccess: number | null = null;
-  const checker = new AgentPlatformChecker(settings, {
-    client,
-    logger: opts.logger.child({ component: 'agent-platform' }),
-    onServerError: (info) => {
-      void evidence?.append({
-        node: AGENT_EVIDENCE_NODE,
-        network: AGENT_EVIDENCE_NODE,
-        url: info.url,
-        probe: 'agentPlatform',
-        method: 'GET /api/agents/me',
-        status: info.status,
-        durationMs: info.durationMs,
-        attempt: failures + 1,
-        headers: info.headers,
-        body: info.body,
-        runnerStatus: { consecutiveFailures: failures + 1, lastSuccess },
-      });
-    },
-  });
-  const run = () =>
-    void checker.check().then((c) => {
-      if (c.up && c.status !== undefined && c.status < 300) {
-        failures = 0;
-        lastSuccess = c.at;
-      } else failures++;
-    });
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    checker,
-    start() {
-      run();
-      timer = setInterval(run, settings.intervalMs);
-      timer.unref();
-    },
-    stop: () => clearInterval(timer),
-  };
+/** The /metrics view, built once: a reload only changes the info label keys (registries are never rebuilt). */
+function metricsView(
+  opts: DaemonOptions,
+  components: DaemonComponent[],
+  parts: {
+    snapshot: () => FleetSnapshot;
+    state: FleetState;
+    secrets: Secrets;
+    counters: ExporterCounters;
+    evidence: EvidenceStore | undefined;
+    agent: ReturnType<typeof agentPlatformRunner> | undefined;
+    config: () => ExporterConfig;
+  },
+): MetricsView {
+  // Upstream families are prepared once per poll result; a node echoing our secrets loses those series.
+  const upstream = new FleetUpstream(() => parts.state.nodes(), { scrub: (text) => parts.secrets.scrub(text) });
+  const extensions: RegistryExtension[] = [...(opts.extensions ?? []), (registry) => upstream.collectors(registry), ...components.flatMap((c) => c.collectors ?? [])];
+  const { evidence, agent } = parts;
+  if (evidence) {
+    const evidenceNodes = () => [...parts.config().nodes.map((n) => n.name), ...(parts.config().agentPlatform ? [AGENT_EVIDENCE_NODE] : [])];
+    extensions.push((registry) => evidenceCollectors(registry, evidence, evidenceNodes));
+  }
+  if (agent) extensions.push((registry) => agentPlatformCollectors(registry, agent.checker));
+  return new MetricsView(
+    { version: VERSION, infoLabelKeys: infoLabelKeys(parts.config()), extensions, defaultMetrics: opts.defaultMetrics },
+    () => ({ snapshot: parts.snapshot(), upstream: upstream.sources(), counters: parts.counters }),
+    (sources, om, write) => upstream.write(sources, om, write),
+  );
 }

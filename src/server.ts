@@ -1,11 +1,17 @@
-// The exporter's own HTTP surface: /metrics, /healthz, /readyz, / and /api/evidence.
-// Read-only: GET and HEAD only; no request path ever reaches the filesystem.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// The exporter's own HTTP surface: /metrics, /healthz, /readyz, /api/evidence, routes other
+// modules register (status pages, /api/alerts, ...) and the landing page at /. Read-only: GET
+// and HEAD only; no request path ever reaches the filesystem. The server itself is always built
+// by buildServer, so plain HTTP and TLS get the same header-size and idle limits.
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
+import { landingPage } from './landingPage.js';
+import type { ListenAddress } from './domain.js';
 import type { Logger } from './logger.js';
 import type { MetricsView } from './metrics/view.js';
 import type { FleetSnapshot } from './state/snapshot.js';
+import { createHttpServer, type WebConfig } from './web/webConfig.js';
 
 const gzip = promisify(gzipCb);
 
@@ -17,6 +23,22 @@ export interface EvidenceApi {
   handle(params: URLSearchParams): Promise<{ status: number; body: unknown }>;
 }
 
+export interface Reply {
+  status: number;
+  contentType: string;
+  body: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface RouteRequest {
+  pathname: string;
+  params: URLSearchParams;
+  headers: IncomingHttpHeaders;
+}
+
+/** Answers the requests it owns; undefined for any other path, so the next route is tried. */
+export type Route = (req: RouteRequest) => Promise<Reply | undefined> | Reply | undefined;
+
 export interface HandlerDeps {
   logger: Logger;
   version: string;
@@ -24,6 +46,8 @@ export interface HandlerDeps {
   ready: () => boolean;
   snapshot: () => FleetSnapshot;
   evidence?: EvidenceApi;
+  /** Routes of other modules, tried in order after the built-in ones and before the landing page. */
+  routes?: readonly Route[];
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer, head: boolean, extra: Record<string, string> = {}): void {
@@ -97,43 +121,31 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
       const { status, body } = await deps.evidence.handle(url.searchParams);
       return send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), head);
     }
-    case '/':
-      return send(res, 200, 'text/html; charset=utf-8', landingPage(deps.version, deps.snapshot(), deps.ready()), head);
-    default:
-      return send(res, 404, 'text/plain; charset=utf-8', 'not found\n', head);
   }
+  for (const route of deps.routes ?? []) {
+    const reply = await route({ pathname: url.pathname, params: url.searchParams, headers: req.headers });
+    if (reply) return send(res, reply.status, reply.contentType, reply.body, head, reply.headers);
+  }
+  if (url.pathname === '/') return send(res, 200, 'text/html; charset=utf-8', landingPage(deps.version, deps.snapshot(), deps.ready()), head);
+  return send(res, 404, 'text/plain; charset=utf-8', 'not found\n', head);
 }
 
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The exporter's server: HTTPS, basic auth and headers when a web config is given; the same limits either way. */
+export function buildServer(web: WebConfig | undefined, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  return createHttpServer(web, handler) as Server;
 }
 
-/** A small status page: links, and one row per node. Everything shown is escaped. */
-export function landingPage(version: string, snap: FleetSnapshot, ready: boolean): string {
-  const rows = snap.nodes
-    .map((n) => {
-      const failing = n.probes.filter((p) => p.success === false).map((p) => p.probe);
-      return `<tr class="${n.up ? 'up' : 'down'}"><td>${esc(n.name)}</td><td>${esc(n.network)}</td><td>${n.up ? 'up' : 'DOWN'}</td><td>${n.height ?? ''}</td><td>${n.lagBlocks ?? ''}</td><td>${esc(n.health?.version ?? '')}</td><td>${esc(n.namespace ?? '')}</td><td>${esc(failing.join(', '))}</td></tr>`;
-    })
-    .join('\n');
-  const nets = snap.networks
-    .map((n) => `<tr><td>${esc(n.network)}</td><td>${n.nodesUp}/${n.nodes}</td><td>${n.heightMax ?? ''}</td><td>${n.validators?.list.length ?? ''}</td><td>${n.mining?.active ?? ''}</td></tr>`)
-    .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>ledger-fleet-exporter</title>
-<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:.2em .8em;border-bottom:1px solid #ddd;text-align:left}.down td{color:#b00}</style>
-</head><body>
-<h1>ledger-fleet-exporter</h1>
-<p>Version ${esc(version)} &middot; ${ready ? 'ready' : 'first poll round in progress'}</p>
-<ul><li><a href="metrics">/metrics</a></li><li><a href="healthz">/healthz</a></li><li><a href="readyz">/readyz</a></li><li><a href="api/evidence?limit=20">/api/evidence</a></li></ul>
-<h2>Networks</h2>
-<table><tr><th>network</th><th>nodes up</th><th>height</th><th>validators</th><th>active miners</th></tr>
-${nets}
-</table>
-<h2>Nodes</h2>
-<table><tr><th>node</th><th>network</th><th>status</th><th>height</th><th>lag</th><th>version</th><th>namespace</th><th>failing probes</th></tr>
-${rows}
-</table>
-</body></html>
-`;
+/** Listens and returns the URL clients can use (a wildcard address becomes loopback). */
+export async function listen(server: Server, at: ListenAddress, tls: boolean): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(at.port, at.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${addr.port}`;
 }
+

@@ -13,6 +13,7 @@ import { createLogger } from '../src/logger.js';
 import { SimFleet, type SimNode } from '../src/sim/index.js';
 import { sampleValue, scrapeText, startExporter, sumOf, waitForMetrics, type ExporterChild, type LogLine } from './support/exporterChild.js';
 import { configYaml, readRawEvidence, writeAtomically, type NodeEntry } from './support/lifecycleFiles.js';
+import { waitFor } from './support/processes.js';
 
 let root: string;
 let fleet: SimFleet;
@@ -301,6 +302,28 @@ describe('reload of settings that only apply at start-up (in process)', () => {
       const warn = logged.find((l) => l.level === 40);
       expect(warn?.settings).toEqual(['evidence', 'polling']);
       expect(warn?.msg).toMatch(/next restart/);
+    } finally {
+      await daemon.close();
+    }
+  }, 60_000);
+
+  it('keeps the start-up polling limits for every node, changed nodes included, until a restart', async () => {
+    const d = testDir('polling-reload');
+    // A body cap below the size of a /health answer: every health probe fails as invalid_response.
+    const initial = cfg(join(d, 'evidence'), { polling: { concurrency: 4, maxResponseBytes: 16, maxUpstreamSeries: 100 } });
+    const daemon = await startDaemon(initial, { logger: logger(), defaultMetrics: false });
+    try {
+      const runs = () => daemon.state.get('keep')?.probes.get('health')?.runs ?? 0;
+      await waitFor('first health run', () => (runs() > 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
+      expect(daemon.state.get('keep')?.probes.get('health')?.lastRun?.ok).toBe(false);
+      // The reload lifts the cap and changes the node (so it gets a new prober): the cap stays.
+      const changedNode = { ...initial.nodes[0]!, labels: { rack: 'r2' } };
+      daemon.applyConfig({ ...initial, nodes: [changedNode], polling: { ...initial.polling, maxResponseBytes: 1 << 20 } });
+      expect(logged.some((l) => l.level === 40 && (l.settings as string[] | undefined)?.includes('polling'))).toBe(true);
+      const before = runs();
+      await waitFor('a health run after the reload', () => (runs() > before ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
+      expect(daemon.state.get('keep')?.probes.get('health')?.failures.invalid_response).toBeGreaterThan(0);
+      expect(daemon.state.get('keep')?.probes.get('health')?.lastRun?.ok).toBe(false);
     } finally {
       await daemon.close();
     }

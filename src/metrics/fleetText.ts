@@ -83,12 +83,6 @@ export interface FleetTextOptions {
   infoLabelKeys: string[];
 }
 
-export function renderFleet(snap: FleetSnapshot, opts: FleetTextOptions): string {
-  const out = new ByteWriter();
-  writeFleet(out, snap, opts);
-  return out.bytes().toString('utf8');
-}
-
 export function writeFleet(out: ByteWriter, snap: FleetSnapshot, opts: FleetTextOptions): void {
   const w = new Writer(out, opts.openMetrics);
   const nodeLabels = snap.nodes.map((n) => `node="${escapeLabelValue(n.name)}",network="${escapeLabelValue(n.network)}"`);
