@@ -98,3 +98,14 @@ describe('heartbeat config', () => {
     ]);
   });
 });
+
+describe('heartbeat secrets', () => {
+  it('the URL and its path (the check key) are secrets', async () => {
+    const { heartbeatSecrets } = await import('../src/alerting/heartbeatConfig.js');
+    expect(heartbeatSecrets({ url: 'https://hc-ping.example.org/3f2a-key?create=1', method: 'GET', intervalMs: 60_000, timeoutMs: 1_000 })).toEqual([
+      'https://hc-ping.example.org/3f2a-key?create=1',
+      '/3f2a-key?create=1',
+    ]);
+    expect(heartbeatSecrets(undefined)).toEqual([]);
+  });
+});

@@ -55,3 +55,10 @@ export function resolveHeartbeat(raw: z.output<typeof heartbeatSchema>): Heartbe
   if (!raw) return undefined;
   return { url: raw.url, method: raw.method, intervalMs: parseDuration(raw.interval), timeoutMs: parseDuration(raw.timeout) };
 }
+
+/** The URL is the check's key (healthchecks-style): the whole URL and its path are secrets. */
+export function heartbeatSecrets(h: HeartbeatSettings | undefined): string[] {
+  if (!h) return [];
+  const u = new URL(h.url);
+  return [h.url, `${u.pathname}${u.search}`].filter((s) => s.length > 1);
+}
