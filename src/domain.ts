@@ -1,6 +1,8 @@
 // Domain types shared by every stage of the pipeline:
 // config -> schedule -> probe -> state -> (metrics view, alerts, evidence) -> HTTP.
 
+import type { AlertingSettings } from './alerting/settings.js';
+
 export const PROBE_NAMES = ['health', 'metrics', 'blockNumber', 'miningStats', 'validators'] as const;
 export type ProbeName = (typeof PROBE_NAMES)[number];
 
@@ -81,6 +83,8 @@ export interface ExporterConfig {
   networks: Record<string, NetworkSettings>;
   evidence: EvidenceSettings;
   agentPlatform?: AgentPlatformSettings;
+  /** Built-in alerting; absent: off. */
+  alerting?: AlertingSettings;
 }
 
 // ---- What probes learn ----

@@ -5,6 +5,7 @@ import * as z from 'zod';
 import type { ExporterConfig } from '../../domain.js';
 import type { PathProblem } from '../problems.js';
 import { agentPlatformSection } from './agentPlatform.js';
+import { alertingSection } from './alerting.js';
 import { evidenceSection, listenSection, networksSection, pollingSection } from './basic.js';
 import { nodesSection } from './nodes.js';
 import type { ConfigSection, ResolveContext } from './section.js';
@@ -18,6 +19,7 @@ export const rawConfigSchema = z
     nodes: nodesSection.shape.nodes,
     ...evidenceSection.shape,
     ...agentPlatformSection.shape,
+    ...alertingSection.shape,
   })
   .meta({ title: 'ledger-fleet-exporter configuration' });
 
@@ -25,7 +27,7 @@ export type RawConfigInput = z.input<typeof rawConfigSchema>;
 export type RawConfig = z.output<typeof rawConfigSchema>;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each section reads its own part of RawConfig
-const SECTIONS: Array<ConfigSection<any>> = [listenSection, nodesSection, pollingSection, networksSection, evidenceSection, agentPlatformSection];
+const SECTIONS: Array<ConfigSection<any>> = [listenSection, nodesSection, pollingSection, networksSection, evidenceSection, agentPlatformSection, alertingSection];
 
 /** Cross-field problems of every section, on the expanded (not yet validated) document. */
 export function sectionProblems(doc: unknown): PathProblem[] {
