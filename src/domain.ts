@@ -144,6 +144,23 @@ export type ProbeData =
   | { probe: 'miningStats'; value: MiningStats }
   | { probe: 'validators'; value: ValidatorInfo[] };
 
+/** What the probes last learnt about a node; each probe descriptor (probe/descriptors.ts) owns its fields. */
+export interface NodeValues {
+  health?: HealthData;
+  blockNumber?: number;
+  mining?: MiningStats;
+  validators?: ValidatorInfo[];
+  upstream?: MetricFamily[];
+  /** Bumped on every metrics success or failure, so views can cache per-version work. */
+  upstreamVersion: number;
+  /** Samples of the last /metrics answer left out by the per-node budget. */
+  upstreamDropped?: number;
+  /** /metrics answers cut by the per-node budget since the node was added. */
+  upstreamTruncations?: number;
+  /** Identity of the process behind the URL, kept across failures to notice restarts. */
+  process?: { version?: string; startedAt?: number };
+}
+
 /** The request and answer behind a failed probe, for evidence records. */
 export interface FailedResponse {
   /** e.g. 'GET /health' or 'POST claw_getValidators' */

@@ -2,10 +2,9 @@
 // fixed by config, or found by probing `<ns>_blockNumber` and remembered until reset.
 import type { HttpClient } from '../http/client.js';
 import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeData, type ProbeName, type ProbeResult, type RpcProbeName } from '../domain.js';
-import { DEFAULT_UPSTREAM_BUDGET, parseExposition } from '../exposition/index.js';
 import { decodeUtf8, endpointFor, probeRequest, ProbeError, type Endpoint } from './http.js';
 import { rpcCall, type RpcAnswer } from './jsonrpc.js';
-import { parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators } from './parse.js';
+import { PROBES, type ProbeDescriptor } from './descriptors.js';
 
 export interface ProberOptions {
   /** Carries the run's secrets: every message of a result is scrubbed with them. */
@@ -70,31 +69,12 @@ export class NodeProber {
   }
 
   private async fetch(probe: ProbeName): Promise<ProbeData> {
-    switch (probe) {
-      case 'health': {
-        const text = await this.get('/health');
-        return { probe, value: parseHealth(parseJson(text, 'GET /health')) };
-      }
-      case 'metrics': {
-        // Ask for the classic text format: the Rust crate's dialect, and what the parser reads.
-        const text = await this.get('/metrics', { accept: 'text/plain;version=0.0.4;q=1,*/*;q=0.1' });
-        try {
-          const parsed = parseExposition(text, { budget: { ...DEFAULT_UPSTREAM_BUDGET, maxSeries: this.opts.maxUpstreamSeries } });
-          return { probe, value: parsed.families, droppedSamples: parsed.droppedSamples };
-        } catch (err) {
-          throw new ProbeError('invalid_response', `GET /metrics: ${(err as Error).message}`.slice(0, 300));
-        }
-      }
-      case 'blockNumber':
-        return { probe, value: parseBlockNumber(await this.rpc(probe)) };
-      case 'miningStats':
-        return { probe, value: parseMiningStats(await this.rpc(probe)) };
-      case 'validators':
-        return { probe, value: parseValidators(await this.rpc(probe)) };
-    }
+    const d = PROBES[probe] as ProbeDescriptor;
+    const answer = d.request.kind === 'get' ? await this.get(d.request.path, { accept: d.request.accept }) : await this.rpc(probe as RpcProbeName);
+    return d.parse(answer, { maxUpstreamSeries: this.opts.maxUpstreamSeries });
   }
 
-  private async get(path: string, headers: Record<string, string> = { accept: 'application/json' }): Promise<string> {
+  private async get(path: string, headers: Record<string, string>): Promise<string> {
     const what = `GET ${path}`;
     const res = await probeRequest(this.opts.client, this.endpoint, {
       method: 'GET',

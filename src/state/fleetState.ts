@@ -1,8 +1,9 @@
 // What the exporter knows about each node, updated by probe results. No I/O: the scheduler feeds
 // results in, the metrics view reads snapshots out. A failed probe clears the values it owned,
 // so nothing stale ever looks fresh.
-import { FAILURE_REASONS, type FailureReason, type HealthData, type MetricFamily, type MiningStats, type NodeTarget, type ProbeName, type ProbeResult, type ValidatorInfo } from '../domain.js';
+import { FAILURE_REASONS, type FailureReason, type NodeTarget, type NodeValues, type ProbeName, type ProbeResult } from '../domain.js';
 import { parseRetryAfter } from '../http/retryAfter.js';
+import { applyProbeData, PROBES } from '../probe/descriptors.js';
 
 export interface ProbeState {
   supported: boolean;
@@ -19,24 +20,11 @@ export interface ProbeState {
   notBefore?: number;
 }
 
-export interface NodeState {
+export interface NodeState extends NodeValues {
   target: NodeTarget;
   probes: Map<ProbeName, ProbeState>;
   namespace?: string;
-  health?: HealthData;
-  blockNumber?: number;
-  mining?: MiningStats;
-  validators?: ValidatorInfo[];
-  upstream?: MetricFamily[];
-  /** Bumped on every metrics success or failure, so views can cache per-version work. */
-  upstreamVersion: number;
-  /** Samples of the last /metrics answer left out by the per-node budget. */
-  upstreamDropped?: number;
-  /** /metrics answers cut by the per-node budget since the node was added. */
-  upstreamTruncations?: number;
   lastSuccessAt?: number;
-  /** Identity of the process behind the URL, kept across failures to notice restarts. */
-  process?: { version?: string; startedAt?: number };
   /** Every configured probe has finished at least once. */
   firstRoundDone: boolean;
 }
@@ -179,30 +167,9 @@ export class FleetState {
       ps.lastSuccessAt = end;
       node.lastSuccessAt = end;
       if (result.namespace) node.namespace = result.namespace;
-      const d = result.data;
-      switch (d.probe) {
-        case 'health':
-          restarted = noteProcess(node, d.value, end);
-          node.health = d.value;
-          break;
-        case 'metrics':
-          node.upstream = d.value;
-          node.upstreamVersion++;
-          node.upstreamDropped = d.droppedSamples ?? 0;
-          if (node.upstreamDropped > 0) node.upstreamTruncations = (node.upstreamTruncations ?? 0) + 1;
-          break;
-        case 'blockNumber':
-          node.blockNumber = d.value;
-          break;
-        case 'miningStats':
-          node.mining = d.value;
-          break;
-        case 'validators':
-          node.validators = d.value;
-          break;
-      }
+      restarted = applyProbeData(node, result.data, end);
     } else {
-      clearValue(node, result.probe);
+      PROBES[result.probe].clear(node);
       if (result.kind === 'unsupported') {
         ps.supported = false;
         ps.unsupportedAt = end;
@@ -229,38 +196,4 @@ export class FleetState {
     if (!node.firstRoundDone) node.firstRoundDone = [...node.probes.values()].every((s) => s.lastRun);
     return { restarted };
   }
-}
-
-function clearValue(node: NodeState, probe: ProbeName): void {
-  switch (probe) {
-    case 'health':
-      node.health = undefined;
-      break;
-    case 'metrics':
-      node.upstream = undefined;
-      node.upstreamVersion++;
-      break;
-    case 'blockNumber':
-      node.blockNumber = undefined;
-      break;
-    case 'miningStats':
-      node.mining = undefined;
-      break;
-    case 'validators':
-      node.validators = undefined;
-      break;
-  }
-}
-
-/** Start times that differ by less than this are the same process (clock and poll skew). */
-const RESTART_SLACK_MS = 10_000;
-
-/** Records the node's version and start time; true when they show a new process (restart, new build). */
-function noteProcess(node: NodeState, h: HealthData, now: number): boolean {
-  const startedAt = h.uptimeSecs === undefined ? undefined : now - h.uptimeSecs * 1000;
-  const before = node.process;
-  node.process = { version: h.version, startedAt };
-  if (!before) return false;
-  if (before.version !== undefined && h.version !== undefined && before.version !== h.version) return true;
-  return before.startedAt !== undefined && startedAt !== undefined && startedAt - before.startedAt > RESTART_SLACK_MS;
 }

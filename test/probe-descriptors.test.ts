@@ -1,0 +1,49 @@
+// The probe table: every probe has one descriptor, what a success stores a failure clears, and
+// the metrics a descriptor names are the contract's.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { PROBE_NAMES, type NodeValues, type ProbeData } from '../src/domain.js';
+import { applyProbeData, PROBES } from '../src/probe/descriptors.js';
+
+// A copy of /work/shared/spec/exporter-contract.md carried by the repository.
+const contract = readFileSync(new URL('./fixtures/spec/exporter-contract.md', import.meta.url), 'utf8');
+
+const samples: ProbeData[] = [
+  { probe: 'health', value: { status: 'ok', height: 5, version: '1.0.0', uptimeSecs: 10 } },
+  { probe: 'metrics', value: [{ name: 'x', type: 'gauge', samples: [{ name: 'x', labels: {}, value: 1 }] }], droppedSamples: 0 },
+  { probe: 'blockNumber', value: 42 },
+  { probe: 'miningStats', value: { totalMiners: 2, activeMiners: 1, currentBlockReward: 10n, miningUpgradeHeight: 100, upgraded: false } },
+  { probe: 'validators', value: [{ address: 'v1', stake: 5n }] },
+];
+
+describe('probe descriptors', () => {
+  it('one per probe name', () => {
+    expect(Object.keys(PROBES).sort()).toEqual([...PROBE_NAMES].sort());
+    expect(samples.map((s) => s.probe).sort()).toEqual([...PROBE_NAMES].sort());
+  });
+
+  it('a failure clears exactly what a success stored', () => {
+    for (const data of samples) {
+      const node: NodeValues = { upstreamVersion: 0 };
+      applyProbeData(node, data, 1_000);
+      const stored = Object.entries(node).filter(([k, v]) => v !== undefined && k !== 'upstreamVersion' && k !== 'process' && k !== 'upstreamDropped');
+      expect(stored.length, data.probe).toBe(1);
+      PROBES[data.probe].clear(node);
+      expect(node[stored[0]![0] as keyof NodeValues], data.probe).toBeUndefined();
+    }
+  });
+
+  it('health notices a new process by version or start time', () => {
+    const node: NodeValues = { upstreamVersion: 0 };
+    expect(applyProbeData(node, { probe: 'health', value: { version: '1', uptimeSecs: 100 } }, 200_000)).toBe(false);
+    expect(applyProbeData(node, { probe: 'health', value: { version: '1', uptimeSecs: 110 } }, 210_000)).toBe(false);
+    expect(applyProbeData(node, { probe: 'health', value: { version: '2', uptimeSecs: 120 } }, 220_000)).toBe(true);
+    expect(applyProbeData(node, { probe: 'health', value: { version: '2', uptimeSecs: 1 } }, 230_000)).toBe(true);
+  });
+
+  it('names only metrics of the contract', () => {
+    for (const [probe, d] of Object.entries(PROBES)) {
+      for (const name of d.metrics) expect(contract, `${probe}: ${name}`).toContain(name.replace(/\*$/, ''));
+    }
+  });
+});
