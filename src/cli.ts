@@ -127,8 +127,8 @@ function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | und
       daemon.applyConfig(next);
       log.info({ why }, 'configuration applied');
     } catch (err) {
-      daemon.noteReloadFailure();
       const problems = err instanceof ConfigError ? err.problems.map(formatProblem) : [(err as Error).message];
+      daemon.noteReloadFailure(problems.length);
       log.error({ why, problems }, 'configuration reload rejected; the running configuration stays');
     }
   };

@@ -110,3 +110,23 @@ describe('status derivation', () => {
     expect([500, 2000, 75_000, 192_000, 7_500_000, 200_000_000].map(formatDuration)).toEqual(['0.5 s', '2 s', '75 s', '3m12s', '2h05m', '2d7h']);
   });
 });
+
+describe('status across a poll round', () => {
+  it('a node answering again is up, not briefly degraded by the previous round\'s failures of probes about to run', () => {
+    const f = fleet(['a']);
+    f.apply('a', proxy502('health', f.at()));
+    f.apply('a', proxy502('blockNumber', f.at()));
+    f.apply('a', proxy502('validators', f.at()));
+    f.update();
+    expect(f.board.node('a')!.status).toBe('down');
+    f.advance(5000);
+    f.apply('a', ok(health(100), f.at()));
+    f.update(); // blockNumber and validators of this round still in flight
+    expect(f.board.node('a')!.status).toBe('up');
+    f.apply('a', ok({ probe: 'blockNumber', value: 100 }, f.at() + 5));
+    f.apply('a', proxy502('validators', f.at() + 6));
+    f.update();
+    expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'validators failing: HTTP 502 from proxy' });
+    expect(f.lines).toEqual(['warn a down: HTTP 502 from proxy', 'info a up after 5 s', 'warn a degraded: validators failing: HTTP 502 from proxy']);
+  });
+});

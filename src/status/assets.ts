@@ -17,7 +17,9 @@ h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.15rem;margin:1.4rem 0 .5rem}h3
 table{border-collapse:collapse;width:100%}
 th,td{padding:.35rem .5rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 thead th{background:var(--head);font-weight:600;white-space:nowrap}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+th[scope=row] a{white-space:nowrap}
+#networks{width:auto}
 .why{overflow-wrap:anywhere}
 .net{display:block;color:var(--muted);font-weight:normal;font-size:.85em}
 .pill{display:inline-block;padding:0 .45em;border-radius:1em;font-weight:600;white-space:nowrap}
@@ -31,11 +33,12 @@ tr.row-down th,tr.row-down td{background:var(--down-bg)}
 time{white-space:nowrap}
 svg.bars .bar.up{fill:var(--bar-up)}svg.bars .bar.degraded{fill:var(--bar-deg)}svg.bars .bar.down{fill:var(--bar-down)}
 svg.spark polyline{stroke:var(--spark)}
-.hist-big svg{max-width:100%;height:auto}
+.hist-big svg{width:100%;max-width:900px;height:auto}
+svg.spark{width:100%;max-width:600px;height:auto}
 ul.alerts{list-style:none;padding:0}li.alert{padding:.4rem .6rem;margin:.3rem 0;border-left:4px solid var(--bar-deg);background:var(--deg-bg)}
 li.alert.firing{border-color:var(--bar-down);background:var(--down-bg)}
 .ok-msg{color:var(--up-fg)}.warn-msg{color:var(--down-fg)}
-ol.events{padding-left:1.2rem}ol.events li{margin:.15rem 0}
+ol.events{list-style:none;padding-left:0}ol.events li{margin:.15rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dl.facts dt{font-weight:600}dl.facts dd{margin:0}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--head);padding:.5rem;border-radius:.3rem;font-size:.85em;max-height:12rem;overflow:auto}
 ol.evidence-list{padding-left:1.2rem}
@@ -43,8 +46,11 @@ footer{margin-top:2rem;color:var(--muted)}
 @media (max-width:760px){
 body{padding:.6rem}
 table.nodes thead,#probes thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-table.nodes tr,#probes tr{display:block;border:1px solid var(--line);border-radius:.4rem;margin:.5rem 0;padding:.3rem .2rem}
-table.nodes th,table.nodes td,#probes th,#probes td{display:block;border:0;padding:.15rem .5rem;text-align:left}
+table.nodes tbody,#probes tbody{display:block}
+table.nodes tr,#probes tr{display:grid;grid-template-columns:1fr 1fr;border:1px solid var(--line);border-radius:.4rem;margin:.5rem 0;padding:.3rem .2rem}
+table.nodes th,table.nodes td,#probes th,#probes td{display:block;border:0;padding:.15rem .5rem;text-align:left;min-width:0}
+table.nodes td.n,#probes td.n{text-align:left}
+table.nodes th,table.nodes td.why,table.nodes td.hist,#probes th,#probes td:nth-child(3){grid-column:1/-1}
 table.nodes td::before,#probes td::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
 table.nodes th a{font-size:1.1em}
 td.hist svg{max-width:100%;height:auto}
@@ -74,7 +80,7 @@ export const STATUS_JS = `'use strict';
     if (t < 86400) return Math.floor(t / 3600) + 'h' + pad(Math.floor((t % 3600) / 60)) + 'm';
     return Math.floor(t / 86400) + 'd' + Math.floor((t % 86400) / 3600) + 'h';
   }
-  function rel(t) { var d = t - now(); return d >= 0 ? '(in ' + fmt(d) + ')' : '(' + fmt(-d) + ' ago)'; }
+  function rel(t) { var d = t - now(); return Math.abs(d) < 1000 ? '(now)' : d > 0 ? '(in ' + fmt(d) + ')' : '(' + fmt(-d) + ' ago)'; }
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
   function dash() { return el('span', 'muted', '\\u2014'); }
   function timeEl(ms) {

@@ -67,13 +67,24 @@ function blockAge(input: DeriveInput, now: number): number | undefined {
   return Math.floor((now - h.since) / 1000);
 }
 
-function degradedReasons(view: NodeView, probes: ProbeStatus[], age: number | undefined): Reason[] {
+/**
+ * A failure from the previous round does not count while this round's run is still to come (the
+ * node answered its liveness probe a moment ago and the others run right after): otherwise every
+ * recovery would show a second of "degraded". A probe held back by backoff keeps its failure.
+ */
+function failingNow(p: ProbeStatus, roundStart: number | undefined, intervalMs: number): boolean {
+  if (p.outcome !== 'failing') return false;
+  if (p.backingOff || roundStart === undefined || p.lastRunAt === undefined) return true;
+  return p.lastRunAt >= roundStart - intervalMs / 2;
+}
+
+function degradedReasons(view: NodeView, probes: ProbeStatus[], age: number | undefined, roundStart: number | undefined, intervalMs: number): Reason[] {
   const out: Reason[] = [];
   const hs = view.health?.status;
   if (hs !== undefined && hs !== 'ok') out.push({ code: 'unhealthy', detail: hs.slice(0, 40) });
   if (age !== undefined && age >= STALLED_AFTER_SECS) out.push({ code: 'stalled', n: Math.min(age, 65_535) });
   if (view.lagBlocks !== undefined && view.lagBlocks > BEHIND_AFTER_BLOCKS) out.push({ code: 'behind', n: Math.min(view.lagBlocks, 65_535) });
-  const failing = probes.filter((p) => p.outcome === 'failing');
+  const failing = probes.filter((p) => failingNow(p, roundStart, intervalMs));
   if (failing.length > 0) out.push({ code: 'probes_failing', n: probeMask(failing.map((p) => p.probe)), detail: failing[0]!.text });
   return out;
 }
@@ -94,7 +105,8 @@ export function deriveNodeStatus(input: DeriveInput, now: number): Omit<NodeStat
     const failing = liveStatus.find((p) => p.outcome === 'failing');
     reasons = [failing?.reason ?? { code: 'none' }];
   } else {
-    reasons = degradedReasons(view, probes, age);
+    const roundStart = Math.max(...liveStatus.map((p) => p.lastRunAt ?? 0));
+    reasons = degradedReasons(view, probes, age, roundStart || undefined, input.intervalMs);
     status = reasons.length > 0 ? 'degraded' : 'up';
   }
   const nexts = liveStatus.map((p) => p.nextCheckAt).filter((x): x is number => x !== undefined);

@@ -54,7 +54,7 @@ function networksHtml(rows: NodeRow[]): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, n]) => `<tr><th scope="row">${esc(name)}</th><td class="n">${n.up + n.degraded}/${n.total}</td><td class="n">${n.degraded}</td><td class="n">${n.down}</td><td class="n">${n.height ?? '—'}</td></tr>`)
     .join('');
-  return `<table id="networks"><thead><tr><th scope="col">Network</th><th scope="col">Answering</th><th scope="col">Degraded</th><th scope="col">Down</th><th scope="col">Highest block</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<table id="networks"><thead><tr><th scope="col">Network</th><th scope="col" class="n">Answering</th><th scope="col" class="n">Degraded</th><th scope="col" class="n">Down</th><th scope="col" class="n">Highest block</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 export function eventsHtml(events: Array<{ at: number; text: string; kind: string }>, now: number): string {
@@ -65,7 +65,8 @@ export function eventsHtml(events: Array<{ at: number; text: string; kind: strin
 export function fleetPage(src: StatusSource, info: { version: string; ready: boolean }): string {
   const now = src.now();
   const data = nodesJson(src, ROW_BARS);
-  const head = NODE_COLUMNS.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
+  const numeric = new Set(['Height', 'Lag', 'Uptime 24 h']);
+  const head = NODE_COLUMNS.map((c) => `<th scope="col"${numeric.has(c) ? ' class="n"' : ''}>${esc(c)}</th>`).join('');
   const body = `<header class="top"><h1>Ledger fleet status</h1>
 <p class="meta"><strong id="summary">${esc(summaryText(data.summary))}</strong> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span>${info.ready ? '' : ' · first poll round in progress'} · exporter ${esc(info.version)}</p></header>
 <main>

@@ -32,7 +32,8 @@ export function timeCell(ms: number | undefined, now: number): string {
 
 export function relative(ms: number, now: number): string {
   const d = ms - now;
-  return d >= 0 ? `(in ${formatDuration(d)})` : `(${formatDuration(-d)} ago)`;
+  if (Math.abs(d) < 1000) return '(now)';
+  return d > 0 ? `(in ${formatDuration(d)})` : `(${formatDuration(-d)} ago)`;
 }
 
 export function percent(x: number | undefined): string {

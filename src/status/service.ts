@@ -1,0 +1,124 @@
+// Runs the status board for the daemon: refreshes it shortly after probe results (debounced, so a
+// large fleet costs a bounded share of CPU), keeps it fresh on a slow timer, and keeps its history
+// in the status file (loaded at start, saved every minute and at shutdown).
+import { dirname, join, resolve } from 'node:path';
+import { rename } from 'node:fs/promises';
+import type { ProbeResult } from '../domain.js';
+import type { Logger } from '../logger.js';
+import type { FleetSnapshot } from '../state/snapshot.js';
+import type { StatusSource } from './api.js';
+import { StatusBoard, type NodeTimingSource } from './board.js';
+import { loadStatusFile, saveStatusFile, serializeStatus } from './persist.js';
+import type { AlertView } from './types.js';
+
+export interface StatusServiceOptions {
+  logger: Logger;
+  snapshot: () => FleetSnapshot;
+  timing: NodeTimingSource;
+  /** The history file; none: history lives in memory only. */
+  file?: string;
+  /** Shortest node interval now configured: pages refresh four times per interval (every 1-5 s). */
+  minIntervalMs: () => number;
+  activeAlerts?: () => AlertView[] | undefined;
+  now?: () => number;
+  saveEveryMs?: number;
+}
+
+/** The history file lives beside the evidence directory (both are the exporter's local state). */
+export function statusFileFor(evidenceDir: string): string {
+  return join(dirname(resolve(evidenceDir)), 'status-history.json');
+}
+
+const MIN_GAP_MS = 250;
+const FRESH_EVERY_MS = 5_000;
+
+export class StatusService {
+  readonly board: StatusBoard;
+  private readonly now: () => number;
+  private pending: NodeJS.Timeout | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private lastRun = 0;
+  private lastCost = 0;
+  private savedRevision = -1;
+  private saving: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly opts: StatusServiceOptions) {
+    this.now = opts.now ?? Date.now;
+    this.board = new StatusBoard({ now: this.now, logger: opts.logger });
+  }
+
+  /** Loads the history file; a damaged one is moved aside (kept for inspection) and history starts empty. */
+  async open(): Promise<void> {
+    const file = this.opts.file;
+    if (file) {
+      try {
+        const data = await loadStatusFile(file);
+        if (data) this.board.restore(data);
+      } catch (err) {
+        this.opts.logger.warn({ err: (err as Error).message }, 'status history file unreadable: moved aside as .damaged, starting with empty history');
+        await rename(file, `${file}.damaged`).catch(() => undefined);
+      }
+    }
+    this.timers.push(setInterval(() => this.refresh(), FRESH_EVERY_MS));
+    if (file) this.timers.push(setInterval(() => void this.save(), this.opts.saveEveryMs ?? 60_000));
+    for (const t of this.timers) t.unref();
+  }
+
+  noteResult(node: string, result: ProbeResult): void {
+    this.board.noteResult(node, result);
+    this.schedule();
+  }
+
+  /** Updates soon: at most every max(250 ms, 50 x the last update's cost), i.e. at most ~2% of a core. */
+  private schedule(): void {
+    if (this.pending || this.closed) return;
+    const gap = Math.max(MIN_GAP_MS, 50 * this.lastCost);
+    const wait = Math.max(0, this.lastRun + gap - this.now());
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.refresh();
+    }, wait);
+    this.pending.unref();
+  }
+
+  refresh(): void {
+    const t0 = performance.now();
+    this.board.update(this.opts.snapshot(), this.opts.timing);
+    this.lastCost = performance.now() - t0;
+    this.lastRun = this.now();
+  }
+
+  source(): StatusSource {
+    return {
+      board: this.board,
+      now: this.now,
+      refreshMs: Math.min(5_000, Math.max(1_000, Math.round(this.opts.minIntervalMs() / 4))),
+      activeAlerts: this.opts.activeAlerts,
+    };
+  }
+
+  private async save(): Promise<void> {
+    const file = this.opts.file;
+    if (!file || this.saving || this.board.revision === this.savedRevision) return this.saving;
+    const revision = this.board.revision;
+    this.saving = saveStatusFile(file, serializeStatus(this.board.toFile(), this.now()))
+      .then(() => {
+        this.savedRevision = revision;
+      })
+      .catch((err: NodeJS.ErrnoException) => this.opts.logger.warn({ code: err.code, file }, `status history not saved: ${err.code ?? err.message}`))
+      .finally(() => {
+        this.saving = undefined;
+      });
+    return this.saving;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.pending);
+    for (const t of this.timers) clearInterval(t);
+    this.refresh();
+    await this.saving;
+    await this.save();
+  }
+}
