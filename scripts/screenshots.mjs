@@ -7,6 +7,8 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openBrowser, chromiumAvailable, CHROMIUM_PATH } from './browser.mjs';
 import { startDaemon } from '../dist/daemon.js';
+import { statusComponent } from '../dist/status/component.js';
+import { VERSION } from '../dist/version.js';
 import { demoConfig, startDemoFleet } from '../dist/demo.js';
 import { createLogger } from '../dist/logger.js';
 
@@ -21,7 +23,8 @@ await mkdir(OUT, { recursive: true });
 const dir = await mkdtemp(join(tmpdir(), 'lfe-shots-'));
 const fleet = await startDemoFleet({ blockTimeMs: 1000, controlPort: false });
 const config = demoConfig(fleet, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: INTERVAL_MS, evidenceDir: join(dir, 'evidence') });
-const daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), defaultMetrics: false });
+const logger = createLogger({ level: 'silent' });
+const daemon = await startDaemon(config, { logger, defaultMetrics: false, components: [statusComponent({ logger, version: VERSION, file: false })] });
 try {
   // A node behind a dead proxy and one that hangs, so the page shows what an incident looks like.
   fleet.node('val-us-1').setFault('hang');

@@ -12,6 +12,7 @@ import { runEvidenceCli } from './evidence/index.js';
 import { createLogger, LOG_LEVELS, type Logger } from './logger.js';
 import { runSimulatorCli } from './sim/index.js';
 import { Secrets } from './redact.js';
+import { statusComponent } from './status/component.js';
 import { VERSION } from './version.js';
 
 const USAGE = `ledger-fleet-exporter ${VERSION}
@@ -128,7 +129,7 @@ function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | und
       log.info({ why }, 'configuration applied');
     } catch (err) {
       const problems = err instanceof ConfigError ? err.problems.map(formatProblem) : [(err as Error).message];
-      daemon.noteReloadFailure(problems.length);
+      daemon.noteReloadFailure(problems);
       log.error({ why, problems }, 'configuration reload rejected; the running configuration stays');
     }
   };
@@ -164,7 +165,8 @@ async function runExporter(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  const daemon = await startDaemon(config, { logger: log, secrets, listen: listenArg(values.listen), ...(await webOptions(values['web.config.file'])) });
+  const components = [statusComponent({ logger: log, version: VERSION })];
+  const daemon = await startDaemon(config, { logger: log, secrets, listen: listenArg(values.listen), components, ...(await webOptions(values['web.config.file'])) });
   const watcher = watchConfig(path, daemon, log);
   onShutdown(log, async () => {
     watcher?.close();
@@ -180,7 +182,8 @@ async function runDemo(argv: string[]): Promise<number> {
   const listen = listenArg(values.listen) ?? { host: '127.0.0.1', port: 9715 };
   const fleet = await startDemoFleet();
   const config = demoConfig(fleet, { listen });
-  const daemon = await startDaemon(config, { logger: log, secrets, ...(await webOptions(values['web.config.file'])) });
+  const components = [statusComponent({ logger: log, version: VERSION })];
+  const daemon = await startDaemon(config, { logger: log, secrets, components, ...(await webOptions(values['web.config.file'])) });
   process.stdout.write(
     `\nledger-fleet-exporter demo: ${fleet.nodes.length} simulated nodes\n` +
       `  metrics:        ${daemon.url}/metrics\n` +

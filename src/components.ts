@@ -34,6 +34,8 @@ export interface DaemonComponent {
   onProbeResult?: ProbeResultListener;
   /** Each accepted reload, with the one diff every component sees. */
   onReload?(diff: ConfigDiff): void;
+  /** Each reload refused by validation (the running config stays), with its problems. */
+  onReloadRejected?(problems: string[]): void;
   /** Called once the server listens (so nothing is sent by a daemon that failed to start). */
   start?(ctx: DaemonContext): void | Promise<void>;
   /** Called at shutdown, before the evidence store is flushed. */

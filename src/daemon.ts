@@ -58,8 +58,8 @@ export interface Daemon {
   ready(): boolean;
   /** Applies a validated config: unchanged nodes keep their state, removed ones vanish. */
   applyConfig(config: ExporterConfig): void;
-  /** Counts a reload that failed validation (the running config stays). */
-  noteReloadFailure(): void;
+  /** Counts a reload that failed validation (the running config stays); components hear of it. */
+  noteReloadFailure(problems?: string[]): void;
   readonly evidence?: EvidenceStore;
   /** Scheduling figures (in flight, queued, tick lateness), for the benchmark and diagnostics. */
   readonly scheduling: Pick<Scheduler, 'stats' | 'resetLateness'>;
@@ -142,8 +142,9 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
       if (diff.restartOnly.length > 0) log.warn({ settings: diff.restartOnly }, 'changes of these settings take effect at the next restart');
       log.info(diff.nodes, 'configuration reloaded');
     },
-    noteReloadFailure() {
+    noteReloadFailure(problems = []) {
       counters.configReloads.failure++;
+      for (const c of components) c.onReloadRejected?.(problems);
     },
     close(graceMs = 5_000) {
       closing ??= (async () => {

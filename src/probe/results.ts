@@ -1,5 +1,6 @@
 // What happens to each probe result: it is applied to the fleet state, a 5xx answer becomes
-// evidence, changes are logged once (failing, recovered), and listeners (status history) see it.
+// evidence, changes are logged once at debug (failing, recovered; the status board logs one line
+// per node state change), and listeners (status history) see it.
 import type { EvidenceInput } from '../evidence/record.js';
 import type { NodeTarget, ProbeName, ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
@@ -47,9 +48,9 @@ export function probeRunner(deps: ProbeResultDeps): (target: NodeTarget, probe: 
 function logResult(log: Logger, target: NodeTarget, result: ProbeResult, lastOk: boolean | undefined): void {
   const probe = result.probe;
   if (result.kind === 'failed') {
-    if (lastOk !== false) log.warn({ node: target.name, probe, reason: result.reason, status: result.httpStatus }, `probe failed: ${result.message}`);
+    if (lastOk !== false) log.debug({ node: target.name, probe, reason: result.reason, status: result.httpStatus }, `probe failed: ${result.message}`);
   } else if (result.kind === 'ok' && lastOk === false) {
-    log.info({ node: target.name, probe }, 'probe recovered');
+    log.debug({ node: target.name, probe }, 'probe recovered');
   } else if (result.kind === 'unsupported') {
     log.debug({ node: target.name, probe }, result.message);
   }

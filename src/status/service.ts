@@ -15,8 +15,6 @@ export interface StatusServiceOptions {
   logger: Logger;
   snapshot: () => FleetSnapshot;
   timing: NodeTimingSource;
-  /** The history file; none: history lives in memory only. */
-  file?: string;
   /** Shortest node interval now configured: pages refresh four times per interval (every 1-5 s). */
   minIntervalMs: () => number;
   activeAlerts?: () => AlertView[] | undefined;
@@ -42,6 +40,8 @@ export class StatusService {
   private savedRevision = -1;
   private saving: Promise<void> | undefined;
   private closed = false;
+  /** The history file; none: history lives in memory only. */
+  private file: string | undefined;
 
   constructor(private readonly opts: StatusServiceOptions) {
     this.now = opts.now ?? Date.now;
@@ -49,8 +49,8 @@ export class StatusService {
   }
 
   /** Loads the history file; a damaged one is moved aside (kept for inspection) and history starts empty. */
-  async open(): Promise<void> {
-    const file = this.opts.file;
+  async open(file?: string): Promise<void> {
+    this.file = file;
     if (file) {
       try {
         const data = await loadStatusFile(file);
@@ -99,7 +99,7 @@ export class StatusService {
   }
 
   private async save(): Promise<void> {
-    const file = this.opts.file;
+    const file = this.file;
     if (!file || this.saving || this.board.revision === this.savedRevision) return this.saving;
     const revision = this.board.revision;
     this.saving = saveStatusFile(file, serializeStatus(this.board.toFile(), this.now()))

@@ -1,0 +1,76 @@
+// The on-call view as a daemon component: it sees each probe result and reload, serves the
+// status pages and API, and keeps its history file. The alert engine reports through noteAlert.
+import type { DaemonComponent, DaemonContext } from '../components.js';
+import { readEvidence } from '../evidence/index.js';
+import type { Logger } from '../logger.js';
+import type { StatusBoard } from './board.js';
+import { timingFromState } from './fromState.js';
+import { statusRoute } from './routes.js';
+import { StatusService, statusFileFor } from './service.js';
+import type { AlertView } from './types.js';
+
+export interface StatusComponentOptions {
+  logger: Logger;
+  version: string;
+  /** The history file; default beside the evidence directory; false: memory only. */
+  file?: string | false;
+  /** Node pages list the node's evidence records (off when the daemon runs without evidence). Default on. */
+  evidence?: boolean;
+  /** Alerts of the built-in engine, shown at the top of the page; absent when it does not run. */
+  activeAlerts?: () => AlertView[] | undefined;
+}
+
+export interface StatusComponent extends DaemonComponent {
+  /** Node statuses, history and events (noteAlert for the alert engine). */
+  readonly board: StatusBoard;
+}
+
+export function statusComponent(opts: StatusComponentOptions): StatusComponent {
+  let ctx: DaemonContext | undefined;
+  const running = () => {
+    if (!ctx) throw new Error('status component used before the daemon started it');
+    return ctx;
+  };
+  const service = new StatusService({
+    logger: opts.logger,
+    snapshot: () => running().snapshot(),
+    timing: (name) => timingFromState(running().state)(name),
+    minIntervalMs: () => Math.min(10_000, ...running().config().nodes.map((n) => n.intervalMs)),
+    activeAlerts: opts.activeAlerts,
+  });
+  const evidenceDir = () => running().config().evidence.dir;
+  return {
+    name: 'status',
+    board: service.board,
+    routes: [
+      (req) =>
+        ctx &&
+        statusRoute(
+          {
+            source: service.source(),
+            version: opts.version,
+            ready: () => running().state.ready(),
+            evidence: opts.evidence === false ? undefined : async (node, limit) => (await readEvidence(evidenceDir(), { node, limit })).records,
+          },
+          req.pathname,
+          req.params,
+        ),
+    ],
+    onProbeResult: (target, result) => service.noteResult(target.name, result),
+    onReload(diff) {
+      const n = diff.nodes;
+      service.board.noteConfigReload(true, `configuration reloaded: ${n.added.length} added, ${n.removed.length} removed, ${n.changed.length} changed`);
+      if (ctx) service.refresh();
+    },
+    onReloadRejected(problems) {
+      service.board.noteConfigReload(false, `configuration reload rejected (${problems.length} problem${problems.length === 1 ? '' : 's'}); the running configuration stays`);
+    },
+    async start(c) {
+      ctx = c;
+      const file = opts.file === false ? undefined : (opts.file ?? (opts.evidence === false ? undefined : statusFileFor(c.config().evidence.dir)));
+      await service.open(file);
+      service.refresh();
+    },
+    stop: () => service.close(),
+  };
+}
