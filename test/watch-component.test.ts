@@ -1,0 +1,116 @@
+// Maintenance windows and the heartbeat joined to the real daemon over loopback: the window's
+// metric and silence, heartbeat pings that follow evaluation progress, and a reload that ends a
+// window. The alert engine's part is played by the test (it reports evaluations).
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchComponent, type WatchSettings } from '../src/alerting/watchComponent.js';
+import { startDaemon, type Daemon } from '../src/daemon.js';
+import { PROBE_NAMES, type ExporterConfig } from '../src/domain.js';
+import { createLogger } from '../src/logger.js';
+import { SimFleet } from '../src/sim/index.js';
+import { waitFor } from './sim-helpers.js';
+
+const KEY = 'hb-check-key-canary-5521';
+let fleet: SimFleet;
+let daemon: Daemon;
+let dir: string;
+let hbServer: Server;
+let pings = 0;
+const logs: string[] = [];
+let settings: WatchSettings;
+const watch = watchComponent(() => settings);
+
+function config(): ExporterConfig {
+  return {
+    listen: { host: '127.0.0.1', port: 0 },
+    polling: { concurrency: 4, maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 },
+    nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: n.network, labels: {}, intervalMs: 200, timeoutMs: 150, rpcNamespace: 'auto', probes: [...PROBE_NAMES], headers: {} })),
+    networks: {},
+    evidence: { dir: join(dir, 'evidence'), maxBytes: 1 << 20, maxAgeDays: 1 },
+  };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lfe-watch-'));
+  hbServer = createServer((req, res) => {
+    if (req.url === `/ping/${KEY}`) pings++;
+    res.writeHead(200).end('OK');
+  });
+  hbServer.listen(0, '127.0.0.1');
+  await once(hbServer, 'listening');
+  fleet = await SimFleet.start([{ name: 'val-eu-1', network: 'testnet', build: 'current' }], { layout: 'port-per-node', blockTimeMs: 1000 });
+  const now = Date.now();
+  settings = {
+    evaluationIntervalMs: 100,
+    maintenance: [{ name: 'disk-swap', startMs: now - 60_000, endMs: now + 3_600_000, match: { node: 'val-eu-1' } }],
+    heartbeat: { url: `http://127.0.0.1:${(hbServer.address() as AddressInfo).port}/ping/${KEY}`, method: 'GET', intervalMs: 150, timeoutMs: 1_000 },
+  };
+  const sink = new Writable({
+    write(chunk, _e, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  daemon = await startDaemon(config(), { logger: createLogger({ level: 'info', destination: sink }), components: [watch], defaultMetrics: false });
+});
+
+afterAll(async () => {
+  await daemon?.close();
+  await fleet?.close();
+  hbServer?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function metrics(): Promise<string> {
+  const res = await request(`${daemon.url}/metrics`);
+  return res.body.text();
+}
+
+describe('maintenance and heartbeat in the daemon', () => {
+  it('a window in progress at start-up is active, named for matching labels, and shown by its metric', async () => {
+    expect(watch.isSilenced({ node: 'val-eu-1', network: 'testnet' }, Date.now())).toBe('disk-swap');
+    expect(watch.isSilenced({ node: 'val-us-1', network: 'testnet' }, Date.now())).toBeUndefined();
+    expect(await metrics()).toContain('ledger_alert_maintenance_active{name="disk-swap"} 1');
+    expect(logs.join('')).toContain('maintenance window started');
+  });
+
+  it('pings while evaluation progresses, stops when it stalls, resumes after', async () => {
+    const evaluating = setInterval(() => watch.evaluated(Date.now()), 50);
+    try {
+      await waitFor(() => pings >= 2, 'heartbeat pings', 10_000, 20);
+      const m = await metrics();
+      const ts = Number(/^ledger_alert_heartbeat_last_success_timestamp_seconds (\S+)$/m.exec(m)?.[1]);
+      expect(ts * 1000).toBeGreaterThan(Date.now() - 60_000);
+    } finally {
+      clearInterval(evaluating);
+    }
+    // Evaluation stalls: after its bound (3 x 100 ms) no more pings.
+    await waitFor(() => logs.join('').includes('heartbeat paused: evaluation: no progress'), 'heartbeat paused', 10_000, 20);
+    const stalledAt = pings;
+    await new Promise((r) => setTimeout(r, 600));
+    expect(pings).toBe(stalledAt);
+    const resumed = setInterval(() => watch.evaluated(Date.now()), 50);
+    try {
+      await waitFor(() => pings > stalledAt, 'pings after evaluation resumes', 10_000, 20);
+    } finally {
+      clearInterval(resumed);
+    }
+    // The check key is a secret: never in the logs.
+    expect(logs.join('')).not.toContain(KEY);
+  });
+
+  it('a reload that removes the window ends it at once', async () => {
+    settings = { ...settings, maintenance: [] };
+    daemon.applyConfig(config());
+    expect(watch.isSilenced({ node: 'val-eu-1' }, Date.now())).toBeUndefined();
+    expect(logs.join('')).toContain('maintenance window ended');
+    expect(await metrics()).not.toContain('ledger_alert_maintenance_active{');
+  });
+});
