@@ -8,7 +8,7 @@ import type { DaemonComponent, DaemonContext } from './components.js';
 import { diffConfig } from './config/diff.js';
 import { secretsOf } from './config/secrets.js';
 import type { ExporterConfig, ListenAddress, NodeTarget } from './domain.js';
-import { evidenceApiResponse, evidenceCollectors, EvidenceStore } from './evidence/index.js';
+import { createEvidenceApi, evidenceCollectors, EvidenceStore } from './evidence/index.js';
 import type { EvidenceInput } from './evidence/record.js';
 import { FleetUpstream } from './exposition/index.js';
 import { HttpClient } from './http/client.js';
@@ -100,7 +100,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     metrics: () => view,
     ready: () => state.ready(),
     snapshot,
-    evidence: { handle: (params) => evidenceApiResponse(evidence ?? null, params) },
+    evidence: createEvidenceApi(evidence ?? null),
     routes: components.flatMap((c) => c.routes ?? []),
   });
   const server = buildServer(opts.web, handler);

@@ -20,7 +20,7 @@ const MAX_URL_LENGTH = 2048;
 
 export interface EvidenceApi {
   /** Validates the query string; an error string becomes a 400. */
-  handle(params: URLSearchParams): Promise<{ status: number; body: unknown }>;
+  handle(params: URLSearchParams): Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 }
 
 export interface Reply {
@@ -118,8 +118,8 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
         : send(res, 503, 'text/plain; charset=utf-8', 'not ready: first poll round in progress\n', head);
     case '/api/evidence': {
       if (!deps.evidence) return send(res, 404, 'application/json', JSON.stringify({ error: 'evidence store is not enabled' }), head);
-      const { status, body } = await deps.evidence.handle(url.searchParams);
-      return send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), head);
+      const { status, body, headers } = await deps.evidence.handle(url.searchParams);
+      return send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), head, headers);
     }
   }
   for (const route of deps.routes ?? []) {

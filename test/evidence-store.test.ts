@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { createLogger } from '../src/logger.js';
+import { waitFor } from './sim-helpers.js';
 import {
   EvidenceStore,
   checkEvidenceDir,
@@ -216,28 +217,36 @@ describe('EvidenceStore', () => {
     expect(store.stats().dropped).toBe(2);
   });
 
-  it('survives the directory disappearing or becoming unwritable at run time, counting and logging once', async () => {
-    const store = await openStore();
+  it('survives the directory disappearing or becoming unwritable at run time: retries the failed records, counting and logging once', async () => {
+    const store = await openStore({}, { retryDelayMs: 20 });
     const evDir = join(dir, 'ev');
     await store.append(input('node-w', 1));
 
-    // A file where the directory was: writes fail, polling goes on.
+    // A file where the directory was: writes fail, polling goes on, the records wait for the disk.
     await rm(evDir, { recursive: true });
     await writeFile(evDir, 'in the way');
-    const failed = await Promise.allSettled([store.append(input('node-w', 2))]);
-    const failedAgain = await Promise.allSettled([store.append(input('node-w', 3))]);
-    expect(failed[0]!.status).toBe('rejected');
-    expect(failedAgain[0]!.status).toBe('rejected');
-    expect(store.stats().writeErrors).toBe(2);
-    expect(store.stats().dropped).toBe(2);
+    const pending = [store.append(input('node-w', 2)), store.append(input('node-w', 3))];
+    await waitFor(() => store.stats().writeErrors >= 3, 'three failed tries', 5_000, 10);
+    expect(store.stats().dropped).toBe(0);
     expect(logLines.filter((l) => l.includes('evidence write failed'))).toHaveLength(1);
     expect(logLines.join('\n')).not.toContain('pw-secret');
 
-    // Back to normal: the directory is recreated and writing resumes.
+    // Back to normal: the directory is recreated and the waiting records are written, in order.
     await rm(evDir);
+    await Promise.all(pending);
     await store.append(input('node-w', 4));
-    expect((await store.query({ limit: 10 })).map((r) => r.attempt)).toEqual([4]);
+    expect((await store.query({ limit: 10 })).map((r) => r.attempt)).toEqual([4, 3, 2]);
+    expect(store.stats().dropped).toBe(0);
     expect(logLines.some((l) => l.includes('evidence writes recovered'))).toBe(true);
+  });
+
+  it('drops and counts a record only after maxAttempts failed writes', async () => {
+    const store = await openStore({}, { retryDelayMs: 5, maxAttempts: 3 });
+    const evDir = join(dir, 'ev');
+    await rm(evDir, { recursive: true });
+    await writeFile(evDir, 'in the way');
+    await expect(store.append(input('node-z', 1))).rejects.toThrow(/write failed/);
+    expect(store.stats()).toMatchObject({ writeErrors: 3, dropped: 1 });
   });
 
   it('does not acknowledge records into a file deleted under it', async () => {

@@ -1,23 +1,58 @@
-// GET /api/evidence as a function of the query string, so the server only copies status and JSON.
-import type { EvidenceQuery } from './files.js';
+// GET /api/evidence as a function of the query string, so the server only copies status, headers
+// and JSON. Each query reads the newest file backwards and stops at `limit` or at a byte bound;
+// only a few run at once (429 beyond), so no client can make the exporter read the whole
+// directory into memory, however large it is or however many ask.
+import type { EvidenceQuery, ReadOptions, ReadResult } from './files.js';
 import type { EvidenceRecord } from './record.js';
 import { parseEvidenceQuery } from './query.js';
 
 export interface EvidenceApiResponse {
   status: number;
-  body: { records: EvidenceRecord[] } | { error: string };
+  /** `partial`: the scan stopped at its byte bound; older matching records may exist. */
+  body: { records: EvidenceRecord[]; partial?: true } | { error: string };
+  headers?: Record<string, string>;
+}
+
+export interface EvidenceReader {
+  read(q: EvidenceQuery, opts: ReadOptions): Promise<ReadResult>;
+}
+
+export interface EvidenceApiLimits {
+  /** Queries served at once; more get 429. Default 2. */
+  maxConcurrent?: number;
+  /** Bytes of evidence files one query reads at most. Default 32 MiB. */
+  maxScanBytes?: number;
+}
+
+export const DEFAULT_EVIDENCE_API_LIMITS: Required<EvidenceApiLimits> = { maxConcurrent: 2, maxScanBytes: 32 * 1024 * 1024 };
+
+/** The /api/evidence handler with its concurrency bound. */
+export function createEvidenceApi(store: EvidenceReader | null, limits: EvidenceApiLimits = {}): { handle(params: URLSearchParams): Promise<EvidenceApiResponse> } {
+  const { maxConcurrent, maxScanBytes } = { ...DEFAULT_EVIDENCE_API_LIMITS, ...limits };
+  let running = 0;
+  return {
+    async handle(params) {
+      if (running >= maxConcurrent) {
+        return { status: 429, body: { error: `too many evidence queries at once (at most ${maxConcurrent}); retry shortly` }, headers: { 'retry-after': '1' } };
+      }
+      running++;
+      try {
+        return await evidenceApiResponse(store, params, { maxScanBytes });
+      } finally {
+        running--;
+      }
+    },
+  };
 }
 
 /** 400 on bad parameters, 503 without a store (evidence disabled or unusable), else the newest records. */
-export async function evidenceApiResponse(
-  store: { query(q: EvidenceQuery): Promise<EvidenceRecord[]> } | null,
-  params: URLSearchParams,
-): Promise<EvidenceApiResponse> {
+export async function evidenceApiResponse(store: EvidenceReader | null, params: URLSearchParams, opts: ReadOptions = {}): Promise<EvidenceApiResponse> {
   const parsed = parseEvidenceQuery(params);
   if (!parsed.ok) return { status: 400, body: { error: parsed.error } };
   if (!store) return { status: 503, body: { error: 'evidence store is not available' } };
   try {
-    return { status: 200, body: { records: await store.query(parsed.query) } };
+    const { records, partial } = await store.read(parsed.query, { maxScanBytes: opts.maxScanBytes ?? DEFAULT_EVIDENCE_API_LIMITS.maxScanBytes });
+    return { status: 200, body: partial ? { records, partial } : { records } };
   } catch (err) {
     // A missing directory (deleted at run time) reads as no evidence, not as a server fault.
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 200, body: { records: [] } };

@@ -1,8 +1,9 @@
 // The on-disk layout: `evidence-<UTC timestamp>-<seq>.jsonl` files whose names sort in
 // write order, one JSON record per line. Reading is shared by the store, the HTTP API and the CLI.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseRecordLine, type EvidenceRecord } from './record.js';
+import { linesBackwards, type ScanBudget } from './reverseLines.js';
 
 const FILE_RE = /^evidence-\d{8}T\d{9}Z-\d{6}\.jsonl$/;
 
@@ -49,6 +50,8 @@ export interface ReadResult {
   records: EvidenceRecord[];
   /** Lines that were not complete records (torn last line, foreign text). */
   skippedLines: number;
+  /** The scan stopped at its byte bound before `limit` records or the oldest file were reached. */
+  partial: boolean;
 }
 
 /** Splits file content into complete lines; the text after the last newline is a torn write. */
@@ -58,34 +61,38 @@ export function splitLines(content: string): { lines: string[]; torn: boolean } 
   return { lines: parts, torn: tail.length > 0 };
 }
 
-/** The newest matching records first, across rotated files; unreadable lines are skipped, never fatal. */
-export async function readEvidence(dir: string, q: EvidenceQuery): Promise<ReadResult> {
+export interface ReadOptions {
+  /** Bytes read at most over all files (default unbounded, for the CLI). */
+  maxScanBytes?: number;
+}
+
+/**
+ * The newest matching records first, across rotated files, read from the end of the newest file
+ * backwards and stopping at `limit`; unreadable lines are skipped, never fatal.
+ */
+export async function readEvidence(dir: string, q: EvidenceQuery, opts: ReadOptions = {}): Promise<ReadResult> {
   const files = (await listEvidenceFiles(dir)).reverse();
   const sinceMs = q.since?.getTime();
+  const budget: ScanBudget = { bytes: opts.maxScanBytes ?? Number.POSITIVE_INFINITY };
   const records: EvidenceRecord[] = [];
   let skippedLines = 0;
   for (const file of files) {
-    if (records.length >= q.limit) break;
-    // A file last written before `since` holds only older records.
-    if (sinceMs !== undefined && file.mtimeMs < sinceMs) continue;
-    let content: string;
+    // A file last written before `since` holds only older records, and so do the files before it.
+    if (records.length >= q.limit || budget.bytes <= 0 || (sinceMs !== undefined && file.mtimeMs < sinceMs)) break;
     try {
-      content = await readFile(join(dir, file.name), 'utf8');
-    } catch {
-      continue; // removed by retention while we read
-    }
-    const { lines, torn } = splitLines(content);
-    if (torn) skippedLines++;
-    for (let i = lines.length - 1; i >= 0 && records.length < q.limit; i--) {
-      const record = parseRecordLine(lines[i] ?? '');
-      if (!record) {
-        if ((lines[i] ?? '').length > 0) skippedLines++;
-        continue;
+      for await (const line of linesBackwards(join(dir, file.name), budget)) {
+        if (records.length >= q.limit) break;
+        const record = line.text === undefined ? undefined : parseRecordLine(line.text);
+        if (!record) {
+          if (line.text !== '') skippedLines++;
+          continue;
+        }
+        if (sinceMs !== undefined && Date.parse(record.time) < sinceMs) continue;
+        if (q.node === undefined || record.node === q.node) records.push(record);
       }
-      if (q.node !== undefined && record.node !== q.node) continue;
-      if (sinceMs !== undefined && Date.parse(record.time) < sinceMs) continue;
-      records.push(record);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // removed by retention while we read
     }
   }
-  return { records, skippedLines };
+  return { records, skippedLines, partial: budget.bytes <= 0 && records.length < q.limit };
 }

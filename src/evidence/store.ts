@@ -8,7 +8,7 @@ import type { EvidenceSettings } from '../domain.js';
 import type { Logger } from '../logger.js';
 import type { Secrets } from '../redact.js';
 import { checkEvidenceDir } from './check.js';
-import { evidenceFileName, listEvidenceFiles, readEvidence, type EvidenceQuery } from './files.js';
+import { evidenceFileName, listEvidenceFiles, readEvidence, type EvidenceQuery, type ReadOptions, type ReadResult } from './files.js';
 import { buildEvidenceRecord, serializeRecord, type EvidenceInput, type EvidenceRecord, type RunnerIdentity } from './record.js';
 
 export interface EvidenceStats {
@@ -41,6 +41,10 @@ export interface EvidenceStoreOptions {
   now?: () => Date;
   /** How often age-based retention runs. Default one hour. */
   retentionIntervalMs?: number;
+  /** First wait before a failed batch is written again (doubling, at most 30 s). Default 1 s. */
+  retryDelayMs?: number;
+  /** Writes tried per record before it is dropped and counted. Default 8 (about two minutes of failures). */
+  maxAttempts?: number;
 }
 
 interface Pending {
@@ -49,6 +53,7 @@ interface Pending {
   resolve: () => void;
   reject: (err: Error) => void;
   settled: boolean;
+  attempts: number;
 }
 
 interface ActiveFile {
@@ -58,6 +63,9 @@ interface ActiveFile {
 
 const DAY_MS = 86_400_000;
 const MAX_BATCH = 1000;
+const MAX_RETRY_DELAY_MS = 30_000;
+/** What a file costs against maxBytes at least: an empty file still takes an inode and a directory entry. */
+const MIN_FILE_COST = 512;
 
 export class EvidenceStore {
   private readonly dir: string;
@@ -72,6 +80,10 @@ export class EvidenceStore {
   private readonly logger: Logger;
   private readonly secrets: Secrets | undefined;
   private readonly now: () => Date;
+  private readonly retryDelayMs: number;
+  private readonly maxAttempts: number;
+  /** Failed batches in a row; sets the wait before the next try. */
+  private consecutiveFailures = 0;
 
   private queue: Pending[] = [];
   private queuedBytes = 0;
@@ -107,6 +119,8 @@ export class EvidenceStore {
     this.logger = opts.logger;
     this.secrets = opts.secrets;
     this.now = opts.now ?? (() => new Date());
+    this.retryDelayMs = opts.retryDelayMs ?? 1000;
+    this.maxAttempts = opts.maxAttempts ?? 8;
   }
 
   /** Creates the directory if needed; throws an Error with a clear message when it is unusable. */
@@ -123,6 +137,7 @@ export class EvidenceStore {
     }
     const store = new EvidenceStore(settings, opts);
     await store.rescan();
+    await store.removeEmptyFiles();
     await store.enforceRetention();
     const every = opts.retentionIntervalMs ?? 3_600_000;
     store.retentionTimer = setInterval(() => {
@@ -158,7 +173,7 @@ export class EvidenceStore {
       rejectFn = rej;
     });
     promise.catch(() => {});
-    this.queue.push({ line, node: input.node, resolve: resolveFn, reject: rejectFn, settled: false });
+    this.queue.push({ line, node: input.node, resolve: resolveFn, reject: rejectFn, settled: false, attempts: 0 });
     this.queuedBytes += line.byteLength;
     this.schedule();
     return promise;
@@ -167,6 +182,11 @@ export class EvidenceStore {
   /** The newest records first, read from disk (acknowledged records only). */
   async query(q: EvidenceQuery): Promise<EvidenceRecord[]> {
     return (await readEvidence(this.dir, q)).records;
+  }
+
+  /** As query, with a bound on the bytes read (the HTTP API). */
+  read(q: EvidenceQuery, opts: ReadOptions): Promise<ReadResult> {
+    return readEvidence(this.dir, q, opts);
   }
 
   stats(): EvidenceStats {
@@ -207,12 +227,17 @@ export class EvidenceStore {
 
   // ---- writer ----
 
-  private schedule(): void {
+  private schedule(delayMs = this.syncDelayMs): void {
     if (this.writer || this.batchTimer) return;
     this.batchTimer = setTimeout(() => {
       this.batchTimer = null;
       this.startWriter();
-    }, this.syncDelayMs);
+    }, delayMs);
+  }
+
+  private retryDelay(): number {
+    if (this.consecutiveFailures === 0) return this.syncDelayMs;
+    return Math.min(this.retryDelayMs * 2 ** (this.consecutiveFailures - 1), MAX_RETRY_DELAY_MS);
   }
 
   private startWriter(): void {
@@ -223,17 +248,19 @@ export class EvidenceStore {
         const batch = this.queue.splice(0, MAX_BATCH);
         for (const p of batch) this.queuedBytes -= p.line.byteLength;
         if (this.queue.length === 0) this.queueFullLogged = false;
-        await this.writeBatch(batch);
+        // A failed batch went back to the queue: wait before trying again.
+        if (!(await this.writeBatch(batch))) break;
       }
     })
       .catch((err) => this.noteWriteError(err))
       .finally(() => {
       this.writer = null;
-      if (this.queue.length > 0) this.schedule();
+      if (this.queue.length > 0) this.schedule(this.retryDelay());
     });
   }
 
-  private async writeBatch(batch: Pending[]): Promise<void> {
+  /** False when the batch failed and its records were queued again (or dropped after maxAttempts). */
+  private async writeBatch(batch: Pending[]): Promise<boolean> {
     try {
       if (this.rescanNeeded) {
         await mkdir(this.dir, { recursive: true });
@@ -258,17 +285,37 @@ export class EvidenceStore {
         chunkBytes += rec.line.byteLength;
       }
       await this.commit(chunk, chunkBytes);
+      this.consecutiveFailures = 0;
       if (this.failing) {
         this.failing = false;
         this.logger.info({ dir: this.dir }, 'evidence writes recovered');
       }
+      return true;
     } catch (err) {
       this.noteWriteError(err);
-      // Start afresh next batch: a new file, so a torn write is never followed by more records on its line.
-      await this.closeActive().catch(() => {});
-      this.rescanNeeded = true;
-      for (const rec of batch) if (!rec.settled) this.dropOne(rec, 'evidence write failed');
+      this.consecutiveFailures++;
+      const code = (err as NodeJS.ErrnoException).code;
+      // Directory gone or replaced: find out what is there before the next try. A full disk or an
+      // I/O error keeps the current file (commit cut it back to its last complete record).
+      if (code === 'ENOENT' || code === 'ENOTDIR' || this.active === null) {
+        await this.closeActive().catch(() => {});
+        this.rescanNeeded = true;
+      }
+      this.requeue(batch.filter((rec) => !rec.settled));
+      return false;
     }
+  }
+
+  /** Failed records go back to the head of the queue, in order, until closed or out of attempts. */
+  private requeue(failed: Pending[]): void {
+    const again: Pending[] = [];
+    for (const rec of failed) {
+      rec.attempts++;
+      if (this.closed || rec.attempts >= this.maxAttempts) this.dropOne(rec, 'evidence write failed');
+      else again.push(rec);
+    }
+    this.queue.unshift(...again);
+    for (const rec of again) this.queuedBytes += rec.line.byteLength;
   }
 
   /** Writes one chunk to the active file, syncs it, then acknowledges its records. */
@@ -287,15 +334,21 @@ export class EvidenceStore {
       chunk.map((p) => p.line),
       bytes,
     );
-    let offset = 0;
-    // Bounded: every successful write advances; a zero-byte write is an error.
-    while (offset < data.byteLength) {
-      const { bytesWritten } = await active.handle.write(data, offset, data.byteLength - offset);
-      if (bytesWritten <= 0) throw new Error('evidence write made no progress');
-      offset += bytesWritten;
-      this.files.set(active.name, (this.files.get(active.name) ?? 0) + bytesWritten);
+    const before = this.files.get(active.name) ?? 0;
+    try {
+      let offset = 0;
+      // Bounded: every successful write advances; a zero-byte write is an error.
+      while (offset < data.byteLength) {
+        const { bytesWritten } = await active.handle.write(data, offset, data.byteLength - offset);
+        if (bytesWritten <= 0) throw new Error('evidence write made no progress');
+        offset += bytesWritten;
+        this.files.set(active.name, (this.files.get(active.name) ?? 0) + bytesWritten);
+      }
+      await active.handle.datasync();
+    } catch (err) {
+      await this.cutBack(active, before);
+      throw err;
     }
-    await active.handle.datasync();
     for (const p of chunk) {
       this.recordsByNode.set(p.node, (this.recordsByNode.get(p.node) ?? 0) + 1);
       p.settled = true;
@@ -307,12 +360,31 @@ export class EvidenceStore {
   private async makeRoom(incoming: number): Promise<void> {
     // Bounded: each round deletes a file or retires the active one (at most once).
     const rounds = this.files.size + 1;
-    for (let i = 0; i < rounds && this.totalBytes() + incoming > this.maxBytes; i++) {
+    for (let i = 0; i < rounds && this.retainedCost() + incoming > this.maxBytes; i++) {
       const victim = [...this.files.keys()].sort().find((n) => n !== this.active?.name);
       if (victim) await this.deleteFile(victim);
       else if (this.active) await this.rotate();
       else break;
     }
+  }
+
+  /**
+   * Undoes a partly written chunk so the file ends on a complete record and can take the retry.
+   * If that fails too, the file is closed (and removed when it holds nothing).
+   */
+  private async cutBack(active: ActiveFile, size: number): Promise<void> {
+    try {
+      await active.handle.truncate(size);
+      this.files.set(active.name, size);
+    } catch {
+      await this.closeActive().catch(() => {});
+      if (size === 0) await this.deleteFile(active.name).catch(() => {});
+    }
+  }
+
+  /** Empty evidence files (left by a crash or an older version on a full disk) hold nothing: removed. */
+  private async removeEmptyFiles(): Promise<void> {
+    for (const [name, size] of this.files) if (size === 0) await this.deleteFile(name).catch(() => {});
   }
 
   private async ensureActive(): Promise<ActiveFile> {
@@ -390,6 +462,13 @@ export class EvidenceStore {
       () => undefined,
     );
     return run;
+  }
+
+  /** What the files cost against maxBytes: every file counts, an empty one too. */
+  private retainedCost(): number {
+    let sum = 0;
+    for (const size of this.files.values()) sum += Math.max(size, MIN_FILE_COST);
+    return sum;
   }
 
   private totalBytes(): number {

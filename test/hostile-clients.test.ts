@@ -1,0 +1,93 @@
+// Clients that ask too much of /api/evidence, over real loopback HTTP (issue 15, finding 2): a
+// query reads the newest file backwards and stops at `limit` or at its byte bound, and only a few
+// queries run at once (429 beyond), however large the evidence directory is.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDaemon, type Daemon } from '../src/daemon.js';
+import type { ExporterConfig } from '../src/domain.js';
+import { DEFAULT_EVIDENCE_API_LIMITS } from '../src/evidence/index.js';
+import { evidenceFileName } from '../src/evidence/files.js';
+import { buildEvidenceRecord, serializeRecord } from '../src/evidence/record.js';
+import { createLogger } from '../src/logger.js';
+
+const FILES = 48;
+const FILE_BYTES = 1 << 20;
+let dir: string;
+let daemon: Daemon;
+
+function line(node: string, attempt: number, at: Date): Buffer {
+  const input = { node, network: 'main', url: 'http://127.0.0.1:1', probe: 'health', method: 'GET /health', status: 503, durationMs: 1, attempt, headers: {}, body: Buffer.from('x'.repeat(3000)), runnerStatus: { consecutiveFailures: 1, lastSuccess: null } };
+  return serializeRecord(buildEvidenceRecord(input, { hostname: 'h', version: 'v' }, at));
+}
+
+async function get(path: string): Promise<{ status: number; retryAfter?: string; body: { records?: Array<{ node: string; attempt: number }>; partial?: boolean; error?: string } }> {
+  const res = await request(daemon.url + path);
+  return { status: res.statusCode, retryAfter: res.headers['retry-after'] as string | undefined, body: (await res.body.json()) as never };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lfe-hostile-clients-'));
+  const evDir = join(dir, 'evidence');
+  mkdirSync(evDir);
+  // 48 MiB of evidence about "bulk", then the newest file ends with ten records about "recent".
+  const start = Date.now() - 3_600_000;
+  let attempt = 0;
+  for (let f = 0; f < FILES; f++) {
+    const lines: Buffer[] = [];
+    let size = 0;
+    while (size < FILE_BYTES) {
+      const l = line('bulk', attempt++, new Date(start + attempt));
+      lines.push(l);
+      size += l.length;
+    }
+    if (f === FILES - 1) for (let i = 0; i < 10; i++) lines.push(line('recent', i, new Date(start + attempt + 1 + i)));
+    writeFileSync(join(evDir, evidenceFileName(new Date(start + f * 1000), f)), Buffer.concat(lines));
+  }
+  const config: ExporterConfig = {
+    listen: { host: '127.0.0.1', port: 0 },
+    polling: { concurrency: 4, maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 },
+    nodes: [],
+    networks: {},
+    evidence: { dir: evDir, maxBytes: 256 << 20, maxAgeDays: 30 },
+  };
+  const sink = new Writable({ write: (_c, _e, cb) => cb() });
+  daemon = await startDaemon(config, { logger: createLogger({ level: 'silent', destination: sink }), defaultMetrics: false });
+}, 60_000);
+
+afterAll(async () => {
+  await daemon?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('/api/evidence under hostile queries', () => {
+  it('answers the newest records from the tail of the newest file, newest first', async () => {
+    const r = await get('/api/evidence?node=recent&limit=3');
+    expect(r.status).toBe(200);
+    expect(r.body.records?.map((x) => x.attempt)).toEqual([9, 8, 7]);
+    expect(r.body.partial).toBeUndefined();
+  });
+
+  it('stops a query for an absent node at its byte bound and says the answer is partial', async () => {
+    expect(FILES * FILE_BYTES).toBeGreaterThan(DEFAULT_EVIDENCE_API_LIMITS.maxScanBytes);
+    const r = await get('/api/evidence?node=absent&limit=1000');
+    expect(r.status).toBe(200);
+    expect(r.body.records).toEqual([]);
+    expect(r.body.partial).toBe(true);
+  });
+
+  it('serves only a few queries at once and answers 429 with Retry-After beyond them', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, () => get('/api/evidence?node=absent&limit=1000')));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(refused.every((a) => a.retryAfter === '1' && /too many evidence queries/.test(a.body.error ?? ''))).toBe(true);
+    // Once they are done, queries are served again.
+    expect((await get('/api/evidence?node=recent&limit=1')).status).toBe(200);
+  });
+});
