@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSy
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateDashboards, writeDashboards } from '../src/dashboards/generate.js';
-import { analyzePromql, dashboardExpressions, substituteGrafanaVariables } from '../src/dashboards/promql.js';
+import { generateDashboards, writeDashboards } from '../tools/dashboards/generate.js';
+import { analyzePromql, dashboardExpressions, substituteGrafanaVariables } from '../tools/dashboards/promql.js';
 
 const DIR = path.resolve(import.meta.dirname, '..', 'grafana', 'dashboards');
 
@@ -57,7 +57,7 @@ function metricsOf(d: Dashboard, file: string): Set<string> {
 }
 
 describe('generated dashboards', () => {
-  it('regenerating yields exactly the committed files (run `npm run dashboards` after changing src/dashboards)', () => {
+  it('regenerating yields exactly the committed files (run `npm run dashboards` after changing tools/dashboards)', () => {
     const committed = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
     expect(committed).toEqual(Object.keys(generated).sort());
     for (const [file, text] of Object.entries(generated)) {

@@ -16,7 +16,7 @@ import {
   ruleExpressions,
   substituteGrafanaVariables,
   type PromqlExpression,
-} from '../src/dashboards/promql.js';
+} from '../tools/dashboards/promql.js';
 import { DEMO_SPECS, demoConfig } from '../src/demo.js';
 import { parseExposition } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';

@@ -1,7 +1,7 @@
 // Dashboards as code: builds every dashboard and, when run as a script, writes them to
 // grafana/dashboards/ (the folder the Grafana provisioning file points at).
-//   npm run build && node dist/dashboards/generate.js
-import { mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+//   npm run dashboards  (compiles tools/ to dist-tools/, then runs this file)
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as dashboard from '@grafana/grafana-foundation-sdk/dashboard';
@@ -25,9 +25,11 @@ export function generateDashboards(): Record<string, string> {
   return out;
 }
 
-/** The repository's grafana/dashboards folder, from src/dashboards or dist/dashboards alike. */
+/** The repository's grafana/dashboards folder, from the source or the compiled tool alike. */
 export function defaultDashboardsDir(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'grafana', 'dashboards');
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return path.join(dir, 'grafana', 'dashboards');
 }
 
 /** Writes the dashboards and removes stale generated files, so the folder mirrors the code. */

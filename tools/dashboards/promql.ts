@@ -3,7 +3,7 @@
 // list the metric names it selects, so a test can hold them against what the exporter exposes.
 import { parser } from '@prometheus-io/lezer-promql';
 import { parse as parseYaml } from 'yaml';
-import type { MetricFamily } from '../domain.js';
+import type { MetricFamily } from '../../src/domain.js';
 
 export interface PromqlExpression {
   /** File the expression came from (as given by the caller). */
