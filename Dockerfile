@@ -4,7 +4,11 @@
 #   docker run --rm -p 9715:9715 ledger-fleet-exporter                  # the demo fleet
 #   docker run --rm -p 9715:9715 -v $PWD/fleet.yaml:/config/fleet.yaml:ro \
 #     ledger-fleet-exporter --config /config/fleet.yaml --listen 0.0.0.0:9715
-# Node.js 26 is the current LTS line (Active LTS since 2026-10-28); slim = Debian without extras.
+# The base is a build argument: the public Node image by default (Node.js 26, the current LTS line;
+# slim = Debian without extras). Where no registry is reachable (CI), scripts/containers/
+# build-images.sh builds a local one from this machine's node and passes
+#   --build-arg NODE_IMAGE=lfe-local/node:local
+# Any base works that has node, npm, /bin/sh and a `node` user (uid 1000).
 ARG NODE_IMAGE=node:26-slim
 
 FROM ${NODE_IMAGE} AS build
