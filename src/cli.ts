@@ -2,7 +2,7 @@
 // Command line: run the exporter, check a config, run the demo, the simulator, or read evidence.
 import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatProblem, loadConfigFile, parseConfig, parseListenAddress, runCheckConfig } from './config/index.js';
 import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
@@ -105,6 +105,17 @@ function onShutdown(log: Logger, stop: () => Promise<void>): void {
   process.on('SIGINT', handler);
 }
 
+/**
+ * Whether a change in the config directory may have changed the config: the file itself, or the
+ * `..data` / `..<version>` entries of a Kubernetes ConfigMap swap. Anything else there (a log
+ * file, an editor's swap file) is not read at all. An event without a name is checked.
+ */
+function concernsConfig(filename: string | Buffer | null, configPath: string): boolean {
+  if (filename === null) return true;
+  const name = filename.toString();
+  return name === basename(configPath) || name.startsWith('..');
+}
+
 /** Reload on SIGHUP and on changes of the config file: validate first, keep the running config on error. */
 function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | undefined {
   let timer: NodeJS.Timeout | undefined;
@@ -136,7 +147,8 @@ function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | und
   process.on('SIGHUP', () => void reload('SIGHUP'));
   try {
     // Watch the directory: editors and ConfigMap updates replace the file rather than write it.
-    const w = watch(dirname(path), () => {
+    const w = watch(dirname(path), (_event, filename) => {
+      if (!concernsConfig(filename, path)) return;
       clearTimeout(timer);
       timer = setTimeout(() => void reload('file changed'), 300);
     });

@@ -2,6 +2,7 @@
 // query reads the newest file backwards and stops at `limit` or at its byte bound, and only a few
 // queries run at once (429 beyond), however large the evidence directory is.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -13,6 +14,7 @@ import { DEFAULT_EVIDENCE_API_LIMITS } from '../src/evidence/index.js';
 import { evidenceFileName } from '../src/evidence/files.js';
 import { buildEvidenceRecord, serializeRecord } from '../src/evidence/record.js';
 import { createLogger } from '../src/logger.js';
+import { DEFAULT_HTTP_LIMITS } from '../src/web/webConfig.js';
 
 const FILES = 48;
 const FILE_BYTES = 1 << 20;
@@ -90,4 +92,22 @@ describe('/api/evidence under hostile queries', () => {
     // Once they are done, queries are served again.
     expect((await get('/api/evidence?node=recent&limit=1')).status).toBe(200);
   });
+});
+
+describe('connections that never send a byte (finding 5)', () => {
+  it('are closed within the header timeout, long before the idle timeout', async () => {
+    expect(DEFAULT_HTTP_LIMITS.headersTimeoutMs * 2).toBeLessThan(DEFAULT_HTTP_LIMITS.socketIdleTimeoutMs);
+    const { port } = new URL(daemon.url);
+    const sockets = Array.from({ length: 5 }, () => connect(Number(port), '127.0.0.1'));
+    const closed = sockets.map((s) => new Promise<number>((resolve) => s.once('close', () => resolve(Date.now()))));
+    const opened = Date.now();
+    // Bounded: each socket either closes or the wait ends at twice the header timeout.
+    const deadline = new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 2 * DEFAULT_HTTP_LIMITS.headersTimeoutMs).unref());
+    const results = await Promise.all(closed.map((c) => Promise.race([c, deadline])));
+    for (const s of sockets) s.destroy();
+    expect(results.every((r) => r !== 'open')).toBe(true);
+    expect(results.every((r) => (r as number) - opened >= DEFAULT_HTTP_LIMITS.headersTimeoutMs - 1000)).toBe(true);
+    // The server still answers a client that does speak.
+    expect((await get('/api/evidence?node=recent&limit=1')).status).toBe(200);
+  }, 40_000);
 });
