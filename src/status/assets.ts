@@ -1,6 +1,9 @@
 // The pages' stylesheet and script, served from /static/ by the exporter itself (no external
 // assets: the page must work on an air-gapped network; the CSP allows only these two files).
 
+/** A dot in a circle: the tab icon (served as SVG, so the browser never asks for /favicon.ico). */
+export const FAVICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#1a7f37"/><circle cx="8" cy="8" r="3" fill="#fff"/></svg>';
+
 export const STATUS_CSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#57606a;--line:#d0d7de;--head:#f6f8fa;--link:#0550ae;
 --up-bg:#dafbe1;--up-fg:#116329;--deg-bg:#fff8c5;--deg-fg:#6f4400;--down-bg:#ffebe9;--down-fg:#a40e26;--unk-bg:#eaeef2;--unk-fg:#424a53;
 --bar-up:#2da44e;--bar-deg:#bf8700;--bar-down:#cf222e;--spark:#0969da}
@@ -45,6 +48,8 @@ ol.evidence-list{padding-left:1.2rem}
 footer{margin-top:2rem;color:var(--muted)}
 @media (max-width:760px){
 body{padding:.6rem}
+thead th{white-space:normal}
+#networks{width:100%;table-layout:fixed;font-size:.9em}#networks th,#networks td{padding:.3rem .25rem;overflow-wrap:anywhere}
 table.nodes thead,#probes thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.nodes tbody,#probes tbody{display:block}
 table.nodes tr,#probes tr{display:grid;grid-template-columns:1fr 1fr;border:1px solid var(--line);border-radius:.4rem;margin:.5rem 0;padding:.3rem .2rem}

@@ -95,6 +95,7 @@ export function page(s: Shell): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${esc(s.title)}</title>
+<link rel="icon" href="${s.root}static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${s.root}static/status.css">
 <script src="${s.root}static/status.js" defer></script>
 <noscript><meta http-equiv="refresh" content="${Math.max(10, Math.round(s.refreshMs / 1000) * 5)}"></noscript>

@@ -2,7 +2,7 @@
 // Returns undefined for paths it does not own, so the server can try its other routes.
 import type { EvidenceRecord } from '../evidence/record.js';
 import { nodeJson, nodesJson, type StatusSource } from './api.js';
-import { STATUS_CSS, STATUS_JS } from './assets.js';
+import { FAVICON_SVG, STATUS_CSS, STATUS_JS } from './assets.js';
 import { statusBadge, uptimeBadge } from './badge.js';
 import { fleetPage } from './fleetPage.js';
 import { esc, page } from './html.js';
@@ -31,7 +31,7 @@ const EVIDENCE_ON_PAGE = 5;
 
 const html = (status: number, body: string): StatusReply => ({ status, contentType: 'text/html; charset=utf-8', body, headers: HTML_HEADERS });
 const json = (status: number, body: unknown): StatusReply => ({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
-const svg = (body: string): StatusReply => ({ status: 200, contentType: 'image/svg+xml; charset=utf-8', body, headers: { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'", 'x-content-type-options': 'nosniff' } });
+const svg = (body: string): StatusReply => ({ status: 200, contentType: 'image/svg+xml; charset=utf-8', body, headers: { 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' } });
 
 function notFoundPage(root: string, what: string, now: number, refreshMs: number): StatusReply {
   return html(404, page({ title: 'Not found – Ledger fleet status', root, refreshMs, generatedAt: now, body: `<main><h1>Not found</h1><p>${esc(what)}</p><p><a href="${root || './'}">All nodes</a></p></main>` }));
@@ -59,6 +59,7 @@ export async function statusRoute(deps: StatusRouteDeps, pathname: string, param
   const src = deps.source;
   if (pathname === '/') return html(200, fleetPage(src, { version: deps.version, ready: deps.ready() }));
   if (pathname === '/static/status.css') return { status: 200, contentType: 'text/css; charset=utf-8', body: STATUS_CSS };
+  if (pathname === '/static/favicon.svg') return svg(FAVICON_SVG);
   if (pathname === '/static/status.js') return { status: 200, contentType: 'text/javascript; charset=utf-8', body: STATUS_JS };
   if (pathname === '/api/v1/nodes') {
     const raw = params.get('recent');

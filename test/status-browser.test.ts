@@ -1,0 +1,151 @@
+// The status page in a real browser: Debian's chromium driven by playwright-core against a running
+// daemon over a simulated fleet. Skipped with one line when chromium is absent, unless
+// REQUIRE_BROWSER=1 (CI), where a missing browser fails.
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, CHROMIUM_PATH, openBrowser } from '../scripts/browser.mjs';
+import { startStatusFleet, STATUS_FLEET_INTERVAL_MS, type StatusFleet } from './support/statusFleet.js';
+
+const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === '1';
+const skip = !chromiumAvailable() && !REQUIRE_BROWSER;
+if (skip) console.warn(`status browser tests SKIPPED: chromium not found at ${CHROMIUM_PATH} (apt-get install chromium; REQUIRE_BROWSER=1 makes this a failure)`);
+
+let sf: StatusFleet;
+let browser: { context: BrowserContext; close(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  if (skip) return;
+  sf = await startStatusFleet();
+  browser = await openBrowser({ viewport: { width: 1280, height: 900 } });
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await sf?.close();
+});
+
+/** A page that records console errors, failed requests and uncaught exceptions. */
+async function watchedPage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  return { page, problems };
+}
+
+const rowStatus = (page: Page, node: string) => page.locator(`#nodes tr[data-node="${node}"] .pill`).innerText();
+
+describe.skipIf(skip)('status page in chromium', () => {
+  it('loads with no console errors, under a CSP without inline scripts, and updates itself', async () => {
+    const { page, problems } = await watchedPage(browser!.context);
+    const res = await page.goto(sf.daemon.url + '/');
+    expect(res!.status()).toBe(200);
+    expect(res!.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(await page.locator('script:not([src])').count()).toBe(0);
+    expect(await page.locator('meta[name="viewport"]').count()).toBe(1);
+    // The script replaces the server's "updated HH:MM:SS UTC" with a running "updated N s ago" after its first refresh.
+    await page.waitForFunction(() => /updated \d+ s ago/.test(document.getElementById('updated')?.textContent ?? ''), undefined, { timeout: 15_000 });
+    expect(await rowStatus(page, 'test-proxy')).toContain('DOWN');
+    expect(await page.locator('#nodes tr[data-node="test-proxy"] .why').innerText()).toContain('HTTP 502 from proxy');
+    expect(await rowStatus(page, 'rpc-legacy')).toContain('up');
+    // The node page and its badges load cleanly too.
+    await page.goto(sf.daemon.url + '/nodes/rpc-legacy');
+    await page.waitForFunction(() => /updated \d+ s ago/.test(document.getElementById('updated')?.textContent ?? ''), undefined, { timeout: 15_000 });
+    expect(await page.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth))).not.toContain(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('turns a node down with the reason within one interval after a fault, without reloading, and back up when it clears', async () => {
+    const { page, problems } = await watchedPage(browser!.context);
+    await page.goto(sf.daemon.url + '/');
+    expect(await rowStatus(page, 'val-eu-1')).toContain('up');
+    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same document'));
+    const refreshMs = Number(await page.locator('body').getAttribute('data-refresh'));
+    const node = sf.fleet.node('val-eu-1');
+    node.setFault('proxy_502');
+    const t0 = Date.now();
+    // One interval until the next poll, plus one page refresh; a little slack for a loaded machine.
+    await page.waitForFunction(
+      () => {
+        const row = document.querySelector('#nodes tr[data-node="val-eu-1"]');
+        return !!row && row.querySelector('.pill')?.textContent?.includes('DOWN') && row.querySelector('.why')?.textContent?.includes('HTTP 502 from proxy');
+      },
+      undefined,
+      { timeout: STATUS_FLEET_INTERVAL_MS + refreshMs + 3000 },
+    );
+    const seenAfter = Date.now() - t0;
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same document');
+    console.log(`status browser: down shown ${seenAfter} ms after the fault (interval ${STATUS_FLEET_INTERVAL_MS} ms, page refresh ${refreshMs} ms)`);
+    node.setFault('none');
+    await page.waitForFunction(() => document.querySelector('#nodes tr[data-node="val-eu-1"] .pill')?.textContent?.includes('up'), undefined, { timeout: 30_000 + refreshMs + 3000 });
+    const events = await page.locator('#events').innerText();
+    expect(events).toContain('val-eu-1 down: HTTP 502 from proxy');
+    expect(events).toMatch(/val-eu-1 up after \d/);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('shows a node page with its probes, unsupported ones as such, and its evidence', async () => {
+    const { page, problems } = await watchedPage(browser!.context);
+    await page.goto(sf.daemon.url + '/nodes/test-proxy');
+    const evidence = page.locator('li.evidence');
+    expect(await evidence.count()).toBeGreaterThan(0);
+    const first = await evidence.first().innerText();
+    expect(first).toMatch(/HTTP 502/);
+    expect(first).toMatch(/GET \/health|GET \/metrics|POST claw_blockNumber/);
+    expect(first).toContain('502 Bad Gateway');
+    await page.goto(sf.daemon.url + '/nodes/rpc-legacy');
+    expect(await page.locator('#node-status').innerText()).toContain('up');
+    const validators = page.locator('#probes tr', { hasText: 'validators' });
+    expect(await validators.innerText()).toContain('unsupported');
+    expect(await page.locator('#probes tr', { hasText: 'health' }).innerText()).toContain('ok');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('serves valid SVG badges', async () => {
+    const page = await browser!.context.newPage();
+    for (const path of ['/api/v1/nodes/test-proxy/badge.svg', '/api/v1/nodes/val-eu-1/uptime/24h/badge.svg']) {
+      const res = await page.goto(sf.daemon.url + path);
+      expect(res!.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+      // Parsed as XML by the browser: a malformed document would be a <parsererror>.
+      const root = await page.evaluate(() => ({ ns: document.documentElement.namespaceURI, errors: document.getElementsByTagName('parsererror').length, text: document.documentElement.textContent }));
+      expect(root).toMatchObject({ ns: 'http://www.w3.org/2000/svg', errors: 0 });
+      expect(root.text).toMatch(path.includes('uptime') ? /uptime 24h/ : /test-proxy.*DOWN/);
+    }
+    await page.close();
+  }, 60_000);
+
+  it('has no horizontal scroll at phone width', async () => {
+    const phone = await openBrowser({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    try {
+      const { page, problems } = await watchedPage(phone.context);
+      for (const path of ['/', '/nodes/test-proxy', '/nodes/rpc-legacy']) {
+        await page.goto(sf.daemon.url + path);
+        const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        expect(scroll, path).toBeLessThanOrEqual(client);
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+  }, 90_000);
+
+  it('still shows the table with JavaScript disabled', async () => {
+    const nojs = await openBrowser({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    try {
+      const page = await nojs.context.newPage();
+      await page.goto(sf.daemon.url + '/');
+      expect(await page.locator('#nodes tbody tr').count()).toBe(3);
+      expect(await page.locator('#nodes tr[data-node="test-proxy"]').innerText()).toMatch(/DOWN[\s\S]*HTTP 502 from proxy/);
+      expect(await page.locator('#updated').innerText()).toMatch(/updated \d\d:\d\d:\d\d UTC/);
+      expect(await page.locator('noscript').count()).toBe(1);
+    } finally {
+      await nojs.close();
+    }
+  }, 90_000);
+});
