@@ -36,6 +36,11 @@ async function watchedPage(context: BrowserContext): Promise<{ page: Page; probl
   return { page, problems };
 }
 
+// Browser-side code: the project's types have no DOM library, so the page's globals are reached
+// through an untyped globalThis (functions, not strings: the page's CSP forbids eval).
+type Page$ = any;
+const UPDATED_BY_SCRIPT = () => /updated \d+ s ago/.test((globalThis as Page$).document.getElementById('updated').textContent);
+
 const rowStatus = (page: Page, node: string) => page.locator(`#nodes tr[data-node="${node}"] .pill`).innerText();
 
 describe.skipIf(skip)('status page in chromium', () => {
@@ -47,14 +52,14 @@ describe.skipIf(skip)('status page in chromium', () => {
     expect(await page.locator('script:not([src])').count()).toBe(0);
     expect(await page.locator('meta[name="viewport"]').count()).toBe(1);
     // The script replaces the server's "updated HH:MM:SS UTC" with a running "updated N s ago" after its first refresh.
-    await page.waitForFunction(() => /updated \d+ s ago/.test(document.getElementById('updated')?.textContent ?? ''), undefined, { timeout: 15_000 });
+    await page.waitForFunction(UPDATED_BY_SCRIPT, undefined, { timeout: 15_000 });
     expect(await rowStatus(page, 'test-proxy')).toContain('DOWN');
     expect(await page.locator('#nodes tr[data-node="test-proxy"] .why').innerText()).toContain('HTTP 502 from proxy');
     expect(await rowStatus(page, 'rpc-legacy')).toContain('up');
     // The node page and its badges load cleanly too.
     await page.goto(sf.daemon.url + '/nodes/rpc-legacy');
-    await page.waitForFunction(() => /updated \d+ s ago/.test(document.getElementById('updated')?.textContent ?? ''), undefined, { timeout: 15_000 });
-    expect(await page.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth))).not.toContain(0);
+    await page.waitForFunction(UPDATED_BY_SCRIPT, undefined, { timeout: 15_000 });
+    expect(await page.evaluate('[...document.images].map((i) => i.naturalWidth)')).not.toContain(0);
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
@@ -63,7 +68,7 @@ describe.skipIf(skip)('status page in chromium', () => {
     const { page, problems } = await watchedPage(browser!.context);
     await page.goto(sf.daemon.url + '/');
     expect(await rowStatus(page, 'val-eu-1')).toContain('up');
-    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same document'));
+    await page.evaluate("window.marker = 'same document'");
     const refreshMs = Number(await page.locator('body').getAttribute('data-refresh'));
     const node = sf.fleet.node('val-eu-1');
     node.setFault('proxy_502');
@@ -71,17 +76,17 @@ describe.skipIf(skip)('status page in chromium', () => {
     // One interval until the next poll, plus one page refresh; a little slack for a loaded machine.
     await page.waitForFunction(
       () => {
-        const row = document.querySelector('#nodes tr[data-node="val-eu-1"]');
-        return !!row && row.querySelector('.pill')?.textContent?.includes('DOWN') && row.querySelector('.why')?.textContent?.includes('HTTP 502 from proxy');
+        const row = (globalThis as Page$).document.querySelector('#nodes tr[data-node="val-eu-1"]');
+        return !!row && row.querySelector('.pill').textContent.includes('DOWN') && row.querySelector('.why').textContent.includes('HTTP 502 from proxy');
       },
       undefined,
       { timeout: STATUS_FLEET_INTERVAL_MS + refreshMs + 3000 },
     );
     const seenAfter = Date.now() - t0;
-    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same document');
+    expect(await page.evaluate('window.marker')).toBe('same document');
     console.log(`status browser: down shown ${seenAfter} ms after the fault (interval ${STATUS_FLEET_INTERVAL_MS} ms, page refresh ${refreshMs} ms)`);
     node.setFault('none');
-    await page.waitForFunction(() => document.querySelector('#nodes tr[data-node="val-eu-1"] .pill')?.textContent?.includes('up'), undefined, { timeout: 30_000 + refreshMs + 3000 });
+    await page.waitForFunction(() => (globalThis as Page$).document.querySelector('#nodes tr[data-node="val-eu-1"] .pill').textContent.includes('up'), undefined, { timeout: 30_000 + refreshMs + 3000 });
     const events = await page.locator('#events').innerText();
     expect(events).toContain('val-eu-1 down: HTTP 502 from proxy');
     expect(events).toMatch(/val-eu-1 up after \d/);
@@ -113,7 +118,9 @@ describe.skipIf(skip)('status page in chromium', () => {
       const res = await page.goto(sf.daemon.url + path);
       expect(res!.headers()['content-type']).toMatch(/^image\/svg\+xml/);
       // Parsed as XML by the browser: a malformed document would be a <parsererror>.
-      const root = await page.evaluate(() => ({ ns: document.documentElement.namespaceURI, errors: document.getElementsByTagName('parsererror').length, text: document.documentElement.textContent }));
+      const root = await page.evaluate<{ ns: string; errors: number; text: string }>(
+        "({ ns: document.documentElement.namespaceURI, errors: document.getElementsByTagName('parsererror').length, text: document.documentElement.textContent })",
+      );
       expect(root).toMatchObject({ ns: 'http://www.w3.org/2000/svg', errors: 0 });
       expect(root.text).toMatch(path.includes('uptime') ? /uptime 24h/ : /test-proxy.*DOWN/);
     }
@@ -126,7 +133,7 @@ describe.skipIf(skip)('status page in chromium', () => {
       const { page, problems } = await watchedPage(phone.context);
       for (const path of ['/', '/nodes/test-proxy', '/nodes/rpc-legacy']) {
         await page.goto(sf.daemon.url + path);
-        const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        const { scroll, client } = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
         expect(scroll, path).toBeLessThanOrEqual(client);
       }
       expect(problems).toEqual([]);
