@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Command line: run the exporter, check a config, run the demo, the simulator, or read evidence.
 import { watch, type FSWatcher } from 'node:fs';
+import { hostname } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,6 +12,7 @@ import type { ListenAddress } from './domain.js';
 import { runEvidenceCli } from './evidence/index.js';
 import { createLogger, LOG_LEVELS, type Logger } from './logger.js';
 import { runSimulatorCli } from './sim/index.js';
+import { shardComponent, ShardAssignment, ShardSpecError } from './shard/index.js';
 import { Secrets } from './redact.js';
 import { statusComponent } from './status/component.js';
 import { VERSION } from './version.js';
@@ -19,6 +21,7 @@ const USAGE = `ledger-fleet-exporter ${VERSION}
 
 Usage:
   ledger-fleet-exporter --config <file.yaml> [--listen <host:port>] [--log-level <level>] [--log-format json|pretty] [--web.config.file <web.yml>]
+                        [--shard <i> --total-shards <n> | --shard-from-hostname --total-shards <n>]
   ledger-fleet-exporter check-config <file.yaml>
   ledger-fleet-exporter demo [--listen <host:port>] [--log-level <level>]
   ledger-fleet-exporter simulate [options]      (see: simulate --help)
@@ -38,6 +41,9 @@ const RUN_OPTIONS = {
   'log-level': { type: 'string' },
   'log-format': { type: 'string' },
   'web.config.file': { type: 'string' },
+  shard: { type: 'string' },
+  'total-shards': { type: 'string' },
+  'shard-from-hostname': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -117,7 +123,7 @@ function concernsConfig(filename: string | Buffer | null, configPath: string): b
 }
 
 /** Reload on SIGHUP and on changes of the config file: validate first, keep the running config on error. */
-function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | undefined {
+function watchConfig(path: string, daemon: Daemon, log: Logger, sharding: ShardAssignment): FSWatcher | undefined {
   let timer: NodeJS.Timeout | undefined;
   // Any event in the directory may mean a new config: Kubernetes swaps a `..data` symlink and no
   // event names the file. The text read last makes events that changed nothing (other files,
@@ -129,7 +135,7 @@ function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | und
       const text = await readFile(path, 'utf8');
       if (why === 'file changed' && text === lastText) return;
       lastText = text;
-      const next = parseConfig(text, { file: path });
+      const next = sharding.apply(parseConfig(text, { file: path }));
       const key = JSON.stringify(next);
       if (why === 'file changed' && key === lastKey) {
         log.info({ why }, 'configuration unchanged');
@@ -137,7 +143,7 @@ function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | und
       }
       lastKey = key;
       daemon.applyConfig(next);
-      log.info({ why }, 'configuration applied');
+      log.info({ why, ...(sharding.sharded() ? sharding.summary() : {}) }, 'configuration applied');
     } catch (err) {
       const problems = err instanceof ConfigError ? err.problems.map(formatProblem) : [(err as Error).message];
       daemon.noteReloadFailure(problems);
@@ -160,6 +166,10 @@ function watchConfig(path: string, daemon: Daemon, log: Logger): FSWatcher | und
   }
 }
 
+function shardAssignment(values: { shard?: string; 'total-shards'?: string; 'shard-from-hostname'?: boolean }): ShardAssignment {
+  return new ShardAssignment({ shard: values.shard, totalShards: values['total-shards'], fromHostname: values['shard-from-hostname'] }, hostname());
+}
+
 async function runExporter(argv: string[]): Promise<number> {
   const values = parseRunArgs(argv);
   if (values.help) return (process.stdout.write(USAGE), 0);
@@ -167,19 +177,22 @@ async function runExporter(argv: string[]): Promise<number> {
   if (!values.config) throw new UsageError('--config <file.yaml> is required (or use: demo)');
   const log = makeLogger(values);
   const path = resolve(values.config);
+  const sharding = shardAssignment(values);
   let config;
   try {
-    config = await loadConfigFile(path);
+    config = sharding.apply(await loadConfigFile(path));
   } catch (err) {
     if (err instanceof ConfigError) {
       for (const p of err.problems) process.stderr.write(`${formatProblem(p)}\n`);
       return 1;
     }
+    if (err instanceof ShardSpecError) throw new UsageError(err.message);
     throw err;
   }
-  const components = [statusComponent({ logger: log, version: VERSION })];
+  if (sharding.sharded()) log.info(sharding.summary(), 'sharded: polling only the nodes of this shard');
+  const components = [statusComponent({ logger: log, version: VERSION }), shardComponent(sharding)];
   const daemon = await startDaemon(config, { logger: log, secrets, listen: listenArg(values.listen), components, ...(await webOptions(values['web.config.file'])) });
-  const watcher = watchConfig(path, daemon, log);
+  const watcher = watchConfig(path, daemon, log, sharding);
   onShutdown(log, async () => {
     watcher?.close();
     await daemon.close();

@@ -1,0 +1,49 @@
+// Applies this replica's shard to every accepted config: the daemon only ever sees the nodes of
+// its shard, so a reload that leaves a node in the same shard keeps that node's state (the
+// daemon keeps unchanged nodes), and a node that moves to another shard is dropped here.
+import type { ExporterConfig } from '../domain.js';
+import { ownedBy, UNSHARDED, type ShardSpec } from './assign.js';
+import type { ShardView } from './metrics.js';
+import { resolveShardSpec, type ShardFlags } from './spec.js';
+
+/** The `sharding:` section of a config, where the config has one. */
+type WithSharding = ExporterConfig & { sharding?: ShardSpec };
+
+export class ShardAssignment implements ShardView {
+  private current: ShardSpec = UNSHARDED;
+  private assignedCount = 0;
+  private configuredCount = 0;
+
+  /** Flags are checked at the first apply(), together with the config's section. */
+  constructor(
+    private readonly flags: ShardFlags,
+    private readonly hostname: string,
+  ) {}
+
+  /** The config with only this shard's nodes; throws ShardSpecError for an impossible spec. */
+  apply(config: ExporterConfig): ExporterConfig {
+    const spec = resolveShardSpec(this.flags, (config as WithSharding).sharding, this.hostname);
+    const nodes = ownedBy(config.nodes, spec);
+    this.current = spec;
+    this.assignedCount = nodes.length;
+    this.configuredCount = config.nodes.length;
+    return { ...config, nodes };
+  }
+
+  spec(): ShardSpec {
+    return this.current;
+  }
+
+  assigned(): number {
+    return this.assignedCount;
+  }
+
+  sharded(): boolean {
+    return this.current.totalShards > 1;
+  }
+
+  /** For the start-up and reload log lines. */
+  summary(): { shard: number; totalShards: number; nodesAssigned: number; nodesConfigured: number } {
+    return { ...this.current, nodesAssigned: this.assignedCount, nodesConfigured: this.configuredCount };
+  }
+}
