@@ -1,7 +1,6 @@
 // Domain types shared by every stage of the pipeline:
 // config -> schedule -> probe -> state -> (metrics view, alerts, evidence) -> HTTP.
 
-import type { AlertingSettings } from './alerting/settings.js';
 
 export const PROBE_NAMES = ['health', 'metrics', 'blockNumber', 'miningStats', 'validators'] as const;
 export type ProbeName = (typeof PROBE_NAMES)[number];
@@ -83,8 +82,8 @@ export interface ExporterConfig {
   networks: Record<string, NetworkSettings>;
   evidence: EvidenceSettings;
   agentPlatform?: AgentPlatformSettings;
-  /** Built-in alerting; absent: off. */
-  alerting?: AlertingSettings;
+  // Sections outside this file add their own field by module augmentation (alerting/settings.ts
+  // adds `alerting`), so the domain types never import a section's module.
 }
 
 // ---- What probes learn ----

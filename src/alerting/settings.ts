@@ -21,6 +21,13 @@ export type ReceiverSettings = { name: string; timeoutMs: number } & (
   | { kind: 'pagerduty'; routingKey: SecretValue; url: string }
 );
 
+declare module '../domain.js' {
+  interface ExporterConfig {
+    /** Built-in alerting; absent: off. */
+    alerting?: AlertingSettings;
+  }
+}
+
 export interface AlertingSettings {
   stateDir: string;
   evaluationIntervalMs: number;

@@ -5,15 +5,8 @@
 import { isIP, isIPv6 } from 'node:net';
 import type { ListenAddress } from '../domain.js';
 
-export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-export const NAME_MAX = 128;
-
-export function nameReason(name: string): string | undefined {
-  if (name.length === 0) return 'must not be empty';
-  if (name.length > NAME_MAX) return `must be at most ${NAME_MAX} characters`;
-  if (!NAME_RE.test(name)) return 'must start with a letter or digit and contain only letters, digits, ".", "_" and "-"';
-  return undefined;
-}
+// Names are also checked outside the config (evidence queries), so they live in names.ts.
+export { NAME_MAX, NAME_RE, nameReason } from '../names.js';
 
 export const LABEL_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Labels the exporter sets itself on ledger_node_info, plus Prometheus' target labels. */

@@ -1,6 +1,6 @@
 // Parameters of GET /api/evidence (and the CLI): strict, so a typo is a 400 rather than a
 // silently ignored filter that shows the wrong node's evidence.
-import { nameReason } from '../config/rules.js';
+import { nameReason } from '../names.js';
 import type { EvidenceQuery } from './files.js';
 
 export const DEFAULT_QUERY_LIMIT = 100;
