@@ -112,7 +112,7 @@ describe('status derivation', () => {
 });
 
 describe('status across a poll round', () => {
-  it('a node answering again is up, not briefly degraded by the previous round\'s failures of probes about to run', () => {
+  it('a change seen mid-round waits for the round to finish (at most one interval): no "degraded" blip from old failures', () => {
     const f = fleet(['a']);
     f.apply('a', proxy502('health', f.at()));
     f.apply('a', proxy502('blockNumber', f.at()));
@@ -121,12 +121,20 @@ describe('status across a poll round', () => {
     expect(f.board.node('a')!.status).toBe('down');
     f.advance(5000);
     f.apply('a', ok(health(100), f.at()));
-    f.update(); // blockNumber and validators of this round still in flight
-    expect(f.board.node('a')!.status).toBe('up');
+    f.update(); // blockNumber and validators of this round still in flight: held
+    expect(f.board.node('a')!.status).toBe('down');
     f.apply('a', ok({ probe: 'blockNumber', value: 100 }, f.at() + 5));
-    f.apply('a', proxy502('validators', f.at() + 6));
+    f.apply('a', ok({ probe: 'validators', value: [] }, f.at() + 6));
     f.update();
-    expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'validators failing: HTTP 502 from proxy' });
-    expect(f.lines).toEqual(['warn a down: HTTP 502 from proxy', 'info a up after 5 s', 'warn a degraded: validators failing: HTTP 502 from proxy']);
+    expect(f.board.node('a')).toMatchObject({ status: 'up', since: f.at() });
+    // A round that never completes (a probe hangs) holds the change at most one interval.
+    f.advance(5000);
+    f.apply('a', timeout('health', f.at()));
+    f.update();
+    expect(f.board.node('a')!.status).toBe('up');
+    f.advance(5000);
+    f.update();
+    expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'health failing: timeout after 2 s' });
+    expect(f.lines).toEqual(['warn a down: HTTP 502 from proxy', 'info a up after 5 s', 'warn a degraded: health failing: timeout after 2 s']);
   });
 });

@@ -30,6 +30,8 @@ interface Tracked {
   heightSince?: { height: number; since: number };
   /** Newest liveness run already in the history. */
   recordedAt: number;
+  /** Since when a change of status waits for the node's poll round to finish. */
+  heldSince?: number;
   /** Status saved by the previous run, taken as the previous status once this run has polled. */
   restored?: { status: StatusKind; since?: number };
 }
@@ -82,8 +84,12 @@ export class StatusBoard {
       seen.add(view.name);
       const t = this.track(view.name);
       if (view.height !== undefined && t.heightSince?.height !== view.height) t.heightSince = { height: view.height, since: now };
-      const derived = deriveNodeStatus({ view, intervalMs: tm.intervalMs, timeoutMs: tm.timeoutMs, timing: tm.probes, failures: t.failures, heightSince: t.heightSince }, now);
+      const { settled, ...derived } = deriveNodeStatus({ view, intervalMs: tm.intervalMs, timeoutMs: tm.timeoutMs, timing: tm.probes, failures: t.failures, heightSince: t.heightSince }, now);
       let prev = t.status;
+      // A change seen in the middle of a poll round (fresh and old answers mixed) waits for the
+      // round to finish, at most one interval, so one slow round is not logged as two changes.
+      if (derived.status !== prev.status && prev.status !== 'unknown' && !settled && now - (t.heldSince ??= now) < tm.intervalMs) continue;
+      t.heldSince = undefined;
       if (t.restored && derived.status !== 'unknown') {
         prev = { ...prev, status: t.restored.status, since: t.restored.since };
         t.restored = undefined;

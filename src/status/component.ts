@@ -43,9 +43,10 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
     name: 'status',
     board: service.board,
     routes: [
-      (req) =>
-        ctx &&
-        statusRoute(
+      (req) => {
+        if (!ctx) return undefined;
+        service.freshen();
+        return statusRoute(
           {
             source: service.source(),
             version: opts.version,
@@ -54,7 +55,8 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
           },
           req.pathname,
           req.params,
-        ),
+        );
+      },
     ],
     onProbeResult: (target, result) => service.noteResult(target.name, result),
     onReload(diff) {

@@ -89,7 +89,16 @@ function degradedReasons(view: NodeView, probes: ProbeStatus[], age: number | un
   return out;
 }
 
-export function deriveNodeStatus(input: DeriveInput, now: number): Omit<NodeStatus, 'since'> {
+/**
+ * Whether the node's probes ran in one round: every probe due on schedule ran within half an
+ * interval of the newest run. While a round is in progress, fresh and old answers mix.
+ */
+function roundSettled(probes: ProbeStatus[], intervalMs: number): boolean {
+  const runs = probes.filter((p) => p.outcome !== 'unsupported' && !p.backingOff && p.lastRunAt !== undefined).map((p) => p.lastRunAt!);
+  return runs.length === 0 || Math.min(...runs) >= Math.max(...runs) - intervalMs / 2;
+}
+
+export function deriveNodeStatus(input: DeriveInput, now: number): Omit<NodeStatus, 'since'> & { settled: boolean } {
   const { view } = input;
   const probes = view.probes.map((p) => probeStatus(p, input, now));
   const live = livenessProbes(view.probes.map((p) => p.probe));
@@ -117,6 +126,7 @@ export function deriveNodeStatus(input: DeriveInput, now: number): Omit<NodeStat
     status,
     reasons,
     text: reasons.map(reasonText).filter(Boolean).join('; ') || (status === 'down' ? 'no valid answer' : ''),
+    settled: roundSettled(probes, input.intervalMs),
     lastCheckAt: lasts.length ? Math.max(...lasts) : undefined,
     nextCheckAt: nexts.length ? Math.min(...nexts) : undefined,
     backingOff: liveStatus.length > 0 && liveStatus.every((p) => p.backingOff),

@@ -40,6 +40,7 @@ export class StatusService {
   private savedRevision = -1;
   private saving: Promise<void> | undefined;
   private closed = false;
+  private dirty = false;
   /** The history file; none: history lives in memory only. */
   private file: string | undefined;
 
@@ -67,7 +68,13 @@ export class StatusService {
 
   noteResult(node: string, result: ProbeResult): void {
     this.board.noteResult(node, result);
+    this.dirty = true;
     this.schedule();
+  }
+
+  /** Before answering a request: takes in results that arrived since the last update (same rate bound). */
+  freshen(): void {
+    if (this.dirty && this.now() - this.lastRun >= Math.max(MIN_GAP_MS, 50 * this.lastCost)) this.refresh();
   }
 
   /** Updates soon: at most every max(250 ms, 50 x the last update's cost), i.e. at most ~2% of a core. */
@@ -84,6 +91,7 @@ export class StatusService {
 
   refresh(): void {
     const t0 = performance.now();
+    this.dirty = false;
     this.board.update(this.opts.snapshot(), this.opts.timing);
     this.lastCost = performance.now() - t0;
     this.lastRun = this.now();

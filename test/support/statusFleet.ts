@@ -75,6 +75,7 @@ export async function startStatusFleet(opts: { statusFile?: boolean } = {}): Pro
       await rm(dir, { recursive: true, force: true });
     },
   };
-  await waitFor('first poll round and evidence of the proxied node', async () => (out.daemon.ready() && (await out.daemon.evidence!.query({ node: 'test-proxy', limit: 1 })).length > 0 ? true : undefined), { timeoutMs: 20_000, intervalMs: 100 });
+  const settled = () => out.daemon.ready() && out.status.board.nodes().length === 3 && out.status.board.nodes().every((n) => n.status !== 'unknown');
+  await waitFor('first poll round, statuses and evidence of the proxied node', async () => (settled() && (await out.daemon.evidence!.query({ node: 'test-proxy', limit: 1 })).length > 0 ? true : undefined), { timeoutMs: 20_000, intervalMs: 100 });
   return out;
 }
