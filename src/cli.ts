@@ -6,7 +6,9 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatProblem, loadConfigFile, parseConfig, parseListenAddress, runCheckConfig } from './config/index.js';
-import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
+import { alertingComponent } from './alerting/component.js';
+import { runNotifyTest } from './alerting/notifyTest.js';
+import { startDaemon, type Daemon, type DaemonComponent, type DaemonOptions } from './daemon.js';
 import { demoConfig, startDemoFleet } from './demo.js';
 import type { ListenAddress } from './domain.js';
 import { runEvidenceCli } from './evidence/index.js';
@@ -23,6 +25,7 @@ Usage:
   ledger-fleet-exporter --config <file.yaml> [--listen <host:port>] [--log-level <level>] [--log-format json|pretty] [--web.config.file <web.yml>]
                         [--shard <i> --total-shards <n> | --shard-from-hostname --total-shards <n>]
   ledger-fleet-exporter check-config <file.yaml>
+  ledger-fleet-exporter notify-test --config <file.yaml> [--receiver <name>]
   ledger-fleet-exporter demo [--listen <host:port>] [--log-level <level>]
   ledger-fleet-exporter simulate [options]      (see: simulate --help)
   ledger-fleet-exporter evidence [options]      (see: evidence --help)
@@ -190,14 +193,26 @@ async function runExporter(argv: string[]): Promise<number> {
     throw err;
   }
   if (sharding.sharded()) log.info(sharding.summary(), 'sharded: polling only the nodes of this shard');
-  const components = [statusComponent({ logger: log, version: VERSION }), shardComponent(sharding)];
-  const daemon = await startDaemon(config, { logger: log, secrets, listen: listenArg(values.listen), components, ...(await webOptions(values['web.config.file'])) });
+  const daemon = await startDaemon(config, {
+    logger: log,
+    secrets,
+    listen: listenArg(values.listen),
+    components: [...components(log), shardComponent(sharding)],
+    ...(await webOptions(values['web.config.file'])),
+  });
   const watcher = watchConfig(path, daemon, log, sharding);
   onShutdown(log, async () => {
     watcher?.close();
     await daemon.close();
   });
   return -1; // keep running
+}
+
+/** The status pages and the built-in alerting; the status page lists the active alerts and their changes. */
+function components(log: Logger): DaemonComponent[] {
+  const alerting = alertingComponent({ onAlertChange: (e) => status.board.noteAlert(e) });
+  const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts() });
+  return [alerting, status];
 }
 
 async function runDemo(argv: string[]): Promise<number> {
@@ -207,8 +222,7 @@ async function runDemo(argv: string[]): Promise<number> {
   const listen = listenArg(values.listen) ?? { host: '127.0.0.1', port: 9715 };
   const fleet = await startDemoFleet();
   const config = demoConfig(fleet, { listen });
-  const components = [statusComponent({ logger: log, version: VERSION })];
-  const daemon = await startDaemon(config, { logger: log, secrets, components, ...(await webOptions(values['web.config.file'])) });
+  const daemon = await startDaemon(config, { logger: log, secrets, components: components(log), ...(await webOptions(values['web.config.file'])) });
   process.stdout.write(
     `\nledger-fleet-exporter demo: ${fleet.nodes.length} simulated nodes\n` +
       `  metrics:        ${daemon.url}/metrics\n` +
@@ -233,6 +247,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'demo':
       return runDemo(rest);
+    case 'notify-test':
+      try {
+        return await runNotifyTest(rest, { secrets, write: (line) => process.stdout.write(`${line}\n`) });
+      } catch (err) {
+        if (err instanceof TypeError || /usage:/.test((err as Error).message)) throw new UsageError((err as Error).message);
+        throw err;
+      }
     case 'simulate':
       await runSimulatorCli(rest);
       return -1;

@@ -1,5 +1,6 @@
 // How other parts join the daemon without editing it: the alert engine, the status history and
 // their HTTP routes are DaemonComponents passed to startDaemon.
+import type { ExporterSignals } from './alerting/types.js';
 import type { ConfigDiff } from './config/diff.js';
 import type { ExporterConfig } from './domain.js';
 import type { HttpClient } from './http/client.js';
@@ -21,6 +22,10 @@ export interface DaemonContext {
   client: HttpClient;
   secrets: Secrets;
   logger: Logger;
+  /** The exporter's own address (http://host:port), for links and the `instance` label. */
+  url: string;
+  /** What the exporter knows about itself (poll overruns, evidence write errors, agent key verdict). */
+  signals(): ExporterSignals;
 }
 
 export interface DaemonComponent {

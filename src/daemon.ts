@@ -115,7 +115,12 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   }
   scheduler.start(config.nodes);
   agent?.start();
-  const ctx: DaemonContext = { config: () => config, snapshot, state, client, secrets, logger: log };
+  const signals = () => ({
+    pollOverruns: counters.pollOverruns,
+    evidenceWriteErrors: evidence?.stats().writeErrors ?? 0,
+    agentKeyValid: agent?.checker.lastKeyVerdict()?.keyValid ?? undefined,
+  });
+  const ctx: DaemonContext = { config: () => config, snapshot, state, client, secrets, logger: log, url, signals };
   for (const c of components) await c.start?.(ctx);
   log.info({ url, nodes: config.nodes.length, version: VERSION }, 'exporter listening');
 

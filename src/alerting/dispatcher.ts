@@ -17,6 +17,8 @@ export interface DispatcherOptions {
   /** Receivers that take pushes of every alert (Prometheus -> Alertmanager style), not groups. */
   pushReceivers?: ReadonlySet<string>;
   isSilenced?: SilenceCheck;
+  /** Narrows or widens the receivers a route picked for an alert (definitions' `delivery`). */
+  deliver?: (labels: Labels, routed: readonly string[]) => readonly string[];
   /** Prometheus: alerts are re-sent to Alertmanager every minute. */
   resendDelayMs?: number;
   /** Prometheus: resolved alerts are re-sent for 15 minutes. */
@@ -38,6 +40,7 @@ export interface DispatcherState {
 interface Group {
   key: string;
   route: ResolvedRoute;
+  receivers: readonly string[];
   labels: Labels;
   alerts: Map<string, NotifiedAlert>;
   nextFlushAt: number;
@@ -78,11 +81,14 @@ export class NotificationDispatcher {
     for (const inst of this.current) {
       if (inst.state === 'resolved' && this.flushedResolved.get(inst.id) === inst.resolvedAt) continue;
       const route = this.router.route(inst.labels);
-      if (!route || !route.receivers.some((r) => !this.isPush(r))) continue;
+      const receivers = route ? this.receiversOf(inst.labels, route) : [];
+      if (!route || !receivers.some((r) => !this.isPush(r))) continue;
       const groupLabels = pickLabels(inst.labels, route.groupBy);
-      const key = `${route.index}:{${labelsKey(groupLabels)}}`;
+      // Alerts whose delivery differs from their route's form a group of their own.
+      const same = receivers.length === route.receivers.length && receivers.every((r, i) => r === route.receivers[i]);
+      const key = `${route.index}:{${labelsKey(groupLabels)}}${same ? '' : `>${receivers.join(',')}`}`;
       let g = this.groups.get(key);
-      if (!g) this.groups.set(key, (g = { key, route, labels: groupLabels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs }));
+      if (!g) this.groups.set(key, (g = { key, route, receivers, labels: groupLabels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs }));
       g.alerts.set(inst.id, toNotified(inst));
     }
   }
@@ -139,7 +145,7 @@ export class NotificationDispatcher {
     const firing = visible.filter((a) => a.status === 'firing');
     const resolved = visible.filter((a) => a.status === 'resolved');
     const out: Notification[] = [];
-    for (const receiver of g.route.receivers) {
+    for (const receiver of g.receivers) {
       if (this.isPush(receiver)) continue;
       const logKey = receiver + SEP + g.key;
       const entry = this.log.get(logKey);
@@ -184,7 +190,12 @@ export class NotificationDispatcher {
   }
 
   private routedTo(inst: AlertInstance, receiver: string): boolean {
-    return this.router.route(inst.labels)?.receivers.includes(receiver) ?? false;
+    const route = this.router.route(inst.labels);
+    return route ? this.receiversOf(inst.labels, route).includes(receiver) : false;
+  }
+
+  private receiversOf(labels: Labels, route: ResolvedRoute): readonly string[] {
+    return this.opts.deliver ? this.opts.deliver(labels, route.receivers) : route.receivers;
   }
 
   private isPush(receiver: string): boolean {

@@ -1,0 +1,109 @@
+// Joins the built-in alerting to the daemon: /api/alerts, the alerting metrics, maintenance
+// windows, start/stop and reloads. Off (and quiet) while the config has no `alerting:` section.
+import type { DaemonComponent, DaemonContext } from '../components.js';
+import type { ConfigDiff } from '../config/diff.js';
+import { alertingCollectors, NotificationCounts } from './metrics.js';
+import { maintenanceCollectors, MaintenanceSchedule } from './maintenanceSchedule.js';
+import { AlertingRuntime, type AlertingDeps, type ListedAlert } from './runtime.js';
+import { httpSend } from './sender.js';
+
+export interface AlertingComponent extends DaemonComponent {
+  /** Pending and firing alerts (the status page lists them); empty while alerting is off. */
+  activeAlerts(): ListedAlert[];
+  /** The same, in the status page's shape. */
+  statusAlerts(): Array<{ name: string; severity: string; state: 'pending' | 'firing'; labels: Record<string, string>; summary?: string; since?: number }> | undefined;
+  /** Runs one evaluation now (tests, and maintenance windows starting or ending). */
+  evaluateNow(): void;
+}
+
+export interface AlertingComponentOptions {
+  /** Replaces the HTTP client as the receivers' transport (tests). */
+  sendFor?: AlertingDeps['sendFor'];
+  onAlertChange?: AlertingDeps['onAlertChange'];
+  now?: () => number;
+}
+
+export function alertingComponent(opts: AlertingComponentOptions = {}): AlertingComponent {
+  let runtime: AlertingRuntime | undefined;
+  let ctx: DaemonContext | undefined;
+  let schedule: MaintenanceSchedule | undefined;
+  const counts = new NotificationCounts();
+
+  const build = async (c: DaemonContext) => {
+    const settings = c.config().alerting;
+    if (!settings) return;
+    const log = c.logger.child({ component: 'alerting' });
+    schedule = new MaintenanceSchedule({ log, onChange: () => runtime?.evaluate() });
+    schedule.apply(settings.maintenance);
+    const url = new URL(c.url);
+    runtime = new AlertingRuntime(settings, {
+      logger: c.logger,
+      secrets: c.secrets,
+      snapshot: c.snapshot,
+      signals: c.signals,
+      ready: () => c.state.ready(),
+      sendFor: opts.sendFor ?? ((r) => httpSend(c.client, r.timeoutMs)),
+      defaultExternalUrl: `${url.protocol}//${url.host}`,
+      instance: url.host,
+      isSilenced: (labels, now) => schedule?.isSilenced(labels, now),
+      counts,
+      onAlertChange: opts.onAlertChange,
+      now: opts.now,
+    });
+    await runtime.start();
+    log.info({ receivers: settings.receivers.map((r) => r.name), evaluationIntervalMs: settings.evaluationIntervalMs }, 'built-in alerting on');
+  };
+
+  const teardown = async () => {
+    await runtime?.stop();
+    schedule?.stop();
+    runtime = undefined;
+    schedule = undefined;
+  };
+
+  return {
+    name: 'alerting',
+    routes: [
+      (req) => {
+        if (req.pathname !== '/api/alerts') return undefined;
+        return { status: 200, contentType: 'application/json; charset=utf-8', body: `${JSON.stringify({ enabled: runtime !== undefined, alerts: runtime?.list() ?? [] })}\n` };
+      },
+    ],
+    collectors: (registry) => {
+      alertingCollectors(registry, () => runtime, counts);
+      maintenanceCollectors(registry, () => schedule);
+    },
+    async start(c) {
+      ctx = c;
+      await build(c);
+    },
+    onReload(diff: ConfigDiff) {
+      if (!ctx || !diff.sections.includes('alerting')) return;
+      const next = diff.next.alerting;
+      const c = ctx;
+      void (async () => {
+        if (runtime && next) {
+          schedule?.apply(next.maintenance);
+          await runtime.reconfigure(next);
+        } else {
+          await teardown();
+          if (next) await build(c);
+        }
+      })().catch((err: Error) => c.logger.error({ component: 'alerting' }, `alerting reload failed: ${c.secrets.scrub(err.message)}`));
+    },
+    async stop() {
+      await teardown();
+    },
+    activeAlerts: () => runtime?.list() ?? [],
+    statusAlerts: () =>
+      runtime?.list().map((a) => ({
+        name: a.name,
+        severity: a.labels.severity ?? '',
+        state: a.state,
+        labels: { ...a.labels },
+        summary: a.annotations.summary,
+        since: Date.parse(a.firingSince ?? a.activeAt),
+      })),
+    evaluateNow: () => runtime?.evaluate(),
+  };
+}

@@ -1,0 +1,69 @@
+// The alerting metrics of the contract: ledger_alerts, ledger_alert_notifications_total,
+// ledger_alert_notification_queue and ledger_alert_notification_duration_seconds.
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { AlertInstance } from './instance.js';
+import type { DeliveryReport } from './queue.js';
+
+export interface AlertingStats {
+  instances(): readonly AlertInstance[];
+  queueLengths(): ReadonlyMap<string, number>;
+}
+
+/** Counts kept outside prom-client so they survive registry rebuilds and feed NotificationsFailing. */
+export class NotificationCounts {
+  readonly byReceiver = new Map<string, { success: number; failure: number; dropped: number }>();
+  /** One per registry (a histogram cannot be rebuilt from counts). */
+  readonly observers: Array<(receiver: string, seconds: number) => void> = [];
+
+  note(r: DeliveryReport): void {
+    const c = this.byReceiver.get(r.receiver) ?? { success: 0, failure: 0, dropped: 0 };
+    c[r.result]++;
+    this.byReceiver.set(r.receiver, c);
+    if (r.result !== 'dropped') for (const o of this.observers) o(r.receiver, r.durationMs / 1000);
+  }
+}
+
+export function alertingCollectors(registry: Registry, stats: () => AlertingStats | undefined, counts: NotificationCounts): void {
+  const registers = [registry];
+  new Gauge({
+    name: 'ledger_alerts',
+    help: 'Alerts of the built-in engine by name, severity and state (pending | firing).',
+    labelNames: ['alertname', 'severity', 'state'],
+    registers,
+    collect() {
+      this.reset();
+      for (const i of stats()?.instances() ?? []) {
+        if (i.state === 'resolved') continue;
+        this.inc({ alertname: i.alertname, severity: i.labels.severity ?? '', state: i.state });
+      }
+    },
+  });
+  new Counter({
+    name: 'ledger_alert_notifications_total',
+    help: 'Notifications by receiver and result (success | failure | dropped).',
+    labelNames: ['receiver', 'result'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [receiver, c] of counts.byReceiver) for (const result of ['success', 'failure', 'dropped'] as const) this.inc({ receiver, result }, c[result]);
+    },
+  });
+  new Gauge({
+    name: 'ledger_alert_notification_queue',
+    help: 'Notifications waiting or in flight, per receiver.',
+    labelNames: ['receiver'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [receiver, n] of stats()?.queueLengths() ?? []) this.set({ receiver }, n);
+    },
+  });
+  const histogram = new Histogram({
+    name: 'ledger_alert_notification_duration_seconds',
+    help: 'Time from the first attempt to the outcome of a notification, retries included.',
+    labelNames: ['receiver'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers,
+  });
+  counts.observers.push((receiver, seconds) => histogram.observe({ receiver }, seconds));
+}

@@ -1,0 +1,265 @@
+// The built-in alerting at run time: evaluates the engine every evaluationInterval over the
+// fleet snapshot, feeds the dispatcher, hands due notifications to each receiver's queue, and
+// keeps the durable state. Time and I/O come in through AlertingDeps.
+import type { Logger } from '../logger.js';
+import type { Secrets } from '../redact.js';
+import type { FleetSnapshot } from '../state/snapshot.js';
+import { findDefinition } from './definitions/index.js';
+import { deliveryTargets } from './deliveryFilter.js';
+import { NotificationDispatcher, type SilenceCheck } from './dispatcher.js';
+import { AlertEngine } from './engine.js';
+import type { AlertInstance } from './instance.js';
+import { NotificationCounts } from './metrics.js';
+import type { Notification } from './notification.js';
+import { ReceiverQueue, type DeliveryReport, type SendFn } from './queue.js';
+import { buildRequests, type ReceiverSpec } from './receivers/index.js';
+import { materializeReceiver } from './sender.js';
+import type { AlertingSettings, ReceiverSettings } from './settings.js';
+import { loadAlertState, saveAlertState } from './stateFile.js';
+import type { ExporterSignals, Labels } from './types.js';
+
+export interface AlertingDeps {
+  logger: Logger;
+  secrets: Secrets;
+  snapshot(): FleetSnapshot;
+  signals(): ExporterSignals;
+  /** False until the first poll round finished (nothing is known about the nodes before). */
+  ready(): boolean;
+  /** The receiver's send function (the project's HTTP client, or a fake in tests). */
+  sendFor(receiver: ReceiverSettings): SendFn;
+  /** Links in notifications when alerting.externalUrl is not set. */
+  defaultExternalUrl: string;
+  /** The `instance` label of the exporter's own alerts. */
+  instance: string;
+  isSilenced?: SilenceCheck;
+  /** Told when an alert starts firing or resolves (the status page's events). */
+  onAlertChange?: (e: AlertChange) => void;
+  /** Notification counts, kept by the caller so they outlive a runtime rebuilt by a reload. */
+  counts?: NotificationCounts;
+  now?: () => number;
+}
+
+export interface AlertChange {
+  name: string;
+  labels: Labels;
+  state: 'firing' | 'resolved';
+  summary?: string;
+}
+
+export interface ListedAlert {
+  name: string;
+  labels: Labels;
+  annotations: Record<string, string>;
+  state: 'pending' | 'firing';
+  value: number;
+  activeAt: string;
+  firingSince?: string;
+  lastNotifiedAt?: string;
+  silencedBy?: string;
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+export class AlertingRuntime {
+  readonly counts: NotificationCounts;
+  private engine: AlertEngine;
+  private dispatcher: NotificationDispatcher;
+  private queues = new Map<string, { queue: ReceiverQueue; spec: ReceiverSpec }>();
+  private evalTimer: NodeJS.Timeout | undefined;
+  private pumpTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  private lastSavedKey = '';
+  private stopped = false;
+  private lastStates = new Map<string, string>();
+  private readonly now: () => number;
+
+  constructor(
+    private settings: AlertingSettings,
+    private readonly deps: AlertingDeps,
+  ) {
+    this.now = deps.now ?? Date.now;
+    this.counts = deps.counts ?? new NotificationCounts();
+    this.engine = new AlertEngine(this.engineOptions());
+    this.dispatcher = new NotificationDispatcher(this.dispatcherOptions());
+  }
+
+  /** Restores saved state, reads receiver secrets, starts evaluating. */
+  async start(): Promise<void> {
+    const loaded = await loadAlertState(this.settings.stateDir);
+    if (loaded.problem) this.deps.logger.error({ component: 'alerting' }, loaded.problem);
+    if (loaded.state) {
+      this.engine.restore(loaded.state.instances);
+      this.dispatcher.importState(loaded.state.dispatcher);
+      this.deps.logger.info({ component: 'alerting', active: loaded.state.instances.length }, 'alert state restored');
+    }
+    await this.buildQueues();
+    this.schedule();
+  }
+
+  /** A reload: new rules, routes and receivers; instances and the notification log stay. */
+  async reconfigure(settings: AlertingSettings): Promise<void> {
+    this.settings = settings;
+    this.engine.configure(this.engineOptions());
+    this.dispatcher.configure(this.dispatcherOptions());
+    for (const { queue } of this.queues.values()) for (const n of queue.close()) this.dispatcher.noteFailed(n);
+    await this.buildQueues();
+    this.schedule();
+  }
+
+  /** One evaluation: engine, dispatcher, queues, state file. */
+  evaluate(): void {
+    if (this.stopped || !this.deps.ready()) return;
+    const now = this.now();
+    const counts = new Map([...this.counts.byReceiver].map(([r, c]) => [r, { success: c.success, failure: c.failure }]));
+    this.engine.evaluate({ snapshot: this.deps.snapshot(), exporter: { ...this.deps.signals(), notifications: counts } }, now);
+    this.dispatcher.update(this.engine.list(), now);
+    this.announce();
+    this.pump();
+  }
+
+  private announce(): void {
+    const next = new Map<string, string>();
+    for (const i of this.engine.list()) {
+      next.set(i.id, i.state);
+      const was = this.lastStates.get(i.id);
+      if (i.state !== was && i.state !== 'pending' && (i.state === 'firing' || was === 'firing')) {
+        this.deps.onAlertChange?.({ name: i.alertname, labels: i.labels, state: i.state, summary: i.annotations.summary });
+      }
+    }
+    this.lastStates = next;
+  }
+
+  /** Pending and firing alerts, for /api/alerts and the status page. */
+  list(): ListedAlert[] {
+    const now = this.now();
+    return this.engine.active().map((i) => ({
+      name: i.alertname,
+      labels: i.labels,
+      annotations: i.annotations,
+      state: i.state as 'pending' | 'firing',
+      value: i.value,
+      activeAt: iso(i.activeAt)!,
+      ...(i.firingSince !== undefined ? { firingSince: iso(i.firingSince) } : {}),
+      ...(this.dispatcher.lastNotifiedAt(i) !== undefined ? { lastNotifiedAt: iso(this.dispatcher.lastNotifiedAt(i)) } : {}),
+      ...(this.dispatcher.silencedBy(i.labels, now) ? { silencedBy: this.dispatcher.silencedBy(i.labels, now) } : {}),
+    }));
+  }
+
+  instances(): readonly AlertInstance[] {
+    return this.engine.list();
+  }
+
+  queueLengths(): Map<string, number> {
+    return new Map([...this.queues].map(([name, q]) => [name, q.queue.length]));
+  }
+
+  /** Stops timers and queues; what was not delivered is sent again after the restart. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.evalTimer);
+    clearTimeout(this.pumpTimer);
+    for (const { queue } of this.queues.values()) for (const n of queue.close()) this.dispatcher.noteFailed(n);
+    await this.save(true);
+  }
+
+  private pump(): void {
+    const now = this.now();
+    for (const n of this.dispatcher.tick(now)) {
+      const target = this.queues.get(n.receiver);
+      if (!target) continue;
+      target.queue.enqueue(n, buildRequests(target.spec, n, { externalUrl: this.settings.externalUrl ?? this.deps.defaultExternalUrl, now }));
+    }
+    void this.save(false);
+    clearTimeout(this.pumpTimer);
+    const next = this.dispatcher.nextDueAt();
+    if (next !== undefined && !this.stopped) {
+      this.pumpTimer = setTimeout(() => this.pump(), Math.max(0, Math.min(next - now, this.settings.evaluationIntervalMs)));
+      this.pumpTimer.unref();
+    }
+  }
+
+  private report(r: DeliveryReport): void {
+    this.counts.note(r);
+    const n = r.notification;
+    const line = { component: 'alerting', receiver: r.receiver, group: n.groupKey, count: n.alerts.length, status: n.status, attempts: r.attempts, httpStatus: r.status };
+    if (r.result === 'success') this.deps.logger.info(line, 'notification sent');
+    else {
+      this.deps.logger.warn({ ...line, result: r.result }, `notification ${r.result === 'dropped' ? 'dropped (queue full)' : 'failed'}${r.message ? `: ${this.deps.secrets.scrub(r.message)}` : ''}`);
+      this.dispatcher.noteFailed(n);
+    }
+    void this.save(false);
+  }
+
+  private async buildQueues(): Promise<void> {
+    this.queues = new Map();
+    for (const r of this.settings.receivers) {
+      let spec: ReceiverSpec;
+      try {
+        spec = await materializeReceiver(r, this.deps.secrets);
+      } catch (err) {
+        this.deps.logger.error({ component: 'alerting', receiver: r.name }, this.deps.secrets.scrub((err as Error).message));
+        continue;
+      }
+      const queue = new ReceiverQueue({
+        receiver: r.name,
+        send: this.deps.sendFor(r),
+        sleep: (ms, signal) => sleep(ms, signal),
+        now: this.now,
+        onReport: (rep) => this.report(rep),
+      });
+      this.queues.set(r.name, { queue, spec });
+    }
+  }
+
+  private schedule(): void {
+    clearInterval(this.evalTimer);
+    if (this.stopped) return;
+    this.evalTimer = setInterval(() => this.evaluate(), this.settings.evaluationIntervalMs);
+    this.evalTimer.unref();
+    this.evaluate();
+  }
+
+  /** Writes the state when it changed (or always, at shutdown); one write at a time. */
+  private save(force: boolean): Promise<void> {
+    const state = { instances: this.engine.list(), dispatcher: this.dispatcher.exportState() };
+    const key = JSON.stringify([state.instances.map((i) => [i.id, i.state, i.keepFiringSince]), state.dispatcher]);
+    if (!force && key === this.lastSavedKey) return this.saving;
+    this.lastSavedKey = key;
+    this.saving = this.saving.then(() =>
+      saveAlertState(this.settings.stateDir, state, this.now()).catch((err: Error) =>
+        this.deps.logger.error({ component: 'alerting' }, `cannot write alert state: ${this.deps.secrets.scrub(err.message)}`),
+      ),
+    );
+    return this.saving;
+  }
+
+  private engineOptions() {
+    return { runbookBase: this.settings.runbookBase, instance: this.deps.instance, rules: this.settings.rules };
+  }
+
+  private dispatcherOptions() {
+    const all = this.settings.receivers.map((r) => ({ name: r.name, kind: r.kind }));
+    return {
+      routing: this.settings.routing,
+      pushReceivers: new Set(this.settings.receivers.filter((r) => r.kind === 'alertmanager').map((r) => r.name)),
+      isSilenced: this.deps.isSilenced,
+      deliver: (labels: Labels, routed: readonly string[]) =>
+        deliveryTargets(findDefinition(labels.alertname ?? '')?.delivery, labels, all.filter((r) => routed.includes(r.name)), all).map((r) => r.name),
+    };
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+}
+
+export type { Notification };
