@@ -7,6 +7,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatProblem, loadConfigFile, parseConfig, parseListenAddress, runCheckConfig } from './config/index.js';
 import { alertingComponent } from './alerting/component.js';
+import { heartbeatComponent } from './alerting/heartbeatComponent.js';
 import { runNotifyTest } from './alerting/notifyTest.js';
 import { startDaemon, type Daemon, type DaemonComponent, type DaemonOptions } from './daemon.js';
 import { demoConfig, startDemoFleet } from './demo.js';
@@ -208,11 +209,12 @@ async function runExporter(argv: string[]): Promise<number> {
   return -1; // keep running
 }
 
-/** The status pages and the built-in alerting; the status page lists the active alerts and their changes. */
+/** The status pages, the built-in alerting and its heartbeat; the status page lists the active alerts and their changes. */
 function components(log: Logger): DaemonComponent[] {
-  const alerting = alertingComponent({ onAlertChange: (e) => status.board.noteAlert(e) });
+  const heartbeat = heartbeatComponent((c) => c.alerting);
+  const alerting = alertingComponent({ onAlertChange: (e) => status.board.noteAlert(e), onEvaluated: (t) => heartbeat.evaluated(t) });
   const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts() });
-  return [alerting, status];
+  return [alerting, heartbeat, status];
 }
 
 async function runDemo(argv: string[]): Promise<number> {

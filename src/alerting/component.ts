@@ -20,6 +20,7 @@ export interface AlertingComponentOptions {
   /** Replaces the HTTP client as the receivers' transport (tests). */
   sendFor?: AlertingDeps['sendFor'];
   onAlertChange?: AlertingDeps['onAlertChange'];
+  onEvaluated?: AlertingDeps['onEvaluated'];
   now?: () => number;
 }
 
@@ -48,6 +49,7 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
       isSilenced: (labels, now) => schedule?.isSilenced(labels, now),
       counts,
       onAlertChange: opts.onAlertChange,
+      onEvaluated: opts.onEvaluated,
       now: opts.now,
     });
     await runtime.start();

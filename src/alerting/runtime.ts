@@ -32,6 +32,8 @@ export interface AlertingDeps {
   /** The `instance` label of the exporter's own alerts. */
   instance: string;
   isSilenced?: SilenceCheck;
+  /** Told after each evaluation (the heartbeat's evaluation progress). */
+  onEvaluated?: (now: number) => void;
   /** Told when an alert starts firing or resolves (the status page's events). */
   onAlertChange?: (e: AlertChange) => void;
   /** Notification counts, kept by the caller so they outlive a runtime rebuilt by a reload. */
@@ -115,6 +117,7 @@ export class AlertingRuntime {
     this.dispatcher.update(this.engine.list(), now);
     this.announce();
     this.pump();
+    this.deps.onEvaluated?.(now);
   }
 
   private announce(): void {
