@@ -4,7 +4,8 @@
 // shared-port line at 1,000 nodes / 2 s. Each side runs in a fresh process of its own.
 // Options: --nodes N --interval 15s --duration 60s (one scenario), --layout shared-port,
 // --per-process N (simulator nodes per process), --concurrency N, --paced (adds a paced floor),
-// --reloads N (RSS across config reloads), --soak --minutes N.
+// --reloads N (RSS across config reloads), --soak --minutes N, --render N (the scrape path alone,
+// N nodes, no fleet; profile it with BENCH_NODE_FLAGS=--cpu-prof).
 // Figures are printed, never asserted: machines are shared and noisy.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import { runFloor, type FloorResult } from './floor.js';
 import { exporterLine, floorLine, machineLine, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
+import { runRenderProfile } from './renderProfile.js';
 import { runSoak } from './soak.js';
 
 const me = fileURLToPath(import.meta.url);
@@ -45,6 +47,7 @@ const options = {
   paced: { type: 'boolean', default: false },
   reloads: { type: 'string' },
   soak: { type: 'boolean', default: false },
+  render: { type: 'string' },
   minutes: { type: 'string', default: '10' },
   phase: { type: 'string' },
   fleet: { type: 'string' },
@@ -55,7 +58,8 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof options }>>['values'
 
 /** Runs one phase in a fresh process (no inherited heap) and returns the JSON it prints last. */
 async function phase<T>(name: string, args: string[]): Promise<T> {
-  const child = spawn(process.execPath, ['--expose-gc', me, '--phase', name, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--expose-gc', ...flags, me, '--phase', name, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let last = '';
   for await (const line of createInterface({ input: child.stdout! })) last = line;
   const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
@@ -68,7 +72,7 @@ function measureMs(v: Values, intervalMs: number): number {
 }
 
 async function phaseMain(v: Values): Promise<void> {
-  const nodes = JSON.parse(readFileSync(v.fleet!, 'utf8')) as FleetNode[];
+  const nodes = v.fleet ? (JSON.parse(readFileSync(v.fleet, 'utf8')) as FleetNode[]) : [];
   const intervalMs = parseDuration(v.interval ?? '15s', 'interval');
   let out: unknown;
   if (v.phase === 'floor' || v.phase === 'paced') {
@@ -84,6 +88,8 @@ async function phaseMain(v: Values): Promise<void> {
       concurrency: v.concurrency === undefined ? undefined : Number(v.concurrency),
       evidenceDir: join(v.dir!, 'evidence'),
     });
+  } else if (v.phase === 'render') {
+    out = await runRenderProfile(Number(v.render), v.dir!);
   } else if (v.phase === 'reloads') {
     out = await runReloads(nodes, Number(v.reloads ?? 500), join(v.dir!, 'evidence'));
   } else throw new Error(`unknown phase ${v.phase}`);
@@ -112,6 +118,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lfe-bench-'));
   const perProcess = Number(v['per-process']);
   try {
+    if (v.render) {
+      const r = await phase<{ dirtyP50Ms: number; cleanP50Ms: number; bytes: number }>('render', ['--render', v.render, '--dir', dir]);
+      console.log(`render of ${v.render} nodes (${mb(r.bytes)} MB): CPU ${r.dirtyP50Ms.toFixed(1)} ms when every node changed, ${r.cleanP50Ms.toFixed(1)} ms when none did (medians)`);
+      return;
+    }
     if (v.soak) {
       const fleet = await startFleet(Number(v.nodes ?? 1000), { layout: v.layout as Layout, perProcess, control: true });
       try {

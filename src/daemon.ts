@@ -17,6 +17,7 @@ import { MetricsView, type ExporterCounters, type RegistryExtension } from './me
 import { ProberPool } from './probe/probers.js';
 import { probeRunner } from './probe/results.js';
 import { Secrets } from './redact.js';
+import { openFilesWarning, readOpenFilesLimit } from './schedule/openFiles.js';
 import { Scheduler } from './schedule/scheduler.js';
 import { buildServer, createRequestHandler, listen as listenOn } from './server.js';
 import { DEFAULT_BACKOFF, FleetState, type BackoffPolicy } from './state/fleetState.js';
@@ -113,6 +114,11 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     await client.close();
     throw err;
   }
+  const checkOpenFiles = (nodes: number) => {
+    const warning = openFilesWarning(nodes, readOpenFilesLimit());
+    if (warning) log.warn({ nodes }, warning);
+  };
+  checkOpenFiles(config.nodes.length);
   scheduler.start(config.nodes);
   agent?.start();
   const signals = () => ({
@@ -135,12 +141,14 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     evidence,
     scheduling: scheduler,
     applyConfig(next) {
+      const prevNodes = config.nodes.length;
       const diff = diffConfig(config, next, { listenOverridden: opts.listen !== undefined });
       secretsOf(next, secrets);
       state.setTargets(next.nodes);
       probers.apply(diff);
       config = next;
       scheduler.setTargets(next.nodes);
+      if (next.nodes.length > prevNodes) checkOpenFiles(next.nodes.length);
       view.setInfoLabelKeys(infoLabelKeys(next));
       for (const c of components) c.onReload?.(diff);
       counters.configReloads.success++;

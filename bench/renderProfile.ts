@@ -1,0 +1,86 @@
+// `npm run bench -- --render N`: the /metrics render of N nodes with every probe answered, in
+// this process, without a fleet: whole render when every node changed since the last scrape
+// (the 2 s interval case) and when none did. For profiling the scrape path (--cpu-prof).
+import { startDaemon } from '../src/daemon.js';
+import type { ExporterConfig, ProbeData, ProbeResult } from '../src/domain.js';
+import { parseExposition } from '../src/exposition/index.js';
+import { createLogger } from '../src/logger.js';
+import { percentile } from './proc.js';
+
+function nodeMetrics(i: number, height: number): string {
+  return [
+    '# HELP block_height Current block height', '# TYPE block_height gauge', `block_height ${height}`,
+    '# HELP block_time_seconds Time between consecutive blocks in seconds', '# TYPE block_time_seconds histogram',
+    ...[0.5, 1, 2, 3, 5, 10, 30, 60].map((le) => `block_time_seconds_bucket{le="${le}"} ${le >= 3 ? height : 0}`),
+    `block_time_seconds_bucket{le="+Inf"} ${height}`, `block_time_seconds_sum ${height * 3}`, `block_time_seconds_count ${height}`,
+    '# HELP blocks_total Total blocks processed', '# TYPE blocks_total counter', `blocks_total ${height}`,
+    '# HELP mempool_size Transactions waiting in the mempool', '# TYPE mempool_size gauge', `mempool_size ${i % 17}`,
+    '# HELP peers_connected Connected peers', '# TYPE peers_connected gauge', `peers_connected ${8 + (i % 5)}`,
+    '# HELP transactions_total Total transactions processed', '# TYPE transactions_total counter', `transactions_total ${height * 7}`,
+    '',
+  ].join('\n');
+}
+
+/** CPU time (not wall time: the machine may be shared) since `from`, in ms. */
+function cpuMsSince(from: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+}
+
+export async function runRenderProfile(count: number, dir: string): Promise<{ dirtyP50Ms: number; cleanP50Ms: number; bytes: number }> {
+  const config: ExporterConfig = {
+    listen: { host: '127.0.0.1', port: 0 },
+    polling: { concurrency: 1, maxResponseBytes: 1 << 20, maxUpstreamSeries: 2000 },
+    // Never polled within the run (one-hour interval): the state is filled below.
+    nodes: Array.from({ length: count }, (_, i) => ({
+      name: `node-${i}`,
+      url: `http://127.0.0.1:1/n${i}`,
+      network: i % 2 ? 'testnet' : 'mainnet',
+      labels: { role: 'bench' },
+      intervalMs: 3_600_000,
+      timeoutMs: 5_000,
+      rpcNamespace: 'claw' as const,
+      probes: ['health', 'metrics', 'blockNumber', 'miningStats', 'validators'],
+      headers: {},
+    })),
+    networks: {},
+    evidence: { dir, maxBytes: 1 << 20, maxAgeDays: 1 },
+  } as ExporterConfig;
+  const daemon = await startDaemon(config, { logger: createLogger({ level: 'error' }), evidence: false });
+  const validators = Array.from({ length: 21 }, (_, k) => ({ address: k.toString(16).padStart(64, '0'), stake: 10n ** 21n, weight: 1, agentScore: 50 }));
+  const fill = (round: number) => {
+    const now = Date.now();
+    daemon.state.nodes();
+    for (let i = 0; i < count; i++) {
+      const height = 100_000 + round + (i % 7);
+      const results: ProbeData[] = [
+        { probe: 'health', value: { status: 'ok', version: '0.5.8', chainId: 'claw-mainnet', height, peerCount: 8, epoch: 5, uptimeSecs: 1000 + round, lastBlockAgeSecs: 1, mempoolSize: 3 } },
+        { probe: 'metrics', value: parseExposition(nodeMetrics(i, height)).families },
+        { probe: 'blockNumber', value: height },
+        { probe: 'miningStats', value: { totalMiners: 10, activeMiners: 7, currentBlockReward: 10n ** 9n, miningUpgradeHeight: 200_000, upgraded: false } },
+        { probe: 'validators', value: validators },
+      ] as ProbeData[];
+      for (const data of results) {
+        const r: ProbeResult = { kind: 'ok', probe: data.probe, startedAt: now, durationMs: 3 + (i % 5), data, namespace: 'claw' } as ProbeResult;
+        daemon.state.apply(`node-${i}`, r);
+      }
+    }
+  };
+  try {
+    const dirty: number[] = [];
+    const clean: number[] = [];
+    let bytes = 0;
+    for (let round = 0; round < 6; round++) {
+      fill(round);
+      let c0 = process.cpuUsage();
+      bytes = (await daemon.metricsView().render('text')).body.length;
+      dirty.push(cpuMsSince(c0));
+      c0 = process.cpuUsage();
+      await daemon.metricsView().render('text');
+      clean.push(cpuMsSince(c0));
+    }
+    return { dirtyP50Ms: percentile(dirty.slice(1), 0.5), cleanP50Ms: percentile(clean.slice(1), 0.5), bytes };
+  } finally {
+    await daemon.close(0);
+  }
+}
