@@ -1,6 +1,7 @@
 // Which shard a replica runs as: flags over the config's `sharding:` section, with clear errors.
 import { describe, expect, it } from 'vitest';
-import { resolveShardSpec } from '../src/shard/index.js';
+import { ConfigError, formatProblem, parseConfig } from '../src/config/index.js';
+import { resolveShardSpec, ShardAssignment, shardOfName } from '../src/shard/index.js';
 
 describe('resolveShardSpec', () => {
   it('is unsharded (shard 0 of 1) with no flag and no section', () => {
@@ -34,5 +35,40 @@ describe('resolveShardSpec', () => {
     [{ fromHostname: true, totalShards: '3' }, 'ledger-fleet-exporter-3', 'shard 3 is out of range'],
   ])('rejects %j on host %s: %s', (flags, host, message) => {
     expect(() => resolveShardSpec(flags, undefined, host)).toThrow(message);
+  });
+});
+
+describe('the sharding: config section', () => {
+  const doc = (sharding: string) => `listen: 127.0.0.1:9715\nnodes:\n  - {name: a, url: "http://10.0.0.1:9710"}\n  - {name: b, url: "http://10.0.0.2:9710"}\n${sharding}`;
+
+  it('resolves to the shard spec, which the flags override key by key', () => {
+    const config = parseConfig(doc('sharding: {shard: 1, totalShards: 2}\n'), { file: 'fleet.yaml' });
+    expect(config.sharding).toEqual({ shard: 1, totalShards: 2 });
+    const fromFile = new ShardAssignment({}, 'host');
+    expect(fromFile.apply(config).nodes.map((n) => n.name)).toEqual(['a', 'b'].filter((n) => shardOfName(n, 2) === 1));
+    expect(fromFile.spec()).toEqual({ shard: 1, totalShards: 2 });
+    const overridden = new ShardAssignment({ shard: '0' }, 'host');
+    overridden.apply(config);
+    expect(overridden.spec()).toEqual({ shard: 0, totalShards: 2 });
+  });
+
+  it('is absent by default', () => {
+    expect(parseConfig(doc(''), { file: 'fleet.yaml' }).sharding).toBeUndefined();
+  });
+
+  it.each([
+    ['sharding: {shard: 2, totalShards: 2}\n', 'fleet.yaml:5:19: sharding.shard: shard 2 is out of range: shards are numbered 0..1 for totalShards 2'],
+    ['sharding: {shard: 0, totalShards: 0}\n', 'fleet.yaml:5:35: sharding.totalShards: Too small: expected number to be >=1'],
+    ['sharding: {shard: 0.5, totalShards: 2}\n', 'fleet.yaml:5:19: sharding.shard: expected int, received number'],
+    ['sharding: {totalShards: 2}\n', 'sharding.shard: missing required key "shard"'],
+  ])('reports %j with file:line:col and the key', (text, message) => {
+    let problems: string[] = [];
+    try {
+      parseConfig(doc(text), { file: 'fleet.yaml' });
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems = err.problems.map(formatProblem);
+    }
+    expect(problems.some((p) => p.includes(message)), problems.join('\n')).toBe(true);
   });
 });

@@ -6,9 +6,6 @@ import { ownedBy, UNSHARDED, type ShardSpec } from './assign.js';
 import type { ShardView } from './metrics.js';
 import { resolveShardSpec, type ShardFlags } from './spec.js';
 
-/** The `sharding:` section of a config, where the config has one. */
-type WithSharding = ExporterConfig & { sharding?: ShardSpec };
-
 export class ShardAssignment implements ShardView {
   private current: ShardSpec = UNSHARDED;
   private assignedCount = 0;
@@ -22,7 +19,7 @@ export class ShardAssignment implements ShardView {
 
   /** The config with only this shard's nodes; throws ShardSpecError for an impossible spec. */
   apply(config: ExporterConfig): ExporterConfig {
-    const spec = resolveShardSpec(this.flags, (config as WithSharding).sharding, this.hostname);
+    const spec = resolveShardSpec(this.flags, config.sharding, this.hostname);
     const nodes = ownedBy(config.nodes, spec);
     this.current = spec;
     this.assignedCount = nodes.length;

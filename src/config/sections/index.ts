@@ -8,6 +8,7 @@ import { agentPlatformSection } from './agentPlatform.js';
 import { alertingSection } from './alerting.js';
 import { evidenceSection, listenSection, networksSection, pollingSection } from './basic.js';
 import { nodesSection } from './nodes.js';
+import { shardingSection } from './sharding.js';
 import type { ConfigSection, ResolveContext } from './section.js';
 
 export const rawConfigSchema = z
@@ -20,6 +21,7 @@ export const rawConfigSchema = z
     ...evidenceSection.shape,
     ...agentPlatformSection.shape,
     ...alertingSection.shape,
+    ...shardingSection.shape,
   })
   .meta({ title: 'ledger-fleet-exporter configuration' });
 
@@ -27,7 +29,7 @@ export type RawConfigInput = z.input<typeof rawConfigSchema>;
 export type RawConfig = z.output<typeof rawConfigSchema>;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each section reads its own part of RawConfig
-const SECTIONS: Array<ConfigSection<any>> = [listenSection, nodesSection, pollingSection, networksSection, evidenceSection, agentPlatformSection, alertingSection];
+const SECTIONS: Array<ConfigSection<any>> = [listenSection, nodesSection, pollingSection, networksSection, evidenceSection, agentPlatformSection, alertingSection, shardingSection];
 
 /** Cross-field problems of every section, on the expanded (not yet validated) document. */
 export function sectionProblems(doc: unknown): PathProblem[] {
