@@ -26,7 +26,7 @@ Usage:
   ledger-fleet-exporter --config <file.yaml> [--listen <host:port>] [--log-level <level>] [--log-format json|pretty] [--web.config.file <web.yml>]
                         [--shard <i> --total-shards <n> | --shard-from-hostname --total-shards <n>]
   ledger-fleet-exporter check-config <file.yaml>
-  ledger-fleet-exporter notify-test --config <file.yaml> [--receiver <name>]
+  ledger-fleet-exporter notify-test --config <file.yaml> [--receiver <name>] [--node <name>]
   ledger-fleet-exporter demo [--listen <host:port>] [--log-level <level>]
   ledger-fleet-exporter simulate [options]      (see: simulate --help)
   ledger-fleet-exporter evidence [options]      (see: evidence --help)

@@ -5,6 +5,7 @@ import type { ConfigDiff } from '../config/diff.js';
 import { alertingCollectors, NotificationCounts } from './metrics.js';
 import { maintenanceCollectors, MaintenanceSchedule } from './maintenanceSchedule.js';
 import { AlertingRuntime, type AlertingDeps, type ListedAlert } from './runtime.js';
+import { warnUnusableReceivers } from './receiverDryCheck.js';
 import { httpSend } from './sender.js';
 
 export interface AlertingComponent extends DaemonComponent {
@@ -53,6 +54,8 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
       now: opts.now,
     });
     await runtime.start();
+    // Sends nothing; a receiver that cannot work is named now rather than at the first outage.
+    void warnUnusableReceivers(settings.receivers, { send: (req) => c.client.send(req), secrets: c.secrets, log });
     log.info({ receivers: settings.receivers.map((r) => r.name), evaluationIntervalMs: settings.evaluationIntervalMs }, 'built-in alerting on');
   };
 

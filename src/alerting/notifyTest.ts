@@ -9,6 +9,7 @@ import { fingerprint } from './labels.js';
 import type { Notification } from './notification.js';
 import type { SendFn } from './queue.js';
 import { buildRequests } from './receivers/index.js';
+import { reachForNode } from './notifyReach.js';
 import { httpSend, materializeReceiver } from './sender.js';
 import type { ReceiverSettings } from './settings.js';
 
@@ -42,8 +43,8 @@ export interface NotifyTestOptions {
 }
 
 export async function runNotifyTest(argv: string[], opts: NotifyTestOptions): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' }, receiver: { type: 'string' } }, strict: true });
-  if (!values.config) throw new Error('usage: ledger-fleet-exporter notify-test --config <file.yaml> [--receiver <name>]');
+  const { values } = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' }, receiver: { type: 'string' }, node: { type: 'string' } }, strict: true });
+  if (!values.config) throw new Error('usage: ledger-fleet-exporter notify-test --config <file.yaml> [--receiver <name>] [--node <name>]');
   let config;
   try {
     config = await loadConfigFile(values.config);
@@ -53,7 +54,15 @@ export async function runNotifyTest(argv: string[], opts: NotifyTestOptions): Pr
     return 1;
   }
   secretsOf(config, opts.secrets);
-  const all = config.alerting?.receivers ?? [];
+  let all = config.alerting?.receivers ?? [];
+  if (values.node !== undefined) {
+    // Only the receivers a critical alert for this node would reach (routes, windows) are sent to.
+    const reach = reachForNode(config, values.node);
+    opts.write('error' in reach ? reach.error : reach.line);
+    if ('error' in reach) return 1;
+    all = all.filter((r) => reach.receivers.includes(r.name));
+    if (all.length === 0) return 1; // the line above says why: nothing would page
+  }
   const chosen = values.receiver === undefined ? all : all.filter((r) => r.name === values.receiver);
   if (chosen.length === 0) {
     opts.write(values.receiver === undefined ? 'no receivers configured (alerting.receivers)' : `no receiver named "${values.receiver}"; configured: ${all.map((r) => r.name).join(', ') || 'none'}`);
