@@ -141,7 +141,8 @@ export class NotificationDispatcher {
   }
 
   private flush(g: Group, now: number): Notification[] {
-    const visible = [...g.alerts.values()].filter((a) => !this.opts.isSilenced?.(a.labels, now));
+    // A resolved alert counts as silenced when it resolved inside a window (nothing to tell then).
+    const visible = [...g.alerts.values()].filter((a) => !this.opts.isSilenced?.(a.labels, a.status === 'resolved' ? (a.endsAt ?? now) : now));
     const firing = visible.filter((a) => a.status === 'firing');
     const resolved = visible.filter((a) => a.status === 'resolved');
     const out: Notification[] = [];
@@ -172,7 +173,7 @@ export class NotificationDispatcher {
     for (const receiver of this.opts.pushReceivers ?? []) {
       const due: NotifiedAlert[] = [];
       for (const inst of this.current) {
-        if (!this.routedTo(inst, receiver) || this.opts.isSilenced?.(inst.labels, now)) continue;
+        if (!this.routedTo(inst, receiver) || this.opts.isSilenced?.(inst.labels, inst.state === 'resolved' ? (inst.resolvedAt ?? now) : now)) continue;
         if (inst.state === 'resolved' && now - (inst.resolvedAt ?? now) >= this.resolvedResendMs()) continue;
         const key = receiver + SEP + inst.id;
         const last = this.pushed.get(key);
