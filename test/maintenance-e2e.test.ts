@@ -62,6 +62,11 @@ describe('maintenance window in the daemon', () => {
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
     const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    // A port nobody listens on, for a receiver that fails its start-up check.
+    const probe = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => probe.once('listening', r));
+    const closedPort = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
 
     // The window covers two nodes from now for 14 s: long enough to fire, list and resolve inside it.
     windowEnd = Date.now() + 14_000;
@@ -72,7 +77,10 @@ describe('maintenance window in the daemon', () => {
       runbookBase: 'alerts/RUNBOOKS.md',
       rules: { ...rules, LedgerNodeDown: { enabled: true, forMs: 1000, keepFiringForMs: 0 } },
       routing: { groupBy: ['alertname', 'node'], groupWaitMs: 200, groupIntervalMs: 500, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['hook'] },
-      receivers: [{ name: 'hook', kind: 'webhook', url: hookUrl, headers: {}, timeoutMs: 1000 }],
+      receivers: [
+        { name: 'hook', kind: 'webhook', url: hookUrl, headers: {}, timeoutMs: 1000 },
+        { name: 'am-down', kind: 'alertmanager', urls: [`http://127.0.0.1:${closedPort}`], bearerToken: { value: 'am-token-canary-4410' }, timeoutMs: 1000 },
+      ],
       maintenance: [{ name: WINDOW, startMs: Date.now() - 1000, endMs: windowEnd, match: { node: '~mnt-(swap|blip)' } }],
     };
     const config: ExporterConfig = {
@@ -136,5 +144,9 @@ describe('maintenance window in the daemon', () => {
     expect(pagesFor('mnt-swap')).toHaveLength(1);
     expect(pagesFor('mnt-blip')).toEqual([]);
     expect(logText).toContain('maintenance window ended');
+    // The start-up dry check named the unreachable receiver once, without its token; the good one passed.
+    expect(logText.match(/receiver am-down failed its start-up check: alertmanager am-down url #1: unreachable/g)).toHaveLength(1);
+    expect(logText).not.toContain('receiver hook failed');
+    expect(logText).not.toContain('am-token-canary-4410');
   });
 });
