@@ -57,12 +57,14 @@ new_rootfs() {
   chown 1000:1000 "$root/home/node"
 }
 
-# build_image TAG HASH ROOTFS DOCKERFILE-LINES...: an image from ROOTFS plus the given instructions.
+# build_image TAG HASH ROOTFS INSTRUCTIONS...: an image of ROOTFS (owners and modes kept, which
+# COPY in a Dockerfile would not) with the given CMD/ENTRYPOINT/ENV/USER/... instructions.
 build_image() {
   local tag=$1 hash=$2 root=$3; shift 3
-  { printf 'FROM scratch\nCOPY rootfs/ /\nLABEL lfe.inputs=%s\n' "$hash"; printf '%s\n' "$@"; } >"$(dirname "$root")/Dockerfile"
+  local changes=(--change "LABEL lfe.inputs=$hash") line
+  for line in "$@"; do changes+=(--change "$line"); done
   local old; old=$(docker image inspect -f '{{.Id}}' "$tag" 2>/dev/null || true)
-  quiet_build -t "$tag" "$(dirname "$root")"
+  tar -C "$root" --numeric-owner -cf - . | docker import "${changes[@]}" - "$tag" >/dev/null
   # The replaced image is dropped unless something still uses it.
   [ -z "$old" ] || docker rmi "$old" >/dev/null 2>&1 || true
   log "built $tag"
@@ -106,6 +108,8 @@ if ! up_to_date "$tag" "$hash"; then
   new_rootfs "$r"
   copy_elf "$r" "$prom/usr/bin/prometheus" /bin/prometheus
   copy_elf "$r" "$prom/usr/bin/promtool" /bin/promtool
+  # Debian's build reads its web assets from /usr/share/prometheus, not from the binary.
+  mkdir -p "$r/usr/share" && cp -a "$prom/usr/share/prometheus" "$r/usr/share/"
   mkdir -p "$r/etc/prometheus" "$r/prometheus" && chown 65534:65534 "$r/prometheus"
   # The same entrypoint, paths and user as the upstream image, so configs move between them.
   build_image "$tag" "$hash" "$r" "LABEL org.opencontainers.image.version=$(deb_version "$prom")" \
@@ -122,6 +126,8 @@ if ! up_to_date "$tag" "$hash"; then
   new_rootfs "$r"
   copy_elf "$r" "$am/usr/bin/prometheus-alertmanager" /bin/alertmanager
   copy_elf "$r" "$am/usr/bin/amtool" /bin/amtool
+  # Debian's build reads its notification templates (default.tmpl) from /usr/share/prometheus.
+  mkdir -p "$r/usr/share" && cp -a "$am/usr/share/prometheus" "$r/usr/share/"
   mkdir -p "$r/etc/alertmanager" "$r/alertmanager" && chown 65534:65534 "$r/alertmanager"
   build_image "$tag" "$hash" "$r" "LABEL org.opencontainers.image.version=$(deb_version "$am")" \
     'USER nobody' 'WORKDIR /alertmanager' 'EXPOSE 9093' \
