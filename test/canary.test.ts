@@ -16,6 +16,7 @@ import { SimFleet } from '../src/sim/index.js';
 import { canaryForms, findCanaries, makeCanary, type Canary, type CanaryHit } from './support/canaries.js';
 import { jsonLines, requireBuiltCli, runCli, startDaemonProcess, type CliResult, type DaemonProcess } from './support/cliProcess.js';
 import { startFakePlatform, type FakePlatform } from './support/fakePlatform.js';
+import { sample } from './support/exporterChild.js';
 import { waitFor } from './support/processes.js';
 import { startRecordingProxy, type RecordingProxy } from './support/recordingProxy.js';
 
@@ -81,11 +82,6 @@ const childEnv = (): NodeJS.ProcessEnv => ({ ...process.env, AGENT_API_KEY: C.en
 async function get(d: DaemonProcess, path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   const res = await fetch(d.url + path, { headers, signal: AbortSignal.timeout(5_000) });
   return { status: res.status, text: await res.text() };
-}
-
-function sample(metrics: string, series: string): number | undefined {
-  const line = metrics.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
 /** Waits until /metrics shows `series` with a value accepted by `ok`. */

@@ -10,7 +10,7 @@ import { CLI_PATH, requireBuiltCli, trackChild } from './support/cliProcess.js';
 import { sampleValue, scrapeText } from './support/exporterChild.js';
 import { configYaml, writeAtomically } from './support/lifecycleFiles.js';
 import { startRawServer, type RawServer } from './support/rawServers.js';
-import { waitFor } from './sim-helpers.js';
+import { waitFor } from './support/processes.js';
 
 let dir: string;
 let node: RawServer;
@@ -27,11 +27,11 @@ beforeAll(async () => {
   child = spawn(process.execPath, [CLI_PATH, '--config', join(dir, 'config.yaml'), '--log-format', 'json', '--log-level', 'debug'], { stdio: ['ignore', fd, fd] });
   closeSync(fd);
   trackChild(child);
-  await waitFor(() => {
+  await waitFor('exporter listening', () => {
     const m = /"msg":"exporter listening"[^\n]*"url":"([^"]+)"|"url":"([^"]+)"[^\n]*"msg":"exporter listening"/.exec(readFileSync(logPath(), 'utf8'));
     if (m) url = (m[1] ?? m[2])!;
     return url !== '';
-  }, 'exporter listening', 20_000, 50);
+  }, { timeoutMs: 20_000, intervalMs: 50 });
 }, 40_000);
 
 afterAll(async () => {
@@ -46,7 +46,7 @@ afterAll(async () => {
 describe('config watcher with a log file beside the config', () => {
   it('counts a rejected config once while the log keeps growing', async () => {
     writeAtomically(join(dir, 'config.yaml'), configYaml({ nodes: [{ name: 'n1', url: node.url }], extra: 'bogus_key: 1' }));
-    await waitFor(async () => sampleValue(await scrapeText(url), 'ledger_exporter_config_reloads_total', { result: 'failure' }) === 1, 'rejected reload', 10_000, 100);
+    await waitFor('rejected reload', async () => sampleValue(await scrapeText(url), 'ledger_exporter_config_reloads_total', { result: 'failure' }) === 1, { timeoutMs: 10_000, intervalMs: 100 });
     // Log lines keep landing beside the config (here appended by the test, as any writer to
     // that log would): 20 writes over 2 s, each an event in the watched directory.
     for (let i = 0; i < 20; i++) {

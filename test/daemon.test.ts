@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import { PROBE_NAMES, type ExporterConfig, type NodeTarget } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
-import { waitFor } from './sim-helpers.js';
+import { sample } from './support/exporterChild.js';
+import { waitFor } from './support/processes.js';
 
 const SECRET = 'hunter2-node-password';
 let fleet: SimFleet;
@@ -51,12 +52,9 @@ async function metrics(): Promise<string> {
   return (await get('/metrics')).body.toString('utf8');
 }
 
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
-
-beforeAll(async () => {
+// Each test gets its own fleet and daemon: no test depends on what an earlier one did.
+beforeEach(async () => {
+  logLines.length = 0;
   dir = mkdtempSync(join(tmpdir(), 'lfe-daemon-'));
   fleet = await SimFleet.start(
     [
@@ -84,11 +82,11 @@ beforeAll(async () => {
     defaultMetrics: true,
     backoff: { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 },
   });
-  await waitFor(() => daemon.ready(), 'first poll round', 10_000, 50);
-  await waitFor(async () => ((await daemon.evidence!.query({ node: 'proxy', limit: 1 })).length > 0), 'evidence for proxy', 10_000, 50);
+  await waitFor('first poll round', () => daemon.ready(), { timeoutMs: 10_000, intervalMs: 50 });
+  await waitFor('evidence for proxy', async () => ((await daemon.evidence!.query({ node: 'proxy', limit: 1 })).length > 0), { timeoutMs: 10_000, intervalMs: 50 });
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await daemon?.close();
   await fleet?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -207,14 +205,14 @@ describe('exporter over a simulated fleet', () => {
 
   it('follows a node that dies and comes back', async () => {
     const node = fleet.node('flap');
-    await waitFor(async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 1, 'flap up', 5_000, 50);
+    await waitFor('flap up', async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 1, { timeoutMs: 15_000, intervalMs: 50 });
     await node.kill();
-    await waitFor(async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 0, 'flap down', 5_000, 50);
+    await waitFor('flap down', async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 0, { timeoutMs: 15_000, intervalMs: 50 });
     const m = await metrics();
     expect(sample(m, 'ledger_probe_failures_total{node="flap",network="test",probe="health",reason="connect"}')).toBeGreaterThan(0);
     expect(m).not.toMatch(/^ledger_node_block_height\{node="flap"/m);
     await node.revive();
-    await waitFor(async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 1, 'flap back up', 5_000, 50);
+    await waitFor('flap back up', async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 1, { timeoutMs: 15_000, intervalMs: 50 });
   });
 
   it('applies a new config: removed nodes vanish from /metrics, kept nodes keep their counters', async () => {

@@ -11,7 +11,7 @@ import { isEvidenceFile } from '../src/evidence/files.js';
 import { CLI_PATH, requireBuiltCli, trackChild } from './support/cliProcess.js';
 import { scrapeText, sumOf } from './support/exporterChild.js';
 import { startRawServer, type RawServer } from './support/rawServers.js';
-import { waitFor } from './sim-helpers.js';
+import { waitFor } from './support/processes.js';
 
 const REQUIRED = process.env.REQUIRE_TMPFS === '1';
 
@@ -62,7 +62,7 @@ beforeAll(async () => {
     if (m && !url) url = m[1]!;
   });
   child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  await waitFor(() => url !== '', 'exporter listening', 20_000, 50);
+  await waitFor('exporter listening', () => url !== '', { timeoutMs: 20_000, intervalMs: 50 });
 }, 60_000);
 
 afterAll(async () => {
@@ -77,7 +77,7 @@ afterAll(async () => {
 describe('evidence on a disk that fills up', () => {
   it.skipIf(skip)(`leaves no empty files, retries failed batches into the current file and loses nothing${note}`, async () => {
     const metric = async (name: string) => sumOf(await scrapeText(url), name);
-    await waitFor(async () => (await metric('ledger_evidence_records_total')) >= 5, 'first records', 15_000, 100);
+    await waitFor('first records', async () => (await metric('ledger_evidence_records_total')) >= 5, { timeoutMs: 15_000, intervalMs: 100 });
 
     // Fill the rest of the tmpfs with a file that is not ours.
     const filler = join(evDir(), 'filler');
@@ -91,7 +91,7 @@ describe('evidence on a disk that fills up', () => {
       closeSync(fd);
     }
     const filesWhenFull = files().length;
-    await waitFor(async () => (await metric('ledger_evidence_write_errors_total')) >= 3, 'three failed batches', 30_000, 100);
+    await waitFor('three failed batches', async () => (await metric('ledger_evidence_write_errors_total')) >= 3, { timeoutMs: 30_000, intervalMs: 100 });
 
     const now = files();
     expect(now.filter((f) => f.size === 0).length).toBeLessThanOrEqual(1);
@@ -100,7 +100,7 @@ describe('evidence on a disk that fills up', () => {
 
     // Space again: the waiting records are written, nothing was dropped.
     unlinkSync(filler);
-    await waitFor(async () => (await metric('ledger_evidence_records_total')) > written + 5, 'records after space came back', 30_000, 100);
+    await waitFor('records after space came back', async () => (await metric('ledger_evidence_records_total')) > written + 5, { timeoutMs: 30_000, intervalMs: 100 });
     expect(await metric('ledger_evidence_dropped_total')).toBe(0);
     expect(files().filter((f) => f.size === 0)).toEqual([]);
   }, 90_000);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { createLogger } from '../src/logger.js';
-import { waitFor } from './sim-helpers.js';
+import { waitFor } from './support/processes.js';
 import {
   EvidenceStore,
   checkEvidenceDir,
@@ -226,7 +226,7 @@ describe('EvidenceStore', () => {
     await rm(evDir, { recursive: true });
     await writeFile(evDir, 'in the way');
     const pending = [store.append(input('node-w', 2)), store.append(input('node-w', 3))];
-    await waitFor(() => store.stats().writeErrors >= 3, 'three failed tries', 5_000, 10);
+    await waitFor('three failed tries', () => store.stats().writeErrors >= 3, { timeoutMs: 5_000, intervalMs: 10 });
     expect(store.stats().dropped).toBe(0);
     expect(logLines.filter((l) => l.includes('evidence write failed'))).toHaveLength(1);
     expect(logLines.join('\n')).not.toContain('pw-secret');

@@ -15,7 +15,7 @@ import { startDaemon, type Daemon } from '../src/daemon.js';
 import { PROBE_NAMES, type ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
-import { waitFor } from './sim-helpers.js';
+import { waitFor } from './support/processes.js';
 
 const KEY = 'hb-check-key-canary-5521';
 let fleet: SimFleet;
@@ -75,7 +75,7 @@ describe('heartbeat in the daemon', () => {
   it('pings while evaluation progresses, stops when it stalls, resumes after', async () => {
     const evaluating = setInterval(() => watch.evaluated(Date.now()), 50);
     try {
-      await waitFor(() => pings >= 2, 'heartbeat pings', 10_000, 20);
+      await waitFor('heartbeat pings', () => pings >= 2, { timeoutMs: 10_000, intervalMs: 20 });
       const m = await metrics();
       const ts = Number(/^ledger_alert_heartbeat_last_success_timestamp_seconds (\S+)$/m.exec(m)?.[1]);
       expect(ts * 1000).toBeGreaterThan(Date.now() - 60_000);
@@ -83,13 +83,13 @@ describe('heartbeat in the daemon', () => {
       clearInterval(evaluating);
     }
     // Evaluation stalls: after its bound (3 x 100 ms) no more pings.
-    await waitFor(() => logs.join('').includes('heartbeat paused: evaluation: no progress'), 'heartbeat paused', 10_000, 20);
+    await waitFor('heartbeat paused', () => logs.join('').includes('heartbeat paused: evaluation: no progress'), { timeoutMs: 10_000, intervalMs: 20 });
     const stalledAt = pings;
     await new Promise((r) => setTimeout(r, 600));
     expect(pings).toBe(stalledAt);
     const resumed = setInterval(() => watch.evaluated(Date.now()), 50);
     try {
-      await waitFor(() => pings > stalledAt, 'pings after evaluation resumes', 10_000, 20);
+      await waitFor('pings after evaluation resumes', () => pings > stalledAt, { timeoutMs: 10_000, intervalMs: 20 });
     } finally {
       clearInterval(resumed);
     }

@@ -13,7 +13,7 @@ import { parseExposition } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';
 import { defaultModel, ledgerNode, startRawServer, type RawHandler, type RawServer } from './support/rawServers.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
-import { waitFor } from './sim-helpers.js';
+import { waitFor } from './support/processes.js';
 
 const API_KEY = 'k3y-hostile-4711';
 const PASSWORD = 'pw-hostile-0815';
@@ -112,9 +112,9 @@ beforeAll(async () => {
   };
   const sink = new Writable({ write: (_c, _e, cb) => cb() });
   daemon = await startDaemon(config, { logger: createLogger({ level: 'silent', destination: sink }), evidence: false, defaultMetrics: false });
-  await waitFor(() => daemon.ready(), 'first poll round', 30_000, 50);
+  await waitFor('first poll round', () => daemon.ready(), { timeoutMs: 30_000, intervalMs: 50 });
   // Several polls of the node whose HELP changes every time.
-  await waitFor(() => helpPolls >= 6, 'six polls of the HELP-churning node', 30_000, 50);
+  await waitFor('six polls of the HELP-churning node', () => helpPolls >= 6, { timeoutMs: 30_000, intervalMs: 50 });
 }, 60_000);
 
 afterAll(async () => {

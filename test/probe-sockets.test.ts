@@ -6,7 +6,7 @@ import { startDaemon, type Daemon } from '../src/daemon.js';
 import { PROBE_NAMES, type ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { mixedFleetSpecs, SimFleet } from '../src/sim/index.js';
-import { waitFor } from './sim-helpers.js';
+import { waitFor } from './support/processes.js';
 
 let fleet: SimFleet;
 let daemon: Daemon;
@@ -49,7 +49,7 @@ afterAll(async () => {
 describe('sockets per node', () => {
   it('opens one connection per node and reuses it for every probe of every round', async () => {
     const healthRuns = () => Math.min(...[...daemon.state.nodes()].map((n) => n.probes.get('health')?.runs ?? 0));
-    await waitFor(() => healthRuns() >= 5, 'five rounds of every node', 20_000, 50);
+    await waitFor('five rounds of every node', () => healthRuns() >= 5, { timeoutMs: 20_000, intervalMs: 50 });
     for (const n of daemon.state.nodes()) {
       const port = Number(new URL(n.target.url).port);
       let runs = 0;

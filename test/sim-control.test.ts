@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimFleet, runSimulatorCli, mixedFleetSpecs } from '../src/sim/index.js';
-import { getJson, http, rpc, waitFor } from './sim-helpers.js';
+import { getJson, http, rpc } from './sim-helpers.js';
+import { waitFor } from './support/processes.js';
 
 describe('control API', () => {
   let fleet: SimFleet;
@@ -83,7 +84,7 @@ describe('runSimulatorCli', () => {
     out.on('data', (c: Buffer) => (text += c.toString()));
     const ac = new AbortController();
     const done = runSimulatorCli(['--nodes', '3', '--layout', 'shared-port', '--port', '0', '--control-port', '0', '--block-time-ms', '100'], { stdout: out, signal: ac.signal });
-    await waitFor(() => text.includes('"event":"ready"'), 'the ready line');
+    await waitFor('the ready line', () => text.includes('"event":"ready"'), { timeoutMs: 5_000, intervalMs: 20 });
     const events = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const nodes = events.filter((e) => e.event === 'node');
     expect(nodes.map((n) => n.name)).toEqual(['node-1', 'node-2', 'node-3']);

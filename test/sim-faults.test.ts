@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimFleet, type SimFleetOptions, type SimNodeSpec } from '../src/sim/index.js';
-import { getJson, http, manualClock, rpc, rpcRaw, waitFor } from './sim-helpers.js';
+import { getJson, http, manualClock, rpc, rpcRaw } from './sim-helpers.js';
+import { waitFor } from './support/processes.js';
 
 let fleet: SimFleet | undefined;
 afterEach(async () => {
@@ -62,7 +63,7 @@ describe.each(['port-per-node', 'shared-port'] as const)('faults (%s)', (layout)
       () => 'answered',
       () => 'failed',
     );
-    await waitFor(() => n.requestCount() === 1, 'the request to arrive');
+    await waitFor('the request to arrive', () => n.requestCount() === 1, { timeoutMs: 5_000, intervalMs: 20 });
     n.setFault('none'); // drops the held connection
     expect(await pending).toBe('failed');
     expect((await http(`${n.url}/health`)).status).toBe(200);

@@ -35,14 +35,6 @@ export async function getJson(url: string): Promise<Record<string, unknown>> {
 }
 
 /** Polls until `check` holds; bounded, so a broken simulator fails instead of hanging. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, maxMs = 5_000, stepMs = 20): Promise<void> {
-  for (let waited = 0; waited <= maxMs; waited += stepMs) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 /** A clock that only moves when told: fault and height tests need no real waiting. */
 export function manualClock(start = Date.now()): { now: () => number; advance(ms: number): void } {
   let t = start;

@@ -1,7 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimFleet, BLOCK_TIME_BUCKETS } from '../src/sim/index.js';
-import { getJson, HEX64, http, manualClock, rpc, waitFor } from './sim-helpers.js';
+import { getJson, HEX64, http, manualClock, rpc } from './sim-helpers.js';
+import { waitFor } from './support/processes.js';
 
 function hasPromtool(): boolean {
   try {
@@ -152,7 +153,7 @@ describe('the clock drives the chain', () => {
     const fast = await SimFleet.start([{ name: 'f' }], { blockTimeMs: 50 });
     try {
       const start = (await rpc(fast.node('f').url, 'claw_blockNumber')).result as number;
-      await waitFor(async () => ((await rpc(fast.node('f').url, 'claw_blockNumber')).result as number) >= start + 3, 'three new blocks');
+      await waitFor('three new blocks', async () => ((await rpc(fast.node('f').url, 'claw_blockNumber')).result as number) >= start + 3, { timeoutMs: 5_000, intervalMs: 20 });
       const h = await getJson(`${fast.node('f').url}/health`);
       expect(h.height as number).toBeGreaterThanOrEqual(start + 3);
       expect(h.status).toBe('ok');

@@ -126,6 +126,12 @@ export async function scrapeText(url: string): Promise<string> {
   return text;
 }
 
+/** The value of one series exactly as exposed (`name{labels}`), or undefined when absent. */
+export function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
 /** Every sample of `name` whose labels include `labels`, parsed with the project's exposition parser. */
 export function samples(text: string, name: string, labels: Record<string, string> = {}): number[] {
   const out: number[] = [];

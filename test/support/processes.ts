@@ -70,12 +70,13 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Polls `probe` until it returns a value other than undefined, or fails after timeoutMs with
- * a message naming what was awaited (and `context()`, e.g. child process output).
+ * The one bounded wait of the tests: polls `probe` until it returns a value other than undefined
+ * or false, or fails after timeoutMs with a message naming what was awaited (and `context()`,
+ * e.g. child process output). A probe that throws is retried until the deadline.
  */
 export async function waitFor<T>(
   what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
   opts: { timeoutMs: number; intervalMs?: number; context?: () => string },
 ): Promise<T> {
   const deadline = Date.now() + opts.timeoutMs;
@@ -83,7 +84,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const value = await probe();
-      if (value !== undefined) return value;
+      if (value !== undefined && value !== false) return value;
     } catch (err) {
       lastError = err;
     }
