@@ -137,3 +137,29 @@ describe('runCheckConfig', () => {
     }
   });
 });
+
+describe('config/example-alerting.yaml', () => {
+  const file = path.join(configDir, 'example-alerting.yaml');
+
+  it('is valid: every receiver kind, routes, overrides, maintenance and heartbeat', async () => {
+    const c = await loadConfigFile(file, { HOOK_AUTH: 'Token hook-1' });
+    const a = c.alerting!;
+    expect(a.receivers.map((r) => [r.name, r.kind])).toEqual([
+      ['am', 'alertmanager'],
+      ['ops-hook', 'webhook'],
+      ['slack', 'slack'],
+      ['pager', 'pagerduty'],
+    ]);
+    expect(a.routing.routes.map((r) => r.receivers)).toEqual([['pager', 'slack', 'am'], [], ['slack', 'am']]);
+    expect(a.rules.LedgerNodeBehindFleet).toMatchObject({ threshold: 20, forMs: 300_000 });
+    expect(a.maintenance.map((w) => w.name)).toEqual(['weekly-upgrade', 'disk-swap']);
+    expect(a.heartbeat?.intervalMs).toBe(60_000);
+  });
+
+  it('holds the contract example of the alerting section verbatim', async () => {
+    const spec = await readFile(CONTRACT_SPEC, 'utf8');
+    const block = /## Built-in alerting[^\n]*\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(spec)?.[1];
+    expect(block).toBeTruthy();
+    expect(await readFile(file, 'utf8')).toContain(block);
+  });
+});
