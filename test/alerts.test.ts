@@ -45,8 +45,10 @@ const CONTRACT_ALERTS: Record<string, ('node' | 'network')[]> = {
   // Built-in alerting's own pipeline (contract "Built-in alerting"; issue 10), not in "Alert names".
   LedgerExporterWatchdog: [],
   LedgerExporterNotificationsFailing: [],
+  // Replicas against each other (contract "Scale-out"; issue 13), not in "Alert names".
+  LedgerExporterShardingMismatch: [],
 };
-const PIPELINE_ALERTS = ['LedgerExporterWatchdog', 'LedgerExporterNotificationsFailing'];
+const PIPELINE_ALERTS = ['LedgerExporterWatchdog', 'LedgerExporterNotificationsFailing', 'LedgerExporterShardingMismatch'];
 
 // Metric names of the contract ("Metric names", and "Built-in alerting" for notifications), plus Prometheus's own `up`.
 const CONTRACT_METRICS = new Set([
@@ -63,6 +65,8 @@ const CONTRACT_METRICS = new Set([
   'ledger_exporter_build_info', 'ledger_exporter_config_reloads_total', 'ledger_exporter_poll_overruns_total',
   'ledger_evidence_records_total', 'ledger_evidence_write_errors_total', 'ledger_evidence_bytes',
   'ledger_agent_platform_up', 'ledger_agent_platform_key_valid', 'ledger_alert_notifications_total', 'up',
+  // Scale-out
+  'ledger_exporter_shard', 'ledger_exporter_total_shards', 'ledger_exporter_nodes_assigned',
 ]);
 
 const SEVERITIES = new Set(['critical', 'warning', 'info']);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentPlatformChecker, agentPlatformCollectors } from '../src/agent/platform.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
+import { shardComponent, ShardAssignment } from '../src/shard/index.js';
 import {
   analyzePromql,
   dashboardExpressions,
@@ -147,7 +148,10 @@ describe('every metric named in dashboards and rules is exposed by the exporter 
       { logger, env: {} },
     );
     await agent.check();
-    daemon = await startDaemon(config, { logger, extensions: [(registry) => agentPlatformCollectors(registry, agent)] });
+    // The CLI joins the shard metrics to every exporter (shard 0 of 1 when not sharded).
+    const sharding = new ShardAssignment({}, 'host');
+    sharding.apply(config);
+    daemon = await startDaemon(config, { logger, extensions: [(registry) => agentPlatformCollectors(registry, agent)], components: [shardComponent(sharding)] });
 
     // Poll until every used metric shows up (conditional series need a failure or two first),
     // bounded; the assertion below reports whatever is still missing.

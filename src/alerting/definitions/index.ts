@@ -5,9 +5,10 @@ import { EXPORTER_ALERTS } from './exporter.js';
 import { NETWORK_ALERTS } from './network.js';
 import { NODE_ALERTS } from './nodes.js';
 import { PIPELINE_ALERTS } from './pipeline.js';
+import { SHARDING_ALERTS } from './sharding.js';
 
 /** Every alert, in rules-file order (groups as they appear). */
-export const ALERT_DEFINITIONS: readonly AlertDefinition[] = [...NODE_ALERTS, ...NETWORK_ALERTS, ...EXPORTER_ALERTS, ...PIPELINE_ALERTS];
+export const ALERT_DEFINITIONS: readonly AlertDefinition[] = [...NODE_ALERTS, ...NETWORK_ALERTS, ...EXPORTER_ALERTS, ...PIPELINE_ALERTS, ...SHARDING_ALERTS];
 
 export const ALERT_NAMES: readonly string[] = ALERT_DEFINITIONS.map((d) => d.name);
 
