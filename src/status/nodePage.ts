@@ -28,7 +28,7 @@ function evidenceHtml(ev: EvidenceSection, name: string): string {
   const items = ev.records
     .map(
       (r) =>
-        `<li class="evidence"><p><time datetime="${esc(r.time)}">${esc(r.time.replace('T', ' ').slice(0, 19))} UTC</time> · <strong>${esc(r.method)}</strong> · HTTP ${r.status} · ${Math.round(r.durationMs)} ms · attempt ${r.attempt}${r.headers.server ? ` · server: ${esc(r.headers.server)}` : ''}</p><pre>${esc(r.body.slice(0, 600))}${r.body.length > 600 || r.bodyTruncated ? '\n…' : ''}</pre></li>`,
+        `<li class="evidence"><p><time datetime="${esc(r.time)}">${esc(r.time.replace('T', ' ').slice(0, 19))} UTC</time> · ${esc(r.probe)} probe · <strong>${esc(r.method)}</strong> · HTTP ${r.status} · ${Math.round(r.durationMs)} ms · attempt ${r.attempt}${r.headers.server ? ` · server: ${esc(r.headers.server)}` : ''}</p><pre>${esc(r.body.slice(0, 600))}${r.body.length > 600 || r.bodyTruncated ? '\n…' : ''}</pre></li>`,
     )
     .join('');
   return `<ol class="evidence-list">${items}</ol><p><a href="../api/evidence?node=${encodeURIComponent(name)}&amp;limit=50">All evidence of this node as JSON</a></p>`;

@@ -28,6 +28,8 @@ export function statusFileFor(evidenceDir: string): string {
 }
 
 const MIN_GAP_MS = 250;
+/** Even when an update is costly (very large fleets on a busy host), the page lags at most this much. */
+const MAX_GAP_MS = 10_000;
 const FRESH_EVERY_MS = 5_000;
 
 export class StatusService {
@@ -74,13 +76,17 @@ export class StatusService {
 
   /** Before answering a request: takes in results that arrived since the last update (same rate bound). */
   freshen(): void {
-    if (this.dirty && this.now() - this.lastRun >= Math.max(MIN_GAP_MS, 50 * this.lastCost)) this.refresh();
+    if (this.dirty && this.now() - this.lastRun >= this.gap()) this.refresh();
   }
 
-  /** Updates soon: at most every max(250 ms, 50 x the last update's cost), i.e. at most ~2% of a core. */
+  /** Updates soon: at most every 50 x the last update's cost (~2% of a core), 250 ms to 10 s apart. */
+  private gap(): number {
+    return Math.min(MAX_GAP_MS, Math.max(MIN_GAP_MS, 50 * this.lastCost));
+  }
+
   private schedule(): void {
     if (this.pending || this.closed) return;
-    const gap = Math.max(MIN_GAP_MS, 50 * this.lastCost);
+    const gap = this.gap();
     const wait = Math.max(0, this.lastRun + gap - this.now());
     this.pending = setTimeout(() => {
       this.pending = undefined;
