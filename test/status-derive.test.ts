@@ -127,12 +127,15 @@ describe('status across a poll round', () => {
     f.apply('a', ok({ probe: 'validators', value: [] }, f.at() + 6));
     f.update();
     expect(f.board.node('a')).toMatchObject({ status: 'up', since: f.at() });
-    // A round that never completes (a probe hangs) holds the change at most one interval.
+    // A round that never completes (a probe hangs) holds the change at most as long as a round can take.
     f.advance(5000);
     f.apply('a', timeout('health', f.at()));
     f.update();
     expect(f.board.node('a')!.status).toBe('up');
-    f.advance(5000);
+    f.advance(5000 + 3 * 2000 - 1);
+    f.update();
+    expect(f.board.node('a')!.status).toBe('up');
+    f.advance(1);
     f.update();
     expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'health failing: timeout after 2 s' });
     expect(f.lines).toEqual(['warn a down: HTTP 502 from proxy', 'info a up after 5 s', 'warn a degraded: health failing: timeout after 2 s']);

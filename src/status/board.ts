@@ -87,8 +87,10 @@ export class StatusBoard {
       const { settled, ...derived } = deriveNodeStatus({ view, intervalMs: tm.intervalMs, timeoutMs: tm.timeoutMs, timing: tm.probes, failures: t.failures, heightSince: t.heightSince }, now);
       let prev = t.status;
       // A change seen in the middle of a poll round (fresh and old answers mixed) waits for the
-      // round to finish, at most one interval, so one slow round is not logged as two changes.
-      if (derived.status !== prev.status && prev.status !== 'unknown' && !settled && now - (t.heldSince ??= now) < tm.intervalMs) continue;
+      // round to finish, at most as long as a round can take (probes run one after another, each
+      // bounded by the timeout), so one slow round is not logged as two changes.
+      const longestRound = tm.intervalMs + tm.probes.size * tm.timeoutMs;
+      if (derived.status !== prev.status && prev.status !== 'unknown' && !settled && now - (t.heldSince ??= now) < longestRound) continue;
       t.heldSince = undefined;
       if (t.restored && derived.status !== 'unknown') {
         prev = { ...prev, status: t.restored.status, since: t.restored.since };

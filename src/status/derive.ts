@@ -90,12 +90,22 @@ function degradedReasons(view: NodeView, probes: ProbeStatus[], age: number | un
 }
 
 /**
- * Whether the node's probes ran in one round: every probe due on schedule ran within half an
- * interval of the newest run. While a round is in progress, fresh and old answers mix.
+ * Whether the node's latest poll round is complete: the probes due on schedule ran back to back
+ * (one after another, or side by side), with no gap between one's end and the next one's start.
+ * While a round is in progress, the probes still to run show the previous round's answers.
  */
 function roundSettled(probes: ProbeStatus[], intervalMs: number): boolean {
-  const runs = probes.filter((p) => p.outcome !== 'unsupported' && !p.backingOff && p.lastRunAt !== undefined).map((p) => p.lastRunAt!);
-  return runs.length === 0 || Math.min(...runs) >= Math.max(...runs) - intervalMs / 2;
+  const runs = probes
+    .filter((p) => p.outcome !== 'unsupported' && !p.backingOff && p.lastRunAt !== undefined)
+    .map((p) => ({ start: p.lastRunAt!, end: p.lastRunAt! + (p.durationMs ?? 0) }))
+    .sort((a, b) => a.start - b.start);
+  const tolerance = Math.max(250, intervalMs / 4);
+  let end = runs[0]?.end ?? 0;
+  for (const r of runs.slice(1)) {
+    if (r.start - end > tolerance) return false;
+    end = Math.max(end, r.end);
+  }
+  return true;
 }
 
 export function deriveNodeStatus(input: DeriveInput, now: number): Omit<NodeStatus, 'since'> & { settled: boolean } {
