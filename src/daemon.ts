@@ -1,6 +1,7 @@
 // Wires the pipeline: config -> schedule -> probe -> state -> (metrics view, evidence,
 // components such as the alert engine and status history) -> HTTP. Wiring only: each stage
 // lives in its own module; this file connects them and hands every reload's one diff around.
+import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { agentPlatformRunner, AGENT_EVIDENCE_NODE } from './agent/lifecycle.js';
 import { agentPlatformCollectors } from './agent/platform.js';
@@ -105,15 +106,10 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     routes: components.flatMap((c) => c.routes ?? []),
   });
   const server = buildServer(opts.web, handler);
-  let url: string;
-  try {
-    url = await listenOn(server, opts.listen ?? config.listen, Boolean(opts.web?.tls));
-  } catch (err) {
-    // Nothing was started yet: release what was opened, then report (EADDRINUSE and the like).
+  const url = await listenOrRelease(server, opts, config.listen, async () => {
     await evidence?.close();
     await client.close();
-    throw err;
-  }
+  });
   const checkOpenFiles = (nodes: number) => {
     const warning = openFilesWarning(nodes, readOpenFilesLimit());
     if (warning) log.warn({ nodes }, warning);
@@ -160,21 +156,37 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
       for (const c of components) c.onReloadRejected?.(problems);
     },
     close(graceMs = 5_000) {
-      closing ??= (async () => {
-        agent?.stop();
-        const finished = await scheduler.stop(graceMs);
-        if (!finished) log.warn({ graceMs }, 'probes still in flight at shutdown were abandoned');
-        for (const c of components) await c.stop?.();
-        await evidence?.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections?.();
-        });
-        await client.close();
-      })();
+      closing ??= shutdown({ agent, scheduler, components, evidence, server, client, log }, graceMs);
       return closing;
     },
   };
+}
+
+/** Listens; when that fails (EADDRINUSE and the like) nothing was started yet: release, then report. */
+async function listenOrRelease(server: Server, opts: DaemonOptions, configured: ListenAddress, release: () => Promise<void>): Promise<string> {
+  try {
+    return await listenOn(server, opts.listen ?? configured, Boolean(opts.web?.tls));
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
+
+/** Stops in order: no new probes, probes in flight get graceMs, components, evidence flushed, sockets. */
+async function shutdown(
+  parts: { agent?: { stop(): void }; scheduler: Scheduler; components: DaemonComponent[]; evidence?: EvidenceStore; server: Server; client: HttpClient; log: Logger },
+  graceMs: number,
+): Promise<void> {
+  parts.agent?.stop();
+  const finished = await parts.scheduler.stop(graceMs);
+  if (!finished) parts.log.warn({ graceMs }, 'probes still in flight at shutdown were abandoned');
+  for (const c of parts.components) await c.stop?.();
+  await parts.evidence?.close();
+  await new Promise<void>((resolve) => {
+    parts.server.close(() => resolve());
+    parts.server.closeAllConnections?.();
+  });
+  await parts.client.close();
 }
 
 const infoLabelKeys = (c: ExporterConfig) => [...new Set(c.nodes.flatMap((n) => Object.keys(n.labels)))].sort();
