@@ -5,7 +5,7 @@
 // Options: --nodes N --interval 15s --duration 60s (one scenario), --layout shared-port,
 // --per-process N (simulator nodes per process), --concurrency N, --paced (adds a paced floor),
 // --reloads N (RSS across config reloads), --soak --minutes N, --render N (the scrape path alone,
-// N nodes, no fleet; profile it with BENCH_NODE_FLAGS=--cpu-prof).
+// N nodes, no fleet; profile it with BENCH_NODE_FLAGS=--cpu-prof), --hostile (bench/hostile.ts).
 // Figures are printed, never asserted: machines are shared and noisy.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import { runFloor, type FloorResult } from './floor.js';
 import { exporterLine, floorLine, machineLine, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
 import { runRenderProfile } from './renderProfile.js';
+import { runHostileBench, runHostilePhase, type HostileRun } from './hostile.js';
 import { runSoak } from './soak.js';
 
 const me = fileURLToPath(import.meta.url);
@@ -48,6 +49,8 @@ const options = {
   reloads: { type: 'string' },
   soak: { type: 'boolean', default: false },
   render: { type: 'string' },
+  hostile: { type: 'boolean', default: false },
+  'hostile-phase': { type: 'boolean', default: false },
   minutes: { type: 'string', default: '10' },
   phase: { type: 'string' },
   fleet: { type: 'string' },
@@ -65,6 +68,16 @@ async function phase<T>(name: string, args: string[]): Promise<T> {
   const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
   if (code !== 0) throw new Error(`bench phase ${name} exited with ${code}`);
   return JSON.parse(last) as T;
+}
+
+/** A hostile-bench exporter run in a fresh process; its last stdout line is the JSON result. */
+async function hostilePhase(args: string[]): Promise<HostileRun> {
+  const child = spawn(process.execPath, ['--expose-gc', me, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let last = '';
+  for await (const line of createInterface({ input: child.stdout! })) last = line;
+  const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
+  if (code !== 0) throw new Error(`hostile bench phase exited with ${code}`);
+  return JSON.parse(last) as HostileRun;
 }
 
 function measureMs(v: Values, intervalMs: number): number {
@@ -113,6 +126,16 @@ function scenarios(v: Values): Scenario[] {
 async function main(): Promise<void> {
   const { values: v } = parseArgs({ options, strict: true });
   if (v.phase) return phaseMain(v);
+  if (v['hostile-phase']) {
+    const nodes = JSON.parse(readFileSync(v.fleet!, 'utf8')) as Parameters<typeof runHostilePhase>[0];
+    return console.log(JSON.stringify(await runHostilePhase(nodes, parseDuration(v.interval!, 'interval'), parseDuration(v.duration!, 'duration'), v.dir!)));
+  }
+  if (v.hostile) {
+    console.log(machineLine());
+    console.log('Other programs sharing the machine inflate CPU and latency figures; compare runs made under the same load.');
+    const intervalMs = parseDuration(v.interval ?? '2s', 'interval');
+    return runHostileBench({ nodes: Number(v.nodes ?? 200), intervalMs, measureMs: v.duration ? parseDuration(v.duration, 'duration') : 30_000 }, (args) => hostilePhase(args));
+  }
   console.log(machineLine());
   console.log('Other programs sharing the machine inflate CPU and latency figures; compare runs made under the same load.');
   const dir = mkdtempSync(join(tmpdir(), 'lfe-bench-'));

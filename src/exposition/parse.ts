@@ -108,6 +108,7 @@ class DocumentParser {
     }
     const b = builder ?? this.newFamily(sample.name);
     checkSampleFits(b.family, sample, lineNo);
+    own(sample);
     const key = `${sample.name}\u0000${labelKey(sample.labels)}`;
     if (this.seen.has(key)) throw new ExpositionError(lineNo, `duplicate series for ${sample.name}`);
     this.seen.add(key);
@@ -168,7 +169,7 @@ class DocumentParser {
       const cost = help.length + (existing ? 0 : FAMILY_OVERHEAD + name.length);
       if (!this.room(cost, !existing)) return true;
       this.bytes += cost;
-      (existing ?? this.newFamily(name)).family.help = help;
+      (existing ?? this.newFamily(name)).family.help = copied(help);
       return false;
     }
     if (!existing && !this.room(FAMILY_OVERHEAD + name.length, true)) return true;
@@ -200,7 +201,7 @@ class DocumentParser {
   }
 
   private newFamily(name: string): FamilyBuilder {
-    const b: FamilyBuilder = { family: { name, type: 'untyped', samples: [] }, typeDeclared: false };
+    const b: FamilyBuilder = { family: { name: copied(name), type: 'untyped', samples: [] }, typeDeclared: false };
     this.families.set(name, b);
     return b;
   }
@@ -222,4 +223,26 @@ function unescapeHelp(text: string, max: number): string {
   // Cut before unescaping too, so a megabyte of HELP is never copied whole.
   const head = Number.isFinite(max) ? text.slice(0, 2 * max) : text;
   return head.replace(/\\([\\n])/g, (_, c: string) => (c === 'n' ? '\n' : '\\')).slice(0, max);
+}
+
+/**
+ * A string of its own. Substrings V8 cuts from the body (names, label values) keep the whole body
+ * alive for as long as they live (until the node's next poll): a 10 MB answer would be held in
+ * full although the budget keeps 512 KiB of it. Short strings are copied by V8 anyway.
+ */
+function copied(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
+/** Gives a kept sample's strings their own storage (see copied). */
+function own(sample: Sample): void {
+  sample.name = copied(sample.name);
+  const labels: Record<string, string> = {};
+  for (const k of Object.keys(sample.labels)) {
+    const key = copied(k);
+    const value = copied(sample.labels[k] ?? '');
+    if (key === '__proto__') Object.defineProperty(labels, key, { value, enumerable: true, writable: true, configurable: true });
+    else labels[key] = value;
+  }
+  sample.labels = labels;
 }
