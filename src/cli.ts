@@ -214,7 +214,8 @@ function components(log: Logger): DaemonComponent[] {
   const heartbeat = heartbeatComponent((c) => c.alerting);
   const alerting = alertingComponent({ onAlertChange: (e) => status.board.noteAlert(e), onEvaluated: (t) => heartbeat.evaluated(t) });
   const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts() });
-  return [alerting, heartbeat, status];
+  // Status first: probe results reach every component as soon as polling starts, and the alerting start reads files.
+  return [status, alerting, heartbeat];
 }
 
 async function runDemo(argv: string[]): Promise<number> {

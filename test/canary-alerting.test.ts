@@ -1,0 +1,134 @@
+// The confinement proof for receivers: the real exporter (dist/cli.js) pages through receivers
+// whose URLs, routing keys, tokens and passwords are canaries (from the config, the environment
+// and files). Receivers echo what they got in 500 answers. Every output is then searched for
+// every canary in every encoding: logs, /metrics, /api/alerts, the status page, the alert state
+// file and notify-test's output. The fake receivers prove the secrets were really sent.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
+import { SimFleet } from '../src/sim/index.js';
+import { findCanaries, makeCanary, type Canary } from './support/canaries.js';
+import { requireBuiltCli, runCli, startDaemonProcess, type DaemonProcess } from './support/cliProcess.js';
+import { waitFor } from './support/processes.js';
+
+const C = {
+  slackPath: makeCanary('r1-slack-url'),
+  routingKey: makeCanary('r2-pd-routing-key'),
+  hookToken: makeCanary('r3-webhook-token-env'),
+  amBearer: makeCanary('r4-am-bearer-file'),
+  amPassword: makeCanary('r5-am-basic-password'),
+};
+const CANARIES: Canary[] = Object.values(C);
+
+describe('receiver secrets never leave their receiver', () => {
+  let dir = '';
+  let fleet: SimFleet;
+  let fake: Server;
+  let exporter: DaemonProcess | undefined;
+  const seen: string[] = [];
+  const outputs: Array<{ name: string; text: string }> = [];
+  let configPath = '';
+  let failAll = () => {};
+  const env = { ...process.env, HOOK_TOKEN: C.hookToken.value };
+
+  beforeAll(async () => {
+    requireBuiltCli();
+    dir = await mkdtemp(join(tmpdir(), 'lfe-canary-alerting-'));
+    fleet = await SimFleet.start([{ name: 'cn-1', network: 'cn', build: 'current', peers: 5 }, { name: 'cn-2', network: 'cn', build: 'current', peers: 5 }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 });
+    // Fails every first request of a path and echoes it back (headers and body), succeeds after.
+    const hits = new Map<string, number>();
+    let alwaysFail = false;
+    failAll = () => (alwaysFail = true);
+    fake = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => {
+        const echo = `${req.method} ${req.url}\n${JSON.stringify(req.headers)}\n${body}`;
+        seen.push(decodeURIComponent(echo));
+        const n = (hits.get(req.url ?? '') ?? 0) + 1;
+        hits.set(req.url ?? '', n);
+        if (n === 1 || alwaysFail) return res.writeHead(500, { 'content-type': 'text/plain', 'x-echo': encodeURIComponent(echo).slice(0, 4000) }).end(echo);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    await writeFile(join(dir, 'am-bearer'), `${C.amBearer.value}\n`);
+    await writeFile(join(dir, 'pd-key'), C.routingKey.value);
+    const rules = Object.fromEntries(ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]));
+    configPath = join(dir, 'fleet.yaml');
+    await writeFile(
+      configPath,
+      stringify({
+        listen: '127.0.0.1:0',
+        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
+        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'cn' })),
+        evidence: { dir: join(dir, 'evidence') },
+        alerting: {
+          stateDir: join(dir, 'state'),
+          evaluationInterval: '250ms',
+          rules: { ...rules, LedgerNodeDown: { for: '1s', keepFiringFor: '0s' } },
+          groupWait: '0s',
+          groupInterval: '1s',
+          receivers: [
+            { name: 'slack', slack: { webhookUrl: `${base}/slack/${encodeURIComponent(C.slackPath.value)}` } },
+            { name: 'pager', pagerduty: { routingKeyFile: join(dir, 'pd-key'), url: `${base}/pd` } },
+            { name: 'hook', webhook: { url: `${base}/hook`, headers: { authorization: 'Bearer ${HOOK_TOKEN}' } } },
+            { name: 'am', alertmanager: { urls: [`${base}/am1`], bearerTokenFile: join(dir, 'am-bearer') } },
+            { name: 'am-basic', alertmanager: { urls: [`${base}/am2`], basicAuth: { username: 'ops', password: C.amPassword.value } } },
+          ],
+        },
+      }),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await exporter?.stop();
+    await fleet?.close();
+    fake?.closeAllConnections();
+    await new Promise((r) => fake?.close(r));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('pages through every receiver (secrets sent), retries the echoed 500s, and no output holds a canary', { timeout: 120_000 }, async () => {
+    exporter = await startDaemonProcess(['--config', configPath, '--log-format', 'json'], { env });
+    await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), { timeoutMs: 20_000 });
+    await fleet.node('cn-2').kill();
+    // Each receiver: a 500 echoing everything, then a success after the retry.
+    await waitFor('every receiver retried after its 500', () => (['/slack', '/pd', '/hook', '/am1', '/am2'].every((p) => seen.filter((s) => s.includes(` ${p}`)).length >= 2) ? true : undefined), { timeoutMs: 30_000 });
+    // The secrets really were sent (so the search below cannot pass by sending nothing).
+    const sent = seen.join('\n');
+    for (const c of CANARIES.filter((x) => x !== C.amPassword)) expect(sent, c.label).toContain(c.value);
+    expect(sent).toContain(`"authorization":"Basic ${Buffer.from(`ops:${C.amPassword.value}`).toString('base64')}"`);
+
+    for (const p of ['/metrics', '/api/alerts', '/', '/api/v1/status']) {
+      const res = await fetch(`${exporter.url}${p}`);
+      outputs.push({ name: `GET ${p}`, text: await res.text() });
+    }
+    const alerts = outputs.find((o) => o.name === 'GET /api/alerts')!.text;
+    expect(alerts).toContain('LedgerNodeDown');
+    const run = await exporter.stop();
+    exporter = undefined;
+    outputs.push({ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr });
+    expect(run.stdout).toContain('notification sent');
+    for (const f of await readdir(join(dir, 'state'))) outputs.push({ name: `state/${f}`, text: await readFile(join(dir, 'state', f), 'utf8') });
+
+    // notify-test: once with successes, once with every receiver answering 500 and echoing the request.
+    const ok = await runCli(['notify-test', '--config', configPath], { env, timeoutMs: 30_000 });
+    expect(ok.stdout).toMatch(/^slack \(slack\): ok/m);
+    failAll();
+    const bad = await runCli(['notify-test', '--config', configPath], { env, timeoutMs: 30_000 });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/^pager \(pagerduty\): failed: .*HTTP 500/m);
+    outputs.push({ name: 'notify-test ok', text: ok.stdout + ok.stderr }, { name: 'notify-test failing', text: bad.stdout + bad.stderr });
+
+    const hits = outputs.flatMap((o) => findCanaries(o.name, o.text, CANARIES));
+    expect(hits).toEqual([]);
+  });
+});
