@@ -109,3 +109,36 @@ describe('heartbeat secrets', () => {
     expect(heartbeatSecrets(undefined)).toEqual([]);
   });
 });
+
+describe('maintenance and heartbeat in a config file', () => {
+  it('mistakes are reported as file:line:col with the key path', async () => {
+    const { parseConfig } = await import('../src/config/index.js');
+    const yaml = [
+      'nodes:',
+      '  - {name: a, url: "http://127.0.0.1:1"}',
+      'alerting:',
+      '  receivers:',
+      '    - {name: hook, webhook: {url: "http://127.0.0.1:2/hook"}}',
+      '  maintenance:',
+      '    - name: weekly',
+      '      schedule: "0 3 * * 8"',
+      '      timezone: Europe/Berlinn',
+      '      duration: 2h',
+      '  heartbeat:',
+      '    url: "ftp://hc.example.org/key"',
+      '',
+    ].join('\n');
+    let message = '';
+    try {
+      parseConfig(yaml, { file: 'cfg.yaml', env: {} });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    const lines = message.split('\n').slice(1);
+    expect(lines).toEqual([
+      expect.stringMatching(/^cfg\.yaml:8:17: alerting\.maintenance\[0\]\.schedule: invalid cron expression: /),
+      'cfg.yaml:9:17: alerting.maintenance[0].timezone: unknown timezone: expected an IANA name such as Europe/Berlin, America/New_York or UTC',
+      'cfg.yaml:12:10: alerting.heartbeat.url: URL scheme must be http or https',
+    ]);
+  });
+});
