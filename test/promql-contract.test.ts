@@ -6,6 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentPlatformChecker, agentPlatformCollectors } from '../src/agent/platform.js';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { alertingComponent } from '../src/alerting/component.js';
+import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import { shardComponent, ShardAssignment } from '../src/shard/index.js';
 import {
@@ -130,6 +134,7 @@ describe('every metric named in dashboards and rules is exposed by the exporter 
   let daemon: Daemon | undefined;
   let evidenceDir: string;
   let scrape = '';
+  let receiver: Server | undefined;
 
   beforeAll(async () => {
     evidenceDir = mkdtempSync(path.join(os.tmpdir(), 'promql-contract-'));
@@ -151,7 +156,22 @@ describe('every metric named in dashboards and rules is exposed by the exporter 
     // The CLI joins the shard metrics to every exporter (shard 0 of 1 when not sharded).
     const sharding = new ShardAssignment({}, 'host');
     sharding.apply(config);
-    daemon = await startDaemon(config, { logger, extensions: [(registry) => agentPlatformCollectors(registry, agent)], components: [shardComponent(sharding)] });
+    // Built-in alerting on, pushing the always-firing Watchdog to a local Alertmanager stand-in:
+    // its notification counters (used by LedgerExporterNotificationsFailing) appear at once.
+    receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('{}')));
+    await new Promise<void>((r) => receiver!.listen(0, '127.0.0.1', r));
+    const amUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    const rules = Object.fromEntries(ALERT_DEFINITIONS.map((d) => [d.name, { enabled: false }]));
+    config.alerting = {
+      stateDir: path.join(evidenceDir, 'alerting'),
+      evaluationIntervalMs: 250,
+      runbookBase: 'alerts/RUNBOOKS.md',
+      rules: { ...rules, LedgerExporterWatchdog: { enabled: true, forMs: 0, keepFiringForMs: 0 } },
+      routing: { groupBy: ['alertname'], groupWaitMs: 0, groupIntervalMs: 1_000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['am'] },
+      receivers: [{ name: 'am', kind: 'alertmanager', urls: [amUrl], timeoutMs: 1_000 }],
+      maintenance: [],
+    };
+    daemon = await startDaemon(config, { logger, extensions: [(registry) => agentPlatformCollectors(registry, agent)], components: [shardComponent(sharding), alertingComponent()] });
 
     // Poll until every used metric shows up (conditional series need a failure or two first),
     // bounded; the assertion below reports whatever is still missing.
@@ -168,6 +188,8 @@ describe('every metric named in dashboards and rules is exposed by the exporter 
   afterAll(async () => {
     await daemon?.close(1_000);
     await fleet?.close();
+    receiver?.closeAllConnections();
+    receiver?.close();
     rmSync(evidenceDir, { recursive: true, force: true });
   });
 
