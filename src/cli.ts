@@ -15,7 +15,8 @@ import type { ListenAddress } from './domain.js';
 import { runEvidenceCli } from './evidence/index.js';
 import { createLogger, LOG_LEVELS, type Logger } from './logger.js';
 import { runSimulatorCli } from './sim/index.js';
-import { shardComponent, ShardAssignment, ShardSpecError } from './shard/index.js';
+import { alertsForShard, shardComponent, ShardAssignment, ShardSpecError } from './shard/index.js';
+import { ALERT_DEFINITIONS } from './alerting/definitions/index.js';
 import { Secrets } from './redact.js';
 import { statusComponent } from './status/component.js';
 import { VERSION } from './version.js';
@@ -193,12 +194,16 @@ async function runExporter(argv: string[]): Promise<number> {
     if (err instanceof ShardSpecError) throw new UsageError(err.message);
     throw err;
   }
-  if (sharding.sharded()) log.info(sharding.summary(), 'sharded: polling only the nodes of this shard');
+  if (sharding.sharded()) {
+    log.info(sharding.summary(), 'sharded: polling only the nodes of this shard');
+    const left = alertsForShard(ALERT_DEFINITIONS, sharding.spec()).leftToPrometheus;
+    if (config.alerting) log.info({ alerts: left }, 'sharded: the built-in engine evaluates node and exporter alerts for this shard; these network-wide alerts are left to the Prometheus rules (alerts/*.yml)');
+  }
   const daemon = await startDaemon(config, {
     logger: log,
     secrets,
     listen: listenArg(values.listen),
-    components: [...components(log), shardComponent(sharding)],
+    components: [...components(log, sharding), shardComponent(sharding)],
     ...(await webOptions(values['web.config.file'])),
   });
   const watcher = watchConfig(path, daemon, log, sharding);
@@ -210,9 +215,13 @@ async function runExporter(argv: string[]): Promise<number> {
 }
 
 /** The status pages, the built-in alerting and its heartbeat; the status page lists the active alerts and their changes. */
-function components(log: Logger): DaemonComponent[] {
+function components(log: Logger, sharding?: ShardAssignment): DaemonComponent[] {
   const heartbeat = heartbeatComponent((c) => c.alerting);
-  const alerting = alertingComponent({ onAlertChange: (e) => status.board.noteAlert(e), onEvaluated: (t) => heartbeat.evaluated(t) });
+  const alerting = alertingComponent({
+    onAlertChange: (e) => status.board.noteAlert(e),
+    onEvaluated: (t) => heartbeat.evaluated(t),
+    definitions: () => (sharding?.sharded() ? alertsForShard(ALERT_DEFINITIONS, sharding.spec()).engine : undefined),
+  });
   const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts() });
   // Status first: probe results reach every component as soon as polling starts, and the alerting start reads files.
   return [status, alerting, heartbeat];

@@ -22,6 +22,8 @@ export interface AlertingComponentOptions {
   sendFor?: AlertingDeps['sendFor'];
   onAlertChange?: AlertingDeps['onAlertChange'];
   onEvaluated?: AlertingDeps['onEvaluated'];
+  /** The alerts to evaluate, asked at each (re)build; undefined: all. */
+  definitions?: () => AlertingDeps['definitions'];
   now?: () => number;
 }
 
@@ -51,6 +53,7 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
       counts,
       onAlertChange: opts.onAlertChange,
       onEvaluated: opts.onEvaluated,
+      definitions: opts.definitions?.(),
       now: opts.now,
     });
     await runtime.start();

@@ -1,6 +1,7 @@
 // The built-in alerting at run time: evaluates the engine every evaluationInterval over the
 // fleet snapshot, feeds the dispatcher, hands due notifications to each receiver's queue, and
 // keeps the durable state. Time and I/O come in through AlertingDeps.
+import type { AlertDefinition } from './types.js';
 import type { Logger } from '../logger.js';
 import type { Secrets } from '../redact.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
@@ -38,6 +39,8 @@ export interface AlertingDeps {
   onAlertChange?: (e: AlertChange) => void;
   /** Notification counts, kept by the caller so they outlive a runtime rebuilt by a reload. */
   counts?: NotificationCounts;
+  /** The alerts to evaluate; default all (a shard leaves the network-scoped ones to Prometheus). */
+  definitions?: readonly AlertDefinition[];
   now?: () => number;
 }
 
@@ -237,7 +240,7 @@ export class AlertingRuntime {
   }
 
   private engineOptions() {
-    return { runbookBase: this.settings.runbookBase, instance: this.deps.instance, rules: this.settings.rules };
+    return { runbookBase: this.settings.runbookBase, instance: this.deps.instance, rules: this.settings.rules, definitions: this.deps.definitions };
   }
 
   private dispatcherOptions() {
