@@ -65,8 +65,8 @@ build_image() {
   for line in "$@"; do changes+=(--change "$line"); done
   local old; old=$(docker image inspect -f '{{.Id}}' "$tag" 2>/dev/null || true)
   tar -C "$root" --numeric-owner -cf - . | docker import "${changes[@]}" - "$tag" >/dev/null
-  # The replaced image is dropped unless something still uses it.
-  [ -z "$old" ] || docker rmi "$old" >/dev/null 2>&1 || true
+  # The replaced image is dropped unless something still uses it (or it is the very same image).
+  [ -z "$old" ] || [ "$old" = "$(docker image inspect -f '{{.Id}}' "$tag")" ] || docker rmi "$old" >/dev/null 2>&1 || true
   log "built $tag"
 }
 
@@ -161,6 +161,8 @@ log "base images ready in $(( $(date +%s) - t0 )) s"
 t1=$(date +%s)
 old=$(docker image inspect -f '{{.Id}}' ledger-fleet-exporter:local 2>/dev/null || true)
 quiet_build --build-arg NODE_IMAGE=lfe-local/node:local -t ledger-fleet-exporter:local .
-[ -z "$old" ] || docker rmi "$old" >/dev/null 2>&1 || true
+new=$(docker image inspect -f '{{.Id}}' ledger-fleet-exporter:local)
+# A fully cached build yields the same image: removing "the old one" would remove it.
+[ -z "$old" ] || [ "$old" = "$new" ] || docker rmi "$old" >/dev/null 2>&1 || true
 size=$(docker image inspect -f '{{.Size}}' ledger-fleet-exporter:local)
 log "built ledger-fleet-exporter:local in $(( $(date +%s) - t1 )) s ($(( size / 1000000 )) MB)"
