@@ -14,6 +14,7 @@ import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
 import { loadRuleFile, shortenedRules, RECORDING_FILE } from './support/alert-rules.js';
+import { startAlertmanager } from './support/alertmanager.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
 import { freePort, getJson, startProcess, waitFor, type ManagedProcess } from './support/processes.js';
 
@@ -93,25 +94,9 @@ describe.skipIf(tools.skip)(`alerting end to end with Debian prometheus and aler
     await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-    // Alertmanager: no clustering, short grouping so notifications arrive within seconds.
-    const amPort = await freePort();
-    amUrl = `http://127.0.0.1:${amPort}`;
-    writeFileSync(
-      path.join(dir, 'alertmanager.yml'),
-      stringify({
-        route: { receiver: 'test', group_by: ['alertname', 'node'], group_wait: '1s', group_interval: '1s', repeat_interval: '1h' },
-        receivers: [{ name: 'test', webhook_configs: [{ url: receiverUrl, send_resolved: true }] }],
-      }),
-    );
-    children.push(
-      startProcess('alertmanager', alertmanager, [
-        `--config.file=${path.join(dir, 'alertmanager.yml')}`,
-        `--storage.path=${path.join(dir, 'am-data')}`,
-        `--web.listen-address=127.0.0.1:${amPort}`,
-        '--cluster.listen-address=',
-        '--log.level=warn',
-      ]),
-    );
+    const am = await startAlertmanager(alertmanager, dir, receiverUrl);
+    amUrl = am.url;
+    children.push(am.process);
 
     // Prometheus with our rules; only `for`/`keep_firing_for` are shortened (unit tests cover the real ones).
     const promPort = await freePort();
@@ -123,7 +108,7 @@ describe.skipIf(tools.skip)(`alerting end to end with Debian prometheus and aler
       stringify({
         global: { scrape_interval: '1s', scrape_timeout: '900ms', evaluation_interval: '1s' },
         rule_files: [RECORDING_FILE, path.join(dir, 'rules.yml')],
-        alerting: { alertmanagers: [{ static_configs: [{ targets: [`127.0.0.1:${amPort}`] }] }] },
+        alerting: { alertmanagers: [{ static_configs: [{ targets: [new URL(am.url).host] }] }] },
         scrape_configs: [{ job_name: JOB, static_configs: [{ targets: [exporterHost] }] }],
       }),
     );

@@ -3,19 +3,19 @@
 // test. The alert must appear in Alertmanager's own API, reach the webhook, and resolve there.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { alertingComponent } from '../src/alerting/component.js';
 import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
+import { startAlertmanager } from './support/alertmanager.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
-import { freePort, getJson, startProcess, waitFor, type ManagedProcess } from './support/processes.js';
+import { getJson, waitFor, type ManagedProcess } from './support/processes.js';
 
 const tools = checkTools(['prometheus-alertmanager']);
 const NETWORK = 'amx';
@@ -61,24 +61,9 @@ describe.skipIf(tools.skip)(`built-in alerting to Debian prometheus-alertmanager
     await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-    const amPort = await freePort();
-    amUrl = `http://127.0.0.1:${amPort}`;
-    writeFileSync(
-      path.join(dir, 'alertmanager.yml'),
-      stringify({
-        route: { receiver: 'test', group_by: ['alertname', 'node'], group_wait: '1s', group_interval: '1s', repeat_interval: '1h' },
-        receivers: [{ name: 'test', webhook_configs: [{ url: hookUrl, send_resolved: true }] }],
-      }),
-    );
-    children.push(
-      startProcess('alertmanager', alertmanager, [
-        `--config.file=${path.join(dir, 'alertmanager.yml')}`,
-        `--storage.path=${path.join(dir, 'am-data')}`,
-        `--web.listen-address=127.0.0.1:${amPort}`,
-        '--cluster.listen-address=',
-        '--log.level=warn',
-      ]),
-    );
+    const am = await startAlertmanager(alertmanager, dir, hookUrl);
+    amUrl = am.url;
+    children.push(am.process);
     await waitFor(`${amUrl}/-/ready`, async () => ((await fetch(`${amUrl}/-/ready`)).ok ? true : undefined), { timeoutMs: WAIT_MS, context: childOutput });
 
     const rules = Object.fromEntries(ALERT_DEFINITIONS.map((d) => [d.name, { enabled: false }]));
