@@ -135,6 +135,14 @@ describe.skipIf(skip)('status page in chromium', () => {
         await page.goto(sf.daemon.url + path);
         const { scroll, client } = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
         expect(scroll, path).toBeLessThanOrEqual(client);
+        // Column headers wrap between words, never inside one ("Answeri/ng").
+        const headers = await page.evaluate<Array<{ text: string; lines: number }>>(`[...document.querySelectorAll('#networks thead th')].map((th) => {
+          const r = document.createRange(); r.selectNodeContents(th);
+          const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+          return { text: th.textContent, lines: tops.size };
+        })`);
+        for (const h of headers) expect(h.lines, `${path} header ${h.text}`).toBeLessThanOrEqual(h.text.split(' ').length);
+        if (path === '/') expect(headers.map((h) => h.text)).toContain('Answering');
       }
       expect(problems).toEqual([]);
     } finally {

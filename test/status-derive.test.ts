@@ -140,4 +140,38 @@ describe('status across a poll round', () => {
     expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'health failing: timeout after 2 s' });
     expect(f.lines).toEqual(['warn a down: HTTP 502 from proxy', 'info a up after 5 s', 'warn a degraded: health failing: timeout after 2 s']);
   });
+
+  it('folds a flapping node into one event line, keeps a plain down-then-up as two, and starts afresh after a quiet window', () => {
+    const f = fleet(['rpc-flaky', 'val-eu-1'], ['health']);
+    const poll = (node: string, up: boolean) => f.apply(node, up ? ok(health(100), f.at()) : timeout('health', f.at()));
+    poll('rpc-flaky', true);
+    poll('val-eu-1', true);
+    f.update();
+    const start = f.at();
+    f.advance(5000);
+    poll('rpc-flaky', false);
+    f.update();
+    f.advance(5000);
+    poll('rpc-flaky', true);
+    f.update();
+    expect(f.board.recentEvents(10).map((e) => e.text)).toEqual(['rpc-flaky up after 5 s', 'rpc-flaky down: timeout after 2 s']);
+    f.advance(5000);
+    poll('val-eu-1', false); // another node's event in between does not break the fold
+    f.update();
+    for (let i = 0; i < 7; i++) {
+      f.advance(5000);
+      poll('rpc-flaky', i % 2 === 0 ? false : true);
+      f.update();
+    }
+    const events = f.board.recentEvents(10);
+    expect(events.map((e) => e.text)).toEqual(['rpc-flaky flapping: 9 changes in 45 s, now down: timeout after 2 s', 'val-eu-1 down: timeout after 2 s']);
+    expect(events[0]).toMatchObject({ kind: 'node_down', node: 'rpc-flaky', changes: 9, firstAt: start + 5000 });
+    // Every change is still one log line: the fold is for the page, not the record.
+    expect(f.lines.filter((l) => l.includes('rpc-flaky'))).toHaveLength(9);
+    // After a quiet window the next change is a line of its own again.
+    f.advance(11 * 60_000);
+    f.apply('rpc-flaky', ok(health(300), f.at()));
+    f.update();
+    expect(f.board.recentEvents(10).map((e) => e.text).slice(0, 2)).toEqual(['rpc-flaky up after 11m00s', 'rpc-flaky flapping: 9 changes in 45 s, now down: timeout after 2 s']);
+  });
 });

@@ -63,7 +63,7 @@ describe('status file', () => {
     const path = join(dir, 'sub', 'status-history.json');
     const h = new NodeHistory();
     for (let i = 0; i < 120; i++) h.add({ at: 1e12 + i * 5000, outcome: i > 110 ? 'down' : 'up', durationMs: 30 + i, reason: i > 110 ? { code: 'timeout', n: 20 } : { code: 'none' } });
-    const data = { nodes: [{ name: 'val-eu-1', history: h, status: 'down' as const, since: 1e12 + 555_000 }], events: [{ at: 1e12, kind: 'node_down' as const, node: 'val-eu-1', text: 'val-eu-1 down: timeout after 2 s' }] };
+    const data = { nodes: [{ name: 'val-eu-1', history: h, status: 'down' as const, since: 1e12 + 555_000 }], events: [{ at: 1e12, kind: 'node_down' as const, node: 'val-eu-1', text: 'val-eu-1 down: timeout after 2 s' }, { at: 1e12 + 60_000, kind: 'node_up' as const, node: 'rpc-flaky', text: 'rpc-flaky flapping: 9 changes in 60 s, now up', changes: 9, firstAt: 1e12 }] };
     await saveStatusFile(path, serializeStatus(data, 1e12));
     await saveStatusFile(path, serializeStatus(data, 1e12 + 1));
     expect((await readdir(join(dir, 'sub'))).sort()).toEqual(['status-history.json']); // no temp file left

@@ -60,7 +60,7 @@ export function summary(nodes: NodeStatus[]): Record<StatusKind, number> {
 }
 
 function eventJson(e: StatusEvent) {
-  return { at: e.at, kind: e.kind, node: e.node ?? null, text: e.text };
+  return { at: e.at, kind: e.kind, node: e.node ?? null, text: e.text, ...(e.changes === undefined ? {} : { changes: e.changes, firstAt: e.firstAt }) };
 }
 
 export function nodesJson(src: StatusSource, recent: number) {

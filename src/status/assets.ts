@@ -49,7 +49,7 @@ footer{margin-top:2rem;color:var(--muted)}
 @media (max-width:760px){
 body{padding:.6rem}
 thead th{white-space:normal}
-#networks{width:100%;table-layout:fixed;font-size:.9em}#networks th,#networks td{padding:.3rem .25rem;hyphens:auto;overflow-wrap:anywhere}
+#networks{width:100%;font-size:.9em}#networks th,#networks td{padding:.3rem .25rem}#networks tbody th{overflow-wrap:anywhere}
 table.nodes thead,#probes thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.nodes tbody,#probes tbody{display:block}
 table.nodes tr,#probes tr{display:grid;grid-template-columns:1fr 1fr;border:1px solid var(--line);border-radius:.4rem;margin:.5rem 0;padding:.3rem .2rem}

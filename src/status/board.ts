@@ -23,6 +23,10 @@ export interface StatusBoardOptions {
   maxEvents?: number;
 }
 
+/** Status changes of one node closer together than this are folded into one "flapping" line. */
+export const FLAP_WINDOW_MS = 10 * 60_000;
+const NODE_EVENT_KINDS: ReadonlySet<StatusEventKind> = new Set(['node_down', 'node_up', 'node_degraded']);
+
 interface Tracked {
   status: NodeStatus;
   history: NodeHistory;
@@ -137,11 +141,37 @@ export class StatusBoard {
       text = prev.status === 'down' ? `${next.name} up${after}` : `${next.name} healthy again${after}`;
       log?.info(fields, text);
     }
-    if (kind) this.event(kind, text, next.name, now);
+    if (kind) this.nodeEvent({ at: now, kind, node: next.name, text }, next);
   }
 
-  private event(kind: StatusEventKind, text: string, node?: string, at = this.now()): void {
-    this.events.push({ at, kind, node, text });
+  /**
+   * A third status change of a node within FLAP_WINDOW_MS replaces the node's earlier lines with
+   * one ("rpc-flaky flapping: 9 changes in 60 s, now down: ..."), so one flapping node cannot push
+   * every other event off the page; a plain down-then-up stays two lines.
+   */
+  private nodeEvent(e: StatusEvent & { node: string }, next: NodeStatus): void {
+    const mine: number[] = [];
+    for (let i = this.events.length - 1; i >= 0 && mine.length < 2; i--) {
+      const old = this.events[i]!;
+      if (old.node !== e.node || !NODE_EVENT_KINDS.has(old.kind)) continue;
+      if (e.at - old.at > FLAP_WINDOW_MS) break;
+      mine.push(i);
+      if (old.changes !== undefined) break;
+    }
+    const last = this.events[mine[0] ?? -1];
+    if (mine.length === 2 || last?.changes !== undefined) {
+      const folded = mine.map((i) => this.events[i]!);
+      const changes = folded.reduce((n, f) => n + (f.changes ?? 1), 1);
+      const firstAt = Math.min(...folded.map((f) => f.firstAt ?? f.at));
+      for (const i of mine) this.events.splice(i, 1);
+      const now = next.status === 'up' ? 'up' : `${next.status}: ${next.text}`;
+      e = { ...e, changes, firstAt, text: `${e.node} flapping: ${changes} changes in ${formatDuration(e.at - firstAt)}, now ${now}` };
+    }
+    this.event(e.kind, e.text, e.node, e.at, e.changes === undefined ? undefined : { changes: e.changes, firstAt: e.firstAt! });
+  }
+
+  private event(kind: StatusEventKind, text: string, node?: string, at = this.now(), fold?: { changes: number; firstAt: number }): void {
+    this.events.push({ at, kind, node, text, ...fold });
     if (this.events.length > this.maxEvents) this.events.splice(0, this.events.length - this.maxEvents);
     this.version++;
   }

@@ -35,6 +35,8 @@ const eventSchema = z.object({
   kind: z.enum(['node_down', 'node_up', 'node_degraded', 'config_accepted', 'config_rejected', 'alert_firing', 'alert_resolved']),
   node: z.string().max(200).optional(),
   text: z.string().max(1000),
+  changes: z.number().int().min(2).optional(),
+  firstAt: z.number().optional(),
 });
 const fileSchema = z.object({ version: z.literal(STATUS_FILE_VERSION), savedAt: z.number(), nodes: z.array(nodeSchema), events: z.array(eventSchema) });
 

@@ -99,4 +99,7 @@ export interface StatusEvent {
   kind: StatusEventKind;
   node?: string;
   text: string;
+  /** A flapping node's status changes folded into this one line: how many, since when. */
+  changes?: number;
+  firstAt?: number;
 }
