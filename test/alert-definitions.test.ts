@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE, annotationTemplates, findDefinition, runbookUrl } from '../src/alerting/definitions/index.js';
+import { AlertEngine } from '../src/alerting/engine.js';
 import { renderRulesFile } from '../src/alerting/rulesFile.js';
+import { parse } from 'yaml';
 import { renderTemplate } from '../src/alerting/template.js';
 import { RULES_FILE, loadPromtoolTests } from './support/alert-rules.js';
 
@@ -28,6 +30,34 @@ describe('generated rules file', () => {
     expect(def.description(params)).toContain('more than 50 blocks behind for 90 seconds');
     const stalled = findDefinition('LedgerNodeHeightStalled')!;
     expect(stalled.promql({ ...stalled.defaults, threshold: 300 })).toContain('changes(ledger_node_block_height[5m])');
+  });
+});
+
+describe('rules file with config overrides', () => {
+  const overrides = {
+    LedgerNodeDown: { forMs: 3_000, keepFiringForMs: 0, severity: 'warning' as const },
+    LedgerNodeBehindFleet: { threshold: 7, keepFiringForMs: 2_000 },
+    LedgerMiningUpgradeApproaching: { enabled: false },
+  };
+  type Rule = { alert: string; expr: string; for: string; keep_firing_for?: string; labels: { severity: string } };
+  const rules = (parse(renderRulesFile(DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, overrides)) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
+  const rule = (name: string) => rules.find((r) => r.alert === name);
+
+  it('takes the same parameters the engine takes from alerting.rules, and leaves out disabled alerts', () => {
+    const engine = new AlertEngine({ runbookBase: DEFAULT_RUNBOOK_BASE, instance: 'x', rules: overrides });
+    expect(rule('LedgerNodeDown')).toMatchObject({ for: '3s', labels: { severity: 'warning' } });
+    expect(rule('LedgerNodeDown')!.keep_firing_for).toBeUndefined();
+    expect(engine.params('LedgerNodeDown')).toMatchObject({ forMs: 3_000, keepFiringForMs: 0, severity: 'warning' });
+    expect(rule('LedgerNodeBehindFleet')).toMatchObject({ for: '5m', keep_firing_for: '2s' });
+    expect(rule('LedgerNodeBehindFleet')!.expr).toMatch(/^node:ledger_node_height_lag_blocks:fleet > 7\n/);
+    expect(engine.params('LedgerNodeBehindFleet')).toMatchObject({ threshold: 7, keepFiringForMs: 2_000, forMs: 300_000 });
+    expect(rule('LedgerMiningUpgradeApproaching')).toBeUndefined();
+    expect(engine.params('LedgerMiningUpgradeApproaching')).toBeUndefined();
+    expect(rules.length).toBe(ALERT_DEFINITIONS.length - 1);
+  });
+
+  it('without overrides is the committed file', () => {
+    expect(renderRulesFile(DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, {})).toBe(readFileSync(RULES_FILE, 'utf8'));
   });
 });
 

@@ -5,13 +5,11 @@ import { fingerprint } from './labels.js';
 import { observeActive, observeInactive, type AlertInstance } from './instance.js';
 import { RangeStore } from './range.js';
 import { renderTemplate } from './template.js';
+import { effectiveParams, type RuleOverride } from './params.js';
 import type { AlertDefinition, AlertParams, ExporterSignals, Labels } from './types.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
 
-/** Per-alert overrides from config (`alerting.rules`). */
-export interface RuleOverride extends Partial<AlertParams> {
-  enabled?: boolean;
-}
+export type { RuleOverride };
 
 export interface EngineOptions {
   runbookBase: string;
@@ -50,10 +48,8 @@ export class AlertEngine {
   configure(opts: EngineOptions): void {
     this.opts = opts;
     this.rules = (opts.definitions ?? ALERT_DEFINITIONS).flatMap((def) => {
-      const o = opts.rules?.[def.name] ?? {};
-      if (o.enabled === false || !def.evaluate) return [];
-      const { enabled: _enabled, ...overrides } = o;
-      return [{ def, params: { ...def.defaults, ...definedOnly(overrides) } }];
+      const params = def.evaluate ? effectiveParams(def, opts.rules) : undefined;
+      return params ? [{ def, params }] : [];
     });
   }
 
@@ -128,8 +124,4 @@ function renderAnnotations(def: AlertDefinition, params: AlertParams, runbookBas
   const out: Record<string, string> = {};
   for (const [k, t] of Object.entries(annotationTemplates(def, params, runbookBase))) out[k] = renderTemplate(t, labels, value);
   return out;
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

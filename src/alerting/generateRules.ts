@@ -3,7 +3,8 @@
 import { realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RUNBOOK_BASE } from './definitions/index.js';
+import type { RuleOverrides } from './params.js';
+import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE } from './definitions/index.js';
 import { renderRulesFile } from './rulesFile.js';
 
 /** The repository's rules file, from src/alerting or dist/alerting alike. */
@@ -11,8 +12,9 @@ export function defaultRulesFile(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'alerts', 'ledger-fleet-exporter.rules.yml');
 }
 
-export function writeRulesFile(file = defaultRulesFile(), runbookBase = DEFAULT_RUNBOOK_BASE): string {
-  writeFileSync(file, renderRulesFile(runbookBase));
+/** `overrides`: a deployment's `alerting.rules`, so its Prometheus evaluates what its engine does. */
+export function writeRulesFile(file = defaultRulesFile(), runbookBase = DEFAULT_RUNBOOK_BASE, overrides?: RuleOverrides): string {
+  writeFileSync(file, renderRulesFile(runbookBase, ALERT_DEFINITIONS, overrides));
   return file;
 }
 

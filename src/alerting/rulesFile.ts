@@ -1,8 +1,9 @@
 // Writes the Prometheus rules file from the one source of alert definitions. Deterministic text,
 // so the committed file can be compared with a fresh rendering (test/alert-definitions.test.ts).
-import type { AlertDefinition } from './types.js';
+import type { AlertDefinition, AlertParams } from './types.js';
 import { ALERT_DEFINITIONS, annotationTemplates } from './definitions/index.js';
 import { promDuration } from './format.js';
+import { effectiveParams, type RuleOverrides } from './params.js';
 
 const HEADER = `# Prometheus alert rules for ledger-fleet-exporter.
 # GENERATED from src/alerting/definitions/ by \`npm run alert-rules\`: edit the definitions, not this file.
@@ -19,19 +20,23 @@ const HEADER = `# Prometheus alert rules for ledger-fleet-exporter.
 # drop probes the node does not offer (\`ledger_probe_supported == 0\`).
 `;
 
-export function renderRulesFile(runbookBase: string, definitions: readonly AlertDefinition[] = ALERT_DEFINITIONS): string {
-  const groups = new Map<string, AlertDefinition[]>();
-  for (const def of definitions) groups.set(def.group, [...(groups.get(def.group) ?? []), def]);
-  const out = [HEADER, 'groups:'];
-  for (const [name, defs] of groups) {
-    out.push(`  - name: ${name}`, '    rules:');
-    out.push(defs.map((d) => renderRule(d, runbookBase)).join('\n'));
+/**
+ * The rules file text. `overrides` are the config's `alerting.rules`, applied exactly as the
+ * built-in engine applies them (disabled alerts are left out): a deployment that tunes its
+ * alerts renders a rules file that agrees with its own engine.
+ */
+export function renderRulesFile(runbookBase: string, definitions: readonly AlertDefinition[] = ALERT_DEFINITIONS, overrides?: RuleOverrides): string {
+  const groups = new Map<string, string[]>();
+  for (const def of definitions) {
+    const params = effectiveParams(def, overrides);
+    if (params) groups.set(def.group, [...(groups.get(def.group) ?? []), renderRule(def, params, runbookBase)]);
   }
+  const out = [HEADER, 'groups:'];
+  for (const [name, rules] of groups) out.push(`  - name: ${name}`, '    rules:', rules.join('\n'));
   return `${out.join('\n')}`;
 }
 
-function renderRule(def: AlertDefinition, runbookBase: string): string {
-  const p = def.defaults;
+function renderRule(def: AlertDefinition, p: AlertParams, runbookBase: string): string {
   const lines = [`      - alert: ${def.name}`];
   for (const c of def.comment?.split('\n') ?? []) lines.push(`        # ${c}`);
   const expr = def.promql(p);

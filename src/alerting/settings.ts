@@ -6,7 +6,7 @@ import { urlCredentials } from '../redact.js';
 import type { SecretValue } from '../domain.js';
 import type { AlertingRaw } from './configSchema.js';
 import { DEFAULT_RUNBOOK_BASE } from './definitions/index.js';
-import type { RuleOverride } from './engine.js';
+import type { RuleOverride } from './params.js';
 import { resolveHeartbeat, type HeartbeatSettings } from './heartbeatConfig.js';
 import type { MaintenanceWindowSpec } from './maintenance.js';
 import { resolveMaintenance } from './maintenanceConfig.js';
