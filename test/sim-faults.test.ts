@@ -163,6 +163,21 @@ describe('time-driven faults', () => {
     expect((await getJson(`${n.url}/health`)).status).toBe('ok');
   });
 
+  it('adjust changes the version, the distance behind and the validator view of a running node', async () => {
+    const clock = manualClock();
+    const f = await start([{ name: 'n' }, { name: 'peer' }], { blockTimeMs: 3_000, now: clock.now });
+    const n = f.node('n');
+    const fullSet = ((await rpc(n.url, 'claw_getValidators')).result as unknown[]).length;
+    n.adjust({ version: '9.9.9', heightOffset: 25, missingValidators: 2 });
+    expect((await getJson(`${n.url}/health`)).version).toBe('9.9.9');
+    expect((await rpc(n.url, 'claw_blockNumber')).result).toBe(f.node('peer').height() - 25);
+    expect(((await rpc(n.url, 'claw_getValidators')).result as unknown[]).length).toBe(fullSet - 2);
+    n.adjust({ heightOffset: 0, missingValidators: 0 });
+    expect(n.height()).toBe(f.node('peer').height());
+    expect(((await rpc(n.url, 'claw_getValidators')).result as unknown[]).length).toBe(fullSet);
+    expect((await getJson(`${n.url}/health`)).version).toBe('9.9.9');
+  });
+
   it('flapping alternates healthy and proxy_502 every half period', async () => {
     const clock = manualClock();
     const f = await start([{ name: 'n' }], { now: clock.now, flapPeriodMs: 4_000 });

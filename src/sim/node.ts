@@ -34,9 +34,10 @@ export class SimNode {
   readonly network: string;
   readonly build: SimBuild;
   readonly namespace: string;
-  readonly version: string;
-  readonly heightOffset: number;
-  readonly missingValidators: number;
+  /** version, heightOffset, missingValidators: changed at run time by adjust() (an upgrade, a resync). */
+  version: string;
+  heightOffset: number;
+  missingValidators: number;
   readonly peers: number;
   private _url = '';
   private port = 0;
@@ -118,6 +119,17 @@ export class SimNode {
     if (f === 'down') return this.enqueue(() => this.stop());
     if (prev === 'down') return this.enqueue(() => this.start());
     return this.transitions;
+  }
+
+  /**
+   * Changes what the node runs and sees, as an operator's action would: another version (an
+   * upgrade), a distance behind its network (falling behind, catching up), a stale validator set.
+   */
+  adjust(change: Pick<SimNodeSpec, 'version' | 'heightOffset' | 'missingValidators'>): void {
+    if (change.version !== undefined) this.version = change.version;
+    if (change.heightOffset !== undefined) this.heightOffset = Math.max(0, Math.floor(change.heightOffset));
+    if (change.missingValidators !== undefined) this.missingValidators = Math.max(0, Math.floor(change.missingValidators));
+    this.metricsCache = undefined;
   }
 
   height(): number {
