@@ -10,9 +10,20 @@ export interface RecordingRule {
   comment: string;
 }
 
-/** One sample per node, whichever replicas report it. */
-const perNode = (metric: string) => `max by (node, network) (${metric})`;
+/**
+ * One sample per node, whichever replicas report it: only the node's identity labels stay (the
+ * labels the built-in engine gives a node's alerts), so HA twins count, and alert, once.
+ */
+export function perNode(expr: string): string {
+  if (!expr.includes('\n')) return `max by (node, network) (${expr})`;
+  return `max by (node, network) (\n${expr
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n')}\n)`;
+}
 const UP_NODES = `on (node, network) ${perNode('ledger_node_up')} == 1`;
+/** Distinct validator addresses per network over every shard (each exposes its highest node's set). */
+const VALIDATOR_UNION = 'count by (network) (count by (network, validator) (ledger_validator_stake_tokens))';
 
 /** Names of the recorded series, for the alert definitions and dashboards that read them. */
 export const RECORDED = {
@@ -70,13 +81,18 @@ export const RECORDING_RULES: readonly RecordingRule[] = [
     record: RECORDED.validatorSetMismatch,
     comment:
       'ledger_fleet_validator_set_mismatch: 1 when the nodes of one shard disagree (each exporter\n' +
-      'compares the sets), or when nodes up in different shards report different set sizes.',
+      'compares the sets), or when a node up reports fewer or more validators than the union of the\n' +
+      'addresses every shard exposes (ledger_validator_*{validator}): a set of the same size with\n' +
+      'other members makes the union larger than it.',
     expr:
       'max by (network) (\n' +
       '  label_replace(max by (network) (ledger_fleet_validator_set_mismatch), "source", "shard", "", "")\n' +
-      `  or label_replace(\n` +
-      `    (max by (network) (${perNode('ledger_node_validators')} and ${UP_NODES})\n` +
-      `      - min by (network) (${perNode('ledger_node_validators')} and ${UP_NODES})) > bool 0,\n` +
+      '  or label_replace(\n' +
+      '    max by (network) (\n' +
+      `      ${VALIDATOR_UNION}\n` +
+      '        != bool on (network) group_right ()\n' +
+      `      (${perNode('ledger_node_validators')} and ${UP_NODES})\n` +
+      '    ),\n' +
       '    "source", "fleet", "", "")\n' +
       ')',
   },

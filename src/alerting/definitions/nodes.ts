@@ -1,9 +1,10 @@
-// Per-node alerts (rule group ledger-fleet-nodes). Each one names the node and its network.
+// Per-node alerts (rule group ledger-fleet-nodes). Each one names the node and its network, and
+// nothing else: the PromQL keeps only those labels, so HA twins of a shard raise one alert per node.
 import type { NodeView } from '../../state/snapshot.js';
 import { durationWords, promDuration } from '../format.js';
 import type { AlertDefinition, AlertSample, EvalContext } from '../types.js';
 import { counterIncrease } from '../range.js';
-import { RECORDED } from '../../recording/rules.js';
+import { perNode as oncePerNode, RECORDED } from '../../recording/rules.js';
 
 const GROUP = 'ledger-fleet-nodes';
 const ids = (n: NodeView) => ({ node: n.name, network: n.network });
@@ -28,10 +29,10 @@ export const NODE_ALERTS: AlertDefinition[] = [
     group: GROUP,
     scope: 'node',
     defaults: { severity: 'critical', forMs: 60_000, keepFiringForMs: 300_000 },
-    promql: () => 'ledger_node_up == 0',
+    promql: () => oncePerNode('ledger_node_up == 0'),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) is down',
     description: (p) =>
-      `Node {{ $labels.node }} in network {{ $labels.network }} has not given a valid answer to its health or blockNumber probe for more than ${durationWords(p.forMs)}{{ if $labels.instance }} (exporter {{ $labels.instance }}){{ end }}.`,
+      `Node {{ $labels.node }} in network {{ $labels.network }} has not given a valid answer to its health or blockNumber probe for more than ${durationWords(p.forMs)}.`,
     evaluate: (ctx) => perNode(ctx, (n) => (n.up ? undefined : 0)),
   },
   {
@@ -40,7 +41,7 @@ export const NODE_ALERTS: AlertDefinition[] = [
     scope: 'node',
     comment: '/health answers 200 with status "degraded" when the last block is 60 s old or more.',
     defaults: { severity: 'warning', forMs: 180_000, keepFiringForMs: 300_000 },
-    promql: () => `ledger_node_healthy == 0${GATED_ON_UP}${GATED_ON_HEALTH}`,
+    promql: () => oncePerNode(`ledger_node_healthy == 0${GATED_ON_UP}${GATED_ON_HEALTH}`),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) reports itself unhealthy',
     description: (p) =>
       `Node {{ $labels.node }} in network {{ $labels.network }} answers, but its /health status has not been "ok" for more than ${durationWords(p.forMs)}.`,
@@ -54,7 +55,7 @@ export const NODE_ALERTS: AlertDefinition[] = [
     comment:
       'No height change in 2 minutes (~40 blocks; the threshold, in seconds) while the node answers;\n`for` covers a freshly started exporter whose height series has only a sample or two.',
     defaults: { severity: 'critical', forMs: 60_000, keepFiringForMs: 300_000, threshold: 120 },
-    promql: (p) => `changes(ledger_node_block_height[${promDuration(stallWindowMs(p.threshold))}]) == 0${GATED_ON_UP}`,
+    promql: (p) => oncePerNode(`changes(ledger_node_block_height[${promDuration(stallWindowMs(p.threshold))}]) == 0${GATED_ON_UP}`),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) is not advancing',
     description: (p) =>
       `Node {{ $labels.node }} in network {{ $labels.network }} answers, but its block height has not changed for more than ${durationWords(stallWindowMs(p.threshold))} (block time is about 3 s).`,
@@ -71,7 +72,7 @@ export const NODE_ALERTS: AlertDefinition[] = [
     scope: 'node',
     comment: '20 blocks is about one minute of chain time.',
     defaults: { severity: 'warning', forMs: 300_000, keepFiringForMs: 300_000, threshold: 20 },
-    promql: (p) => `${RECORDED.lagBlocks} > ${p.threshold}${GATED_ON_UP}`,
+    promql: (p) => oncePerNode(`${RECORDED.lagBlocks} > ${p.threshold}${GATED_ON_UP}`),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) is behind the fleet',
     description: (p) =>
       `Node {{ $labels.node }} in network {{ $labels.network }} is {{ printf "%.0f" $value }} blocks behind the highest node of its network, and has been more than ${p.threshold} blocks behind for ${durationWords(p.forMs)}.`,
@@ -82,7 +83,7 @@ export const NODE_ALERTS: AlertDefinition[] = [
     group: GROUP,
     scope: 'node',
     defaults: { severity: 'warning', forMs: 600_000, keepFiringForMs: 600_000, threshold: 2 },
-    promql: (p) => `ledger_node_peers < ${p.threshold}${GATED_ON_UP}${GATED_ON_HEALTH}`,
+    promql: (p) => oncePerNode(`ledger_node_peers < ${p.threshold}${GATED_ON_UP}${GATED_ON_HEALTH}`),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) has few peers',
     description: (p) =>
       `Node {{ $labels.node }} in network {{ $labels.network }} has had fewer than ${p.threshold} peers for ${durationWords(p.forMs)} (now {{ printf "%.0f" $value }}).`,
@@ -99,12 +100,14 @@ export const NODE_ALERTS: AlertDefinition[] = [
     comment: 'More than 2 answers with HTTP 5xx in 5 minutes, over all probes the node supports.',
     defaults: { severity: 'warning', forMs: 120_000, keepFiringForMs: 600_000, threshold: 2 },
     promql: (p) =>
-      [
-        'sum without (probe, reason) (',
-        '  increase(ledger_probe_failures_total{reason="http_5xx"}[5m])',
-        '    unless on (node, network, probe) ledger_probe_supported == 0',
-        `) > ${p.threshold}`,
-      ].join('\n'),
+      oncePerNode(
+        [
+          'sum without (probe, reason) (',
+          '  increase(ledger_probe_failures_total{reason="http_5xx"}[5m])',
+          '    unless on (node, network, probe) ledger_probe_supported == 0',
+          `) > ${p.threshold}`,
+        ].join('\n'),
+      ),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) answers with HTTP 5xx',
     description: () =>
       'Node {{ $labels.node }} in network {{ $labels.network }} answered {{ printf "%.0f" $value }} probes with HTTP 5xx in the last 5 minutes. The exporter recorded each answer as evidence.',
