@@ -185,3 +185,69 @@ export type ProbeResult =
       response?: FailedResponse;
     }
   | { kind: 'unsupported'; probe: ProbeName; startedAt: number; durationMs: number; message: string };
+
+// ---- What the pipeline shows: one FleetSnapshot per scrape, evaluation or page ----
+
+export interface ProbeView {
+  probe: ProbeName;
+  supported: boolean;
+  /** Undefined until the probe first ran. */
+  success?: boolean;
+  durationSeconds?: number;
+  lastSuccessSeconds?: number;
+  failures: Record<FailureReason, number>;
+  consecutiveFailures: number;
+  backingOff: boolean;
+}
+
+export interface NodeView {
+  name: string;
+  network: string;
+  labels: Record<string, string>;
+  namespace?: string;
+  up: boolean;
+  health?: HealthData;
+  /** From /health, else from blockNumber. */
+  height?: number;
+  lagBlocks?: number;
+  validatorsCount?: number;
+  minersActive?: number;
+  probes: ProbeView[];
+  /** What the probes last stored on the node, read by the per-node families of each probe descriptor. */
+  values?: Readonly<NodeValues>;
+}
+
+export interface ValidatorView {
+  address: string;
+  stakeTokens: number;
+  weight?: number;
+  agentScore?: number;
+}
+
+export interface NetworkView {
+  network: string;
+  decimals: number;
+  nodes: number;
+  nodesUp: number;
+  heightMax?: number;
+  heightMin?: number;
+  versions: number;
+  /** Node whose chain values (validators, mining) are shown: the node up with the highest height. */
+  sourceNode?: string;
+  validators?: { list: ValidatorView[]; totalStakeTokens: number };
+  /** 1 when nodes up disagree on the validator set; undefined when fewer than one reports. */
+  validatorSetMismatch?: 0 | 1;
+  mining?: {
+    miners: number;
+    active: number;
+    rewardTokens: number;
+    upgradeHeight: number;
+    upgraded: boolean;
+    blocksUntilUpgrade: number;
+  };
+}
+
+export interface FleetSnapshot {
+  nodes: NodeView[];
+  networks: NetworkView[];
+}

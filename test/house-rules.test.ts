@@ -19,8 +19,8 @@ const ALLOWED_FUNCTIONS: Record<string, Record<string, string>> = {
 const PENDING_FILES = new Set(['evidence/store.ts', 'sim/node.ts']);
 const PENDING_FUNCTIONS = new Set([
   'agent/metrics.ts:agentPlatformCollectors', 'alerting/component.ts:alertingComponent', 'daemon.ts:startDaemon',
-  'evidence/cli.ts:runEvidenceCli', 'metrics/fleetText.ts:writeFleet', 'sim/chain.ts:constructor',
-  'state/snapshot.ts:buildSnapshot', 'web/webConfig.ts:loadWebConfig',
+  'evidence/cli.ts:runEvidenceCli', 'sim/chain.ts:constructor',
+  'web/webConfig.ts:loadWebConfig',
 ]);
 
 const root = (dir: string): string => fileURLToPath(new URL(`../${dir}`, import.meta.url));

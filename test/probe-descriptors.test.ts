@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PROBE_NAMES, type NodeValues, type ProbeData } from '../src/domain.js';
+import { SHARED_FAMILIES } from '../src/metrics/fleetText.js';
 import { applyProbeData, PROBES } from '../src/probe/descriptors.js';
 
 // A copy of /work/shared/spec/exporter-contract.md carried by the repository.
@@ -43,7 +44,14 @@ describe('probe descriptors', () => {
 
   it('names only metrics of the contract', () => {
     for (const [probe, d] of Object.entries(PROBES)) {
-      for (const name of d.metrics) expect(contract, `${probe}: ${name}`).toContain(name.replace(/\*$/, ''));
+      for (const { name } of d.metrics) expect(contract, `${probe}: ${name}`).toContain(name);
     }
+  });
+
+  it('with the shared families, renders every fleet family of the contract exactly once', () => {
+    const rendered = [...SHARED_FAMILIES, ...Object.values(PROBES).flatMap((d) => d.metrics.map((f) => f.name))];
+    expect(new Set(rendered).size).toBe(rendered.length);
+    const fleet = new Set(contract.match(/\bledger_(node|fleet|mining|validators?|probe)_[a-z_]+/g));
+    expect([...fleet].filter((name) => !rendered.includes(name))).toEqual([]);
   });
 });

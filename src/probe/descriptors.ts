@@ -1,8 +1,17 @@
 // Every probe as data: how it asks the node, how the answer is parsed, what a success stores on
-// the node and a failure clears, and which per-node metrics it feeds. A new probe is a name in
-// domain.ts (PROBE_NAMES, ProbeData, RPC_METHODS for an RPC probe) and one entry here; the
-// fleet state applies and clears through this table and the prober asks and parses through it.
-import { RPC_METHODS, type HealthData, type NodeValues, type ProbeData, type ProbeName } from '../domain.js';
+// the node and a failure clears, and the metric families its values feed. A new probe is its
+// types in domain.ts (name, data, the field it stores) and one entry here: the prober asks and
+// parses, the fleet state applies and clears, and the /metrics view renders through this table.
+import {
+  RPC_METHODS,
+  type HealthData,
+  type NetworkView,
+  type NodeValues,
+  type NodeView,
+  type ProbeData,
+  type ProbeName,
+  type ValidatorView,
+} from '../domain.js';
 import { DEFAULT_UPSTREAM_BUDGET, parseExposition } from '../exposition/index.js';
 import { ProbeError } from './http.js';
 import { parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators } from './parse.js';
@@ -16,21 +25,34 @@ export interface ParseContext {
   maxUpstreamSeries: number;
 }
 
-export interface ProbeDescriptor<P extends ProbeName = ProbeName> {
+/**
+ * A gauge family a probe's values feed, one sample per node (labels node, network), per network
+ * (network) or per active validator of a network (network, validator). No value, no sample.
+ */
+export type ProbeFamily = { name: string; help: string } & (
+  | { per: 'node'; value(values: Readonly<NodeValues>, node: NodeView): number | undefined }
+  | { per: 'network'; value(network: NetworkView): number | undefined }
+  | { per: 'validator'; value(validator: ValidatorView): number | undefined }
+);
+
+export interface ProbeDescriptor<D extends { probe: string } = ProbeData> {
   request: ProbeAsk;
   /** The answer (body text for a GET, the JSON-RPC result) as the probe's data; throws a ProbeError. */
-  parse(answer: unknown, ctx: ParseContext): DataOf<P>;
+  parse(answer: unknown, ctx: ParseContext): D;
   /** Stores a success on the node; true when the answer shows a new process (restart, new build). */
-  apply(node: NodeValues, data: DataOf<P>, at: number): boolean;
+  apply(node: NodeValues, data: D, at: number): boolean;
   /** Forgets what the probe provided, after a failure or when the node lacks it. */
   clear(node: NodeValues): void;
-  /** The per-node and per-network families this probe's values feed (rendered by metrics/). */
-  metrics: readonly string[];
+  /**
+   * The families only this probe feeds, rendered by metrics/fleetText.ts. Height, liveness, identity
+   * and the per-probe families come from several probes and are rendered there.
+   */
+  metrics: readonly ProbeFamily[];
 }
 
 const JSON_ACCEPT = 'application/json';
 
-export const PROBES: { [P in ProbeName]: ProbeDescriptor<P> } = {
+export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
   health: {
     request: { kind: 'get', path: '/health', accept: JSON_ACCEPT },
     parse: (text) => ({ probe: 'health', value: parseHealth(parseJson(text as string, 'GET /health')) }),
@@ -40,7 +62,14 @@ export const PROBES: { [P in ProbeName]: ProbeDescriptor<P> } = {
       return restarted;
     },
     clear: (node) => void (node.health = undefined),
-    metrics: ['ledger_node_healthy', 'ledger_node_block_height', 'ledger_node_last_block_age_seconds', 'ledger_node_peers', 'ledger_node_mempool_size', 'ledger_node_uptime_seconds', 'ledger_node_epoch', 'ledger_node_info'],
+    metrics: [
+      { per: 'node', name: 'ledger_node_healthy', help: 'Whether /health reported status "ok" (1) or anything else (0).', value: (v) => (v.health?.status === undefined ? undefined : v.health.status === 'ok' ? 1 : 0) },
+      { per: 'node', name: 'ledger_node_last_block_age_seconds', help: 'Age of the last block the node has, from /health.', value: (v) => v.health?.lastBlockAgeSecs },
+      { per: 'node', name: 'ledger_node_peers', help: 'Connected peers, from /health.', value: (v) => v.health?.peerCount },
+      { per: 'node', name: 'ledger_node_mempool_size', help: 'Transactions in the mempool, from /health.', value: (v) => v.health?.mempoolSize },
+      { per: 'node', name: 'ledger_node_uptime_seconds', help: 'Node process uptime, from /health.', value: (v) => v.health?.uptimeSecs },
+      { per: 'node', name: 'ledger_node_epoch', help: 'Current epoch, from /health.', value: (v) => v.health?.epoch },
+    ],
   },
   metrics: {
     // The classic text format: the Rust crate's dialect, and what the parser reads.
@@ -64,34 +93,77 @@ export const PROBES: { [P in ProbeName]: ProbeDescriptor<P> } = {
       node.upstream = undefined;
       node.upstreamVersion++;
     },
-    metrics: ['ledger_upstream_*'],
+    // The answer is re-exposed as ledger_upstream_* by exposition/ (names and labels are the node's).
+    metrics: [],
   },
   blockNumber: {
     request: { kind: 'rpc', method: RPC_METHODS.blockNumber },
     parse: (result) => ({ probe: 'blockNumber', value: parseBlockNumber(result) }),
     apply: (node, d) => ((node.blockNumber = d.value), false),
     clear: (node) => void (node.blockNumber = undefined),
-    metrics: ['ledger_node_block_height', 'ledger_node_height_lag_blocks', 'ledger_fleet_block_height_max', 'ledger_fleet_block_height_min'],
+    // Height (with /health's) feeds the shared height families.
+    metrics: [],
   },
   miningStats: {
     request: { kind: 'rpc', method: RPC_METHODS.miningStats },
     parse: (result) => ({ probe: 'miningStats', value: parseMiningStats(result) }),
     apply: (node, d) => ((node.mining = d.value), false),
     clear: (node) => void (node.mining = undefined),
-    metrics: ['ledger_node_miners_active', 'ledger_mining_miners', 'ledger_mining_miners_active', 'ledger_mining_block_reward_tokens', 'ledger_mining_upgrade_height', 'ledger_mining_upgraded', 'ledger_mining_blocks_until_upgrade'],
+    metrics: [
+      { per: 'node', name: 'ledger_node_miners_active', help: 'Active miners this node reports.', value: (v) => v.mining?.activeMiners },
+      { per: 'network', name: 'ledger_mining_miners', help: 'Registered miners.', value: (n) => n.mining?.miners },
+      { per: 'network', name: 'ledger_mining_miners_active', help: 'Active miners.', value: (n) => n.mining?.active },
+      { per: 'network', name: 'ledger_mining_block_reward_tokens', help: 'Current block reward, in tokens.', value: (n) => n.mining?.rewardTokens },
+      { per: 'network', name: 'ledger_mining_upgrade_height', help: 'Block height of the mining upgrade.', value: (n) => n.mining?.upgradeHeight },
+      { per: 'network', name: 'ledger_mining_upgraded', help: 'Whether the mining upgrade is active (1) or not (0).', value: (n) => (n.mining ? (n.mining.upgraded ? 1 : 0) : undefined) },
+      { per: 'network', name: 'ledger_mining_blocks_until_upgrade', help: 'Blocks left until the mining upgrade height (0 once reached).', value: (n) => n.mining?.blocksUntilUpgrade },
+    ],
   },
   validators: {
     request: { kind: 'rpc', method: RPC_METHODS.validators },
     parse: (result) => ({ probe: 'validators', value: parseValidators(result) }),
     apply: (node, d) => ((node.validators = d.value), false),
     clear: (node) => void (node.validators = undefined),
-    metrics: ['ledger_node_validators', 'ledger_validators_active', 'ledger_validators_stake_tokens', 'ledger_validator_stake_tokens', 'ledger_validator_weight', 'ledger_validator_agent_score', 'ledger_fleet_validator_set_mismatch'],
+    metrics: [
+      { per: 'node', name: 'ledger_node_validators', help: 'Number of validators this node reports.', value: (v) => v.validators?.length },
+      { per: 'network', name: 'ledger_validators_active', help: 'Size of the active validator set.', value: (n) => n.validators?.list.length },
+      { per: 'network', name: 'ledger_validators_stake_tokens', help: 'Total active stake, in tokens.', value: (n) => n.validators?.totalStakeTokens },
+      { per: 'network', name: 'ledger_fleet_validator_set_mismatch', help: 'Whether nodes up disagree on the validator set (1) or not (0).', value: (n) => n.validatorSetMismatch },
+      { per: 'validator', name: 'ledger_validator_stake_tokens', help: 'Stake of an active validator, in tokens.', value: (v) => v.stakeTokens },
+      { per: 'validator', name: 'ledger_validator_weight', help: 'Weight of an active validator.', value: (v) => v.weight },
+      { per: 'validator', name: 'ledger_validator_agent_score', help: 'Agent score of an active validator.', value: (v) => v.agentScore },
+    ],
   },
 };
 
-/** Applies a success through its probe's descriptor (the union is narrowed by `probe`). */
+// The table in use: the built-in probes, and any registered at run time (an extension, a test).
+const table = new Map<string, ProbeDescriptor>(Object.entries(PROBES) as [string, ProbeDescriptor][]);
+
+/** Adds a probe kind; its name must be new. */
+export function registerProbe<D extends { probe: string }>(name: string, descriptor: ProbeDescriptor<D>): void {
+  if (table.has(name)) throw new Error(`probe ${name} is already registered`);
+  table.set(name, descriptor as unknown as ProbeDescriptor);
+}
+
+/** Removes a probe kind added by registerProbe; the built-in ones stay. */
+export function unregisterProbe(name: string): void {
+  if (!(name in PROBES)) table.delete(name);
+}
+
+export function probeDescriptor(name: string): ProbeDescriptor {
+  const d = table.get(name);
+  if (!d) throw new Error(`unknown probe ${name}`);
+  return d;
+}
+
+/** Every probe kind in use, built-in ones first, in registration order. */
+export function probeDescriptors(): IterableIterator<ProbeDescriptor> {
+  return table.values();
+}
+
+/** Applies a success through its probe's descriptor. */
 export function applyProbeData(node: NodeValues, data: ProbeData, at: number): boolean {
-  return (PROBES[data.probe] as ProbeDescriptor).apply(node, data as never, at);
+  return probeDescriptor(data.probe).apply(node, data, at);
 }
 
 /** Start times that differ by less than this are the same process (clock and poll skew). */

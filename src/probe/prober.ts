@@ -1,10 +1,10 @@
 // Runs one probe against one node and classifies the outcome. Owns the node's RPC namespace:
 // fixed by config, or found by probing `<ns>_blockNumber` and remembered until reset.
 import type { HttpClient } from '../http/client.js';
-import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeData, type ProbeName, type ProbeResult, type RpcProbeName } from '../domain.js';
+import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeData, type ProbeName, type ProbeResult } from '../domain.js';
 import { decodeUtf8, endpointFor, probeRequest, ProbeError, type Endpoint } from './http.js';
 import { rpcCall, type RpcAnswer } from './jsonrpc.js';
-import { PROBES, type ProbeDescriptor } from './descriptors.js';
+import { probeDescriptor, type ProbeAsk } from './descriptors.js';
 
 export interface ProberOptions {
   /** Carries the run's secrets: every message of a result is scrubbed with them. */
@@ -53,7 +53,7 @@ export class NodeProber {
       if (err instanceof Unsupported) return { kind: 'unsupported', probe, startedAt, durationMs: duration(), message: this.opts.client.secrets.scrub(err.message) };
       const e = err instanceof ProbeError ? err : new ProbeError('invalid_response', `unexpected error: ${(err as Error).name}`);
       // The request that really got the answer: namespace detection may have sent another method.
-      const method = e.request ?? (probe in RPC_METHODS ? `POST ${this.detected ?? this.target.rpcNamespace}_${RPC_METHODS[probe as RpcProbeName]}` : `GET /${probe}`);
+      const method = e.request ?? this.requestLine(probeDescriptor(probe).request);
       return {
         kind: 'failed',
         probe,
@@ -68,9 +68,13 @@ export class NodeProber {
     }
   }
 
+  private requestLine(ask: ProbeAsk): string {
+    return ask.kind === 'get' ? `GET ${ask.path}` : `POST ${this.detected ?? this.target.rpcNamespace}_${ask.method}`;
+  }
+
   private async fetch(probe: ProbeName): Promise<ProbeData> {
-    const d = PROBES[probe] as ProbeDescriptor;
-    const answer = d.request.kind === 'get' ? await this.get(d.request.path, { accept: d.request.accept }) : await this.rpc(probe as RpcProbeName);
+    const d = probeDescriptor(probe);
+    const answer = d.request.kind === 'get' ? await this.get(d.request.path, { accept: d.request.accept }) : await this.rpc(d.request.method);
     return d.parse(answer, { maxUpstreamSeries: this.opts.maxUpstreamSeries });
   }
 
@@ -94,11 +98,10 @@ export class NodeProber {
     });
   }
 
-  private async rpc(probe: RpcProbeName): Promise<unknown> {
-    const name = RPC_METHODS[probe];
+  private async rpc(name: string): Promise<unknown> {
     let ns = await this.ensureNamespace();
     let answer = await this.call(ns, name);
-    if (!answer.ok && answer.methodNotFound && this.target.rpcNamespace === 'auto' && (await this.namespaceGone(ns, probe))) {
+    if (!answer.ok && answer.methodNotFound && this.target.rpcNamespace === 'auto' && (await this.namespaceGone(ns, name))) {
       // The node changed namespace (upgrade); find it again, once.
       this.resetNamespace();
       ns = await this.ensureNamespace();
@@ -113,8 +116,8 @@ export class NodeProber {
    * Every build offers blockNumber: a method missing while blockNumber still answers is truly
    * unsupported; blockNumber missing too means the namespace is gone, whichever probe saw it first.
    */
-  private async namespaceGone(ns: string, probe: RpcProbeName): Promise<boolean> {
-    if (probe === 'blockNumber') return true;
+  private async namespaceGone(ns: string, method: string): Promise<boolean> {
+    if (method === RPC_METHODS.blockNumber) return true;
     const check = await this.call(ns, RPC_METHODS.blockNumber);
     return !check.ok && check.methodNotFound;
   }

@@ -3,7 +3,7 @@
 // so nothing stale ever looks fresh.
 import { FAILURE_REASONS, type FailureReason, type NodeTarget, type NodeValues, type ProbeName, type ProbeResult } from '../domain.js';
 import { parseRetryAfter } from '../http/retryAfter.js';
-import { applyProbeData, PROBES } from '../probe/descriptors.js';
+import { applyProbeData, probeDescriptor } from '../probe/descriptors.js';
 
 export interface ProbeState {
   supported: boolean;
@@ -169,7 +169,7 @@ export class FleetState {
       if (result.namespace) node.namespace = result.namespace;
       restarted = applyProbeData(node, result.data, end);
     } else {
-      PROBES[result.probe].clear(node);
+      probeDescriptor(result.probe).clear(node);
       if (result.kind === 'unsupported') {
         ps.supported = false;
         ps.unsupportedAt = end;
