@@ -1,8 +1,6 @@
 // End to end without Prometheus, all on loopback: simulated fleet -> exporter with the built-in
 // alerting -> its `alertmanager` receiver -> Debian's prometheus-alertmanager -> a webhook in this
 // test. The alert must appear in Alertmanager's own API, reach the webhook, and resolve there.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +11,7 @@ import { startDaemon, type Daemon } from '../src/daemon.js';
 import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
-import { startAlertmanager } from './support/alertmanager.js';
+import { startAlertmanager, startWebhookSink, type WebhookMessage } from './support/alertmanager.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
 import { getJson, waitFor, type ManagedProcess } from './support/processes.js';
 
@@ -23,17 +21,12 @@ const VICTIM = 'amx-2';
 const WAIT_MS = 45_000;
 const AM_TOKEN = 'am-bearer-token-canary-31';
 
-interface WebhookMessage {
-  status: 'firing' | 'resolved';
-  alerts: { status: string; labels: Record<string, string>; annotations: Record<string, string> }[];
-}
-
 describe.skipIf(tools.skip)(`built-in alerting to Debian prometheus-alertmanager${tools.skipNote}`, () => {
   let dir = '';
   let fleet: SimFleet | undefined;
   let daemon: Daemon | undefined;
-  let receiver: Server | undefined;
-  const received: WebhookMessage[] = [];
+  let receiver: Awaited<ReturnType<typeof startWebhookSink>> | undefined;
+  let received: WebhookMessage[] = [];
   const children: ManagedProcess[] = [];
   let amUrl = '';
   const childOutput = () => children.map((c) => `--- ${c.name} ---\n${c.output()}`).join('\n');
@@ -45,21 +38,9 @@ describe.skipIf(tools.skip)(`built-in alerting to Debian prometheus-alertmanager
       ['amx-1', VICTIM, 'amx-3'].map((name) => ({ name, network: NETWORK, build: 'current' as const, peers: 5 })),
       { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
     );
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => (body += c));
-      req.on('end', () => {
-        try {
-          received.push(JSON.parse(body) as WebhookMessage);
-        } catch {
-          /* not a webhook payload */
-        }
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    receiver = await startWebhookSink();
+    received = receiver.received;
+    const hookUrl = receiver.url;
 
     const am = await startAlertmanager(alertmanager, dir, hookUrl);
     amUrl = am.url;
@@ -88,7 +69,7 @@ describe.skipIf(tools.skip)(`built-in alerting to Debian prometheus-alertmanager
 
   afterAll(async () => {
     await Promise.allSettled(children.map((c) => c.stop()));
-    await Promise.allSettled([daemon?.close(1_000), fleet?.close(), receiver ? new Promise<void>((r) => receiver!.close(() => r())) : undefined]);
+    await Promise.allSettled([daemon?.close(1_000), fleet?.close(), receiver?.close()]);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
