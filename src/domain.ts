@@ -65,8 +65,14 @@ export interface PollingSettings {
   concurrency: number;
   /** Cap on any response body we read from a node. */
   maxResponseBytes: number;
-  /** Cap on upstream (/metrics) series kept per node. */
+  /** Per-node budget: upstream (/metrics) series kept. */
   maxUpstreamSeries: number;
+  // The rest of the per-node budget (config/sections/polling.ts); a resolved config sets them
+  // all, absent means the default (probe/budget.ts).
+  maxUpstreamBytes?: number;
+  maxUpstreamFamilies?: number;
+  maxUpstreamHelpChars?: number;
+  maxValidators?: number;
 }
 
 export interface ListenAddress {

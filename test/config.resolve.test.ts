@@ -22,7 +22,16 @@ describe('defaults', () => {
     const c = parse(yaml('nodes:', '  - name: a', '    url: http://10.0.0.1:9710'));
     expect(c).toEqual({
       listen: { host: '0.0.0.0', port: 9715 },
-      polling: { concurrency: 64, maxResponseBytes: 4 * 1024 * 1024, maxUpstreamSeries: 2000 },
+      polling: {
+        concurrency: 64,
+        maxResponseBytes: 4 * 1024 * 1024,
+        // The documented per-node budget (README "Upstream budget").
+        maxUpstreamSeries: 2000,
+        maxUpstreamBytes: 512 * 1024,
+        maxUpstreamFamilies: 1000,
+        maxUpstreamHelpChars: 1024,
+        maxValidators: 10_000,
+      },
       nodes: [
         {
           name: 'a',
@@ -78,7 +87,7 @@ describe('defaults', () => {
     const c = parse(
       yaml(
         'listen: "[::1]:9100"',
-        'polling: {concurrency: 8, maxResponseBytes: 1MB, maxUpstreamSeries: 50}',
+        'polling: {concurrency: 8, maxResponseBytes: 1MB, maxUpstreamSeries: 50, maxUpstreamBytes: 64KiB, maxUpstreamFamilies: 20, maxUpstreamHelpChars: 80, maxValidators: 5}',
         'networks: {mainnet: {decimals: 18}, unused: {}}',
         'nodes:',
         '  - {name: a, url: "http://h:1", network: mainnet, labels: {region: eu}}',
@@ -88,7 +97,7 @@ describe('defaults', () => {
       ),
     );
     expect(c.listen).toEqual({ host: '::1', port: 9100 });
-    expect(c.polling).toEqual({ concurrency: 8, maxResponseBytes: 1_000_000, maxUpstreamSeries: 50 });
+    expect(c.polling).toEqual({ concurrency: 8, maxResponseBytes: 1_000_000, maxUpstreamSeries: 50, maxUpstreamBytes: 65_536, maxUpstreamFamilies: 20, maxUpstreamHelpChars: 80, maxValidators: 5 });
     expect(c.networks).toEqual({ mainnet: { decimals: 18 }, testnet: { decimals: 9 }, unused: { decimals: 9 } });
     expect(c.nodes[0]?.labels).toEqual({ region: 'eu' });
     expect(c.evidence).toEqual({ dir: '/var/lib/lfe', maxBytes: 1_048_576, maxAgeDays: 7 });

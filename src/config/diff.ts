@@ -14,8 +14,8 @@ export interface ConfigDiff {
 
 /**
  * Read once at start-up: the server socket, the evidence store, the platform checker, and
- * `polling` (concurrency, body cap and series cap apply to every node alike, so a reload never
- * gives some nodes new limits and others old ones).
+ * `polling` (concurrency, body cap and the per-node budget apply to every node alike, so a reload
+ * never gives some nodes new limits and others old ones).
  */
 export const RESTART_ONLY_SECTIONS = ['listen', 'evidence', 'polling', 'agentPlatform'] as const;
 

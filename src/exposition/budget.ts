@@ -7,8 +7,9 @@
 // (see README "Upstream budget"); header lines shared across nodes are bounded separately by
 // HEADER_CACHE_MAX_CHARS.
 
+/** Configured as polling.maxUpstreamSeries, maxUpstreamBytes, maxUpstreamFamilies, maxUpstreamHelpChars. */
 export interface UpstreamBudget {
-  /** Samples kept (whole histogram/summary series at a time); polling.maxUpstreamSeries. */
+  /** Samples kept (whole histogram/summary series at a time). */
   maxSeries: number;
   /** Characters learned (names, label names and values, HELP) plus a fixed cost per sample and family. */
   maxBytes: number;

@@ -12,7 +12,8 @@ import {
   type ProbeName,
   type ValidatorView,
 } from '../domain.js';
-import { DEFAULT_UPSTREAM_BUDGET, parseExposition } from '../exposition/index.js';
+import { parseExposition } from '../exposition/index.js';
+import type { NodeBudget } from './budget.js';
 import { ProbeError } from './http.js';
 import { parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators } from './parse.js';
 
@@ -22,7 +23,8 @@ type DataOf<P extends ProbeName> = Extract<ProbeData, { probe: P }>;
 export type ProbeAsk = { kind: 'get'; path: string; accept: string } | { kind: 'rpc'; method: string };
 
 export interface ParseContext {
-  maxUpstreamSeries: number;
+  /** What the node may make the exporter hold (polling settings, defaults filled in). */
+  budget: NodeBudget;
 }
 
 /**
@@ -76,7 +78,7 @@ export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
     request: { kind: 'get', path: '/metrics', accept: 'text/plain;version=0.0.4;q=1,*/*;q=0.1' },
     parse(text, ctx) {
       try {
-        const parsed = parseExposition(text as string, { budget: { ...DEFAULT_UPSTREAM_BUDGET, maxSeries: ctx.maxUpstreamSeries } });
+        const parsed = parseExposition(text as string, { budget: ctx.budget.upstream });
         return { probe: 'metrics', value: parsed.families, droppedSamples: parsed.droppedSamples };
       } catch (err) {
         throw new ProbeError('invalid_response', `GET /metrics: ${(err as Error).message}`.slice(0, 300));
@@ -121,7 +123,7 @@ export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
   },
   validators: {
     request: { kind: 'rpc', method: RPC_METHODS.validators },
-    parse: (result) => ({ probe: 'validators', value: parseValidators(result) }),
+    parse: (result, ctx) => ({ probe: 'validators', value: parseValidators(result, ctx.budget.maxValidators) }),
     apply: (node, d) => ((node.validators = d.value), false),
     clear: (node) => void (node.validators = undefined),
     metrics: [

@@ -1,6 +1,7 @@
 // Pure parsers of node answers. Tolerant of missing and extra fields, strict about the type of
 // every field they use: a wrong shape is an invalid response, never a half-read value.
 import type { HealthData, MiningStats, ValidatorInfo } from '../domain.js';
+import { DEFAULT_MAX_VALIDATORS } from './budget.js';
 import { ProbeError } from './http.js';
 
 function invalid(message: string): ProbeError {
@@ -78,16 +79,14 @@ export function parseAmount(v: unknown, field: string): bigint {
 
 const ADDRESS = /^(0x)?[0-9a-fA-F]{1,128}$/;
 
-/** Validators one node may report; a larger answer is refused (each becomes series, summed stake). */
-export const MAX_VALIDATORS = 10_000;
-
 /**
  * Addresses are normalised here, once (lower case, no 0x), so one validator written two ways is
  * one validator: the later spelling is dropped, never a second series or a second stake.
  */
-export function parseValidators(result: unknown): ValidatorInfo[] {
+export function parseValidators(result: unknown, maxValidators = DEFAULT_MAX_VALIDATORS): ValidatorInfo[] {
   if (!Array.isArray(result)) throw invalid(`getValidators: expected an array, got ${describe(result)}`);
-  if (result.length > MAX_VALIDATORS) throw invalid(`getValidators: ${result.length} validators exceed the cap of ${MAX_VALIDATORS}`);
+  // A longer list is refused: each validator becomes series and adds to the summed stake.
+  if (result.length > maxValidators) throw invalid(`getValidators: ${result.length} validators exceed the cap of ${maxValidators} (polling.maxValidators)`);
   const byAddress = new Map<string, ValidatorInfo>();
   result.forEach((v: unknown, i) => {
     if (!isObject(v)) throw invalid(`getValidators[${i}]: expected an object, got ${describe(v)}`);

@@ -4,13 +4,13 @@ import type { HttpClient } from '../http/client.js';
 import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeData, type ProbeName, type ProbeResult } from '../domain.js';
 import { decodeUtf8, endpointFor, probeRequest, ProbeError, type Endpoint } from './http.js';
 import { rpcCall, type RpcAnswer } from './jsonrpc.js';
+import { nodeBudget, type BudgetSettings, type NodeBudget } from './budget.js';
 import { probeDescriptor, type ProbeAsk } from './descriptors.js';
 
-export interface ProberOptions {
+export interface ProberOptions extends BudgetSettings {
   /** Carries the run's secrets: every message of a result is scrubbed with them. */
   client: HttpClient;
   maxResponseBytes: number;
-  maxUpstreamSeries: number;
   now?: () => number;
 }
 
@@ -22,6 +22,7 @@ export class NodeProber {
   private detected: string | undefined;
   private detecting: Promise<string> | undefined;
   private readonly now: () => number;
+  private readonly budget: NodeBudget;
 
   constructor(
     readonly target: NodeTarget,
@@ -29,6 +30,7 @@ export class NodeProber {
   ) {
     this.endpoint = endpointFor(target);
     this.now = opts.now ?? Date.now;
+    this.budget = nodeBudget(opts);
     if (target.rpcNamespace !== 'auto') this.detected = target.rpcNamespace;
   }
 
@@ -75,7 +77,7 @@ export class NodeProber {
   private async fetch(probe: ProbeName): Promise<ProbeData> {
     const d = probeDescriptor(probe);
     const answer = d.request.kind === 'get' ? await this.get(d.request.path, { accept: d.request.accept }) : await this.rpc(d.request.method);
-    return d.parse(answer, { maxUpstreamSeries: this.opts.maxUpstreamSeries });
+    return d.parse(answer, { budget: this.budget });
   }
 
   private async get(path: string, headers: Record<string, string>): Promise<string> {

@@ -8,7 +8,7 @@ import { NodeProber } from './prober.js';
 export class ProberPool {
   private readonly byName = new Map<string, NodeProber>();
 
-  /** `polling` is the start-up one: limits are the same for every node until a restart. */
+  /** `polling` is the start-up one: limits and the per-node budget are the same for every node until a restart. */
   constructor(
     private readonly client: HttpClient,
     private readonly polling: PollingSettings,
@@ -28,6 +28,7 @@ export class ProberPool {
   }
 
   private make(t: NodeTarget): NodeProber {
-    return new NodeProber(t, { client: this.client, maxResponseBytes: this.polling.maxResponseBytes, maxUpstreamSeries: this.polling.maxUpstreamSeries });
+    const { concurrency: _scheduler, ...limits } = this.polling;
+    return new NodeProber(t, { client: this.client, ...limits });
   }
 }

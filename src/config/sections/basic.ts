@@ -1,5 +1,5 @@
-// The small sections: listen, networks, polling, evidence. Each owns its schema with defaults
-// and its resolution; none holds secrets.
+// The small sections: listen, networks, evidence (polling has its own module). Each owns its
+// schema with defaults and its resolution; none holds secrets.
 import { resolve as resolvePath } from 'node:path';
 import * as z from 'zod';
 import { DEFAULT_DECIMALS, type NetworkSettings } from '../../domain.js';
@@ -13,21 +13,6 @@ export const listenSection = defineSection({
     listen: checked(listenReason).default('0.0.0.0:9715').meta({ description: 'host:port of the exporter HTTP server; IPv6 as [::1]:9715.' }),
   },
   resolve: (raw) => ({ listen: parseListenAddress(raw.listen) }),
-});
-
-export const pollingSection = defineSection({
-  shape: {
-    polling: z
-      .strictObject({
-        concurrency: z.number().int().min(1).max(10_000).default(64).meta({ description: 'Probe requests in flight across the fleet.' }),
-        maxResponseBytes: byteSize('Cap on a response body read from a node.', 1024, 2 ** 30).default('4MiB'),
-        maxUpstreamSeries: z.number().int().min(1).max(1_000_000).default(2000).meta({ description: 'Upstream /metrics series kept per node.' }),
-      })
-      .prefault({}),
-  },
-  resolve: ({ polling: p }) => ({
-    polling: { concurrency: p.concurrency, maxResponseBytes: parseByteSize(p.maxResponseBytes), maxUpstreamSeries: p.maxUpstreamSeries },
-  }),
 });
 
 const networkSchema = z.strictObject({

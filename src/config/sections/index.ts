@@ -6,8 +6,9 @@ import type { ExporterConfig } from '../../domain.js';
 import type { PathProblem } from '../problems.js';
 import { agentPlatformSection } from './agentPlatform.js';
 import { alertingSection } from './alerting.js';
-import { evidenceSection, listenSection, networksSection, pollingSection } from './basic.js';
+import { evidenceSection, listenSection, networksSection } from './basic.js';
 import { nodesSection } from './nodes.js';
+import { pollingSection } from './polling.js';
 import { shardingSection } from './sharding.js';
 import type { ConfigSection, ResolveContext } from './section.js';
 
