@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parser } from '@prometheus-io/lezer-promql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDashboards, writeDashboards } from '../tools/dashboards/generate.js';
 import { analyzePromql, dashboardExpressions, substituteGrafanaVariables } from '../tools/dashboards/promql.js';
@@ -162,7 +163,7 @@ describe('generated dashboards', () => {
         'network:ledger_fleet_validator_set_mismatch:max',
         'network:ledger_mining_miners_active:max',
         'ledger_mining_block_reward_tokens',
-        'ledger_mining_blocks_until_upgrade',
+        'network:ledger_mining_blocks_until_upgrade:min',
       ],
       'exporter-health.json': [
         'ledger_exporter_poll_overruns_total',
@@ -177,6 +178,61 @@ describe('generated dashboards', () => {
       for (const n of names) expect(byFile[file]?.has(n), `${file} uses ${n}`).toBe(true);
     }
   });
+});
+
+// Series every replica of a shard exposes for the same node or network (HA twins differ only in
+// their scrape-target labels); the exporter's own series are per replica by design.
+const PER_SUBJECT = /^ledger_(node|probe|upstream|validator|validators|mining|fleet)_|^ledger_evidence_records_total$/;
+const DEDUPING = new Set(['max', 'min', 'avg']);
+
+/**
+ * Selectors of per-subject series that HA twins would double: the first aggregation above the
+ * selector that drops `instance` must be max, min or avg (sum and count would add the twins).
+ */
+function twinUnsafeSelectors(expr: string): string[] {
+  const out: string[] = [];
+  parser.parse(expr).iterate({
+    enter(ref) {
+      if (ref.name !== 'VectorSelector') return;
+      const ident = ref.node.getChild('Identifier');
+      const name = ident ? expr.slice(ident.from, ident.to) : '';
+      if (!PER_SUBJECT.test(name)) return;
+      for (let up = ref.node.parent; up; up = up.parent) {
+        if (up.name !== 'AggregateExpr') continue;
+        const mod = up.getChild('AggregateModifier');
+        const labels = mod ? expr.slice(mod.getChild('GroupingLabels')!.from, mod.to) : '';
+        const without = mod?.getChild('Without') !== null && mod !== null;
+        const dropsInstance = without ? /\binstance\b/.test(labels) : !/\binstance\b/.test(labels);
+        if (!dropsInstance) continue;
+        const op = expr.slice(up.getChild('AggregateOp')!.from, up.getChild('AggregateOp')!.to);
+        if (DEDUPING.has(op)) return;
+        break;
+      }
+      out.push(expr.slice(ref.from, ref.to));
+    },
+  });
+  return out;
+}
+
+describe('dashboards with HA twins', () => {
+  it('the rule itself: raw or summed per-node series are flagged, max by node is not', () => {
+    expect(twinUnsafeSelectors('ledger_node_up{node="a"}')).toEqual(['ledger_node_up{node="a"}']);
+    expect(twinUnsafeSelectors('sum by (network, node) (rate(ledger_probe_failures_total[5m]))')).toEqual(['ledger_probe_failures_total']);
+    expect(twinUnsafeSelectors('sum by (instance) (ledger_node_up)')).toEqual(['ledger_node_up']);
+    expect(twinUnsafeSelectors('sum by (reason) (max by (network, node, reason) (rate(ledger_probe_failures_total[5m])))')).toEqual([]);
+    expect(twinUnsafeSelectors('max without (instance, job) (ledger_node_info)')).toEqual([]);
+    expect(twinUnsafeSelectors('max without (job) (ledger_node_info)')).toEqual(['ledger_node_info']);
+    expect(twinUnsafeSelectors('network:ledger_fleet_nodes:count + ledger_exporter_build_info')).toEqual([]);
+  });
+
+  // exporter-health shows each replica on purpose (its CPU, memory, the requests it made).
+  for (const [file, d] of dashboards.filter(([f]) => f !== 'exporter-health.json')) {
+    it(`${file}: every panel shows a node or network once, however many replicas expose it`, () => {
+      const exprs = dashboardExpressions(d, file).filter((e) => !e.where.startsWith('variable'));
+      const unsafe = exprs.flatMap((e) => twinUnsafeSelectors(substituteGrafanaVariables(e.expr)).map((sel) => `${e.where}: ${sel}`));
+      expect(unsafe).toEqual([]);
+    });
+  }
 });
 
 describe('writeDashboards', () => {

@@ -20,6 +20,17 @@ export const DATASOURCE: { type: string; uid: string } = { type: 'prometheus', u
 export const NET = 'network=~"$network"';
 export const NET_NODE = 'network=~"$network", node=~"$node"';
 
+/**
+ * One series per node (and per each label in `keep`) however many replicas expose it: HA twins of
+ * a shard both poll a node, and their scrape-target labels differ, so raw per-node series double.
+ */
+export function perNode(expr: string, keep: readonly string[] = []): string {
+  return `max by (${['network', 'node', ...keep].join(', ')}) (${expr})`;
+}
+
+/** Labels a scrape target adds (static configs, prometheus-operator): what differs between twins. */
+export const TARGET_LABELS = 'instance, job, pod, namespace, service, endpoint, container';
+
 /** Guard that keeps process_* / nodejs_* series to our exporter's scrape targets only. */
 export const EXPORTER_ONLY = 'and on (instance, job) ledger_exporter_build_info';
 

@@ -1,6 +1,6 @@
 // Fleet overview: is every network healthy, in sync, on one version, and free of server errors?
 import type * as dashboard from '@grafana/grafana-foundation-sdk/dashboard';
-import { NET, NET_NODE, boolMapping, dashboardShell, finish, row, stateTimelinePanel, statPanel, tablePanel, timeSeriesPanel } from './common.js';
+import { NET, NET_NODE, TARGET_LABELS, boolMapping, perNode, dashboardShell, finish, row, stateTimelinePanel, statPanel, tablePanel, timeSeriesPanel } from './common.js';
 
 export const FLEET_OVERVIEW_UID = 'ledger-fleet-overview';
 
@@ -71,7 +71,7 @@ export function fleetOverview(): dashboard.Dashboard {
         title: 'Node up',
         description: 'Per node: 1 when the node answered its last health or blockNumber probe with a valid answer (ledger_node_up).',
         unit: 'none',
-        queries: [{ expr: `ledger_node_up{${NET_NODE}}`, legend: '{{network}} / {{node}}' }],
+        queries: [{ expr: perNode(`ledger_node_up{${NET_NODE}}`), legend: '{{network}} / {{node}}' }],
         mappings: boolMapping(['down', 'red'], ['up', 'green']),
         height: 7,
       }),
@@ -103,7 +103,7 @@ export function fleetOverview(): dashboard.Dashboard {
         description: 'Seconds since each node last saw a block, from its /health (ledger_node_last_block_age_seconds). Nodes report "degraded" at 60 s.',
         unit: 's',
         min: 0,
-        queries: [{ expr: `ledger_node_last_block_age_seconds{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: perNode(`ledger_node_last_block_age_seconds{${NET_NODE}}`), legend: '{{node}}' }],
       }),
     )
     .withPanel(
@@ -122,7 +122,7 @@ export function fleetOverview(): dashboard.Dashboard {
         description: 'How many selected nodes run each version (ledger_node_info). Useful to follow a rolling upgrade.',
         unit: 'none',
         min: 0,
-        queries: [{ expr: `count by (network, version) (ledger_node_info{${NET_NODE}})`, legend: '{{network}} {{version}}' }],
+        queries: [{ expr: `count by (network, version) (${perNode(`ledger_node_info{${NET_NODE}}`, ['version'])})`, legend: '{{network}} {{version}}' }],
       }),
     )
     .withPanel(
@@ -130,7 +130,7 @@ export function fleetOverview(): dashboard.Dashboard {
         title: 'Node versions',
         description: 'Version, chain id and RPC namespace each node reports (labels of ledger_node_info).',
         unit: 'none',
-        queries: [{ expr: `ledger_node_info{${NET_NODE}}` }],
+        queries: [{ expr: `max without (${TARGET_LABELS}) (ledger_node_info{${NET_NODE}})` }],
         hideColumns: ['Value'],
       }),
     )
@@ -143,7 +143,7 @@ export function fleetOverview(): dashboard.Dashboard {
         min: 0,
         queries: [
           {
-            expr: `sum by (network, node) (rate(ledger_probe_failures_total{${NET_NODE}, reason="http_5xx"}[$__rate_interval]))`,
+            expr: perNode(`sum without (probe, reason) (rate(ledger_probe_failures_total{${NET_NODE}, reason="http_5xx"}[$__rate_interval]))`),
             legend: '{{network}} / {{node}}',
           },
         ],
@@ -155,7 +155,7 @@ export function fleetOverview(): dashboard.Dashboard {
         description: 'Failed probe requests of the selected nodes by reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error (ledger_probe_failures_total).',
         unit: 'reqps',
         min: 0,
-        queries: [{ expr: `sum by (reason) (rate(ledger_probe_failures_total{${NET_NODE}}[$__rate_interval]))`, legend: '{{reason}}' }],
+        queries: [{ expr: `sum by (reason) (${perNode(`rate(ledger_probe_failures_total{${NET_NODE}}[$__rate_interval])`, ['probe', 'reason'])})`, legend: '{{reason}}' }],
       }),
     )
     .withPanel(
@@ -164,7 +164,7 @@ export function fleetOverview(): dashboard.Dashboard {
         description: 'Evidence records (one per 5xx answer) appended per second, per node (ledger_evidence_records_total). Read them at /api/evidence?node=<name>.',
         unit: 'ops',
         min: 0,
-        queries: [{ expr: `sum by (node) (rate(ledger_evidence_records_total{node=~"$node"}[$__rate_interval]))`, legend: '{{node}}' }],
+        queries: [{ expr: `max by (node) (rate(ledger_evidence_records_total{node=~"$node"}[$__rate_interval]))`, legend: '{{node}}' }],
       }),
     );
   return finish(b);

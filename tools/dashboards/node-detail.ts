@@ -1,6 +1,6 @@
 // Node detail: everything the exporter knows about one node, including its own /metrics.
 import type * as dashboard from '@grafana/grafana-foundation-sdk/dashboard';
-import { NET, NET_NODE, boolMapping, dashboardShell, finish, row, statPanel, tablePanel, timeSeriesPanel } from './common.js';
+import { NET, NET_NODE, TARGET_LABELS, boolMapping, perNode, dashboardShell, finish, row, statPanel, tablePanel, timeSeriesPanel } from './common.js';
 
 export const NODE_DETAIL_UID = 'ledger-node-detail';
 
@@ -17,7 +17,7 @@ export function nodeDetail(): dashboard.Dashboard {
         title: 'Up',
         description: 'Whether the node answered its last health or blockNumber probe with a valid answer (ledger_node_up).',
         unit: 'none',
-        queries: [{ expr: `ledger_node_up{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: perNode(`ledger_node_up{${NET_NODE}}`), legend: '{{node}}' }],
         mappings: boolMapping(['DOWN', 'red'], ['UP', 'green']),
         width: 3,
       }),
@@ -27,7 +27,7 @@ export function nodeDetail(): dashboard.Dashboard {
         title: 'Healthy',
         description: 'Whether /health said status "ok" (ledger_node_healthy). A node can answer 200 and still be degraded.',
         unit: 'none',
-        queries: [{ expr: `ledger_node_healthy{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: perNode(`ledger_node_healthy{${NET_NODE}}`), legend: '{{node}}' }],
         mappings: boolMapping(['DEGRADED', 'orange'], ['OK', 'green']),
         width: 3,
       }),
@@ -37,7 +37,7 @@ export function nodeDetail(): dashboard.Dashboard {
         title: 'Height',
         description: 'Block height from /health, else from blockNumber (ledger_node_block_height).',
         unit: 'none',
-        queries: [{ expr: `ledger_node_block_height{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: perNode(`ledger_node_block_height{${NET_NODE}}`), legend: '{{node}}' }],
         thresholds: [[null, 'blue']],
         width: 4,
       }),
@@ -57,7 +57,7 @@ export function nodeDetail(): dashboard.Dashboard {
         title: 'Peers',
         description: 'Peers the node is connected to, from /health (ledger_node_peers).',
         unit: 'none',
-        queries: [{ expr: `ledger_node_peers{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: perNode(`ledger_node_peers{${NET_NODE}}`), legend: '{{node}}' }],
         thresholds: [[null, 'red'], [1, 'orange'], [3, 'green']],
         width: 3,
       }),
@@ -67,7 +67,7 @@ export function nodeDetail(): dashboard.Dashboard {
         title: 'Epoch',
         description: 'Current epoch, from /health (ledger_node_epoch).',
         unit: 'none',
-        queries: [{ expr: `ledger_node_epoch{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: perNode(`ledger_node_epoch{${NET_NODE}}`), legend: '{{node}}' }],
         thresholds: [[null, 'blue']],
         width: 4,
       }),
@@ -77,7 +77,7 @@ export function nodeDetail(): dashboard.Dashboard {
         title: 'Uptime',
         description: 'Node process uptime, from /health (ledger_node_uptime_seconds).',
         unit: 's',
-        queries: [{ expr: `ledger_node_uptime_seconds{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: perNode(`ledger_node_uptime_seconds{${NET_NODE}}`), legend: '{{node}}' }],
         thresholds: [[null, 'blue']],
         width: 4,
       }),
@@ -89,7 +89,7 @@ export function nodeDetail(): dashboard.Dashboard {
         description: 'This node’s height against the highest height of its network (ledger_node_block_height, recording rule network:ledger_node_block_height:max).',
         unit: 'none',
         queries: [
-          { expr: `ledger_node_block_height{${NET_NODE}}`, legend: '{{node}}' },
+          { expr: perNode(`ledger_node_block_height{${NET_NODE}}`), legend: '{{node}}' },
           { expr: `max(network:ledger_node_block_height:max{${NET}})`, legend: 'fleet max' },
         ],
       }),
@@ -100,7 +100,7 @@ export function nodeDetail(): dashboard.Dashboard {
         description: 'Seconds since the node last saw a block, from /health (ledger_node_last_block_age_seconds).',
         unit: 's',
         min: 0,
-        queries: [{ expr: `ledger_node_last_block_age_seconds{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: perNode(`ledger_node_last_block_age_seconds{${NET_NODE}}`), legend: '{{node}}' }],
       }),
     )
     .withPanel(
@@ -110,8 +110,8 @@ export function nodeDetail(): dashboard.Dashboard {
         unit: 'none',
         min: 0,
         queries: [
-          { expr: `ledger_node_peers{${NET_NODE}}`, legend: 'peers' },
-          { expr: `ledger_node_mempool_size{${NET_NODE}}`, legend: 'mempool' },
+          { expr: perNode(`ledger_node_peers{${NET_NODE}}`), legend: 'peers' },
+          { expr: perNode(`ledger_node_mempool_size{${NET_NODE}}`), legend: 'mempool' },
         ],
       }),
     )
@@ -120,7 +120,7 @@ export function nodeDetail(): dashboard.Dashboard {
         title: 'Node info',
         description: 'Labels the node reports: version, chain id, RPC namespace and the labels from the configuration (ledger_node_info).',
         unit: 'none',
-        queries: [{ expr: `ledger_node_info{${NET_NODE}}` }],
+        queries: [{ expr: `max without (${TARGET_LABELS}) (ledger_node_info{${NET_NODE}})` }],
         hideColumns: ['Value'],
       }),
     )
@@ -131,7 +131,7 @@ export function nodeDetail(): dashboard.Dashboard {
         description: 'Duration of the last run of each probe (ledger_probe_duration_seconds).',
         unit: 's',
         min: 0,
-        queries: [{ expr: `ledger_probe_duration_seconds{${NET_NODE}}`, legend: '{{probe}}' }],
+        queries: [{ expr: perNode(`ledger_probe_duration_seconds{${NET_NODE}}`, ['probe']), legend: '{{probe}}' }],
       }),
     )
     .withPanel(
@@ -140,7 +140,7 @@ export function nodeDetail(): dashboard.Dashboard {
         description: 'Failed probe requests per probe and reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error (ledger_probe_failures_total).',
         unit: 'reqps',
         min: 0,
-        queries: [{ expr: `sum by (probe, reason) (rate(ledger_probe_failures_total{${NET_NODE}}[$__rate_interval]))`, legend: '{{probe}} {{reason}}' }],
+        queries: [{ expr: perNode(`rate(ledger_probe_failures_total{${NET_NODE}}[$__rate_interval])`, ['probe', 'reason']), legend: '{{probe}} {{reason}}' }],
       }),
     )
     .withPanel(
@@ -149,7 +149,7 @@ export function nodeDetail(): dashboard.Dashboard {
         description: 'Seconds since each probe last succeeded (now minus ledger_probe_last_success_timestamp_seconds).',
         unit: 's',
         min: 0,
-        queries: [{ expr: `time() - ledger_probe_last_success_timestamp_seconds{${NET_NODE}}`, legend: '{{probe}}' }],
+        queries: [{ expr: `time() - ${perNode(`ledger_probe_last_success_timestamp_seconds{${NET_NODE}}`, ['probe'])}`, legend: '{{probe}}' }],
       }),
     )
     .withPanel(
@@ -157,7 +157,7 @@ export function nodeDetail(): dashboard.Dashboard {
         title: 'Probe status',
         description: 'Per probe: last result (ledger_probe_success) and whether the node offers the method at all (ledger_probe_supported; 0 on earlier node builds).',
         unit: 'none',
-        queries: [{ expr: `ledger_probe_success{${NET_NODE}}` }, { expr: `ledger_probe_supported{${NET_NODE}}` }],
+        queries: [{ expr: perNode(`ledger_probe_success{${NET_NODE}}`, ['probe']) }, { expr: perNode(`ledger_probe_supported{${NET_NODE}}`, ['probe']) }],
         hideColumns: ['network', 'node'],
         rename: { 'Value #A': 'success', 'Value #B': 'supported' },
         mappings: boolMapping(['no', 'red'], ['yes', 'green']),
@@ -171,8 +171,8 @@ export function nodeDetail(): dashboard.Dashboard {
         unit: 'ops',
         min: 0,
         queries: [
-          { expr: `rate(ledger_upstream_blocks_total{${NET_NODE}}[$__rate_interval])`, legend: 'blocks/s' },
-          { expr: `rate(ledger_upstream_transactions_total{${NET_NODE}}[$__rate_interval])`, legend: 'transactions/s' },
+          { expr: perNode(`rate(ledger_upstream_blocks_total{${NET_NODE}}[$__rate_interval])`), legend: 'blocks/s' },
+          { expr: perNode(`rate(ledger_upstream_transactions_total{${NET_NODE}}[$__rate_interval])`), legend: 'transactions/s' },
         ],
       }),
     )
@@ -184,15 +184,15 @@ export function nodeDetail(): dashboard.Dashboard {
         min: 0,
         queries: [
           {
-            expr: `histogram_quantile(0.5, sum by (le) (rate(ledger_upstream_block_time_seconds_bucket{${NET_NODE}}[$__rate_interval])))`,
+            expr: `histogram_quantile(0.5, sum by (le) (${perNode(`rate(ledger_upstream_block_time_seconds_bucket{${NET_NODE}}[$__rate_interval])`, ['le'])}))`,
             legend: 'p50',
           },
           {
-            expr: `histogram_quantile(0.9, sum by (le) (rate(ledger_upstream_block_time_seconds_bucket{${NET_NODE}}[$__rate_interval])))`,
+            expr: `histogram_quantile(0.9, sum by (le) (${perNode(`rate(ledger_upstream_block_time_seconds_bucket{${NET_NODE}}[$__rate_interval])`, ['le'])}))`,
             legend: 'p90',
           },
           {
-            expr: `sum(rate(ledger_upstream_block_time_seconds_sum{${NET_NODE}}[$__rate_interval])) / sum(rate(ledger_upstream_block_time_seconds_count{${NET_NODE}}[$__rate_interval]))`,
+            expr: `sum(${perNode(`rate(ledger_upstream_block_time_seconds_sum{${NET_NODE}}[$__rate_interval])`)}) / sum(${perNode(`rate(ledger_upstream_block_time_seconds_count{${NET_NODE}}[$__rate_interval])`)})`,
             legend: 'mean',
           },
         ],
@@ -205,8 +205,8 @@ export function nodeDetail(): dashboard.Dashboard {
         unit: 'none',
         min: 0,
         queries: [
-          { expr: `ledger_upstream_peers_connected{${NET_NODE}}`, legend: 'peers' },
-          { expr: `ledger_upstream_mempool_size{${NET_NODE}}`, legend: 'mempool' },
+          { expr: perNode(`ledger_upstream_peers_connected{${NET_NODE}}`), legend: 'peers' },
+          { expr: perNode(`ledger_upstream_mempool_size{${NET_NODE}}`), legend: 'mempool' },
         ],
       }),
     )
@@ -216,8 +216,8 @@ export function nodeDetail(): dashboard.Dashboard {
         description: 'Height from the node’s /metrics (ledger_upstream_block_height) against the height the exporter probed (ledger_node_block_height). They should match.',
         unit: 'none',
         queries: [
-          { expr: `ledger_upstream_block_height{${NET_NODE}}`, legend: 'upstream' },
-          { expr: `ledger_node_block_height{${NET_NODE}}`, legend: 'probed' },
+          { expr: perNode(`ledger_upstream_block_height{${NET_NODE}}`), legend: 'upstream' },
+          { expr: perNode(`ledger_node_block_height{${NET_NODE}}`), legend: 'probed' },
         ],
       }),
     )
@@ -227,7 +227,7 @@ export function nodeDetail(): dashboard.Dashboard {
         description: 'Evidence records written for this node (one per 5xx answer), per second (ledger_evidence_records_total). Read them at /api/evidence?node=<name>.',
         unit: 'ops',
         min: 0,
-        queries: [{ expr: `sum by (node) (rate(ledger_evidence_records_total{node=~"$node"}[$__rate_interval]))`, legend: '{{node}}' }],
+        queries: [{ expr: `max by (node) (rate(ledger_evidence_records_total{node=~"$node"}[$__rate_interval]))`, legend: '{{node}}' }],
         width: 24,
       }),
     );

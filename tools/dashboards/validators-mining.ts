@@ -1,6 +1,6 @@
 // Validators and mining: the chain-level view each network's highest node reports.
 import type * as dashboard from '@grafana/grafana-foundation-sdk/dashboard';
-import { NET, NET_NODE, boolMapping, dashboardShell, finish, row, statPanel, tablePanel, timeSeriesPanel } from './common.js';
+import { NET, NET_NODE, boolMapping, perNode, dashboardShell, finish, row, statPanel, tablePanel, timeSeriesPanel } from './common.js';
 
 export const VALIDATORS_MINING_UID = 'ledger-validators-mining';
 
@@ -47,7 +47,7 @@ export function validatorsMining(): dashboard.Dashboard {
         title: 'Validators reported per node',
         description: 'Validators each selected node reports (ledger_node_validators). A node that differs from the others is on another view of the chain.',
         unit: 'none',
-        queries: [{ expr: `ledger_node_validators{${NET_NODE}}`, legend: '{{node}}' }],
+        queries: [{ expr: perNode(`ledger_node_validators{${NET_NODE}}`), legend: '{{node}}' }],
         thresholds: [[null, 'blue']],
         width: 6,
       }),
@@ -60,7 +60,7 @@ export function validatorsMining(): dashboard.Dashboard {
         min: 0,
         queries: [
           { expr: `max by (network) (network:ledger_validators_active:max{${NET}})`, legend: '{{network}} active set' },
-          { expr: `ledger_node_validators{${NET_NODE}}`, legend: '{{node}}' },
+          { expr: perNode(`ledger_node_validators{${NET_NODE}}`), legend: '{{node}}' },
         ],
       }),
     )
@@ -70,7 +70,7 @@ export function validatorsMining(): dashboard.Dashboard {
         description: 'Stake of each active validator in tokens (ledger_validator_stake_tokens).',
         unit: 'short',
         min: 0,
-        queries: [{ expr: `ledger_validator_stake_tokens{${NET}}`, legend: '{{validator}}' }],
+        queries: [{ expr: `max by (network, validator) (ledger_validator_stake_tokens{${NET}})`, legend: '{{validator}}' }],
       }),
     )
     .withPanel(
@@ -79,9 +79,9 @@ export function validatorsMining(): dashboard.Dashboard {
         description: 'Active validators with stake in tokens, weight and agent score (ledger_validator_stake_tokens, ledger_validator_weight, ledger_validator_agent_score).',
         unit: 'none',
         queries: [
-          { expr: `ledger_validator_stake_tokens{${NET}}` },
-          { expr: `ledger_validator_weight{${NET}}` },
-          { expr: `ledger_validator_agent_score{${NET}}` },
+          { expr: `max by (network, validator) (ledger_validator_stake_tokens{${NET}})` },
+          { expr: `max by (network, validator) (ledger_validator_weight{${NET}})` },
+          { expr: `max by (network, validator) (ledger_validator_agent_score{${NET}})` },
         ],
         rename: { 'Value #A': 'stake (tokens)', 'Value #B': 'weight', 'Value #C': 'agent score' },
         width: 24,
@@ -93,7 +93,7 @@ export function validatorsMining(): dashboard.Dashboard {
         description: 'Consensus weight of each active validator (ledger_validator_weight).',
         unit: 'none',
         min: 0,
-        queries: [{ expr: `ledger_validator_weight{${NET}}`, legend: '{{validator}}' }],
+        queries: [{ expr: `max by (network, validator) (ledger_validator_weight{${NET}})`, legend: '{{validator}}' }],
       }),
     )
     .withPanel(
@@ -101,7 +101,7 @@ export function validatorsMining(): dashboard.Dashboard {
         title: 'Validator agent score',
         description: 'Agent score of each active validator (ledger_validator_agent_score).',
         unit: 'none',
-        queries: [{ expr: `ledger_validator_agent_score{${NET}}`, legend: '{{validator}}' }],
+        queries: [{ expr: `max by (network, validator) (ledger_validator_agent_score{${NET}})`, legend: '{{validator}}' }],
       }),
     )
     .withRow(row('Mining'))
@@ -153,9 +153,9 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Blocks until upgrade',
-        description: 'Blocks left before the mining upgrade height (ledger_mining_blocks_until_upgrade). At about 3 s a block, 1200 blocks is one hour.',
+        description: 'Blocks left before the mining upgrade height, counted from the highest node over all shards (recording rule network:ledger_mining_blocks_until_upgrade:min). At about 3 s a block, 1200 blocks is one hour.',
         unit: 'suffix: blocks',
-        queries: [{ expr: `max by (network) (ledger_mining_blocks_until_upgrade{${NET}})`, legend: '{{network}}' }],
+        queries: [{ expr: `min by (network) (network:ledger_mining_blocks_until_upgrade:min{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'orange'], [1200, 'green']],
       }),
     )
@@ -168,7 +168,7 @@ export function validatorsMining(): dashboard.Dashboard {
         queries: [
           { expr: `max by (network) (ledger_mining_miners{${NET}})`, legend: '{{network}} registered' },
           { expr: `max by (network) (network:ledger_mining_miners_active:max{${NET}})`, legend: '{{network}} active' },
-          { expr: `ledger_node_miners_active{${NET_NODE}}`, legend: '{{node}} active' },
+          { expr: perNode(`ledger_node_miners_active{${NET_NODE}}`), legend: '{{node}} active' },
         ],
       }),
     )
@@ -180,7 +180,7 @@ export function validatorsMining(): dashboard.Dashboard {
         min: 0,
         queries: [
           {
-            expr: `max by (network) (ledger_mining_blocks_until_upgrade{${NET}}) / on (network) max by (network) (rate(ledger_upstream_blocks_total{${NET}}[$__rate_interval]))`,
+            expr: `min by (network) (network:ledger_mining_blocks_until_upgrade:min{${NET}}) / on (network) max by (network) (rate(ledger_upstream_blocks_total{${NET}}[$__rate_interval]))`,
             legend: '{{network}}',
           },
         ],
