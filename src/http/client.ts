@@ -1,12 +1,11 @@
 // The one HTTP client for every outbound call (node probes, the agent platform, alert receivers):
 // one deadline for the whole exchange, a cap on the body read, no redirect to another origin,
 // every failure classified, every message scrubbed of secrets, bodies always consumed or destroyed.
-import type { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { redactUrl, type Secrets } from '../redact.js';
-import { discard, readBounded } from './body.js';
 import { classifyTransportError, statusReason, type HttpFailureReason } from './classify.js';
 import { createDispatcher } from './dispatcher.js';
+import { Deadline, exchange, ExchangeError, type Answer } from './exchange.js';
 import { parseRetryAfter } from './retryAfter.js';
 
 export interface HttpRequest {
@@ -74,17 +73,15 @@ export class HttpClient {
   /** Never throws: every failure is an outcome. */
   async send(req: HttpRequest): Promise<HttpOutcome> {
     const t0 = performance.now();
-    const elapsed = () => performance.now() - t0;
-    // A cleared timer, not AbortSignal.timeout: at fleet scale thousands of those would outlive
-    // their requests by the full timeout. undici's own timeouts are per phase and per chunk, so a
-    // trickling body would never end without this one deadline.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), req.timeoutMs);
+    // One cleared timer for the whole exchange, redirects included (not AbortSignal.timeout: at
+    // fleet scale thousands of those would outlive their requests by the full timeout). undici's
+    // own timeouts are per phase and per chunk, so a trickling body would never end without it.
+    const deadline = new Deadline(req.timeoutMs);
     try {
-      const outcome = await this.exchange(req, deadline.signal);
-      return { ...outcome, durationMs: elapsed() } as HttpOutcome;
+      const outcome = await this.exchange(req, deadline);
+      return { ...outcome, durationMs: performance.now() - t0 } as HttpOutcome;
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
@@ -93,55 +90,38 @@ export class HttpClient {
     if (this.owned) await this.dispatcher.destroy().catch(() => undefined);
   }
 
-  private async exchange(req: HttpRequest, signal: AbortSignal): Promise<Omit<HttpOutcome, 'durationMs'>> {
-    let url = new URL(req.url);
-    // The path without the query: a query may carry a token.
-    const label = req.label ?? `${req.method} ${redactUrl(url.origin)}${url.pathname}`;
+  private async exchange(req: HttpRequest, deadline: Deadline) {
+    let url = req.url instanceof URL ? req.url : new URL(req.url);
     for (let hop = 0; ; hop++) {
-      const display = redactUrl(url.origin);
-      let res: Dispatcher.ResponseData<unknown>;
+      let answer: Answer;
       try {
-        res = await request(url, {
-          dispatcher: this.dispatcher,
-          method: req.method,
-          headers: req.headers,
-          body: req.body,
-          signal,
-          headersTimeout: req.timeoutMs,
-          bodyTimeout: req.timeoutMs,
-          // 0 also disables a redirect interceptor composed into an injected dispatcher: this
-          // client alone decides what is followed.
-          maxRedirections: 0,
-        } as Parameters<typeof request>[1]);
+        answer = await exchange(this.dispatcher, { url, method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs, maxBytes: req.maxBytes }, deadline);
       } catch (err) {
-        return this.failure(classifyTransportError(err, display, signal.aborted));
+        const e = err instanceof ExchangeError ? err : new ExchangeError(err);
+        const failure = this.failure(classifyTransportError(e.error, displayOf(url), deadline.passed));
+        return e.status === undefined ? failure : { ...failure, status: e.status };
       }
-      const next = req.redirect === 'same-origin' && hop < MAX_REDIRECTS ? sameOriginTarget(url, res) : undefined;
+      const next = req.redirect === 'same-origin' && hop < MAX_REDIRECTS ? sameOriginTarget(url, answer) : undefined;
       if (next) {
-        discard(res.body as Readable);
         url = next;
         continue;
       }
-      return this.answered(req, label, display, res, signal);
+      return this.answered(req, url, answer);
     }
   }
 
-  private async answered(req: HttpRequest, label: string, display: string, res: Dispatcher.ResponseData<unknown>, signal: AbortSignal) {
-    let read: { body: Buffer; truncated: boolean };
-    try {
-      read = await readBounded(res.body as Readable, req.maxBytes);
-    } catch (err) {
-      return { ...this.failure(classifyTransportError(err, display, signal.aborted)), status: res.statusCode };
-    }
-    const response: HttpResponse = { status: res.statusCode, headers: res.headers, ...read };
-    const reason = statusReason(res.statusCode);
+  private answered(req: HttpRequest, url: URL, answer: Answer) {
+    const response: HttpResponse = answer;
+    const reason = statusReason(answer.status);
+    // The path without the query: a query may carry a token.
+    const label = () => req.label ?? `${req.method} ${displayOf(url)}${url.pathname}`;
     if (!reason) {
-      if (read.truncated) return this.failure({ reason: 'invalid_response', message: `${label}: response exceeds ${req.maxBytes} bytes` }, response);
+      if (answer.truncated) return this.failure({ reason: 'invalid_response', message: `${label()}: response exceeds ${req.maxBytes} bytes` }, response);
       return { ok: true as const, response };
     }
-    const what = reason === 'redirect' ? `redirect (HTTP ${res.statusCode}) not followed` : reason === 'invalid_response' ? `unexpected HTTP ${res.statusCode}` : `HTTP ${res.statusCode}`;
-    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], this.now());
-    return this.failure({ reason, message: `${label}: ${what}` }, response, retryAfterMs);
+    const what = reason === 'redirect' ? `redirect (HTTP ${answer.status}) not followed` : reason === 'invalid_response' ? `unexpected HTTP ${answer.status}` : `HTTP ${answer.status}`;
+    const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], this.now());
+    return this.failure({ reason, message: `${label()}: ${what}` }, response, retryAfterMs);
   }
 
   private failure(f: { reason: HttpFailureReason; message: string }, response?: HttpResponse, retryAfterMs?: number) {
@@ -155,9 +135,21 @@ export class HttpClient {
   }
 }
 
+/** The origin as messages show it (credentials removed); the same few origins over and over. */
+const displays = new Map<string, string>();
+function displayOf(url: URL): string {
+  const origin = url.origin;
+  let d = displays.get(origin);
+  if (d === undefined) {
+    if (displays.size >= 10_000) displays.clear();
+    displays.set(origin, (d = redactUrl(origin)));
+  }
+  return d;
+}
+
 /** Where a 3xx points, when that is the same origin; undefined otherwise (not followed). */
-function sameOriginTarget(from: URL, res: Dispatcher.ResponseData<unknown>): URL | undefined {
-  if (res.statusCode < 300 || res.statusCode >= 400) return undefined;
+function sameOriginTarget(from: URL, res: Answer): URL | undefined {
+  if (res.status < 300 || res.status >= 400) return undefined;
   const location = res.headers.location;
   if (typeof location !== 'string') return undefined;
   let to: URL;

@@ -2,4 +2,3 @@ export { HttpClient, type HttpClientOptions, type HttpOutcome, type HttpRequest,
 export { createDispatcher, type DispatcherOptions } from './dispatcher.js';
 export { HTTP_FAILURE_REASONS, type HttpFailureReason } from './classify.js';
 export { parseRetryAfter } from './retryAfter.js';
-export { readBounded } from './body.js';
