@@ -1,9 +1,24 @@
 // Is evidence.dir usable? Asked by check-config (which must not create anything lasting) and at
 // start-up, so a bad directory is reported clearly before the daemon runs rather than at the first 5xx.
 import { constants } from 'node:fs';
-import { access, open, stat, unlink } from 'node:fs/promises';
+import { access, mkdir, open, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { EvidenceSettings } from '../domain.js';
+
+/** Checks the settings and the directory, and creates it; throws an Error with a clear message. */
+export async function prepareEvidenceDir(settings: EvidenceSettings): Promise<void> {
+  if (!(settings.maxBytes > 0) || !(settings.maxAgeDays > 0)) {
+    throw new Error(`evidence: maxBytes and maxAgeDays must be positive (got ${settings.maxBytes}, ${settings.maxAgeDays})`);
+  }
+  const problem = await checkEvidenceDir(settings.dir);
+  if (problem) throw new Error(problem);
+  try {
+    await mkdir(resolve(settings.dir), { recursive: true });
+  } catch (err) {
+    throw new Error(`evidence.dir ${resolve(settings.dir)} cannot be created (${(err as NodeJS.ErrnoException).code ?? err})`);
+  }
+}
 
 /** null when `dir` is a writable directory or can be created; otherwise a message naming the problem. */
 export async function checkEvidenceDir(dir: string): Promise<string | null> {

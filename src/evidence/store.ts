@@ -1,15 +1,18 @@
-// The evidence store: a bounded in-memory queue in front of an append-only, size-rotated set of
-// JSONL files. Polling only enqueues; one writer commits batches (write, then fdatasync, then
-// acknowledge), so a burst costs one sync per batch and an acknowledged record survives kill -9.
+// The evidence store: a bounded in-memory queue (queue.ts) in front of an append-only,
+// size-rotated set of JSONL files (writer.ts, retention.ts). Polling only enqueues; one writer
+// loop commits batches (write, then fdatasync, then acknowledge), so a burst costs one sync per
+// batch and an acknowledged record survives kill -9. A failed batch is tried again with backoff.
 import { hostname } from 'node:os';
-import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { EvidenceSettings } from '../domain.js';
 import type { Logger } from '../logger.js';
 import type { Secrets } from '../redact.js';
-import { checkEvidenceDir } from './check.js';
-import { evidenceFileName, listEvidenceFiles, readEvidence, type EvidenceQuery, type ReadOptions, type ReadResult } from './files.js';
+import { prepareEvidenceDir } from './check.js';
+import { readEvidence, type EvidenceQuery, type ReadOptions, type ReadResult } from './files.js';
+import { EvidenceQueue, settleDropped, type Pending } from './queue.js';
 import { buildEvidenceRecord, serializeRecord, type EvidenceInput, type EvidenceRecord, type RunnerIdentity } from './record.js';
+import { EvidenceWriter } from './writer.js';
 
 export interface EvidenceStats {
   /** Records written and synced since start, per node. */
@@ -47,34 +50,13 @@ export interface EvidenceStoreOptions {
   maxAttempts?: number;
 }
 
-interface Pending {
-  line: Buffer;
-  node: string;
-  resolve: () => void;
-  reject: (err: Error) => void;
-  settled: boolean;
-  attempts: number;
-}
-
-interface ActiveFile {
-  name: string;
-  handle: FileHandle;
-}
-
 const DAY_MS = 86_400_000;
 const MAX_BATCH = 1000;
 const MAX_RETRY_DELAY_MS = 30_000;
-/** What a file costs against maxBytes at least: an empty file still takes an inode and a directory entry. */
-const MIN_FILE_COST = 512;
 
 export class EvidenceStore {
   private readonly dir: string;
-  private readonly maxBytes: number;
-  private readonly maxAgeMs: number;
-  private readonly maxQueue: number;
-  private readonly maxQueueBytes: number;
   private readonly syncDelayMs: number;
-  private readonly maxFileBytes: number;
   private readonly maxBodyBytes: number | undefined;
   private readonly runner: RunnerIdentity;
   private readonly logger: Logger;
@@ -82,15 +64,11 @@ export class EvidenceStore {
   private readonly now: () => Date;
   private readonly retryDelayMs: number;
   private readonly maxAttempts: number;
+  private readonly queue: EvidenceQueue;
+  private readonly files: EvidenceWriter;
   /** Failed batches in a row; sets the wait before the next try. */
   private consecutiveFailures = 0;
 
-  private queue: Pending[] = [];
-  private queuedBytes = 0;
-  /** Sizes of our files, by name; names sort oldest first. */
-  private files = new Map<string, number>();
-  private active: ActiveFile | null = null;
-  private fileSeq = 0;
   private batchTimer: NodeJS.Timeout | null = null;
   private retentionTimer: NodeJS.Timeout | null = null;
   private writer: Promise<void> | null = null;
@@ -108,12 +86,8 @@ export class EvidenceStore {
 
   private constructor(settings: EvidenceSettings, opts: EvidenceStoreOptions) {
     this.dir = resolve(settings.dir);
-    this.maxBytes = settings.maxBytes;
-    this.maxAgeMs = settings.maxAgeDays * DAY_MS;
-    this.maxQueue = opts.maxQueue ?? 10_000;
-    this.maxQueueBytes = opts.maxQueueBytes ?? 16 * 1024 * 1024;
+    this.queue = new EvidenceQueue(opts.maxQueue ?? 10_000, opts.maxQueueBytes ?? 16 * 1024 * 1024);
     this.syncDelayMs = opts.syncDelayMs ?? 5;
-    this.maxFileBytes = Math.max(1, Math.min(opts.maxFileBytes ?? Math.min(16 * 1024 * 1024, Math.floor(settings.maxBytes / 8)), settings.maxBytes));
     this.maxBodyBytes = opts.maxBodyBytes;
     this.runner = opts.runner ?? { hostname: hostname(), version: 'unknown' };
     this.logger = opts.logger;
@@ -121,27 +95,20 @@ export class EvidenceStore {
     this.now = opts.now ?? (() => new Date());
     this.retryDelayMs = opts.retryDelayMs ?? 1000;
     this.maxAttempts = opts.maxAttempts ?? 8;
+    const maxFileBytes = Math.max(1, Math.min(opts.maxFileBytes ?? Math.min(16 * 1024 * 1024, Math.floor(settings.maxBytes / 8)), settings.maxBytes));
+    this.files = new EvidenceWriter(this.dir, { maxBytes: settings.maxBytes, maxAgeMs: settings.maxAgeDays * DAY_MS, maxFileBytes, now: this.now });
   }
 
   /** Creates the directory if needed; throws an Error with a clear message when it is unusable. */
   static async open(settings: EvidenceSettings, opts: EvidenceStoreOptions): Promise<EvidenceStore> {
-    if (!(settings.maxBytes > 0) || !(settings.maxAgeDays > 0)) {
-      throw new Error(`evidence: maxBytes and maxAgeDays must be positive (got ${settings.maxBytes}, ${settings.maxAgeDays})`);
-    }
-    const problem = await checkEvidenceDir(settings.dir);
-    if (problem) throw new Error(problem);
-    try {
-      await mkdir(resolve(settings.dir), { recursive: true });
-    } catch (err) {
-      throw new Error(`evidence.dir ${resolve(settings.dir)} cannot be created (${(err as NodeJS.ErrnoException).code ?? err})`);
-    }
+    await prepareEvidenceDir(settings);
     const store = new EvidenceStore(settings, opts);
-    await store.rescan();
-    await store.removeEmptyFiles();
-    await store.enforceRetention();
+    await store.files.rescan();
+    await store.files.removeEmptyFiles();
+    await store.files.enforceRetention();
     const every = opts.retentionIntervalMs ?? 3_600_000;
     store.retentionTimer = setInterval(() => {
-      store.exclusive(() => store.enforceRetention()).catch((err) => store.noteWriteError(err));
+      store.exclusive(() => store.files.enforceRetention()).catch((err) => store.noteWriteError(err));
     }, every);
     store.retentionTimer.unref();
     return store;
@@ -159,24 +126,16 @@ export class EvidenceStore {
       return this.drop(`evidence record could not be built: ${(err as Error).message}`);
     }
     if (this.closed) return this.drop('evidence store is closed');
-    if (this.queue.length >= this.maxQueue || this.queuedBytes + line.byteLength > this.maxQueueBytes) {
+    const queued = this.queue.push(line, input.node);
+    if (!queued) {
       if (!this.queueFullLogged) {
         this.queueFullLogged = true;
-        this.logger.warn({ dir: this.dir, maxQueue: this.maxQueue }, 'evidence queue full: records are dropped until the disk catches up');
+        this.logger.warn({ dir: this.dir, maxQueue: this.queue.maxRecords }, 'evidence queue full: records are dropped until the disk catches up');
       }
       return this.drop('evidence queue full');
     }
-    let resolveFn!: () => void;
-    let rejectFn!: (err: Error) => void;
-    const promise = new Promise<void>((res, rej) => {
-      resolveFn = res;
-      rejectFn = rej;
-    });
-    promise.catch(() => {});
-    this.queue.push({ line, node: input.node, resolve: resolveFn, reject: rejectFn, settled: false, attempts: 0 });
-    this.queuedBytes += line.byteLength;
     this.schedule();
-    return promise;
+    return queued;
   }
 
   /** The newest records first, read from disk (acknowledged records only). */
@@ -194,7 +153,7 @@ export class EvidenceStore {
       recordsByNode: new Map(this.recordsByNode),
       writeErrors: this.writeErrors,
       dropped: this.dropped,
-      bytes: this.totalBytes(),
+      bytes: this.files.totalBytes(),
     };
   }
 
@@ -220,12 +179,12 @@ export class EvidenceStore {
       if (this.retentionTimer) clearInterval(this.retentionTimer);
       this.retentionTimer = null;
       await this.flush();
-      await this.exclusive(() => this.closeActive());
+      await this.exclusive(() => this.files.closeActive());
     })();
     return this.closing;
   }
 
-  // ---- writer ----
+  // ---- writer loop ----
 
   private schedule(delayMs = this.syncDelayMs): void {
     if (this.writer || this.batchTimer) return;
@@ -245,8 +204,7 @@ export class EvidenceStore {
     this.writer = this.exclusive(async () => {
       // Group commit: records queued while a batch was syncing form the next batch.
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        for (const p of batch) this.queuedBytes -= p.line.byteLength;
+        const batch = this.queue.take(MAX_BATCH);
         if (this.queue.length === 0) this.queueFullLogged = false;
         // A failed batch went back to the queue: wait before trying again.
         if (!(await this.writeBatch(batch))) break;
@@ -254,9 +212,9 @@ export class EvidenceStore {
     })
       .catch((err) => this.noteWriteError(err))
       .finally(() => {
-      this.writer = null;
-      if (this.queue.length > 0) this.schedule(this.retryDelay());
-    });
+        this.writer = null;
+        if (this.queue.length > 0) this.schedule(this.retryDelay());
+      });
   }
 
   /** False when the batch failed and its records were queued again (or dropped after maxAttempts). */
@@ -264,27 +222,14 @@ export class EvidenceStore {
     try {
       if (this.rescanNeeded) {
         await mkdir(this.dir, { recursive: true });
-        await this.rescan();
+        await this.files.rescan();
         this.rescanNeeded = false;
       }
-      let chunk: Pending[] = [];
-      let chunkBytes = 0;
-      for (const rec of batch) {
-        if (rec.line.byteLength > this.maxBytes) {
-          this.dropOne(rec, 'evidence record larger than evidence.maxBytes');
-          continue;
-        }
-        const activeSize = this.active ? (this.files.get(this.active.name) ?? 0) : 0;
-        if (activeSize + chunkBytes > 0 && activeSize + chunkBytes + rec.line.byteLength > this.maxFileBytes) {
-          await this.commit(chunk, chunkBytes);
-          chunk = [];
-          chunkBytes = 0;
-          await this.rotate();
-        }
-        chunk.push(rec);
-        chunkBytes += rec.line.byteLength;
-      }
-      await this.commit(chunk, chunkBytes);
+      await this.files.writeBatch(
+        batch,
+        (rec) => this.recordsByNode.set(rec.node, (this.recordsByNode.get(rec.node) ?? 0) + 1),
+        (rec, reason) => this.dropOne(rec, reason),
+      );
       this.consecutiveFailures = 0;
       if (this.failing) {
         this.failing = false;
@@ -296,9 +241,9 @@ export class EvidenceStore {
       this.consecutiveFailures++;
       const code = (err as NodeJS.ErrnoException).code;
       // Directory gone or replaced: find out what is there before the next try. A full disk or an
-      // I/O error keeps the current file (commit cut it back to its last complete record).
-      if (code === 'ENOENT' || code === 'ENOTDIR' || this.active === null) {
-        await this.closeActive().catch(() => {});
+      // I/O error keeps the current file (the writer cut it back to its last complete record).
+      if (code === 'ENOENT' || code === 'ENOTDIR' || !this.files.hasActive()) {
+        await this.files.closeActive().catch(() => {});
         this.rescanNeeded = true;
       }
       this.requeue(batch.filter((rec) => !rec.settled));
@@ -314,167 +259,13 @@ export class EvidenceStore {
       if (this.closed || rec.attempts >= this.maxAttempts) this.dropOne(rec, 'evidence write failed');
       else again.push(rec);
     }
-    this.queue.unshift(...again);
-    for (const rec of again) this.queuedBytes += rec.line.byteLength;
-  }
-
-  /** Writes one chunk to the active file, syncs it, then acknowledges its records. */
-  private async commit(chunk: Pending[], bytes: number): Promise<void> {
-    if (chunk.length === 0) return;
-    await this.makeRoom(bytes);
-    let active = await this.ensureActive();
-    // A file unlinked under us (directory removed by hand) would swallow acknowledged records.
-    if ((await active.handle.stat()).nlink === 0) {
-      this.files.delete(active.name);
-      await this.closeActive();
-      await mkdir(this.dir, { recursive: true });
-      active = await this.ensureActive();
-    }
-    const data = Buffer.concat(
-      chunk.map((p) => p.line),
-      bytes,
-    );
-    const before = this.files.get(active.name) ?? 0;
-    try {
-      let offset = 0;
-      // Bounded: every successful write advances; a zero-byte write is an error.
-      while (offset < data.byteLength) {
-        const { bytesWritten } = await active.handle.write(data, offset, data.byteLength - offset);
-        if (bytesWritten <= 0) throw new Error('evidence write made no progress');
-        offset += bytesWritten;
-        this.files.set(active.name, (this.files.get(active.name) ?? 0) + bytesWritten);
-      }
-      await active.handle.datasync();
-    } catch (err) {
-      await this.cutBack(active, before);
-      throw err;
-    }
-    for (const p of chunk) {
-      this.recordsByNode.set(p.node, (this.recordsByNode.get(p.node) ?? 0) + 1);
-      p.settled = true;
-      p.resolve();
-    }
-  }
-
-  /** Deletes the oldest files until `incoming` more bytes fit within maxBytes. */
-  private async makeRoom(incoming: number): Promise<void> {
-    // Bounded: each round deletes a file or retires the active one (at most once).
-    const rounds = this.files.size + 1;
-    for (let i = 0; i < rounds && this.retainedCost() + incoming > this.maxBytes; i++) {
-      const victim = [...this.files.keys()].sort().find((n) => n !== this.active?.name);
-      if (victim) await this.deleteFile(victim);
-      else if (this.active) await this.rotate();
-      else break;
-    }
-  }
-
-  /**
-   * Undoes a partly written chunk so the file ends on a complete record and can take the retry.
-   * If that fails too, the file is closed (and removed when it holds nothing).
-   */
-  private async cutBack(active: ActiveFile, size: number): Promise<void> {
-    try {
-      await active.handle.truncate(size);
-      this.files.set(active.name, size);
-    } catch {
-      await this.closeActive().catch(() => {});
-      if (size === 0) await this.deleteFile(active.name).catch(() => {});
-    }
-  }
-
-  /** Empty evidence files (left by a crash or an older version on a full disk) hold nothing: removed. */
-  private async removeEmptyFiles(): Promise<void> {
-    for (const [name, size] of this.files) if (size === 0) await this.deleteFile(name).catch(() => {});
-  }
-
-  private async ensureActive(): Promise<ActiveFile> {
-    if (this.active) return this.active;
-    // Bounded: 'ax' fails only when the name exists; a fresh sequence number settles it.
-    for (let i = 0; i < 100; i++) {
-      const name = evidenceFileName(this.now(), this.fileSeq++);
-      if (this.files.has(name)) continue;
-      try {
-        const handle = await open(join(this.dir, name), 'ax', 0o640);
-        this.active = { name, handle };
-        this.files.set(name, 0);
-        await this.syncDir();
-        return this.active;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-    }
-    throw new Error('evidence: no free file name');
-  }
-
-  /** Closes the active file; the next write opens a new one. Then applies retention. */
-  private async rotate(): Promise<void> {
-    await this.closeActive();
-    await this.enforceRetention();
-  }
-
-  private async closeActive(): Promise<void> {
-    const active = this.active;
-    this.active = null;
-    if (active) await active.handle.close();
-  }
-
-  /** Deletes files past maxAgeDays, then the oldest files while the total exceeds maxBytes. */
-  private async enforceRetention(): Promise<void> {
-    const cutoff = this.now().getTime() - this.maxAgeMs;
-    for (const info of await listEvidenceFiles(this.dir)) {
-      if (info.mtimeMs >= cutoff) continue;
-      if (info.name === this.active?.name) await this.closeActive();
-      await this.deleteFile(info.name);
-    }
-    await this.makeRoom(0);
-  }
-
-  private async deleteFile(name: string): Promise<void> {
-    try {
-      await unlink(join(this.dir, name));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    this.files.delete(name);
-  }
-
-  private async rescan(): Promise<void> {
-    this.files = new Map((await listEvidenceFiles(this.dir)).map((f) => [f.name, f.size]));
-  }
-
-  /** Makes a new file's directory entry durable too (power loss, not only a process crash). */
-  private async syncDir(): Promise<void> {
-    let handle: FileHandle | undefined;
-    try {
-      handle = await open(this.dir, 'r');
-      await handle.sync();
-    } catch {
-      // Some file systems refuse fsync on directories; the data itself is still synced.
-    } finally {
-      await handle?.close().catch(() => {});
-    }
+    this.queue.putBack(again);
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.lock.then(fn);
-    this.lock = run.then(
-      () => undefined,
-      () => undefined,
-    );
+    this.lock = run.then(() => undefined, () => undefined);
     return run;
-  }
-
-  /** What the files cost against maxBytes: every file counts, an empty one too. */
-  private retainedCost(): number {
-    let sum = 0;
-    for (const size of this.files.values()) sum += Math.max(size, MIN_FILE_COST);
-    return sum;
-  }
-
-  private totalBytes(): number {
-    let sum = 0;
-    for (const size of this.files.values()) sum += size;
-    return sum;
   }
 
   private noteWriteError(err: unknown): void {
@@ -495,7 +286,6 @@ export class EvidenceStore {
 
   private dropOne(rec: Pending, reason: string): void {
     this.dropped++;
-    rec.settled = true;
-    rec.reject(new Error(reason));
+    settleDropped(rec, reason);
   }
 }
