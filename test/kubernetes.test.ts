@@ -21,6 +21,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { loadRuleGroups } from '../src/deploy/prometheusRule.js';
 import { PROMETHEUS_RULE_FILE, REPO_ROOT, renderPrometheusRule } from '../src/deploy/writeManifests.js';
 import { shardFromHostname } from '../src/shard/index.js';
+import { unknownFieldErrors } from './k8s-fields.js';
 import { requireBuiltCli, runCli } from './support/cliProcess.js';
 import { findExecutable } from './support/prometheus-tools.js';
 
@@ -222,6 +223,23 @@ describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
     (sm.spec.endpoints[0] as { interval: string }).interval = 'often';
     expect(() => validate(sm)).toThrow(/interval must match pattern/);
   });
+
+  it('no object has a field its type does not know (the schemas above let unknown fields through)', () => {
+    expect(unknownFieldErrors([...objects('single'), ...objects('sharded')], REPO_ROOT)).toEqual([]);
+  }, 60_000);
+
+  it('the field check rejects a typo, deep in a pod spec and in a ServiceMonitor', () => {
+    const sts = structuredClone(only<StatefulSetLike>(objects('sharded'), 'StatefulSet'));
+    const container = sts.spec.template.spec.containers[0] as IContainer & { securityContext: Record<string, unknown> };
+    container.securityContext.runAsNonRot = true;
+    expect(() => validate(sts)).not.toThrow();
+    const sm = structuredClone(only(objects('sharded'), 'ServiceMonitor')) as K8sObject & { spec: Record<string, unknown> };
+    sm.spec.namespaceSelecter = {};
+    const errors = unknownFieldErrors([sts, sm], REPO_ROOT);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/^StatefulSet ledger-fleet-exporter: .*'"runAsNonRot"' does not exist in type 'ISecurityContext'/);
+    expect(errors[1]).toMatch(/^ServiceMonitor ledger-fleet-exporter: .*'"namespaceSelecter"' does not exist/);
+  }, 60_000);
 });
 
 describe('deploy/kubernetes/base/prometheusrule.yaml', () => {
