@@ -4,7 +4,6 @@
 // checked) so a bad file fails at start-up with file:line:col, never at the first request.
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
-import type * as net from 'node:net';
 import https from 'node:https';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -12,6 +11,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { CIPHER_SUITES, CURVES, TLS_VERSIONS, webConfigSchema, type ClientAuthType, type RawWebConfig } from './schema.js';
 import { formatPath, locate, where } from './yamlLocate.js';
 import { verifyBasicAuth, WWW_AUTHENTICATE } from './basicAuth.js';
+import { closeIdleConnections } from './idleConnections.js';
 
 export type { ClientAuthType } from './schema.js';
 export { WWW_AUTHENTICATE } from './basicAuth.js';
@@ -220,24 +220,8 @@ export function createHttpServer(web: WebConfig | undefined, handler: Handler, l
   server.requestTimeout = l.requestTimeoutMs;
   server.keepAliveTimeout = l.keepAliveTimeoutMs;
   server.setTimeout(l.socketIdleTimeoutMs);
-  closeSilentConnections(server, l.headersTimeoutMs);
+  closeIdleConnections(server, l.headersTimeoutMs);
   return server;
-}
-
-/**
- * A connection that never sends a byte is no request yet, so headersTimeout never sees it and
- * only the idle timeout would close it: enough of them exhaust the open-files limit. Such a
- * connection is closed within headersTimeout. Counted from the raw bytes read (TLS handshakes
- * included), so no data listener is added to the socket.
- */
-function closeSilentConnections(server: http.Server | https.Server, afterMs: number): void {
-  server.on('connection', (socket: net.Socket) => {
-    const timer = setTimeout(() => {
-      if (socket.bytesRead === 0) socket.destroy();
-    }, afterMs);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-  });
 }
 
 /** Why this TLS connection breaks the client certificate policy, or undefined. */
