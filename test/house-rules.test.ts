@@ -16,10 +16,10 @@ const ALLOWED_FUNCTIONS: Record<string, Record<string, string>> = {
 
 // Over the limits when this check came in, and being split now (issue 8). Each entry must still be
 // over, so the list only shrinks.
-const PENDING_FILES = new Set(['sim/node.ts']);
+const PENDING_FILES = new Set<string>([]);
 const PENDING_FUNCTIONS = new Set([
   'agent/metrics.ts:agentPlatformCollectors', 'alerting/component.ts:alertingComponent', 'daemon.ts:startDaemon',
-  'evidence/cli.ts:runEvidenceCli', 'sim/chain.ts:constructor',
+  'evidence/cli.ts:runEvidenceCli',
   'web/webConfig.ts:loadWebConfig',
 ]);
 

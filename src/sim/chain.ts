@@ -82,63 +82,12 @@ export class SimChain {
     this.genesisSupply = BigInt(randInt(rand, 500, 2_000)) * 1_000_000n * UNIT;
     this.faucetEnabled = !/mainnet/i.test(network);
 
-    const nValidators = randInt(rand, 4, 21);
-    this.validators = [];
-    this.delegations = [];
-    for (let i = 0; i < nValidators; i++) {
-      const address = hex32(`${network}:validator:${i}`);
-      // Odd low digits on purpose: any float64 parse of these strings loses precision.
-      const selfStake = BigInt(randInt(rand, 1_000, 40_000)) * 10n ** 18n + BigInt(randInt(rand, 1, 999_999_999));
-      let delegated = 0n;
-      const nDelegators = randInt(rand, 0, 3);
-      for (let d = 0; d < nDelegators; d++) {
-        const amount = BigInt(randInt(rand, 1, 500)) * 10n ** 17n + BigInt(randInt(rand, 0, 999_999));
-        delegated += amount;
-        this.delegations.push({ delegator: hex32(`${network}:delegator:${(i + d) % 7}`), validator: address, amount });
-      }
-      const stake = selfStake + delegated;
-      this.validators.push({
-        address,
-        stake,
-        selfStake,
-        weight: Number(stake / 10n ** 18n),
-        agentScore: randInt(rand, 0, 10_000),
-        commission: randInt(rand, 0, 2_000),
-      });
-    }
-    this.validators.sort((a, b) => (a.stake > b.stake ? -1 : a.stake < b.stake ? 1 : 0));
-
-    const nMiners = randInt(rand, 40, 400);
-    this.miners = [];
-    for (let i = 0; i < nMiners; i++) {
-      this.miners.push({
-        address: hex32(`${network}:miner:${i}`),
-        registeredAt: randInt(rand, 1, startHeight),
-        totalRewards: BigInt(randInt(rand, 0, 5_000_000)) * 10n ** 6n,
-      });
-    }
-    this.activeBase = Math.floor(nMiners * (0.6 + rand() * 0.3));
-
-    this.agents = [];
-    for (let i = 0; i < 12; i++) {
-      this.agents.push({
-        address: hex32(`${network}:agent:${i}`),
-        name: `agent-${i}`,
-        registeredAt: randInt(rand, 1, startHeight),
-        serviceType: SERVICE_TYPES[i % SERVICE_TYPES.length] as string,
-      });
-    }
-    this.tokens = ['Claw Credit:CCR', 'Agent Points:APT'].map((s, i) => {
-      const [name, symbol] = s.split(':') as [string, string];
-      return {
-        tokenId: hex32(`${network}:token:${i}`),
-        name,
-        symbol,
-        decimals: 6 + i * 3,
-        totalSupply: BigInt(randInt(rand, 1, 100)) * 10n ** 24n,
-        issuer: this.agents[i]!.address,
-      };
-    });
+    // The draws keep this order: every run of a network yields the same chain.
+    ({ validators: this.validators, delegations: this.delegations } = drawValidators(rand, network));
+    this.miners = drawMiners(rand, network, startHeight);
+    this.activeBase = Math.floor(this.miners.length * (0.6 + rand() * 0.3));
+    this.agents = drawAgents(rand, network, startHeight);
+    this.tokens = drawTokens(rand, network, this.agents);
 
     for (const v of this.validators) this.balances.set(v.address, BigInt(randInt(rand, 1, 1_000_000)) * UNIT + 123n);
     for (const m of this.miners) this.balances.set(m.address, m.totalRewards);
@@ -236,4 +185,73 @@ export class SimChain {
     // Not yet mined as seen by this node.
     return r && r.blockHeight <= height ? r : undefined;
   }
+}
+
+function drawValidators(rand: () => number, network: string): { validators: ValidatorRecord[]; delegations: DelegationRecord[] } {
+  const nValidators = randInt(rand, 4, 21);
+  const validators: ValidatorRecord[] = [];
+  const delegations: DelegationRecord[] = [];
+  for (let i = 0; i < nValidators; i++) {
+    const address = hex32(`${network}:validator:${i}`);
+    // Odd low digits on purpose: any float64 parse of these strings loses precision.
+    const selfStake = BigInt(randInt(rand, 1_000, 40_000)) * 10n ** 18n + BigInt(randInt(rand, 1, 999_999_999));
+    let delegated = 0n;
+    const nDelegators = randInt(rand, 0, 3);
+    for (let d = 0; d < nDelegators; d++) {
+      const amount = BigInt(randInt(rand, 1, 500)) * 10n ** 17n + BigInt(randInt(rand, 0, 999_999));
+      delegated += amount;
+      delegations.push({ delegator: hex32(`${network}:delegator:${(i + d) % 7}`), validator: address, amount });
+    }
+    const stake = selfStake + delegated;
+    validators.push({
+      address,
+      stake,
+      selfStake,
+      weight: Number(stake / 10n ** 18n),
+      agentScore: randInt(rand, 0, 10_000),
+      commission: randInt(rand, 0, 2_000),
+    });
+  }
+  validators.sort((a, b) => (a.stake > b.stake ? -1 : a.stake < b.stake ? 1 : 0));
+  return { validators, delegations };
+}
+
+function drawMiners(rand: () => number, network: string, startHeight: number): MinerRecord[] {
+  const nMiners = randInt(rand, 40, 400);
+  const miners: MinerRecord[] = [];
+  for (let i = 0; i < nMiners; i++) {
+    miners.push({
+      address: hex32(`${network}:miner:${i}`),
+      registeredAt: randInt(rand, 1, startHeight),
+      totalRewards: BigInt(randInt(rand, 0, 5_000_000)) * 10n ** 6n,
+    });
+  }
+  return miners;
+}
+
+function drawAgents(rand: () => number, network: string, startHeight: number): AgentRecord[] {
+  const agents: AgentRecord[] = [];
+  for (let i = 0; i < 12; i++) {
+    agents.push({
+      address: hex32(`${network}:agent:${i}`),
+      name: `agent-${i}`,
+      registeredAt: randInt(rand, 1, startHeight),
+      serviceType: SERVICE_TYPES[i % SERVICE_TYPES.length] as string,
+    });
+  }
+  return agents;
+}
+
+function drawTokens(rand: () => number, network: string, agents: AgentRecord[]): TokenRecord[] {
+  return ['Claw Credit:CCR', 'Agent Points:APT'].map((s, i) => {
+    const [name, symbol] = s.split(':') as [string, string];
+    return {
+      tokenId: hex32(`${network}:token:${i}`),
+      name,
+      symbol,
+      decimals: 6 + i * 3,
+      totalSupply: BigInt(randInt(rand, 1, 100)) * 10n ** 24n,
+      issuer: agents[i]!.address,
+    };
+  });
 }

@@ -5,7 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimChain } from './chain.js';
 import { controlRoute } from './control.js';
-import { closeServer, listen, SimNode, type SimEnv } from './node.js';
+import { SimNode, type SimEnv } from './node.js';
+import { closeServer, listen } from './serve.js';
 import { isSimFault, type SimFleetOptions, type SimNodeSpec } from './types.js';
 
 const BUILDS = new Set(['earliest', 'staking', 'current']);

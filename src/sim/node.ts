@@ -8,6 +8,7 @@ import { handleRpc } from './jsonrpc.js';
 import { callMethod, DEFAULT_NAMESPACE, DEFAULT_VERSION } from './methods.js';
 import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics-text.js';
 import { jsonReply, textReply, type Reply } from './reply.js';
+import { closeServer, HeldResponses, listen, methodNotAllowed, pathOf, readBody, send } from './serve.js';
 import { hash32 } from './rng.js';
 import { healthBody, peersBody, versionBody, type NodeSnapshot } from './status.js';
 import { isSimFault, type SimBuild, type SimFault, type SimNodeSpec } from './types.js';
@@ -24,8 +25,6 @@ export interface SimEnv {
   keepAliveTimeoutMs?: number;
 }
 
-/** axum's default request body limit. */
-const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const PLAIN_PATHS = new Set(['/health', '/metrics', '/peers', '/version']);
 const socketOwner = new WeakMap<Socket, SimNode>();
 
@@ -49,7 +48,7 @@ export class SimNode {
   private requests = 0;
   private server: http.Server | undefined;
   /** Responses kept open by `hang` or trickled by `slow_body`, ended on fault change. */
-  private readonly held = new Map<http.ServerResponse, NodeJS.Timeout | undefined>();
+  private readonly held = new HeldResponses();
   /** Sockets that carried requests for this node (shared-port: destroyed on kill). */
   private readonly sockets = new Set<Socket>();
   /** Serialises kill/revive so the listener is never opened and closed concurrently. */
@@ -115,7 +114,7 @@ export class SimNode {
     }
     this.currentFault = f;
     this.faultSinceMs = now;
-    this.releaseHeld();
+    this.held.release();
     if (f === 'down') return this.enqueue(() => this.stop());
     if (prev === 'down') return this.enqueue(() => this.start());
     return this.transitions;
@@ -161,7 +160,7 @@ export class SimNode {
   /** @internal */
   async shutdown(): Promise<void> {
     await this.transitions;
-    this.releaseHeld();
+    this.held.release();
     for (const s of this.sockets) s.destroy();
     if (this.server?.listening) await closeServer(this.server);
   }
@@ -178,8 +177,7 @@ export class SimNode {
     const now = this.env.now();
     const fault = effectiveFault(this.currentFault, this.faultSinceMs, now, this.env.flapPeriodMs);
     if (fault === 'hang') {
-      this.held.set(res, undefined);
-      res.on('close', () => this.held.delete(res));
+      this.held.hang(res);
       return;
     }
     if (fault === 'proxy_502' || fault === 'proxy_503' || fault === 'proxy_504') {
@@ -195,7 +193,7 @@ export class SimNode {
     this.route(req, path, now)
       .then((reply) => {
         if (fault === 'garbage_json' && (path === '/' || path === '/health') && reply.status === 200) reply = garbleJson(reply);
-        if (fault === 'slow_body') this.trickle(res, reply);
+        if (fault === 'slow_body') this.held.trickle(res, reply, this.env.slowBodyBytes, this.env.slowBodyTickMs);
         else send(res, reply);
       })
       .catch(() => res.destroy());
@@ -255,38 +253,6 @@ export class SimNode {
     return this.metricsCache.text;
   }
 
-  /** Headers at once, then a few bytes per tick: a client without a body timeout waits forever. */
-  private trickle(res: http.ServerResponse, reply: Reply): void {
-    const body = Buffer.from(reply.body);
-    res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
-    res.flushHeaders();
-    let offset = 0;
-    const timer = setInterval(() => {
-      const chunk = body.subarray(offset, offset + this.env.slowBodyBytes);
-      offset += chunk.length;
-      if (offset >= body.length) {
-        clearInterval(timer);
-        this.held.delete(res);
-        res.end(chunk);
-      } else {
-        res.write(chunk);
-      }
-    }, this.env.slowBodyTickMs);
-    this.held.set(res, timer);
-    res.on('close', () => {
-      clearInterval(timer);
-      this.held.delete(res);
-    });
-  }
-
-  private releaseHeld(): void {
-    for (const [res, timer] of this.held) {
-      if (timer) clearInterval(timer);
-      res.destroy();
-    }
-    this.held.clear();
-  }
-
   /**
    * A socket belongs to the node it last served: one close listener per socket however many
    * nodes share it (shared-port keep-alive), and a kill spares sockets busy for other nodes.
@@ -318,54 +284,4 @@ export class SimNode {
     this.startHeight = this.liveHeight(now);
     if (this.server && !this.server.listening) await listen(this.server, this.port, this.env.host);
   }
-}
-
-function pathOf(url: string | undefined): string {
-  const p = (url ?? '/').split('?')[0]!;
-  return p === '' ? '/' : p;
-}
-
-function methodNotAllowed(allow: string): Reply {
-  return { status: 405, headers: { allow }, body: '' };
-}
-
-function send(res: http.ServerResponse, reply: Reply): void {
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) });
-  res.end(reply.body);
-}
-
-/** The body as text, or undefined past the size limit. */
-function readBody(req: http.IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve(undefined);
-      } else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-export function listen(server: http.Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (e: Error) => reject(e);
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-}
-
-export function closeServer(server: http.Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }
