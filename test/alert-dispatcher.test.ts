@@ -174,4 +174,32 @@ describe('push receivers (Prometheus -> Alertmanager)', () => {
     again.noteFailed(first!);
     expect(ticks(again, T0 + 2 * 3600 * S + M, T0 + 2 * 3600 * S + 10 * M, M).length).toBe(1);
   });
+
+  it('a resolved notification that failed (or was cut short at shutdown) is sent again, also after a restart', () => {
+    const d = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    d.update([a], T0);
+    expect(ticks(d, T0, T0).map((n) => n.status)).toEqual(['firing']);
+    const gone = resolve(a, T0 + M);
+    d.update([gone], T0 + M);
+    const [lost] = ticks(d, T0 + M, T0 + M);
+    expect(lost!.status).toBe('resolved');
+    d.noteFailed(lost!);
+    // In the same process, at the next flush...
+    d.update([gone], T0 + 2 * M);
+    expect(ticks(d, T0 + 2 * M, T0 + 3 * M).map((n) => n.status)).toEqual(['resolved']);
+    // ...and after a restart from the state saved right after the failure.
+    const before = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
+    before.update([a], T0);
+    ticks(before, T0, T0);
+    before.update([gone], T0 + M);
+    before.noteFailed(ticks(before, T0 + M, T0 + M)[0]!);
+    const restarted = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
+    restarted.importState(structuredClone(before.exportState()));
+    restarted.update([gone], T0 + 2 * M);
+    const resent = ticks(restarted, T0 + 2 * M, T0 + 3 * M);
+    expect(resent.map((n) => [n.status, n.alerts.map((x) => x.status)])).toEqual([['resolved', ['resolved']]]);
+    restarted.update([gone], T0 + 4 * M);
+    expect(ticks(restarted, T0 + 4 * M, T0 + 10 * M)).toEqual([]);
+  });
 });

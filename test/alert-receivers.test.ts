@@ -175,4 +175,72 @@ describe('receiver queue', () => {
     expect(h.reports.map((r) => r.result)).toEqual(['success']);
     expect(hung.close().map((n) => n.alerts[0]!.labels.node)).toEqual(['a', 'c', 'd']);
   });
+
+  describe('drain at shutdown', () => {
+    /** A receiver whose answers the test releases one by one. */
+    function slowReceiver() {
+      const answers: Array<(o: SendOutcome) => void> = [];
+      const reports: DeliveryReport[] = [];
+      const sleeps: number[] = [];
+      const q = new ReceiverQueue({
+        receiver: 'slow',
+        send: () => new Promise<SendOutcome>((resolve) => answers.push(resolve)),
+        sleep: async (ms, signal) => {
+          sleeps.push(ms);
+          if (!signal.aborted) await new Promise((r) => signal.addEventListener('abort', r));
+        },
+        now: () => T0,
+        random: () => 0.5,
+        onReport: (r) => reports.push(r),
+      });
+      return { q, answers, reports, sleeps };
+    }
+    const nodes = (list: Notification[]) => list.map((n) => n.alerts[0]!.labels.node);
+
+    it('lets the send in flight finish and report delivered; queued ones and new work are handed back', async () => {
+      const s = slowReceiver();
+      for (const n of ['a', 'b']) s.q.enqueue(note([notified(n)]), [req(n)]);
+      await settle();
+      const drained = s.q.drain(5_000);
+      s.q.enqueue(note([notified('late')]), [req('late')]);
+      await settle();
+      s.answers[0]!({ ok: true, retryable: false, status: 200 });
+      expect(nodes(await drained)).toEqual(['b']);
+      expect(s.reports.map((r) => [r.result, r.notification.alerts[0]!.labels.node])).toEqual([['success', 'a']]);
+      expect(s.answers).toHaveLength(1);
+      expect(s.q.length).toBe(0);
+    });
+
+    it('hands back a send still in flight after the bound, and one that failed (no retry at shutdown)', async () => {
+      const stuck = slowReceiver();
+      stuck.q.enqueue(note([notified('a')]), [req('a')]);
+      await settle();
+      const started = Date.now();
+      expect(nodes(await stuck.q.drain(50))).toEqual(['a']);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+      stuck.answers[0]!({ ok: true, retryable: false, status: 200 }); // too late: not reported as delivered
+      await settle();
+      expect(stuck.reports).toEqual([]);
+
+      const failing = slowReceiver();
+      failing.q.enqueue(note([notified('b')]), [req('b')]);
+      await settle();
+      const drained = failing.q.drain(5_000);
+      failing.answers[0]!({ ok: false, retryable: true, status: 503 });
+      expect(nodes(await drained)).toEqual(['b']);
+      expect(failing.sleeps).toEqual([]);
+      expect(failing.reports).toEqual([]);
+    });
+
+    it('ends a backoff wait at once: the retry is left to the restart', async () => {
+      const s = slowReceiver();
+      s.q.enqueue(note([notified('a')]), [req('a')]);
+      await settle();
+      s.answers[0]!({ ok: false, retryable: true, status: 500 });
+      await settle();
+      expect(s.sleeps).toEqual([750]);
+      expect(nodes(await s.q.drain(60_000))).toEqual(['a']);
+      expect(s.answers).toHaveLength(1);
+    });
+  });
 });

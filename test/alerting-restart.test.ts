@@ -26,6 +26,31 @@ interface Listed {
   alerts: Array<{ name: string; state: string; activeAt: string; firingSince?: string; labels: Record<string, string> }>;
 }
 
+/** Only LedgerNodeDown (for 3s) to one webhook; groups sent at once, repeated after an hour. */
+function writeConfig(dir: string, fleet: SimFleet, hookUrl: string): string {
+  const rules = Object.fromEntries(ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]));
+  const file = path.join(dir, 'fleet.yaml');
+  writeFileSync(
+    file,
+    stringify({
+      listen: '127.0.0.1:0',
+      defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
+      nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'rst' })),
+      evidence: { dir: path.join(dir, 'evidence') },
+      alerting: {
+        stateDir: path.join(dir, 'state'),
+        evaluationInterval: '250ms',
+        rules: { ...rules, LedgerNodeDown: { for: '3s', keepFiringFor: '0s' } },
+        groupWait: '0s',
+        groupInterval: '1s',
+        repeatInterval: '1h',
+        receivers: [{ name: 'hook', webhook: { url: hookUrl } }],
+      },
+    }),
+  );
+  return file;
+}
+
 describe('alert state across restarts of the exporter', () => {
   let dir = '';
   let configPath = '';
@@ -55,26 +80,7 @@ describe('alert state across restarts of the exporter', () => {
       });
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    const rules = Object.fromEntries(ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]));
-    configPath = path.join(dir, 'fleet.yaml');
-    writeFileSync(
-      configPath,
-      stringify({
-        listen: '127.0.0.1:0',
-        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'rst' })),
-        evidence: { dir: path.join(dir, 'evidence') },
-        alerting: {
-          stateDir: path.join(dir, 'state'),
-          evaluationInterval: '250ms',
-          rules: { ...rules, LedgerNodeDown: { for: '3s', keepFiringFor: '0s' } },
-          groupWait: '0s',
-          groupInterval: '1s',
-          repeatInterval: '1h',
-          receivers: [{ name: 'hook', webhook: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` } }],
-        },
-      }),
-    );
+    configPath = writeConfig(dir, fleet, `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`);
   }, 60_000);
 
   afterAll(async () => {
@@ -136,5 +142,98 @@ describe('alert state across restarts of the exporter', () => {
     expect(line.msg).toMatch(/alerts\.json: corrupt \(not JSON/);
     expect((await fetch(`${e.url}/api/alerts`)).status).toBe(200);
     await sigterm();
+  });
+});
+
+describe('a notification in flight at SIGTERM', () => {
+  let dir = '';
+  let configPath = '';
+  let fleet: SimFleet;
+  let hook: Server;
+  /** How long the hook holds its answer to the next POST. */
+  let holdMs = 0;
+  const arrived: Hook[] = [];
+  const answered: Hook[] = [];
+  let exporter: ExporterChild | undefined;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'lfe-alert-inflight-'));
+    fleet = await SimFleet.start(
+      ['rst-1', VICTIM].map((name) => ({ name, network: 'rst', build: 'current' as const, peers: 5 })),
+      { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
+    );
+    hook = createServer((req, res) => {
+      if (req.method !== 'POST') {
+        res.writeHead(204).end();
+        return;
+      }
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => {
+        const message = JSON.parse(body) as Hook;
+        arrived.push(message);
+        const timer = setTimeout(() => {
+          res.writeHead(200).end();
+          answered.push(message);
+        }, holdMs);
+        res.on('close', () => clearTimeout(timer));
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    configPath = writeConfig(dir, fleet, `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`);
+  }, 60_000);
+
+  afterAll(async () => {
+    await exporter?.kill();
+    await fleet?.close();
+    hook?.closeAllConnections();
+    await new Promise((r) => hook?.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const count = (list: Hook[], status: string) => list.filter((m) => m.status === status).length;
+  const sigtermWhenArrived = async (status: string, n: number) => {
+    await waitFor(`${status} notification #${n} at the hook`, () => (count(arrived, status) === n ? true : undefined), { timeoutMs: WAIT, intervalMs: 20 });
+    exporter!.child.kill('SIGTERM');
+    return exporter!.exited(WAIT);
+  };
+  const startAndSettle = async () => {
+    exporter = await startExporter(configPath);
+    await exporter.waitForLog('alerting on', (l) => l.msg === 'built-in alerting on', WAIT);
+    // Several evaluations and group intervals.
+    await new Promise((r) => setTimeout(r, 2_500));
+  };
+
+  it('is delivered before the exit and not sent again after the restart; one past the bound is sent after it', { timeout: 8 * WAIT }, async () => {
+    // The hook answers after 2 s, inside the shutdown's 5 s bound for sends in flight.
+    holdMs = 2_000;
+    exporter = await startExporter(configPath);
+    await fleet.node(VICTIM).kill();
+    const exit = await sigtermWhenArrived('firing', 1);
+    expect(exit.code).toBe(0);
+    expect(count(answered, 'firing')).toBe(1);
+
+    holdMs = 0;
+    await startAndSettle();
+    expect(count(arrived, 'firing')).toBe(1);
+
+    // The hook holds the resolved notification past the bound: the exporter exits without it
+    // and sends it again after the restart (at least once, never lost).
+    holdMs = 60_000;
+    await fleet.node(VICTIM).revive();
+    const started = Date.now();
+    const late = await sigtermWhenArrived('resolved', 1);
+    expect(late.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(WAIT);
+    expect(count(answered, 'resolved')).toBe(0);
+
+    holdMs = 0;
+    await startAndSettle();
+    await waitFor('the resolved notification sent again', () => (count(answered, 'resolved') === 1 ? true : undefined), { timeoutMs: WAIT });
+    expect(count(arrived, 'resolved')).toBe(2);
+    expect(count(arrived, 'firing')).toBe(1);
+    exporter.child.kill('SIGTERM');
+    expect((await exporter.exited(WAIT)).code).toBe(0);
   });
 });

@@ -117,10 +117,18 @@ export class NotificationDispatcher {
     return next;
   }
 
-  /** A send that failed for good: forget it was sent, so the next flush tries again. */
+  /**
+   * A send that failed for good, or was cut short by a shutdown: the next flush (after a restart
+   * too, through the state file) tells the receiver again, resolved alerts included.
+   */
   noteFailed(n: Notification): void {
-    if (this.isPush(n.receiver)) for (const a of n.alerts) this.pushed.delete(n.receiver + SEP + a.id);
-    else this.log.delete(n.receiver + SEP + n.groupKey);
+    if (this.isPush(n.receiver)) {
+      for (const a of n.alerts) this.pushed.delete(n.receiver + SEP + a.id);
+      return;
+    }
+    // As far as we know the receiver still believes these fire; due at once (at 0).
+    this.log.set(n.receiver + SEP + n.groupKey, { firing: n.alerts.map((a) => a.id), resolved: [], at: 0 });
+    for (const a of n.alerts) if (a.status === 'resolved') this.flushedResolved.delete(a.id);
   }
 
   exportState(): DispatcherState {

@@ -64,7 +64,12 @@ export class ReceiverQueue {
   private readonly items: Item[] = [];
   private running = false;
   private readonly stop = new AbortController();
+  /** Aborted by drain(): no new work, no more retries; the attempt in flight may still finish. */
+  private readonly closing = new AbortController();
   private inFlight: Item | undefined;
+  /** Deliveries cut short by a shutdown: neither delivered nor failed. */
+  private readonly interrupted: Notification[] = [];
+  private worker: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: QueueOptions) {}
 
@@ -73,31 +78,47 @@ export class ReceiverQueue {
   }
 
   enqueue(notification: Notification, requests: OutboundRequest[]): void {
-    if (this.stop.signal.aborted) return;
+    if (this.closing.signal.aborted || this.stop.signal.aborted) return;
     if (this.items.length >= (this.opts.capacity ?? 100)) {
       // Oldest first out: the newest state of a group matters most.
       const dropped = this.items.shift()!;
       this.opts.onReport({ receiver: this.opts.receiver, notification: dropped.notification, result: 'dropped', attempts: 0, durationMs: 0, message: 'queue full' });
     }
     this.items.push({ notification, requests });
-    if (!this.running) void this.work();
+    if (!this.running) this.worker = this.work();
   }
 
-  /** Stops the worker; returns what was not delivered (queued, or in flight). */
+  /** Stops the worker at once; returns what was not delivered (queued, or in flight). */
   close(): Notification[] {
     this.stop.abort();
-    const left = [...(this.inFlight ? [this.inFlight] : []), ...this.items.splice(0)].map((i) => i.notification);
-    return left;
+    this.closing.abort();
+    return [...this.interrupted.splice(0), ...(this.inFlight ? [this.inFlight.notification] : []), ...this.items.splice(0).map((i) => i.notification)];
+  }
+
+  /**
+   * Shutdown: takes no new work, gives the attempt in flight up to graceMs to finish (its outcome
+   * is reported as usual, so a delivered notification is recorded as delivered), then stops.
+   * Returns what was not delivered: queued, waiting for a retry, or still in flight.
+   */
+  async drain(graceMs: number): Promise<Notification[]> {
+    this.closing.abort();
+    const waiting = this.items.splice(0).map((i) => i.notification);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([this.worker, bound]);
+    clearTimeout(timer);
+    return [...waiting, ...this.close()];
   }
 
   private async work(): Promise<void> {
     this.running = true;
     try {
       while (!this.stop.signal.aborted && this.items.length > 0) {
-        this.inFlight = this.items.shift()!;
-        const report = await this.deliver(this.inFlight);
+        const item = (this.inFlight = this.items.shift()!);
+        const report = await this.deliver(item);
         this.inFlight = undefined;
         if (report) this.opts.onReport(report);
+        else this.interrupted.push(item.notification);
       }
     } finally {
       this.running = false;
@@ -119,10 +140,12 @@ export class ReceiverQueue {
       if (failed.length === 0) return { ...base, result: 'success', status: outcomes[0]?.status };
       last = failed[0]!.o;
       if (!failed.every(({ o }) => o.retryable) || attempt === policy.maxAttempts) break;
+      // Shutting down: the retry is left to the next start (the dispatcher forgets this send).
+      if (this.closing.signal.aborted) return undefined;
       pending = failed.map(({ r }) => r);
       const wait = last.retryAfterMs !== undefined ? Math.min(last.retryAfterMs, policy.maxRetryAfterMs) : backoffMs(attempt, policy, this.opts.random ?? Math.random);
-      await this.opts.sleep(wait, this.stop.signal);
-      if (this.stop.signal.aborted) return undefined;
+      await this.opts.sleep(wait, this.closing.signal);
+      if (this.closing.signal.aborted) return undefined;
     }
     return {
       receiver: this.opts.receiver,

@@ -63,6 +63,9 @@ export interface ListedAlert {
   silencedBy?: string;
 }
 
+/** How long a shutdown waits for sends in flight (the CLI's shutdown watchdog allows 20 s in all). */
+export const SHUTDOWN_SEND_GRACE_MS = 5_000;
+
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 export class AlertingRuntime {
@@ -159,12 +162,18 @@ export class AlertingRuntime {
     return new Map([...this.queues].map(([name, q]) => [name, q.queue.length]));
   }
 
-  /** Stops timers and queues; what was not delivered is sent again after the restart. */
-  async stop(): Promise<void> {
+  /**
+   * Shutdown: no new evaluations or sends; each receiver's send in flight gets up to graceMs to
+   * finish, and the state file records what was delivered. What did not finish is forgotten as
+   * sent, so it goes out again after the restart: at least once, never lost.
+   */
+  async stop(graceMs = SHUTDOWN_SEND_GRACE_MS): Promise<void> {
     this.stopped = true;
     clearInterval(this.evalTimer);
     clearTimeout(this.pumpTimer);
-    for (const { queue } of this.queues.values()) for (const n of queue.close()) this.dispatcher.noteFailed(n);
+    const left = await Promise.all([...this.queues.values()].map(({ queue }) => queue.drain(graceMs)));
+    for (const n of left.flat()) this.dispatcher.noteFailed(n);
+    if (left.flat().length > 0) this.deps.logger.warn({ component: 'alerting', count: left.flat().length }, 'notifications not delivered at shutdown: sent after the restart');
     await this.save(true);
   }
 
