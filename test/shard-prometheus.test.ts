@@ -2,7 +2,8 @@
 // one config of 60 simulated nodes, and a real Prometheus scraping all three with our recording
 // rules. Every node is polled by exactly one shard, and the recorded fleet values equal the
 // per-network gauges of one unsharded exporter polling the same fleet. Heights are held still
-// (one block an hour) so both sides see the same chain.
+// (one block an hour) so both sides see the same chain. An HA twin of the shard that polls a down
+// node is scraped too: it changes no recorded value and adds no alert.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { stringify } from 'yaml';
 import { shardOfName } from '../src/shard/index.js';
 import { SimFleet } from '../src/sim/index.js';
 import type { SimNodeSpec } from '../src/sim/types.js';
-import { RECORDING_FILE } from './support/alert-rules.js';
+import { RECORDING_FILE, RULES_FILE } from './support/alert-rules.js';
 import { requireBuiltCli, startDaemonProcess, type DaemonProcess } from './support/cliProcess.js';
 import { freePort, startProcess, waitFor, type ManagedProcess } from './support/processes.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
@@ -19,6 +20,9 @@ import { checkTools, requireTool } from './support/prometheus-tools.js';
 const tools = checkTools(['prometheus']);
 const SHARDS = 3;
 const WAIT_MS = 90_000;
+/** Nodes 13 and 47 answer through a failing proxy: down. The twin polls the first one's shard. */
+const DOWN = ['rpc-13', 'miner-47'];
+const TWINNED = shardOfName(DOWN[0]!, SHARDS);
 
 /** 60 nodes in two networks: some behind, some on another version, two down, one on a stale validator set. */
 function fleetSpecs(): SimNodeSpec[] {
@@ -58,6 +62,8 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
   let fleet: SimFleet | undefined;
   const exporters: DaemonProcess[] = [];
   let single: DaemonProcess | undefined;
+  let twin: DaemonProcess | undefined;
+  let twinInstance = '';
   let prometheus: ManagedProcess | undefined;
   let promUrl = '';
   const names = fleetSpecs().map((s) => s.name);
@@ -83,12 +89,12 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
     };
     const file = path.join(dir, 'fleet.yaml');
     writeFileSync(file, stringify(config));
-    const started = await Promise.all([
-      ...Array.from({ length: SHARDS }, (_, i) => startDaemonProcess(['--config', file, '--log-format', 'json', '--shard', String(i), '--total-shards', String(SHARDS)], { readyTimeoutMs: 30_000 })),
-      startDaemonProcess(['--config', file, '--log-format', 'json'], { readyTimeoutMs: 30_000 }),
-    ]);
+    const shard = (i: number) => startDaemonProcess(['--config', file, '--log-format', 'json', '--shard', String(i), '--total-shards', String(SHARDS)], { readyTimeoutMs: 30_000 });
+    const started = await Promise.all([...Array.from({ length: SHARDS }, (_, i) => shard(i)), shard(TWINNED), startDaemonProcess(['--config', file, '--log-format', 'json'], { readyTimeoutMs: 30_000 })]);
     single = started.pop();
+    twin = started.pop();
     exporters.push(...started);
+    twinInstance = new URL(twin!.url).host;
 
     const port = await freePort();
     promUrl = `http://127.0.0.1:${port}`;
@@ -96,8 +102,8 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
       path.join(dir, 'prometheus.yml'),
       stringify({
         global: { scrape_interval: '1s', scrape_timeout: '900ms', evaluation_interval: '1s' },
-        rule_files: [RECORDING_FILE],
-        scrape_configs: [{ job_name: 'ledger-fleet-exporter', static_configs: [{ targets: exporters.map((e) => new URL(e.url).host) }] }],
+        rule_files: [RECORDING_FILE, RULES_FILE],
+        scrape_configs: [{ job_name: 'ledger-fleet-exporter', static_configs: [{ targets: [...exporters.map((e) => new URL(e.url).host), twinInstance] }] }],
       }),
     );
     prometheus = startProcess('prometheus', prom, [
@@ -108,12 +114,12 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
     ]);
     // Every shard has finished a poll round and Prometheus recorded over all 60 nodes.
     await waitFor(
-      'recorded node count of 60 over three scraped shards',
+      'recorded node count of 60 over three scraped shards and a twin',
       async () => {
         const up = await query('up{job="ledger-fleet-exporter"} == 1');
         const nodes = await query('sum(network:ledger_fleet_nodes:count)');
-        const ready = await query('count(ledger_node_block_height)');
-        return up.length === SHARDS && nodes[0]?.value === 60 && (ready[0]?.value ?? 0) >= 58 ? true : undefined;
+        const ready = await query(`count(ledger_node_block_height{instance!="${twinInstance}"})`);
+        return up.length === SHARDS + 1 && nodes[0]?.value === 60 && (ready[0]?.value ?? 0) >= 58 ? true : undefined;
       },
       { timeoutMs: WAIT_MS, intervalMs: 1_000, context },
     );
@@ -121,22 +127,26 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
 
   afterAll(async () => {
     await prometheus?.stop();
-    await Promise.all([...exporters, ...(single ? [single] : [])].map((e) => e.stop()));
+    await Promise.all([...exporters, ...(single ? [single] : []), ...(twin ? [twin] : [])].map((e) => e.stop()));
     await fleet?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('polls every node in exactly one shard, as the jump hash assigns it', async () => {
-    const perNode = await query('count by (node) (ledger_node_up)');
+    const notTwin = `instance!="${twinInstance}"`;
+    const perNode = await query(`count by (node) (ledger_node_up{${notTwin}})`);
     expect(perNode.length).toBe(60);
     expect(perNode.every((s) => s.value === 1)).toBe(true);
-    const shards = await query('ledger_exporter_shard');
+    const shards = await query(`ledger_exporter_shard{${notTwin}}`);
     expect(shards.map((s) => s.labels.shard).sort()).toEqual(['0', '1', '2']);
     expect(shards.every((s) => s.labels.total_shards === '3')).toBe(true);
-    const assigned = await query('sum(ledger_exporter_nodes_assigned)');
+    const assigned = await query(`sum(ledger_exporter_nodes_assigned{${notTwin}})`);
     expect(assigned[0]?.value).toBe(60);
+    // The twin polls the same nodes as the shard it doubles.
+    const twinNodes = (await query(`ledger_node_up{instance="${twinInstance}"}`)).map((s) => s.labels.node).sort();
+    expect(twinNodes).toEqual(names.filter((n) => shardOfName(n, SHARDS) === TWINNED).sort());
     // Which exporter exposes each node is the shard shardOfName gives it.
-    const byInstance = new Map(shards.map((s) => [s.labels.instance, Number(s.labels.shard)]));
+    const byInstance = new Map((await query('ledger_exporter_shard')).map((s) => [s.labels.instance, Number(s.labels.shard)]));
     for (const s of await query('ledger_node_up')) expect(byInstance.get(s.labels.instance), s.labels.node).toBe(shardOfName(s.labels.node ?? '', 3));
   });
 
@@ -188,6 +198,25 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
     expect(Object.values(lag).some((v) => v > 0)).toBe(true);
     expect(byKey(await query('node:ledger_node_height_lag_blocks:fleet'), (l) => l.node ?? '')).toEqual(lag);
   }, 90_000);
+
+  it('raises LedgerNodeDown once per down node, with only its identity labels, though a twin polls one of them', async () => {
+    const twinSees = await query(`ledger_node_up{instance="${twinInstance}", node="${DOWN[0]}"}`);
+    expect(twinSees.map((s) => s.value)).toEqual([0]);
+    // Pending or firing (for: 1m), ALERTS has one series per alert identity.
+    const alerts = await waitFor(
+      'LedgerNodeDown for both down nodes',
+      async () => {
+        const found = await query('ALERTS{alertname="LedgerNodeDown"}');
+        return found.length >= DOWN.length ? found : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 1_000, context },
+    );
+    expect(alerts.map((a) => a.labels.node).sort()).toEqual([...DOWN].sort());
+    for (const a of alerts) {
+      const { alertstate: _state, ...labels } = a.labels;
+      expect(labels).toEqual({ __name__: 'ALERTS', alertname: 'LedgerNodeDown', severity: 'critical', node: a.labels.node, network: a.labels.network });
+    }
+  });
 
   it('moves at most ~35% of the nodes when a fourth shard is added', () => {
     const moved = names.filter((n) => shardOfName(n, 3) !== shardOfName(n, 4));
