@@ -72,30 +72,9 @@ const defaultRecheck = (t: NodeTarget) => Math.max(10 * t.intervalMs, 60_000);
 
 export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions): Promise<Daemon> {
   const log = opts.logger;
-  let config = initial;
   const components = opts.components ?? [];
-  const secrets = secretsOf(config, opts.secrets ?? new Secrets());
-  const client = new HttpClient({ secrets });
-  const state = new FleetState(config.nodes, opts.backoff ?? DEFAULT_BACKOFF);
-  const probers = new ProberPool(client, config.polling, config.nodes);
-  const recheck = opts.unsupportedRecheckMs ?? defaultRecheck;
-  const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() };
-  const evidence =
-    opts.evidence === false
-      ? undefined
-      : await EvidenceStore.open(config.evidence, { logger: log.child({ component: 'evidence' }), secrets, runner: { hostname: hostname(), version: VERSION } });
-  const recordEvidence = evidence && ((input: EvidenceInput) => void evidence.append(input));
-
-  const scheduler = new Scheduler({
-    concurrency: config.polling.concurrency,
-    runProbe: probeRunner({ state, probers, logger: log, recordEvidence, listeners: components.flatMap((c) => c.onProbeResult ?? []) }),
-    isDue: (t, p, now) => state.due(t.name, p, now, recheck(t)),
-    onOverrun: (_t, p) => void counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1),
-  });
-  const snapshot = () => buildSnapshot(state.nodes(), config.networks, Date.now());
-  const agent = config.agentPlatform && agentPlatformRunner(config.agentPlatform, { client, logger: log.child({ component: 'agent-platform' }), recordEvidence });
-  const view = metricsView(opts, components, { snapshot, state, secrets, counters, evidence, agent, config: () => config });
-
+  const parts = await assemble(initial, opts, components);
+  const { state, scheduler, evidence, client, agent, view, snapshot, current } = parts;
   const handler = createRequestHandler({
     logger: log,
     version: VERSION,
@@ -106,53 +85,35 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     routes: components.flatMap((c) => c.routes ?? []),
   });
   const server = buildServer(opts.web, handler);
-  const url = await listenOrRelease(server, opts, config.listen, async () => {
+  const url = await listenOrRelease(server, opts, initial.listen, async () => {
     await evidence?.close();
     await client.close();
   });
-  const checkOpenFiles = (nodes: number) => {
-    const warning = openFilesWarning(nodes, readOpenFilesLimit());
-    if (warning) log.warn({ nodes }, warning);
-  };
-  checkOpenFiles(config.nodes.length);
-  scheduler.start(config.nodes);
+  checkOpenFiles(log, initial.nodes.length);
+  scheduler.start(initial.nodes);
   agent?.start();
   const signals = () => ({
-    pollOverruns: counters.pollOverruns,
+    pollOverruns: parts.counters.pollOverruns,
     evidenceWriteErrors: evidence?.stats().writeErrors ?? 0,
     agentKeyValid: agent?.checker.lastKeyVerdict()?.keyValid ?? undefined,
   });
-  const ctx: DaemonContext = { config: () => config, snapshot, state, client, secrets, logger: log, url, signals };
+  const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, signals };
   for (const c of components) await c.start?.(ctx);
-  log.info({ url, nodes: config.nodes.length, version: VERSION }, 'exporter listening');
+  log.info({ url, nodes: initial.nodes.length, version: VERSION }, 'exporter listening');
 
   let closing: Promise<void> | undefined;
   return {
     url,
     state,
-    config: () => config,
+    config: () => current.config,
     snapshot,
     metricsView: () => view,
     ready: () => state.ready(),
     evidence,
     scheduling: scheduler,
-    applyConfig(next) {
-      const prevNodes = config.nodes.length;
-      const diff = diffConfig(config, next, { listenOverridden: opts.listen !== undefined });
-      secretsOf(next, secrets);
-      state.setTargets(next.nodes);
-      probers.apply(diff);
-      config = next;
-      scheduler.setTargets(next.nodes);
-      if (next.nodes.length > prevNodes) checkOpenFiles(next.nodes.length);
-      view.setInfoLabelKeys(infoLabelKeys(next));
-      for (const c of components) c.onReload?.(diff);
-      counters.configReloads.success++;
-      if (diff.restartOnly.length > 0) log.warn({ settings: diff.restartOnly }, 'changes of these settings take effect at the next restart');
-      log.info(diff.nodes, 'configuration reloaded');
-    },
+    applyConfig: (next) => applyConfig(parts, next, opts, components),
     noteReloadFailure(problems = []) {
-      counters.configReloads.failure++;
+      parts.counters.configReloads.failure++;
       for (const c of components) c.onReloadRejected?.(problems);
     },
     close(graceMs = 5_000) {
@@ -160,6 +121,72 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
       return closing;
     },
   };
+}
+
+/** The pipeline's parts, built from the first config and not started yet. */
+interface Parts {
+  /** The config in use; a reload replaces it. */
+  current: { config: ExporterConfig };
+  secrets: Secrets;
+  client: HttpClient;
+  state: FleetState;
+  probers: ProberPool;
+  counters: ExporterCounters;
+  evidence: EvidenceStore | undefined;
+  scheduler: Scheduler;
+  snapshot: () => FleetSnapshot;
+  agent: ReturnType<typeof agentPlatformRunner> | undefined;
+  view: MetricsView;
+}
+
+async function assemble(initial: ExporterConfig, opts: DaemonOptions, components: DaemonComponent[]): Promise<Parts> {
+  const log = opts.logger;
+  const current = { config: initial };
+  const secrets = secretsOf(initial, opts.secrets ?? new Secrets());
+  const client = new HttpClient({ secrets });
+  const state = new FleetState(initial.nodes, opts.backoff ?? DEFAULT_BACKOFF);
+  const probers = new ProberPool(client, initial.polling, initial.nodes);
+  const recheck = opts.unsupportedRecheckMs ?? defaultRecheck;
+  const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() };
+  const evidence =
+    opts.evidence === false
+      ? undefined
+      : await EvidenceStore.open(initial.evidence, { logger: log.child({ component: 'evidence' }), secrets, runner: { hostname: hostname(), version: VERSION } });
+  const recordEvidence = evidence && ((input: EvidenceInput) => void evidence.append(input));
+
+  const scheduler = new Scheduler({
+    concurrency: initial.polling.concurrency,
+    runProbe: probeRunner({ state, probers, logger: log, recordEvidence, listeners: components.flatMap((c) => c.onProbeResult ?? []) }),
+    isDue: (t, p, now) => state.due(t.name, p, now, recheck(t)),
+    onOverrun: (_t, p) => void counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1),
+  });
+  const snapshot = () => buildSnapshot(state.nodes(), current.config.networks, Date.now());
+  const agent = initial.agentPlatform && agentPlatformRunner(initial.agentPlatform, { client, logger: log.child({ component: 'agent-platform' }), recordEvidence });
+  const view = metricsView(opts, components, { snapshot, state, secrets, counters, evidence, agent, config: () => current.config });
+  return { current, secrets, client, state, probers, counters, evidence, scheduler, snapshot, agent, view };
+}
+
+/** Applies a validated config: one diff, handed to every part. */
+function applyConfig(parts: Parts, next: ExporterConfig, opts: DaemonOptions, components: DaemonComponent[]): void {
+  const log = opts.logger;
+  const prev = parts.current.config;
+  const diff = diffConfig(prev, next, { listenOverridden: opts.listen !== undefined });
+  secretsOf(next, parts.secrets);
+  parts.state.setTargets(next.nodes);
+  parts.probers.apply(diff);
+  parts.current.config = next;
+  parts.scheduler.setTargets(next.nodes);
+  if (next.nodes.length > prev.nodes.length) checkOpenFiles(log, next.nodes.length);
+  parts.view.setInfoLabelKeys(infoLabelKeys(next));
+  for (const c of components) c.onReload?.(diff);
+  parts.counters.configReloads.success++;
+  if (diff.restartOnly.length > 0) log.warn({ settings: diff.restartOnly }, 'changes of these settings take effect at the next restart');
+  log.info(diff.nodes, 'configuration reloaded');
+}
+
+function checkOpenFiles(log: Logger, nodes: number): void {
+  const warning = openFilesWarning(nodes, readOpenFilesLimit());
+  if (warning) log.warn({ nodes }, warning);
 }
 
 /** Listens; when that fails (EADDRINUSE and the like) nothing was started yet: release, then report. */

@@ -8,32 +8,15 @@ import https from 'node:https';
 import path from 'node:path';
 import tls from 'node:tls';
 import { LineCounter, parseDocument } from 'yaml';
-import { CIPHER_SUITES, CURVES, TLS_VERSIONS, webConfigSchema, type ClientAuthType, type RawWebConfig } from './schema.js';
+import { webConfigSchema, type RawWebConfig } from './schema.js';
 import { formatPath, locate, where } from './yamlLocate.js';
 import { verifyBasicAuth, WWW_AUTHENTICATE } from './basicAuth.js';
 import { closeIdleConnections } from './idleConnections.js';
+import { secureContextOptions, tlsSettings, type WebConfigRefs, type WebTlsConfig } from './tlsSettings.js';
 
 export type { ClientAuthType } from './schema.js';
+export type { WebTlsConfig } from './tlsSettings.js';
 export { WWW_AUTHENTICATE } from './basicAuth.js';
-
-export interface WebTlsConfig {
-  cert: Buffer;
-  key: Buffer;
-  /** Client CA bundle (client_ca_file). */
-  ca?: Buffer;
-  /** Ask clients for a certificate (any client_auth_type but NoClientCert). */
-  requestClientCert: boolean;
-  clientAuth: ClientAuthType;
-  minVersion?: tls.SecureVersion;
-  maxVersion?: tls.SecureVersion;
-  /** OpenSSL cipher list (TLS 1.3 suites kept), from cipher_suites. */
-  ciphers?: string;
-  /** OpenSSL group list, from curve_preferences. */
-  ecdhCurve?: string;
-  honorCipherOrder?: boolean;
-  /** A verified client certificate must carry one of these SANs (client_allowed_sans). */
-  clientAllowedSans?: string[];
-}
 
 export interface WebConfig {
   basicAuthUsers?: Map<string, string>;
@@ -47,6 +30,20 @@ export class WebConfigError extends Error {
 
 /** Reads and validates a web config file; throws WebConfigError with file:line:col messages. */
 export async function loadWebConfig(file: string): Promise<WebConfig> {
+  const { raw, refs } = await readWebConfigFile(file);
+  const out: WebConfig = {};
+  if (raw.basic_auth_users && Object.keys(raw.basic_auth_users).length > 0) {
+    out.basicAuthUsers = new Map(Object.entries(raw.basic_auth_users));
+  }
+  const headers = Object.entries(raw.http_server_config?.headers ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string');
+  if (headers.length > 0) out.headers = Object.fromEntries(headers);
+  const tlsCfg = raw.tls_server_config && (await tlsSettings(raw.tls_server_config, refs));
+  if (tlsCfg) out.tls = tlsCfg;
+  return out;
+}
+
+/** The file parsed and checked against the schema, and how to report on and read what it names. */
+async function readWebConfigFile(file: string): Promise<{ raw: RawWebConfig; refs: WebConfigRefs }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -70,7 +67,6 @@ export async function loadWebConfig(file: string): Promise<WebConfig> {
     });
     throw new WebConfigError(`invalid web config:\n${msgs.join('\n')}`);
   }
-  const raw: RawWebConfig = parsed.data ?? {};
   const fail = (p: (string | number)[], msg: string): never => {
     throw new WebConfigError(`invalid web config:\n${where(file, locate(doc, lines, p))}: ${formatPath(p)}: ${msg}`);
   };
@@ -84,75 +80,7 @@ export async function loadWebConfig(file: string): Promise<WebConfig> {
       return fail(p, `cannot read ${abs}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
     }
   };
-
-  const out: WebConfig = {};
-  if (raw.basic_auth_users && Object.keys(raw.basic_auth_users).length > 0) {
-    out.basicAuthUsers = new Map(Object.entries(raw.basic_auth_users));
-  }
-  const headers = Object.entries(raw.http_server_config?.headers ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string');
-  if (headers.length > 0) out.headers = Object.fromEntries(headers);
-
-  const t = raw.tls_server_config;
-  if (t) {
-    const tp = (k: string) => ['tls_server_config', k];
-    if (t.cert_file && t.cert) fail(tp('cert'), 'set cert_file or cert, not both');
-    if (t.key_file && t.key) fail(tp('key'), 'set key_file or key, not both');
-    const hasCert = Boolean(t.cert_file || t.cert);
-    const hasKey = Boolean(t.key_file || t.key);
-    const others = Object.entries(t).some(([k, v]) => v !== null && v !== undefined && !['cert_file', 'key_file', 'cert', 'key'].includes(k));
-    // An empty tls_server_config means plain HTTP (exporter-toolkit does the same).
-    if (hasCert || hasKey || others) {
-      if (!hasCert) fail(['tls_server_config'], 'missing cert_file');
-      if (!hasKey) fail(['tls_server_config'], 'missing key_file');
-      const cert = t.cert ? Buffer.from(t.cert) : await readRef(tp('cert_file'), t.cert_file!);
-      const key = t.key ? Buffer.from(t.key) : await readRef(tp('key_file'), t.key_file!);
-      const ca = t.client_ca_file ? await readRef(tp('client_ca_file'), t.client_ca_file) : undefined;
-      const clientAuth: ClientAuthType = t.client_auth_type ?? 'NoClientCert';
-      const verifies = clientAuth === 'VerifyClientCertIfGiven' || clientAuth === 'RequireAndVerifyClientCert';
-      if (ca && !verifies) {
-        fail(tp('client_ca_file'), `client CAs are configured but client_auth_type is ${clientAuth}; use RequireAndVerifyClientCert or VerifyClientCertIfGiven`);
-      }
-      // Without our own CA list Node would accept any client certificate from a public CA.
-      if (verifies && !ca) fail(tp('client_auth_type'), `${clientAuth} needs client_ca_file`);
-      if (t.client_allowed_sans?.length && !verifies) fail(tp('client_allowed_sans'), 'needs a verifying client_auth_type and client_ca_file');
-      const tlsCfg: WebTlsConfig = {
-        cert,
-        key,
-        ...(ca ? { ca } : {}),
-        requestClientCert: clientAuth !== 'NoClientCert',
-        clientAuth,
-        ...(t.min_version ? { minVersion: TLS_VERSIONS[t.min_version] } : {}),
-        ...(t.max_version ? { maxVersion: TLS_VERSIONS[t.max_version] } : {}),
-        ...(t.cipher_suites?.length
-          ? { ciphers: [...tls.DEFAULT_CIPHERS.split(':').filter((c) => c.startsWith('TLS_')), ...t.cipher_suites.map((c) => CIPHER_SUITES[c]!)].join(':') }
-          : {}),
-        ...(t.curve_preferences?.length ? { ecdhCurve: t.curve_preferences.map((c) => CURVES[c]).join(':') } : {}),
-        ...(t.prefer_server_cipher_suites !== null && t.prefer_server_cipher_suites !== undefined ? { honorCipherOrder: t.prefer_server_cipher_suites } : {}),
-        ...(t.client_allowed_sans?.length ? { clientAllowedSans: t.client_allowed_sans } : {}),
-      };
-      try {
-        // Catches a key that does not match the certificate, bad PEM, impossible version ranges.
-        tls.createSecureContext(secureContextOptions(tlsCfg));
-      } catch (err) {
-        fail(['tls_server_config'], `TLS setup failed: ${(err as Error).message}`);
-      }
-      out.tls = tlsCfg;
-    }
-  }
-  return out;
-}
-
-function secureContextOptions(t: WebTlsConfig): tls.SecureContextOptions {
-  return {
-    cert: t.cert,
-    key: t.key,
-    ...(t.ca ? { ca: t.ca } : {}),
-    ...(t.minVersion ? { minVersion: t.minVersion } : {}),
-    ...(t.maxVersion ? { maxVersion: t.maxVersion } : {}),
-    ...(t.ciphers ? { ciphers: t.ciphers } : {}),
-    ...(t.ecdhCurve ? { ecdhCurve: t.ecdhCurve } : {}),
-    ...(t.honorCipherOrder !== undefined ? { honorCipherOrder: t.honorCipherOrder } : {}),
-  };
+  return { raw: parsed.data ?? {}, refs: { fail, readRef } };
 }
 
 /** true when access is allowed; false -> answer 401 with WWW-Authenticate. */
