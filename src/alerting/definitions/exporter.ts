@@ -1,12 +1,45 @@
 // Alerts about the exporter itself (rule group ledger-fleet-exporter). Prometheus labels them with
 // the scraped `instance`; the built-in engine labels them with its own instance name.
-import { durationWords } from '../format.js';
+import { durationWords, promDuration } from '../format.js';
 import { counterIncrease } from '../range.js';
-import type { AlertDefinition } from '../types.js';
+import type { AlertDefinition, AlertParams, AlertSample, ExporterSignals } from '../types.js';
 
 const GROUP = 'ledger-fleet-exporter';
-const OVERRUN_WINDOW_MS = 300_000;
-const EVIDENCE_WINDOW_MS = 600_000;
+
+interface CounterRose {
+  name: string;
+  comment: string;
+  defaults: AlertParams;
+  /** The exporter's counter, as Prometheus scrapes it. */
+  metric: string;
+  windowMs: number;
+  summary: string;
+  description: (p: AlertParams) => string;
+  /** The same counter as the engine reads it: one entry per label set, `key` names its range. */
+  counters: (ex: ExporterSignals) => Array<{ key: string; labels: Record<string, string>; value: number }>;
+}
+
+/** An exporter counter that rose by more than the threshold within a window, in PromQL and in the engine alike. */
+function counterRose(c: CounterRose): AlertDefinition {
+  return {
+    name: c.name,
+    group: GROUP,
+    scope: 'exporter',
+    comment: c.comment,
+    defaults: c.defaults,
+    promql: (p) => `increase(${c.metric}[${promDuration(c.windowMs)}]) > ${p.threshold}`,
+    summary: () => c.summary,
+    description: c.description,
+    evaluate: (ctx) => {
+      const out: AlertSample[] = [];
+      for (const { key, labels, value } of c.counters(ctx.exporter)) {
+        const rose = counterIncrease(ctx.range(key, value, c.windowMs));
+        if (rose > (ctx.params.threshold ?? 0)) out.push({ labels, value: rose });
+      }
+      return out;
+    },
+  };
+}
 
 export const EXPORTER_ALERTS: AlertDefinition[] = [
   {
@@ -20,40 +53,28 @@ export const EXPORTER_ALERTS: AlertDefinition[] = [
       `The agent platform has rejected the API key of exporter {{ $labels.instance }} for more than ${durationWords(p.forMs)}.`,
     evaluate: (ctx) => (ctx.exporter.agentKeyValid === false ? [{ labels: {}, value: 0 }] : []),
   },
-  {
+  counterRose({
     name: 'LedgerExporterPollOverrun',
-    group: GROUP,
-    scope: 'exporter',
     comment: 'A single late round is noise; overruns in every 5-minute window for 10 minutes are not.',
     defaults: { severity: 'warning', forMs: 600_000, keepFiringForMs: 900_000, threshold: 0 },
-    promql: (p) => `increase(ledger_exporter_poll_overruns_total[5m]) > ${p.threshold}`,
-    summary: () => 'Exporter {{ $labels.instance }} cannot keep up with its {{ $labels.probe }} polls',
+    metric: 'ledger_exporter_poll_overruns_total',
+    windowMs: 300_000,
+    summary: 'Exporter {{ $labels.instance }} cannot keep up with its {{ $labels.probe }} polls',
     description: (p) =>
       `Exporter {{ $labels.instance }} started {{ printf "%.0f" $value }} {{ $labels.probe }} poll rounds late in the last 5 minutes, and has kept overrunning for more than ${durationWords(p.forMs)}.`,
-    evaluate: (ctx) => {
-      const out = [];
-      for (const [probe, count] of ctx.exporter.pollOverruns) {
-        const late = counterIncrease(ctx.range(`overruns\u0000${probe}`, count, OVERRUN_WINDOW_MS));
-        if (late > (ctx.params.threshold ?? 0)) out.push({ labels: { probe }, value: late });
-      }
-      return out;
-    },
-  },
-  {
+    counters: (ex) => [...ex.pollOverruns].map(([probe, value]) => ({ key: `overruns\u0000${probe}`, labels: { probe }, value })),
+  }),
+  counterRose({
     name: 'LedgerExporterEvidenceWriteFailing',
-    group: GROUP,
-    scope: 'exporter',
     comment: "Every failed write is a lost record; `for` only skips a single evaluation's blip.",
     defaults: { severity: 'warning', forMs: 300_000, keepFiringForMs: 900_000, threshold: 0 },
-    promql: (p) => `increase(ledger_evidence_write_errors_total[10m]) > ${p.threshold}`,
-    summary: () => 'Exporter {{ $labels.instance }} cannot write evidence',
+    metric: 'ledger_evidence_write_errors_total',
+    windowMs: 600_000,
+    summary: 'Exporter {{ $labels.instance }} cannot write evidence',
     description: () =>
       'Exporter {{ $labels.instance }} failed {{ printf "%.0f" $value }} evidence writes in the last 10 minutes; records of node 5xx answers are being lost.',
-    evaluate: (ctx) => {
-      const failed = counterIncrease(ctx.range('evidence-errors', ctx.exporter.evidenceWriteErrors, EVIDENCE_WINDOW_MS));
-      return failed > (ctx.params.threshold ?? 0) ? [{ labels: {}, value: failed }] : [];
-    },
-  },
+    counters: (ex) => [{ key: 'evidence-errors', labels: {}, value: ex.evidenceWriteErrors }],
+  }),
   {
     // The engine cannot see its own death: the heartbeat (dead-man's switch) covers it without Prometheus.
     name: 'LedgerExporterDown',
