@@ -6,23 +6,25 @@
 // nothing about the key, so the series keeps its value through platform outages (no flapping
 // alert); it is absent until the first verdict. Platform reachability is ledger_agent_platform_up.
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { STATUS_CLASSES, type AgentCheckSource } from './types.js';
+import { STATUS_CLASSES, type AgentCheckSource, type AgentPlatformCheck } from './types.js';
 import { MAX_PROFILE_FIELD } from './profile.js';
 
 export function agentPlatformCollectors(registry: Registry, checker: AgentCheckSource): void {
   const registers = [registry];
+  // A gauge read from the last check; no sample before the first one.
+  const fromLastCheck = (name: string, help: string, value: (last: AgentPlatformCheck) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        const last = checker.last();
+        if (last) this.set(value(last));
+      },
+    });
 
-  new Gauge({
-    name: 'ledger_agent_platform_up',
-    help: '1 if the agent platform answered the last check with an HTTP status below 500.',
-    registers,
-    collect() {
-      this.reset();
-      const last = checker.last();
-      if (last) this.set(last.up ? 1 : 0);
-    },
-  });
-
+  fromLastCheck('ledger_agent_platform_up', '1 if the agent platform answered the last check with an HTTP status below 500.', (last) => (last.up ? 1 : 0));
   new Gauge({
     name: 'ledger_agent_platform_key_valid',
     help: 'Last verdict on the agent API key: 1 accepted (2xx), 0 rejected (401, 403) or missing; reason tells which.',
@@ -34,29 +36,8 @@ export function agentPlatformCollectors(registry: Registry, checker: AgentCheckS
       if (verdict) this.set({ reason: verdict.reason }, verdict.keyValid ? 1 : 0);
     },
   });
-
-  new Gauge({
-    name: 'ledger_agent_platform_last_check_timestamp_seconds',
-    help: 'Start time of the last agent platform check, seconds since the epoch.',
-    registers,
-    collect() {
-      this.reset();
-      const last = checker.last();
-      if (last) this.set(last.at / 1000);
-    },
-  });
-
-  new Gauge({
-    name: 'ledger_agent_platform_check_duration_seconds',
-    help: 'Duration of the last agent platform check.',
-    registers,
-    collect() {
-      this.reset();
-      const last = checker.last();
-      if (last) this.set(last.durationMs / 1000);
-    },
-  });
-
+  fromLastCheck('ledger_agent_platform_last_check_timestamp_seconds', 'Start time of the last agent platform check, seconds since the epoch.', (last) => last.at / 1000);
+  fromLastCheck('ledger_agent_platform_check_duration_seconds', 'Duration of the last agent platform check.', (last) => last.durationMs / 1000);
   new Counter({
     name: 'ledger_agent_platform_requests_total',
     help: 'Requests sent to the agent platform, by HTTP status class (error: no HTTP answer).',
@@ -68,7 +49,6 @@ export function agentPlatformCollectors(registry: Registry, checker: AgentCheckS
       for (const cls of STATUS_CLASSES) this.inc({ class: cls }, counts.get(cls) ?? 0);
     },
   });
-
   new Gauge({
     name: 'ledger_agent_platform_info',
     help: "Non-secret profile fields of the key's agent (id, name) while the key is accepted; always 1.",

@@ -14,11 +14,54 @@ export const EVIDENCE_USAGE = `usage: ledger-fleet-exporter evidence --dir <evid
 
 const BODY_PREVIEW_CHARS = 160;
 
+interface CliArgs {
+  dir: string;
+  node?: string;
+  since?: Date;
+  limit: number;
+  summary: boolean;
+  json: boolean;
+}
+
 /**
  * Runs the subcommand; `argv` are the arguments after `evidence`. Returns the exit code:
  * 0 done (also when there is nothing to show), 1 the directory cannot be read, 2 bad usage.
  */
 export async function runEvidenceCli(argv: string[], out: (line: string) => void, err: (line: string) => void = out): Promise<number> {
+  const args = parseCliArgs(argv, out, err);
+  if (typeof args === 'number') return args;
+  let result;
+  try {
+    result = await readEvidence(args.dir, {
+      node: args.node,
+      since: args.since,
+      limit: args.summary ? Number.POSITIVE_INFINITY : args.limit,
+    });
+  } catch (e) {
+    err(`evidence: cannot read ${args.dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return 1;
+  }
+
+  const { records, skippedLines } = result;
+  if (args.summary) {
+    for (const line of summarize(records)) out(line);
+  } else if (args.json) {
+    for (const r of [...records].reverse()) out(JSON.stringify(r));
+  } else {
+    for (const r of [...records].reverse()) out(formatRecord(r));
+  }
+  if (records.length === 0 && !args.json) out('no evidence records');
+  if (skippedLines > 0) err(`evidence: skipped ${skippedLines} unreadable line(s) (torn writes or foreign text)`);
+  return 0;
+}
+
+/** The arguments, or the exit code when there is nothing to read (help, bad usage). */
+function parseCliArgs(argv: string[], out: (line: string) => void, err: (line: string) => void): CliArgs | number {
+  const usage = (msg: string) => {
+    err(`evidence: ${msg}`);
+    err(EVIDENCE_USAGE);
+    return 2;
+  };
   let values;
   try {
     ({ values } = parseArgs({
@@ -36,49 +79,19 @@ export async function runEvidenceCli(argv: string[], out: (line: string) => void
       },
     }));
   } catch (e) {
-    err(`evidence: ${(e as Error).message}`);
-    err(EVIDENCE_USAGE);
-    return 2;
+    return usage((e as Error).message);
   }
   if (values.help) {
     out(EVIDENCE_USAGE);
     return 0;
   }
-  const usage = (msg: string) => {
-    err(`evidence: ${msg}`);
-    err(EVIDENCE_USAGE);
-    return 2;
-  };
   if (!values.dir) return usage('--dir is required');
   if (values.node !== undefined && !isValidNodeName(values.node)) return usage('--node is not a valid node name');
   const since = values.since === undefined ? undefined : parseSince(values.since);
   if (since === null) return usage('--since must be an ISO 8601 time with zone or epoch seconds');
   const limit = values.limit === undefined ? 100 : parseLimit(values.limit);
   if (limit === null) return usage(`--limit must be an integer from 1 to ${MAX_QUERY_LIMIT}`);
-
-  let result;
-  try {
-    result = await readEvidence(values.dir, {
-      node: values.node,
-      since,
-      limit: values.summary ? Number.POSITIVE_INFINITY : limit,
-    });
-  } catch (e) {
-    err(`evidence: cannot read ${values.dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    return 1;
-  }
-
-  const { records, skippedLines } = result;
-  if (values.summary) {
-    for (const line of summarize(records)) out(line);
-  } else if (values.json) {
-    for (const r of [...records].reverse()) out(JSON.stringify(r));
-  } else {
-    for (const r of [...records].reverse()) out(formatRecord(r));
-  }
-  if (records.length === 0 && !values.json) out('no evidence records');
-  if (skippedLines > 0) err(`evidence: skipped ${skippedLines} unreadable line(s) (torn writes or foreign text)`);
-  return 0;
+  return { dir: values.dir, node: values.node, since, limit, summary: values.summary ?? false, json: values.json ?? false };
 }
 
 /** One line per record, for a terminal. */
