@@ -27,84 +27,53 @@ export interface AlertingComponentOptions {
   now?: () => number;
 }
 
+/** What runs while the config has an `alerting:` section; empty while it has none. */
+interface Live {
+  runtime?: AlertingRuntime;
+  schedule?: MaintenanceSchedule;
+}
+
 export function alertingComponent(opts: AlertingComponentOptions = {}): AlertingComponent {
-  let runtime: AlertingRuntime | undefined;
+  const live: Live = {};
   let ctx: DaemonContext | undefined;
-  let schedule: MaintenanceSchedule | undefined;
   const counts = new NotificationCounts();
-
-  const build = async (c: DaemonContext) => {
-    const settings = c.config().alerting;
-    if (!settings) return;
-    const log = c.logger.child({ component: 'alerting' });
-    schedule = new MaintenanceSchedule({ log, onChange: () => runtime?.evaluate() });
-    schedule.apply(settings.maintenance);
-    const url = new URL(c.url);
-    runtime = new AlertingRuntime(settings, {
-      logger: c.logger,
-      secrets: c.secrets,
-      snapshot: c.snapshot,
-      signals: c.signals,
-      ready: () => c.state.ready(),
-      sendFor: opts.sendFor ?? ((r) => httpSend(c.client, r.timeoutMs)),
-      defaultExternalUrl: `${url.protocol}//${url.host}`,
-      instance: url.host,
-      isSilenced: (labels, now) => schedule?.isSilenced(labels, now),
-      counts,
-      onAlertChange: opts.onAlertChange,
-      onEvaluated: opts.onEvaluated,
-      definitions: opts.definitions?.(),
-      now: opts.now,
-    });
-    await runtime.start();
-    // Sends nothing; a receiver that cannot work is named now rather than at the first outage.
-    void warnUnusableReceivers(settings.receivers, { send: (req) => c.client.send(req), secrets: c.secrets, log });
-    log.info({ receivers: settings.receivers.map((r) => r.name), evaluationIntervalMs: settings.evaluationIntervalMs }, 'built-in alerting on');
-  };
-
-  const teardown = async () => {
-    await runtime?.stop();
-    schedule?.stop();
-    runtime = undefined;
-    schedule = undefined;
-  };
 
   return {
     name: 'alerting',
     routes: [
       (req) => {
         if (req.pathname !== '/api/alerts') return undefined;
-        return { status: 200, contentType: 'application/json; charset=utf-8', body: `${JSON.stringify({ enabled: runtime !== undefined, alerts: runtime?.list() ?? [] })}\n` };
+        return { status: 200, contentType: 'application/json; charset=utf-8', body: `${JSON.stringify({ enabled: live.runtime !== undefined, alerts: live.runtime?.list() ?? [] })}\n` };
       },
     ],
     collectors: (registry) => {
-      alertingCollectors(registry, () => runtime, counts);
-      maintenanceCollectors(registry, () => schedule);
+      alertingCollectors(registry, () => live.runtime, counts);
+      maintenanceCollectors(registry, () => live.schedule);
     },
     async start(c) {
       ctx = c;
-      await build(c);
+      await build(live, c, opts, counts);
     },
     onReload(diff: ConfigDiff) {
       if (!ctx || !diff.sections.includes('alerting')) return;
       const next = diff.next.alerting;
       const c = ctx;
       void (async () => {
-        if (runtime && next) {
-          schedule?.apply(next.maintenance);
-          await runtime.reconfigure(next);
+        if (live.runtime && next) {
+          live.schedule?.apply(next.maintenance);
+          await live.runtime.reconfigure(next);
         } else {
-          await teardown();
-          if (next) await build(c);
+          await teardown(live);
+          if (next) await build(live, c, opts, counts);
         }
       })().catch((err: Error) => c.logger.error({ component: 'alerting' }, `alerting reload failed: ${c.secrets.scrub(err.message)}`));
     },
     async stop() {
-      await teardown();
+      await teardown(live);
     },
-    activeAlerts: () => runtime?.list() ?? [],
+    activeAlerts: () => live.runtime?.list() ?? [],
     statusAlerts: () =>
-      runtime?.list().map((a) => ({
+      live.runtime?.list().map((a) => ({
         name: a.name,
         severity: a.labels.severity ?? '',
         state: a.state,
@@ -112,6 +81,43 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
         summary: a.annotations.summary,
         since: Date.parse(a.firingSince ?? a.activeAt),
       })),
-    evaluateNow: () => runtime?.evaluate(),
+    evaluateNow: () => live.runtime?.evaluate(),
   };
+}
+
+/** Starts alerting for the config's section, if it has one; what runs is in `live` from the start. */
+async function build(live: Live, c: DaemonContext, opts: AlertingComponentOptions, counts: NotificationCounts): Promise<void> {
+  const settings = c.config().alerting;
+  if (!settings) return;
+  const log = c.logger.child({ component: 'alerting' });
+  live.schedule = new MaintenanceSchedule({ log, onChange: () => live.runtime?.evaluate() });
+  live.schedule.apply(settings.maintenance);
+  const url = new URL(c.url);
+  live.runtime = new AlertingRuntime(settings, {
+    logger: c.logger,
+    secrets: c.secrets,
+    snapshot: c.snapshot,
+    signals: c.signals,
+    ready: () => c.state.ready(),
+    sendFor: opts.sendFor ?? ((r) => httpSend(c.client, r.timeoutMs)),
+    defaultExternalUrl: `${url.protocol}//${url.host}`,
+    instance: url.host,
+    isSilenced: (labels, now) => live.schedule?.isSilenced(labels, now),
+    counts,
+    onAlertChange: opts.onAlertChange,
+    onEvaluated: opts.onEvaluated,
+    definitions: opts.definitions?.(),
+    now: opts.now,
+  });
+  await live.runtime.start();
+  // Sends nothing; a receiver that cannot work is named now rather than at the first outage.
+  void warnUnusableReceivers(settings.receivers, { send: (req) => c.client.send(req), secrets: c.secrets, log });
+  log.info({ receivers: settings.receivers.map((r) => r.name), evaluationIntervalMs: settings.evaluationIntervalMs }, 'built-in alerting on');
+}
+
+async function teardown(live: Live): Promise<void> {
+  await live.runtime?.stop();
+  live.schedule?.stop();
+  live.runtime = undefined;
+  live.schedule = undefined;
 }
