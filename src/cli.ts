@@ -2,10 +2,9 @@
 // Command line: run the exporter, check a config, run the demo, the simulator, or read evidence.
 import { watch, type FSWatcher } from 'node:fs';
 import { hostname } from 'node:os';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, formatProblem, loadConfigFile, parseConfig, parseListenAddress, runCheckConfig } from './config/index.js';
+import { ConfigError, formatProblem, loadConfigFile, parseListenAddress, runCheckConfig } from './config/index.js';
 import { alertingComponent } from './alerting/component.js';
 import { heartbeatComponent } from './alerting/heartbeatComponent.js';
 import { runNotifyTest } from './alerting/notifyTest.js';
@@ -18,6 +17,7 @@ import { runSimulatorCli } from './sim/index.js';
 import { alertsForShard, shardComponent, ShardAssignment, ShardSpecError } from './shard/index.js';
 import { ALERT_DEFINITIONS } from './alerting/definitions/index.js';
 import { Secrets } from './redact.js';
+import { configReloader } from './reload.js';
 import { statusComponent } from './status/component.js';
 import { VERSION } from './version.js';
 
@@ -131,30 +131,8 @@ function concernsConfig(filename: string | Buffer | null, configPath: string): b
 function watchConfig(path: string, daemon: Daemon, log: Logger, sharding: ShardAssignment): FSWatcher | undefined {
   let timer: NodeJS.Timeout | undefined;
   // Any event in the directory may mean a new config: Kubernetes swaps a `..data` symlink and no
-  // event names the file. The text read last makes events that changed nothing (other files,
-  // editors writing twice) free: no reload, no count, no log.
-  let lastText: string | undefined;
-  let lastKey = JSON.stringify(daemon.config());
-  const reload = async (why: string) => {
-    try {
-      const text = await readFile(path, 'utf8');
-      if (why === 'file changed' && text === lastText) return;
-      lastText = text;
-      const next = sharding.apply(parseConfig(text, { file: path }));
-      const key = JSON.stringify(next);
-      if (why === 'file changed' && key === lastKey) {
-        log.info({ why }, 'configuration unchanged');
-        return;
-      }
-      lastKey = key;
-      daemon.applyConfig(next);
-      log.info({ why, ...(sharding.sharded() ? sharding.summary() : {}) }, 'configuration applied');
-    } catch (err) {
-      const problems = err instanceof ConfigError ? err.problems.map(formatProblem) : [(err as Error).message];
-      daemon.noteReloadFailure(problems);
-      log.error({ why, problems }, 'configuration reload rejected; the running configuration stays');
-    }
-  };
+  // event names the file; the reloader skips events that changed nothing.
+  const reload = configReloader(path, daemon, log, sharding);
   process.on('SIGHUP', () => void reload('SIGHUP'));
   try {
     // Watch the directory: editors and ConfigMap updates replace the file rather than write it.

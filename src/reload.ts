@@ -1,0 +1,48 @@
+// A config reload (SIGHUP or a change of the file): the file is read, validated and applied as one
+// config, or rejected whole. Parsing registers nothing, so a rejected config leaves no trace: its
+// secrets never reach the run's Secrets, and no node, route or metric of it appears.
+import { readFile } from 'node:fs/promises';
+import { ConfigError, formatProblem, parseConfig } from './config/index.js';
+import type { ExporterConfig } from './domain.js';
+import type { Logger } from './logger.js';
+
+export interface Reloadable {
+  config(): ExporterConfig;
+  applyConfig(config: ExporterConfig): void;
+  noteReloadFailure(problems?: string[]): void;
+}
+
+/** What a reload asks of the shard assignment: the shard's part of a config, and how to name it. */
+export interface ConfigScope {
+  apply(config: ExporterConfig): ExporterConfig;
+  sharded(): boolean;
+  summary(): object;
+}
+
+/** Returns the reload to run on each event, with why it runs ('SIGHUP', 'file changed'). */
+export function configReloader(path: string, daemon: Reloadable, log: Logger, scope: ConfigScope): (why: string) => Promise<void> {
+  // The text read last makes events that changed nothing (other files, editors writing twice)
+  // free: no reload, no count, no log.
+  let lastText: string | undefined;
+  let lastKey = JSON.stringify(daemon.config());
+  return async (why) => {
+    try {
+      const text = await readFile(path, 'utf8');
+      if (why === 'file changed' && text === lastText) return;
+      lastText = text;
+      const next = scope.apply(parseConfig(text, { file: path }));
+      const key = JSON.stringify(next);
+      if (why === 'file changed' && key === lastKey) {
+        log.info({ why }, 'configuration unchanged');
+        return;
+      }
+      lastKey = key;
+      daemon.applyConfig(next);
+      log.info({ why, ...(scope.sharded() ? scope.summary() : {}) }, 'configuration applied');
+    } catch (err) {
+      const problems = err instanceof ConfigError ? err.problems.map(formatProblem) : [(err as Error).message];
+      daemon.noteReloadFailure(problems);
+      log.error({ why, problems }, 'configuration reload rejected; the running configuration stays');
+    }
+  };
+}
