@@ -91,6 +91,35 @@ deb_dir() {
 # deb_version DIR: the upstream version in an unpacked package's name (prometheus_2.42.0+ds-5_amd64).
 deb_version() { basename "$1" | cut -d_ -f2 | sed 's/[+~-].*//'; }
 
+# debian_image PACKAGE: lfe-local/NAME:local from Debian's PACKAGE (prometheus, or
+# prometheus-alertmanager as alertmanager): the server and its tool with their libraries, what
+# Debian's build reads from /usr/share/prometheus (Prometheus' web assets, Alertmanager's
+# notification templates), and the same entrypoint, paths and user as the upstream image, so
+# configs move between them.
+debian_image() {
+  local pkg=$1 name server tool port storage
+  case "$pkg" in
+    prometheus) name=prometheus server=prometheus tool=promtool port=9090 storage=--storage.tsdb.path ;;
+    prometheus-alertmanager) name=alertmanager server=prometheus-alertmanager tool=amtool port=9093 storage=--storage.path ;;
+    *) die "no image recipe for the Debian package $pkg" ;;
+  esac
+  local dir tag hash r
+  dir=$(deb_dir "$pkg")
+  tag=lfe-local/$name:local
+  hash=$(sha "$busybox" "$dir/usr/bin/$server" "$dir/usr/bin/$tool" "$here/build-images.sh")
+  up_to_date "$tag" "$hash" && return 0
+  r="$work/$name/rootfs"
+  new_rootfs "$r"
+  copy_elf "$r" "$dir/usr/bin/$server" "/bin/$name"
+  copy_elf "$r" "$dir/usr/bin/$tool" "/bin/$tool"
+  mkdir -p "$r/usr/share" && cp -a "$dir/usr/share/prometheus" "$r/usr/share/"
+  mkdir -p "$r/etc/$name" "$r/$name" && chown 65534:65534 "$r/$name"
+  build_image "$tag" "$hash" "$r" "LABEL org.opencontainers.image.version=$(deb_version "$dir")" \
+    'USER nobody' "WORKDIR /$name" "EXPOSE $port" \
+    "ENTRYPOINT [\"/bin/$name\"]" \
+    "CMD [\"--config.file=/etc/$name/$name.yml\", \"$storage=/$name\"]"
+}
+
 t0=$(date +%s)
 
 tag=lfe-local/busybox:local
@@ -100,40 +129,8 @@ if ! up_to_date "$tag" "$hash"; then
   build_image "$tag" "$hash" "$work/busybox/rootfs" 'CMD ["/bin/sh"]'
 fi
 
-prom=$(deb_dir prometheus)
-tag=lfe-local/prometheus:local
-hash=$(sha "$busybox" "$prom/usr/bin/prometheus" "$prom/usr/bin/promtool" "$here/build-images.sh")
-if ! up_to_date "$tag" "$hash"; then
-  r="$work/prometheus/rootfs"
-  new_rootfs "$r"
-  copy_elf "$r" "$prom/usr/bin/prometheus" /bin/prometheus
-  copy_elf "$r" "$prom/usr/bin/promtool" /bin/promtool
-  # Debian's build reads its web assets from /usr/share/prometheus, not from the binary.
-  mkdir -p "$r/usr/share" && cp -a "$prom/usr/share/prometheus" "$r/usr/share/"
-  mkdir -p "$r/etc/prometheus" "$r/prometheus" && chown 65534:65534 "$r/prometheus"
-  # The same entrypoint, paths and user as the upstream image, so configs move between them.
-  build_image "$tag" "$hash" "$r" "LABEL org.opencontainers.image.version=$(deb_version "$prom")" \
-    'USER nobody' 'WORKDIR /prometheus' 'EXPOSE 9090' \
-    'ENTRYPOINT ["/bin/prometheus"]' \
-    'CMD ["--config.file=/etc/prometheus/prometheus.yml", "--storage.tsdb.path=/prometheus"]'
-fi
-
-am=$(deb_dir prometheus-alertmanager)
-tag=lfe-local/alertmanager:local
-hash=$(sha "$busybox" "$am/usr/bin/prometheus-alertmanager" "$am/usr/bin/amtool" "$here/build-images.sh")
-if ! up_to_date "$tag" "$hash"; then
-  r="$work/alertmanager/rootfs"
-  new_rootfs "$r"
-  copy_elf "$r" "$am/usr/bin/prometheus-alertmanager" /bin/alertmanager
-  copy_elf "$r" "$am/usr/bin/amtool" /bin/amtool
-  # Debian's build reads its notification templates (default.tmpl) from /usr/share/prometheus.
-  mkdir -p "$r/usr/share" && cp -a "$am/usr/share/prometheus" "$r/usr/share/"
-  mkdir -p "$r/etc/alertmanager" "$r/alertmanager" && chown 65534:65534 "$r/alertmanager"
-  build_image "$tag" "$hash" "$r" "LABEL org.opencontainers.image.version=$(deb_version "$am")" \
-    'USER nobody' 'WORKDIR /alertmanager' 'EXPOSE 9093' \
-    'ENTRYPOINT ["/bin/alertmanager"]' \
-    'CMD ["--config.file=/etc/alertmanager/alertmanager.yml", "--storage.path=/alertmanager"]'
-fi
+debian_image prometheus
+debian_image prometheus-alertmanager
 
 node_bin=$(readlink -f "$(command -v node)")
 npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
