@@ -34,24 +34,24 @@ let intruder: RawServer;
 
 const healthy = (_req: unknown, res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, { status: 'ok', height: 10, version: '1.0.0' });
 
-function goodConfig(): string {
+/** The good node's lines, shared by both configs. */
+function goodNode(): string[] {
   return [
     'listen: 127.0.0.1:0',
     'defaults: {interval: 300ms, timeout: 250ms, probes: [health]}',
     'nodes:',
     `  - {name: good, url: "http://mon:${encodeURIComponent(GOOD_PASSWORD.value)}@127.0.0.1:${good.port}", network: main}`,
-    'evidence: {dir: ./evidence}',
-    '',
-  ].join('\n');
+  ];
+}
+
+function goodConfig(): string {
+  return [...goodNode(), 'evidence: {dir: ./evidence}', ''].join('\n');
 }
 
 /** The good config plus a node, a header and an alerting section, rejected for one timeout. */
 function rejectedConfig(): string {
   return [
-    'listen: 127.0.0.1:0',
-    'defaults: {interval: 300ms, timeout: 250ms, probes: [health]}',
-    'nodes:',
-    `  - {name: good, url: "http://mon:${encodeURIComponent(GOOD_PASSWORD.value)}@127.0.0.1:${good.port}", network: main}`,
+    ...goodNode(),
     `  - name: intruder`,
     `    url: "http://mon:${encodeURIComponent(C.urlPassword.value)}@127.0.0.1:${intruder.port}"`,
     `    network: main`,
