@@ -37,6 +37,15 @@ function boundValue(s: Sample, bound: string): number {
 
 /** Identity of a label set, ignoring one label; label order does not matter. */
 export function labelKey(labels: Record<string, string>, ignore?: string): string {
+  // Most samples carry none or one label besides `ignore` (le, quantile): the same key, without
+  // building, filtering and sorting entry arrays (this runs for every sample parsed).
+  const names = Object.keys(labels);
+  const rest = ignore !== undefined && Object.hasOwn(labels, ignore) ? names.length - 1 : names.length;
+  if (rest === 0) return '[]';
+  if (rest === 1) {
+    const name = names[0] === ignore ? names[1]! : names[0]!;
+    return `[[${JSON.stringify(name)},${JSON.stringify(labels[name])}]]`;
+  }
   const entries = Object.entries(labels).filter(([k]) => k !== ignore);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify(entries);
