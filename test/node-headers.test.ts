@@ -87,8 +87,8 @@ beforeAll(async () => {
   const text = `
 listen: 127.0.0.1:0
 defaults:
-  interval: 200ms
-  timeout: 150ms
+  interval: 1s
+  timeout: 1s
   headers:
     x-tenant-token: ${C.defaultsHeader.value}
 nodes:
