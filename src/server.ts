@@ -13,7 +13,11 @@ import type { MetricsView } from './metrics/view.js';
 import type { FleetSnapshot } from './state/snapshot.js';
 import { createHttpServer, type WebConfig } from './web/webConfig.js';
 
-const gzip = promisify(gzipCb);
+const gzipAsync = promisify(gzipCb);
+// Level 1: a 1,000-node /metrics (4.9 MB) compresses in 14 ms of CPU instead of 50 ms (level 6),
+// to 0.38 MB instead of 0.31 MB. Every Prometheus scrape pays it; a few more bytes on a local
+// network are cheaper than the CPU.
+const gzip = (body: Buffer) => gzipAsync(body, { level: 1 });
 
 /** Longest request target we accept; everything we serve fits in far less. */
 const MAX_URL_LENGTH = 2048;
