@@ -6,6 +6,11 @@
 // credentials. Then every output is searched for every canary in every encoding, and the test
 // also proves the credentials DID reach the platform and the nodes (so it cannot pass by
 // sending nothing).
+//
+// One canary test for every kind of secret: this file holds the agent key and the node
+// credentials; the receiver secrets (Slack webhook URL, PagerDuty routing key, webhook header from
+// the environment, Alertmanager bearer token file and basic-auth password) are proven the same way
+// by the suite imported below, with its own exporter and fake receivers that echo what they got.
 import { mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +24,7 @@ import { startFakePlatform, type FakePlatform } from './support/fakePlatform.js'
 import { sample } from './support/exporterChild.js';
 import { waitFor } from './support/processes.js';
 import { startRecordingProxy, type RecordingProxy } from './support/recordingProxy.js';
+import './canary-receivers.js';
 
 const C = {
   envKey: makeCanary('1-agent-key-env'),

@@ -1,4 +1,5 @@
-// The confinement proof for receivers: the real exporter (dist/cli.js) pages through receivers
+// Receiver part of the confinement proof, run from test/canary.test.ts (not a test file of its own,
+// so one canary test covers every kind of secret). The real exporter (dist/cli.js) pages through receivers
 // whose URLs, routing keys, tokens and passwords are canaries (from the config, the environment
 // and files). Receivers echo what they got in 500 answers. Every output is then searched for
 // every canary in every encoding: logs, /metrics, /api/alerts, the status page, the alert state
