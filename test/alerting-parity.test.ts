@@ -24,7 +24,8 @@ import { loadConfigFile } from '../src/config/index.js';
 import { SimFleet } from '../src/sim/index.js';
 import { RECORDING_FILE } from './support/alert-rules.js';
 import { requireBuiltCli, startDaemonProcess, type DaemonProcess } from './support/cliProcess.js';
-import { freePort, startProcess, waitFor, type ManagedProcess } from './support/processes.js';
+import { waitFor, type ManagedProcess } from './support/processes.js';
+import { startPrometheus } from './support/prometheus.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
 
 const tools = checkTools(['prometheus']);
@@ -115,7 +116,6 @@ describe.skipIf(tools.skip)(`built-in engine and Debian prometheus agree on the 
   let exporter: DaemonProcess | undefined;
   let prometheus: ManagedProcess | undefined;
   let promUrl = '';
-  let exporterTarget = '';
   let prom: Recorder;
   let engine: Recorder;
   let recording = false;
@@ -153,23 +153,9 @@ describe.skipIf(tools.skip)(`built-in engine and Debian prometheus agree on the 
     writeFileSync(rulesFile, renderRulesFile(DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, config.alerting?.rules));
 
     exporter = await startDaemonProcess(['--config', configFile, '--log-format', 'json'], { readyTimeoutMs: 30_000 });
-    exporterTarget = new URL(exporter.url).host;
-    const port = await freePort();
-    promUrl = `http://127.0.0.1:${port}`;
-    writeFileSync(
-      path.join(dir, 'prometheus.yml'),
-      stringify({
-        global: { scrape_interval: '1s', scrape_timeout: '900ms', evaluation_interval: '1s' },
-        rule_files: [RECORDING_FILE, rulesFile],
-        scrape_configs: [{ job_name: JOB, static_configs: [{ targets: [exporterTarget] }] }],
-      }),
-    );
-    prometheus = startProcess('prometheus', promBin, [
-      `--config.file=${path.join(dir, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${path.join(dir, 'prom-data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--log.level=warn',
-    ]);
+    const started = await startPrometheus(promBin, dir, { job: JOB, targets: [new URL(exporter.url).host], ruleFiles: [RECORDING_FILE, rulesFile] });
+    prometheus = started.process;
+    promUrl = started.url;
 
     type PromAlerts = { data: { alerts: { labels: Labels; state: string }[] } };
     type OurAlerts = { alerts: { labels: Labels; state: string }[] };

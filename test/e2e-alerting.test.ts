@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
@@ -16,7 +15,8 @@ import { SimFleet } from '../src/sim/index.js';
 import { loadRuleFile, shortenedRules, RECORDING_FILE } from './support/alert-rules.js';
 import { startAlertmanager } from './support/alertmanager.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
-import { freePort, getJson, startProcess, waitFor, type ManagedProcess } from './support/processes.js';
+import { getJson, waitFor, type ManagedProcess } from './support/processes.js';
+import { startPrometheus } from './support/prometheus.js';
 
 const tools = checkTools(['prometheus', 'prometheus-alertmanager']);
 const JOB = 'ledger-fleet-exporter';
@@ -99,27 +99,15 @@ describe.skipIf(tools.skip)(`alerting end to end with Debian prometheus and aler
     children.push(am.process);
 
     // Prometheus with our rules; only `for`/`keep_firing_for` are shortened (unit tests cover the real ones).
-    const promPort = await freePort();
-    promUrl = `http://127.0.0.1:${promPort}`;
     writeFileSync(path.join(dir, 'rules.yml'), shortenedRules(loadRuleFile(), { for: '2s', keepFiringFor: '1s' }));
-    const exporterHost = new URL(daemon.url).host;
-    writeFileSync(
-      path.join(dir, 'prometheus.yml'),
-      stringify({
-        global: { scrape_interval: '1s', scrape_timeout: '900ms', evaluation_interval: '1s' },
-        rule_files: [RECORDING_FILE, path.join(dir, 'rules.yml')],
-        alerting: { alertmanagers: [{ static_configs: [{ targets: [new URL(am.url).host] }] }] },
-        scrape_configs: [{ job_name: JOB, static_configs: [{ targets: [exporterHost] }] }],
-      }),
-    );
-    children.push(
-      startProcess('prometheus', prometheus, [
-        `--config.file=${path.join(dir, 'prometheus.yml')}`,
-        `--storage.tsdb.path=${path.join(dir, 'prom-data')}`,
-        `--web.listen-address=127.0.0.1:${promPort}`,
-        '--log.level=warn',
-      ]),
-    );
+    const prom = await startPrometheus(prometheus, dir, {
+      job: JOB,
+      targets: [new URL(daemon.url).host],
+      ruleFiles: [RECORDING_FILE, path.join(dir, 'rules.yml')],
+      alertmanagers: [new URL(am.url).host],
+    });
+    promUrl = prom.url;
+    children.push(prom.process);
 
     for (const url of [amUrl, promUrl]) {
       await waitFor(`${url}/-/ready`, async () => ((await fetch(`${url}/-/ready`)).ok ? true : undefined), {

@@ -14,7 +14,8 @@ import { SimFleet } from '../src/sim/index.js';
 import type { SimNodeSpec } from '../src/sim/types.js';
 import { RECORDING_FILE, RULES_FILE } from './support/alert-rules.js';
 import { requireBuiltCli, startDaemonProcess, type DaemonProcess } from './support/cliProcess.js';
-import { freePort, startProcess, waitFor, type ManagedProcess } from './support/processes.js';
+import { waitFor, type ManagedProcess } from './support/processes.js';
+import { startPrometheus } from './support/prometheus.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
 
 const tools = checkTools(['prometheus']);
@@ -96,22 +97,9 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
     exporters.push(...started);
     twinInstance = new URL(twin!.url).host;
 
-    const port = await freePort();
-    promUrl = `http://127.0.0.1:${port}`;
-    writeFileSync(
-      path.join(dir, 'prometheus.yml'),
-      stringify({
-        global: { scrape_interval: '1s', scrape_timeout: '900ms', evaluation_interval: '1s' },
-        rule_files: [RECORDING_FILE, RULES_FILE],
-        scrape_configs: [{ job_name: 'ledger-fleet-exporter', static_configs: [{ targets: [...exporters.map((e) => new URL(e.url).host), twinInstance] }] }],
-      }),
-    );
-    prometheus = startProcess('prometheus', prom, [
-      `--config.file=${path.join(dir, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${path.join(dir, 'prom-data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--log.level=warn',
-    ]);
+    const running = await startPrometheus(prom, dir, { targets: [...exporters.map((e) => new URL(e.url).host), twinInstance], ruleFiles: [RECORDING_FILE, RULES_FILE] });
+    prometheus = running.process;
+    promUrl = running.url;
     // Every shard has finished a poll round and Prometheus recorded over all 60 nodes.
     await waitFor(
       'recorded node count of 60 over three scraped shards and a twin',
