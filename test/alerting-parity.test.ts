@@ -4,7 +4,8 @@
 // recording rules), while the exporter's built-in engine evaluates the same definitions with the
 // same overrides. A scripted simulator scenario (5xx burst, node killed, node stalled, node behind,
 // validator missing, version skew, each healed again) must make the same alerts, with the same
-// label sets, fire and resolve on both sides within one evaluation plus one scrape interval.
+// label sets, fire and resolve on both sides within one evaluation plus one scrape interval (plus
+// one more evaluation for alerts over recorded series: see RECORDED_TOLERANCE_MS).
 //
 // Label identity: the FULL label set for node and network alerts. Their rules aggregate
 // `by (node, network)` (so HA twins raise one alert), hence Prometheus adds no `job`/`instance` of
@@ -20,6 +21,7 @@ import { stringify } from 'yaml';
 import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE, findDefinition } from '../src/alerting/definitions/index.js';
 import { WATCHDOG } from '../src/alerting/definitions/pipeline.js';
 import { renderRulesFile } from '../src/alerting/rulesFile.js';
+import { RECORDED } from '../src/recording/rules.js';
 import { loadConfigFile } from '../src/config/index.js';
 import { SimFleet } from '../src/sim/index.js';
 import { RECORDING_FILE } from './support/alert-rules.js';
@@ -33,6 +35,13 @@ const JOB = 'ledger-fleet-exporter';
 const NETWORK = 'par';
 const INTERVAL_MS = 1_000; // node polling, Prometheus scrape and evaluation, engine evaluation
 const TOLERANCE_MS = 2 * INTERVAL_MS; // one evaluation interval plus one scrape interval
+/**
+ * Alerts over recorded series (src/recording) see a change one step later in Prometheus: the
+ * recording group and the alert group are evaluated independently, each once per interval, so the
+ * recorded value an alert reads can be one evaluation interval old. The engine reads the snapshot
+ * directly. Measured under load: up to 2.1 s for LedgerFleetVersionSkew, hence this bound for them.
+ */
+const RECORDED_TOLERANCE_MS = TOLERANCE_MS + INTERVAL_MS;
 const STATE_WAIT_MS = 90_000; // generous: the scenario reaching a state on a loaded machine
 const POLL_MS = 200;
 const NODES = Array.from({ length: 8 }, (_, i) => `par-${i + 1}`);
@@ -104,6 +113,13 @@ class Recorder {
     const last = this.episodes.get(id)?.at(-1);
     return !last ? 'never' : last.resolvedAt === undefined ? 'firing' : 'resolved';
   }
+}
+
+/** The parity bound of an alert: wider by one evaluation when its rule reads recorded series. */
+function toleranceOf(id: string): number {
+  const def = findDefinition((JSON.parse(id) as Labels).alertname ?? '')!;
+  const expr = def.promql(def.defaults);
+  return Object.values(RECORDED).some((r) => expr.includes(r)) ? RECORDED_TOLERANCE_MS : TOLERANCE_MS;
 }
 
 /** Identity of an alert of the scenario: node and network alerts carry the network, the exporter's own do not. */
@@ -234,19 +250,19 @@ describe.skipIf(tools.skip)(`built-in engine and Debian prometheus agree on the 
     // any assertion so a failing run still shows what was measured.
     const promIds = [...prom.episodes.keys()].sort();
     const engineIds = [...engine.episodes.keys()].sort();
-    const spread: Array<{ episode: string; fire: number; resolve: number | 'both still firing' }> = [];
+    const spread: Array<{ episode: string; bound: number; fire: number; resolve: number | 'both still firing' }> = [];
     for (const id of new Set([...promIds, ...engineIds])) {
       const p = prom.episodes.get(id) ?? [];
       const e = engine.episodes.get(id) ?? [];
       for (let i = 0; i < Math.min(p.length, e.length); i++) {
         const [pe, ee] = [p[i]!, e[i]!];
         const bothOpen = pe.resolvedAt === undefined && ee.resolvedAt === undefined;
-        spread.push({ episode: `${id} #${i + 1}`, fire: ee.firedAt - pe.firedAt, resolve: bothOpen ? 'both still firing' : (ee.resolvedAt ?? NaN) - (pe.resolvedAt ?? NaN) });
+        spread.push({ episode: `${id} #${i + 1}`, bound: toleranceOf(id), fire: ee.firedAt - pe.firedAt, resolve: bothOpen ? 'both still firing' : (ee.resolvedAt ?? NaN) - (pe.resolvedAt ?? NaN) });
       }
     }
     console.log(
-      `parity, engine minus prometheus (tolerance ${TOLERANCE_MS} ms; failed polls: prometheus ${prom.failures}, engine ${engine.failures}):\n` +
-        spread.map((s) => `  ${s.episode}: fire ${s.fire} ms, resolve ${s.resolve}${typeof s.resolve === 'number' ? ' ms' : ''}`).join('\n') +
+      `parity, engine minus prometheus (failed polls: prometheus ${prom.failures}, engine ${engine.failures}):\n` +
+        spread.map((s) => `  ${s.episode}: fire ${s.fire} ms, resolve ${s.resolve}${typeof s.resolve === 'number' ? ' ms' : ''} (bound ${s.bound} ms)`).join('\n') +
         `\n  episodes: prometheus ${JSON.stringify(Object.fromEntries(prom.episodes))}\n  engine ${JSON.stringify(Object.fromEntries(engine.episodes))}`,
     );
 
@@ -257,8 +273,8 @@ describe.skipIf(tools.skip)(`built-in engine and Debian prometheus agree on the 
     // cause in this scenario; one firing would show up above as an alert the engine lacks.
     for (const id of promIds) expect(engine.episodes.get(id)!.length, `episodes of ${id}`).toBe(prom.episodes.get(id)!.length);
     for (const s of spread) {
-      expect(Math.abs(s.fire), `${s.episode} fire`).toBeLessThanOrEqual(TOLERANCE_MS);
-      if (s.resolve !== 'both still firing') expect(Math.abs(s.resolve), `${s.episode} resolve`).toBeLessThanOrEqual(TOLERANCE_MS);
+      expect(Math.abs(s.fire), `${s.episode} fire`).toBeLessThanOrEqual(s.bound);
+      if (s.resolve !== 'both still firing') expect(Math.abs(s.resolve), `${s.episode} resolve`).toBeLessThanOrEqual(s.bound);
     }
     // Every scenario alert fired and resolved once on each side; the Watchdog fires throughout.
     expect(spread.filter((s) => typeof s.resolve === 'number').length).toBeGreaterThanOrEqual(6);
