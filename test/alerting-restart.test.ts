@@ -2,7 +2,7 @@
 // while an alert is pending or firing, and a node that recovers while the exporter is down.
 // Nothing is repeated inside the repeat interval, `for` is not restarted, and the resolved
 // notification arrives after the restart.
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,44 +51,80 @@ function writeConfig(dir: string, fleet: SimFleet, hookUrl: string): string {
   return file;
 }
 
+/** A two-node fleet, a webhook that records what arrived and what it answered, and the config. */
+interface Rig {
+  dir: string;
+  fleet: SimFleet;
+  configPath: string;
+  arrived: Hook[];
+  answered: Hook[];
+  /** How long the hook holds its answer to the next POST (default at once). */
+  hold(ms: number): void;
+  close(): Promise<void>;
+}
+
+async function setUp(prefix: string): Promise<Rig> {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const fleet = await SimFleet.start(
+    ['rst-1', VICTIM].map((name) => ({ name, network: 'rst', build: 'current' as const, peers: 5 })),
+    { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
+  );
+  const arrived: Hook[] = [];
+  const answered: Hook[] = [];
+  let holdMs = 0;
+  const hook = createServer((req, res) => {
+    // The start-up dry check sends a HEAD to the receiver's origin: that is no notification.
+    if (req.method !== 'POST') {
+      res.writeHead(204).end();
+      return;
+    }
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      const message = JSON.parse(body) as Hook;
+      arrived.push(message);
+      const timer = setTimeout(() => {
+        res.writeHead(200).end();
+        answered.push(message);
+      }, holdMs);
+      res.on('close', () => clearTimeout(timer));
+    });
+  });
+  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+  const configPath = writeConfig(dir, fleet, `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`);
+  return {
+    dir,
+    fleet,
+    configPath,
+    arrived,
+    answered,
+    hold: (ms) => (holdMs = ms),
+    async close() {
+      await fleet.close();
+      hook.closeAllConnections();
+      await new Promise((r) => hook.close(r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('alert state across restarts of the exporter', () => {
+  let rig: Rig;
   let dir = '';
   let configPath = '';
   let fleet: SimFleet;
-  let hook: Server;
-  const received: Hook[] = [];
+  let received: Hook[] = [];
   let exporter: ExporterChild | undefined;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'lfe-alert-restart-'));
-    fleet = await SimFleet.start(
-      ['rst-1', VICTIM].map((name) => ({ name, network: 'rst', build: 'current' as const, peers: 5 })),
-      { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
-    );
-    hook = createServer((req, res) => {
-      // The start-up dry check sends a HEAD to the receiver's origin: that is no notification.
-      if (req.method !== 'POST') {
-        res.writeHead(204).end();
-        return;
-      }
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => (body += c));
-      req.on('end', () => {
-        received.push(JSON.parse(body) as Hook);
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    configPath = writeConfig(dir, fleet, `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`);
+    rig = await setUp('lfe-alert-restart-');
+    ({ dir, configPath, fleet, arrived: received } = rig);
   }, 60_000);
 
   afterAll(async () => {
     await exporter?.kill();
-    await fleet?.close();
-    hook?.closeAllConnections();
-    await new Promise((r) => hook?.close(r));
-    rmSync(dir, { recursive: true, force: true });
+    await rig?.close();
   });
 
   const listed = async (e: ExporterChild) => ((await (await fetch(`${e.url}/api/alerts`)).json()) as Listed).alerts.filter((a) => a.name === 'LedgerNodeDown');
@@ -146,60 +182,26 @@ describe('alert state across restarts of the exporter', () => {
 });
 
 describe('a notification in flight at SIGTERM', () => {
-  let dir = '';
-  let configPath = '';
-  let fleet: SimFleet;
-  let hook: Server;
-  /** How long the hook holds its answer to the next POST. */
-  let holdMs = 0;
-  const arrived: Hook[] = [];
-  const answered: Hook[] = [];
+  let rig: Rig;
   let exporter: ExporterChild | undefined;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'lfe-alert-inflight-'));
-    fleet = await SimFleet.start(
-      ['rst-1', VICTIM].map((name) => ({ name, network: 'rst', build: 'current' as const, peers: 5 })),
-      { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
-    );
-    hook = createServer((req, res) => {
-      if (req.method !== 'POST') {
-        res.writeHead(204).end();
-        return;
-      }
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => (body += c));
-      req.on('end', () => {
-        const message = JSON.parse(body) as Hook;
-        arrived.push(message);
-        const timer = setTimeout(() => {
-          res.writeHead(200).end();
-          answered.push(message);
-        }, holdMs);
-        res.on('close', () => clearTimeout(timer));
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    configPath = writeConfig(dir, fleet, `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`);
+    rig = await setUp('lfe-alert-inflight-');
   }, 60_000);
 
   afterAll(async () => {
     await exporter?.kill();
-    await fleet?.close();
-    hook?.closeAllConnections();
-    await new Promise((r) => hook?.close(r));
-    rmSync(dir, { recursive: true, force: true });
+    await rig?.close();
   });
 
   const count = (list: Hook[], status: string) => list.filter((m) => m.status === status).length;
   const sigtermWhenArrived = async (status: string, n: number) => {
-    await waitFor(`${status} notification #${n} at the hook`, () => (count(arrived, status) === n ? true : undefined), { timeoutMs: WAIT, intervalMs: 20 });
+    await waitFor(`${status} notification #${n} at the hook`, () => (count(rig.arrived, status) === n ? true : undefined), { timeoutMs: WAIT, intervalMs: 20 });
     exporter!.child.kill('SIGTERM');
     return exporter!.exited(WAIT);
   };
   const startAndSettle = async () => {
-    exporter = await startExporter(configPath);
+    exporter = await startExporter(rig.configPath);
     await exporter.waitForLog('alerting on', (l) => l.msg === 'built-in alerting on', WAIT);
     // Several evaluations and group intervals.
     await new Promise((r) => setTimeout(r, 2_500));
@@ -207,32 +209,32 @@ describe('a notification in flight at SIGTERM', () => {
 
   it('is delivered before the exit and not sent again after the restart; one past the bound is sent after it', { timeout: 8 * WAIT }, async () => {
     // The hook answers after 2 s, inside the shutdown's 5 s bound for sends in flight.
-    holdMs = 2_000;
-    exporter = await startExporter(configPath);
-    await fleet.node(VICTIM).kill();
+    rig.hold(2_000);
+    exporter = await startExporter(rig.configPath);
+    await rig.fleet.node(VICTIM).kill();
     const exit = await sigtermWhenArrived('firing', 1);
     expect(exit.code).toBe(0);
-    expect(count(answered, 'firing')).toBe(1);
+    expect(count(rig.answered, 'firing')).toBe(1);
 
-    holdMs = 0;
+    rig.hold(0);
     await startAndSettle();
-    expect(count(arrived, 'firing')).toBe(1);
+    expect(count(rig.arrived, 'firing')).toBe(1);
 
     // The hook holds the resolved notification past the bound: the exporter exits without it
     // and sends it again after the restart (at least once, never lost).
-    holdMs = 60_000;
-    await fleet.node(VICTIM).revive();
+    rig.hold(60_000);
+    await rig.fleet.node(VICTIM).revive();
     const started = Date.now();
     const late = await sigtermWhenArrived('resolved', 1);
     expect(late.code).toBe(0);
     expect(Date.now() - started).toBeLessThan(WAIT);
-    expect(count(answered, 'resolved')).toBe(0);
+    expect(count(rig.answered, 'resolved')).toBe(0);
 
-    holdMs = 0;
+    rig.hold(0);
     await startAndSettle();
-    await waitFor('the resolved notification sent again', () => (count(answered, 'resolved') === 1 ? true : undefined), { timeoutMs: WAIT });
-    expect(count(arrived, 'resolved')).toBe(2);
-    expect(count(arrived, 'firing')).toBe(1);
+    await waitFor('the resolved notification sent again', () => (count(rig.answered, 'resolved') === 1 ? true : undefined), { timeoutMs: WAIT });
+    expect(count(rig.arrived, 'resolved')).toBe(2);
+    expect(count(rig.arrived, 'firing')).toBe(1);
     exporter.child.kill('SIGTERM');
     expect((await exporter.exited(WAIT)).code).toBe(0);
   });
