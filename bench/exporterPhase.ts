@@ -4,6 +4,7 @@
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { startDaemon, type Daemon } from '../src/daemon.js';
+import { standardComponents } from '../src/daemonParts.js';
 import { simulatedFleetConfig } from '../src/demo.js';
 import { createLogger } from '../src/logger.js';
 import { countConnections, type FleetNode } from './fleet.js';
@@ -78,7 +79,9 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
     labels: () => ({ role: 'bench' }),
   });
-  const daemon = await startDaemon(config, { logger: createLogger({ level: 'error' }) });
+  // The parts the CLI runs (status board, alerting, heartbeat), so the figures are what operators get.
+  const logger = createLogger({ level: 'error' });
+  const daemon = await startDaemon(config, { logger, components: standardComponents(logger) });
   const conns = countConnections(Number(new URL(daemon.url).port));
   try {
     const readyBy = Date.now() + 3 * opts.intervalMs + 120_000;
@@ -149,7 +152,8 @@ export async function runReloads(nodes: FleetNode[], count: number, evidenceDir:
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const make = (i: number) =>
     simulatedFleetConfig(nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: 60_000, timeoutMs: 5_000, evidenceDir, labels: () => ({ role: `r${i % 3}` }) });
-  const daemon = await startDaemon(make(0), { logger: createLogger({ level: 'error' }) });
+  const logger = createLogger({ level: 'error' });
+  const daemon = await startDaemon(make(0), { logger, components: standardComponents(logger) });
   try {
     for (let i = 1; i <= 20; i++) daemon.applyConfig(make(i)); // warm-up
     await daemon.metricsView().render('text');

@@ -5,10 +5,9 @@ import { hostname } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatProblem, loadConfigFile, parseListenAddress, runCheckConfig } from './config/index.js';
-import { alertingComponent } from './alerting/component.js';
-import { heartbeatComponent } from './alerting/heartbeatComponent.js';
 import { runNotifyTest } from './alerting/notifyTest.js';
-import { startDaemon, type Daemon, type DaemonComponent, type DaemonOptions } from './daemon.js';
+import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
+import { standardComponents } from './daemonParts.js';
 import { demoConfig, startDemoFleet } from './demo.js';
 import type { ListenAddress } from './domain.js';
 import { runEvidenceCli } from './evidence/index.js';
@@ -18,7 +17,6 @@ import { alertsForShard, shardComponent, ShardAssignment, ShardSpecError } from 
 import { ALERT_DEFINITIONS } from './alerting/definitions/index.js';
 import { Secrets } from './redact.js';
 import { configReloader } from './reload.js';
-import { statusComponent } from './status/component.js';
 import { VERSION } from './version.js';
 
 const USAGE = `ledger-fleet-exporter ${VERSION}
@@ -181,7 +179,7 @@ async function runExporter(argv: string[]): Promise<number> {
     logger: log,
     secrets,
     listen: listenArg(values.listen),
-    components: [...components(log, sharding), shardComponent(sharding)],
+    components: [...standardComponents(log, sharding), shardComponent(sharding)],
     ...(await webOptions(values['web.config.file'])),
   });
   const watcher = watchConfig(path, daemon, log, sharding);
@@ -192,19 +190,6 @@ async function runExporter(argv: string[]): Promise<number> {
   return -1; // keep running
 }
 
-/** The status pages, the built-in alerting and its heartbeat; the status page lists the active alerts and their changes. */
-function components(log: Logger, sharding?: ShardAssignment): DaemonComponent[] {
-  const heartbeat = heartbeatComponent((c) => c.alerting);
-  const alerting = alertingComponent({
-    onAlertChange: (e) => status.board.noteAlert(e),
-    onEvaluated: (t) => heartbeat.evaluated(t),
-    definitions: () => (sharding?.sharded() ? alertsForShard(ALERT_DEFINITIONS, sharding.spec()).engine : undefined),
-  });
-  const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts() });
-  // Status first: probe results reach every component as soon as polling starts, and the alerting start reads files.
-  return [status, alerting, heartbeat];
-}
-
 async function runDemo(argv: string[]): Promise<number> {
   const values = parseRunArgs(argv);
   if (values.help) return (process.stdout.write(USAGE), 0);
@@ -212,7 +197,7 @@ async function runDemo(argv: string[]): Promise<number> {
   const listen = listenArg(values.listen) ?? { host: '127.0.0.1', port: 9715 };
   const fleet = await startDemoFleet();
   const config = demoConfig(fleet, { listen });
-  const daemon = await startDaemon(config, { logger: log, secrets, components: components(log), ...(await webOptions(values['web.config.file'])) });
+  const daemon = await startDaemon(config, { logger: log, secrets, components: standardComponents(log), ...(await webOptions(values['web.config.file'])) });
   process.stdout.write(
     `\nledger-fleet-exporter demo: ${fleet.nodes.length} simulated nodes\n` +
       `  metrics:        ${daemon.url}/metrics\n` +
