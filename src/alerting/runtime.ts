@@ -73,6 +73,8 @@ export class AlertingRuntime {
   private engine: AlertEngine;
   private dispatcher: NotificationDispatcher;
   private queues = new Map<string, { queue: ReceiverQueue; spec: ReceiverSpec }>();
+  /** Queues replaced by a reload finishing their send in flight. */
+  private draining: Promise<void> = Promise.resolve();
   private evalTimer: NodeJS.Timeout | undefined;
   private pumpTimer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
@@ -100,7 +102,7 @@ export class AlertingRuntime {
       this.dispatcher.importState(loaded.state.dispatcher);
       this.deps.logger.info({ component: 'alerting', active: loaded.state.instances.length }, 'alert state restored');
     }
-    await this.buildQueues();
+    this.queues = await this.buildQueues();
     this.schedule();
   }
 
@@ -109,9 +111,16 @@ export class AlertingRuntime {
     this.settings = settings;
     this.engine.configure(this.engineOptions());
     this.dispatcher.configure(this.dispatcherOptions());
-    for (const { queue } of this.queues.values()) for (const n of queue.close()) this.dispatcher.noteFailed(n);
-    await this.buildQueues();
+    const old = [...this.queues.values()];
+    this.queues = await this.buildQueues();
     this.schedule();
+    // The old queues finish the send in flight as at shutdown (a delivered notification is not
+    // sent again); what they still held goes out through the new ones.
+    this.draining = Promise.all(old.map(({ queue }) => queue.drain(SHUTDOWN_SEND_GRACE_MS))).then((left) => {
+      for (const n of left.flat()) this.dispatcher.noteFailed(n);
+    });
+    await this.draining;
+    if (!this.stopped) this.pump();
   }
 
   /** One evaluation: engine, dispatcher, queues, state file. */
@@ -173,6 +182,7 @@ export class AlertingRuntime {
     clearTimeout(this.pumpTimer);
     const left = await Promise.all([...this.queues.values()].map(({ queue }) => queue.drain(graceMs)));
     for (const n of left.flat()) this.dispatcher.noteFailed(n);
+    await this.draining; // queues a reload replaced, so the state file knows what they delivered
     if (left.flat().length > 0) this.deps.logger.warn({ component: 'alerting', count: left.flat().length }, 'notifications not delivered at shutdown: sent after the restart');
     await this.save(true);
   }
@@ -205,8 +215,9 @@ export class AlertingRuntime {
     void this.save(false);
   }
 
-  private async buildQueues(): Promise<void> {
-    this.queues = new Map();
+  /** Built whole before use: a notification due meanwhile goes to the queues still in place. */
+  private async buildQueues(): Promise<Map<string, { queue: ReceiverQueue; spec: ReceiverSpec }>> {
+    const queues = new Map<string, { queue: ReceiverQueue; spec: ReceiverSpec }>();
     for (const r of this.settings.receivers) {
       let spec: ReceiverSpec;
       try {
@@ -222,8 +233,9 @@ export class AlertingRuntime {
         now: this.now,
         onReport: (rep) => this.report(rep),
       });
-      this.queues.set(r.name, { queue, spec });
+      queues.set(r.name, { queue, spec });
     }
+    return queues;
   }
 
   private schedule(): void {

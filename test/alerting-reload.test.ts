@@ -1,0 +1,105 @@
+// A config reload that changes the alerting section while a notification is in flight: the send
+// finishes on the old queue and is recorded as delivered, so the receiver gets it once; what is
+// due after the reload goes through the new queues. Real daemon, simulated node, loopback receiver.
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertingComponent } from '../src/alerting/component.js';
+import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
+import type { AlertingSettings } from '../src/alerting/settings.js';
+import { startDaemon, type Daemon } from '../src/daemon.js';
+import type { ExporterConfig } from '../src/domain.js';
+import { createLogger } from '../src/logger.js';
+import { SimFleet } from '../src/sim/index.js';
+import { waitFor } from './support/processes.js';
+
+const NODE = 'rl-1';
+const HOLD_MS = 1500;
+
+interface Post {
+  at: number;
+  status: string;
+  nodes: string[];
+}
+
+describe('built-in alerting across a config reload', () => {
+  let dir = '';
+  let fleet: SimFleet;
+  let daemon: Daemon;
+  let hook: Server;
+  let config: ExporterConfig;
+  const posts: Post[] = [];
+  let onFirstPost: (() => void) | undefined;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'lfe-alerting-reload-'));
+    fleet = await SimFleet.start([{ name: NODE, network: 'rl', build: 'current', peers: 5 }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 });
+    hook = createServer((req, res: ServerResponse) => {
+      if (req.method !== 'POST') return res.writeHead(200).end();
+      let text = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (text += c));
+      req.on('end', () => {
+        const body = JSON.parse(text) as { status: string; alerts: Array<{ labels: Record<string, string> }> };
+        posts.push({ at: Date.now(), status: body.status, nodes: body.alerts.map((a) => a.labels.node ?? '') });
+        // The first notification is answered late, so the reload happens while it is in flight.
+        const first = posts.length === 1;
+        if (first) onFirstPost?.();
+        setTimeout(() => res.writeHead(200).end('ok'), first ? HOLD_MS : 0);
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    const rules = Object.fromEntries(ALERT_DEFINITIONS.map((d) => [d.name, { enabled: false }]));
+    const alerting: AlertingSettings = {
+      stateDir: path.join(dir, 'state'),
+      evaluationIntervalMs: 250,
+      runbookBase: 'https://git.example.org/lfe/alerts/RUNBOOKS.md',
+      rules: { ...rules, LedgerNodeDown: { enabled: true, forMs: 500, keepFiringForMs: 0 } },
+      routing: { groupBy: ['alertname'], groupWaitMs: 200, groupIntervalMs: 1000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['hook'] },
+      receivers: [{ name: 'hook', kind: 'webhook', url, headers: {}, timeoutMs: 5000 }],
+      maintenance: [],
+    };
+    config = {
+      listen: { host: '127.0.0.1', port: 0 },
+      polling: { concurrency: 4, maxResponseBytes: 1024 * 1024, maxUpstreamSeries: 500 },
+      nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'rl', labels: {}, intervalMs: 300, timeoutMs: 250, rpcNamespace: 'auto', probes: ['health', 'blockNumber'], headers: {} })),
+      networks: {},
+      evidence: { dir: path.join(dir, 'evidence'), maxBytes: 1024 * 1024, maxAgeDays: 1 },
+      alerting,
+    };
+    daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), defaultMetrics: false, components: [alertingComponent()] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await daemon?.close();
+    await fleet?.close();
+    hook?.closeAllConnections();
+    await new Promise((r) => hook?.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a notification in flight during a reload is delivered once; the resolved one goes through the new queue', { timeout: 60_000 }, async () => {
+    await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: 20_000, intervalMs: 50 });
+    const inFlight = new Promise<void>((r) => (onFirstPost = r));
+    await fleet.node(NODE).kill();
+    await inFlight;
+    const reloadedAt = Date.now();
+    // A change of the alerting section only (a new repeat interval): the receivers are rebuilt.
+    daemon.applyConfig({ ...config, alerting: { ...config.alerting!, routing: { ...config.alerting!.routing, repeatIntervalMs: 7_200_000 } } });
+    // Long enough for the held answer, a re-send through the new queue if the first were counted
+    // as failed, and a further group interval.
+    await new Promise((r) => setTimeout(r, HOLD_MS + 3000));
+    const firing = posts.filter((p) => p.status === 'firing');
+    expect(firing.map((p) => p.nodes)).toEqual([[NODE]]);
+    expect(firing[0]!.at).toBeLessThanOrEqual(reloadedAt);
+
+    await fleet.node(NODE).revive();
+    await waitFor('resolved notification', async () => (posts.some((p) => p.status === 'resolved') ? true : undefined), { timeoutMs: 20_000, intervalMs: 100 });
+    expect(posts.filter((p) => p.status === 'resolved').map((p) => p.nodes)).toEqual([[NODE]]);
+    expect(posts.filter((p) => p.status === 'firing')).toHaveLength(1);
+  });
+});
