@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startDaemon } from '../src/daemon.js';
+import { standardComponents } from '../src/daemonParts.js';
 import { simulatedFleetConfig } from '../src/demo.js';
 import { createLogger } from '../src/logger.js';
 import { SIM_FAULTS } from '../src/sim/index.js';
@@ -19,7 +20,8 @@ export async function runSoak(nodes: FleetNode[], minutes: number, intervalMs: n
     evidenceDir: join(dir, 'evidence'),
     labels: () => ({ role: 'bench' }),
   });
-  const daemon = await startDaemon(config, { logger: createLogger({ level: 'error' }) });
+  const logger = createLogger({ level: 'error' });
+  const daemon = await startDaemon(config, { logger, components: standardComponents(logger) });
   const faults = SIM_FAULTS.filter((f) => f !== 'down');
   const end = Date.now() + minutes * 60_000;
   const sampleEvery = Math.min(30_000, (minutes * 60_000) / 10);
