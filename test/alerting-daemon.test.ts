@@ -9,14 +9,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertingComponent, type AlertingComponent } from '../src/alerting/component.js';
-import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import type { AlertingSettings } from '../src/alerting/settings.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
-import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { Secrets } from '../src/redact.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
+import { alertingFleetConfig, closeServer, onlyRules } from './support/alertingDaemon.js';
 
 const NETWORK = 'alrt';
 const VICTIM = 'alrt-2';
@@ -68,12 +67,11 @@ describe('built-in alerting in the daemon', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
-    const rules = Object.fromEntries(ALERT_DEFINITIONS.map((d) => [d.name, { enabled: false }]));
     const settings: AlertingSettings = {
       stateDir: path.join(dir, 'state'),
       evaluationIntervalMs: 250,
       runbookBase: 'https://git.example.org/lfe/alerts/RUNBOOKS.md',
-      rules: { ...rules, LedgerNodeDown: { enabled: true, forMs: 1000, keepFiringForMs: 0 } },
+      rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 1000, keepFiringForMs: 0 } }),
       routing: { groupBy: ['alertname', 'network'], groupWaitMs: 300, groupIntervalMs: 1000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['slack', 'pager', 'hook'] },
       receivers: [
         { name: 'slack', kind: 'slack', webhookUrl: { value: `${base}/slack/${SLACK_SECRET}` }, channel: '#ops', timeoutMs: 1000 },
@@ -82,14 +80,7 @@ describe('built-in alerting in the daemon', () => {
       ],
       maintenance: [],
     };
-    const config: ExporterConfig = {
-      listen: { host: '127.0.0.1', port: 0 },
-      polling: { concurrency: 16, maxResponseBytes: 1024 * 1024, maxUpstreamSeries: 500 },
-      nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: NETWORK, labels: {}, intervalMs: 500, timeoutMs: 400, rpcNamespace: 'auto', probes: ['health', 'blockNumber'], headers: {} })),
-      networks: {},
-      evidence: { dir: path.join(dir, 'evidence'), maxBytes: 1024 * 1024, maxAgeDays: 1 },
-      alerting: settings,
-    };
+    const config = alertingFleetConfig(fleet.nodes, { dir, network: NETWORK, intervalMs: 500, timeoutMs: 400, concurrency: 16, maxUpstreamSeries: 500, alerting: settings });
     const secrets = new Secrets();
     const destination = new Writable({ write: (chunk: Buffer, _e, cb) => ((logText += chunk.toString()), cb()) });
     alerting = alertingComponent();
@@ -99,8 +90,7 @@ describe('built-in alerting in the daemon', () => {
   afterAll(async () => {
     await daemon?.close();
     await fleet?.close();
-    receiver?.closeAllConnections();
-    await new Promise((r) => receiver?.close(r));
+    await closeServer(receiver);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertingComponent } from '../src/alerting/component.js';
-import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import type { AlertingSettings } from '../src/alerting/settings.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
+import { alertingFleetConfig, closeServer, onlyRules } from './support/alertingDaemon.js';
 
 const NODE = 'rl-1';
 const HOLD_MS = 1500;
@@ -53,32 +53,23 @@ describe('built-in alerting across a config reload', () => {
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
-    const rules = Object.fromEntries(ALERT_DEFINITIONS.map((d) => [d.name, { enabled: false }]));
     const alerting: AlertingSettings = {
       stateDir: path.join(dir, 'state'),
       evaluationIntervalMs: 250,
       runbookBase: 'https://git.example.org/lfe/alerts/RUNBOOKS.md',
-      rules: { ...rules, LedgerNodeDown: { enabled: true, forMs: 500, keepFiringForMs: 0 } },
+      rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 500, keepFiringForMs: 0 } }),
       routing: { groupBy: ['alertname'], groupWaitMs: 200, groupIntervalMs: 1000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['hook'] },
       receivers: [{ name: 'hook', kind: 'webhook', url, headers: {}, timeoutMs: 5000 }],
       maintenance: [],
     };
-    config = {
-      listen: { host: '127.0.0.1', port: 0 },
-      polling: { concurrency: 4, maxResponseBytes: 1024 * 1024, maxUpstreamSeries: 500 },
-      nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'rl', labels: {}, intervalMs: 300, timeoutMs: 250, rpcNamespace: 'auto', probes: ['health', 'blockNumber'], headers: {} })),
-      networks: {},
-      evidence: { dir: path.join(dir, 'evidence'), maxBytes: 1024 * 1024, maxAgeDays: 1 },
-      alerting,
-    };
+    config = alertingFleetConfig(fleet.nodes, { dir, network: 'rl', intervalMs: 300, timeoutMs: 250, concurrency: 4, maxUpstreamSeries: 500, alerting });
     daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), defaultMetrics: false, components: [alertingComponent()] });
   }, 60_000);
 
   afterAll(async () => {
     await daemon?.close();
     await fleet?.close();
-    hook?.closeAllConnections();
-    await new Promise((r) => hook?.close(r));
+    await closeServer(hook);
     rmSync(dir, { recursive: true, force: true });
   });
 

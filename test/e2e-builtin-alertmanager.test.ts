@@ -6,14 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertingComponent } from '../src/alerting/component.js';
-import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
-import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
 import { startAlertmanager, startWebhookSink, type WebhookMessage } from './support/alertmanager.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
 import { getJson, waitFor, type ManagedProcess } from './support/processes.js';
+import { alertingFleetConfig, onlyRules } from './support/alertingDaemon.js';
 
 const tools = checkTools(['prometheus-alertmanager']);
 const NETWORK = 'amx';
@@ -47,23 +46,23 @@ describe.skipIf(tools.skip)(`built-in alerting to Debian prometheus-alertmanager
     children.push(am.process);
     await waitFor(`${amUrl}/-/ready`, async () => ((await fetch(`${amUrl}/-/ready`)).ok ? true : undefined), { timeoutMs: WAIT_MS, context: childOutput });
 
-    const rules = Object.fromEntries(ALERT_DEFINITIONS.map((d) => [d.name, { enabled: false }]));
-    const config: ExporterConfig = {
-      listen: { host: '127.0.0.1', port: 0 },
-      polling: { concurrency: 16, maxResponseBytes: 1024 * 1024, maxUpstreamSeries: 500 },
-      nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: NETWORK, labels: {}, intervalMs: 500, timeoutMs: 400, rpcNamespace: 'auto', probes: ['health', 'blockNumber'], headers: {} })),
-      networks: {},
-      evidence: { dir: path.join(dir, 'evidence'), maxBytes: 1024 * 1024, maxAgeDays: 1 },
+    const config = alertingFleetConfig(fleet.nodes, {
+      dir,
+      network: NETWORK,
+      intervalMs: 500,
+      timeoutMs: 400,
+      concurrency: 16,
+      maxUpstreamSeries: 500,
       alerting: {
         stateDir: path.join(dir, 'state'),
         evaluationIntervalMs: 250,
         runbookBase: 'alerts/RUNBOOKS.md',
-        rules: { ...rules, LedgerNodeDown: { enabled: true, forMs: 1000, keepFiringForMs: 0 } },
+        rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 1000, keepFiringForMs: 0 } }),
         routing: { groupBy: ['alertname', 'network'], groupWaitMs: 0, groupIntervalMs: 1000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['am'] },
         receivers: [{ name: 'am', kind: 'alertmanager', urls: [amUrl], bearerToken: { value: AM_TOKEN }, timeoutMs: 2000 }],
         maintenance: [],
       },
-    };
+    });
     daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), defaultMetrics: false, components: [alertingComponent()] });
   }, 2 * WAIT_MS);
 

@@ -10,14 +10,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertingComponent } from '../src/alerting/component.js';
-import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import type { AlertingSettings } from '../src/alerting/settings.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
-import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { Secrets } from '../src/redact.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
+import { alertingFleetConfig, closeServer, onlyRules } from './support/alertingDaemon.js';
 
 const NETWORK = 'mnt';
 const WINDOW = 'disk-swap';
@@ -70,12 +69,11 @@ describe('maintenance window in the daemon', () => {
 
     // The window covers two nodes from now for 14 s: long enough to fire, list and resolve inside it.
     windowEnd = Date.now() + 14_000;
-    const rules = Object.fromEntries(ALERT_DEFINITIONS.map((d) => [d.name, { enabled: false }]));
     const settings: AlertingSettings = {
       stateDir: path.join(dir, 'state'),
       evaluationIntervalMs: 250,
       runbookBase: 'alerts/RUNBOOKS.md',
-      rules: { ...rules, LedgerNodeDown: { enabled: true, forMs: 1000, keepFiringForMs: 0 } },
+      rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 1000, keepFiringForMs: 0 } }),
       routing: { groupBy: ['alertname', 'node'], groupWaitMs: 200, groupIntervalMs: 500, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['hook'] },
       receivers: [
         { name: 'hook', kind: 'webhook', url: hookUrl, headers: {}, timeoutMs: 1000 },
@@ -83,14 +81,7 @@ describe('maintenance window in the daemon', () => {
       ],
       maintenance: [{ name: WINDOW, startMs: Date.now() - 1000, endMs: windowEnd, match: { node: '~mnt-(swap|blip)' } }],
     };
-    const config: ExporterConfig = {
-      listen: { host: '127.0.0.1', port: 0 },
-      polling: { concurrency: 8, maxResponseBytes: 1024 * 1024, maxUpstreamSeries: 100 },
-      nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: NETWORK, labels: {}, intervalMs: 300, timeoutMs: 250, rpcNamespace: 'auto', probes: ['health', 'blockNumber'], headers: {} })),
-      networks: {},
-      evidence: { dir: path.join(dir, 'evidence'), maxBytes: 1024 * 1024, maxAgeDays: 1 },
-      alerting: settings,
-    };
+    const config = alertingFleetConfig(fleet.nodes, { dir, network: NETWORK, intervalMs: 300, timeoutMs: 250, concurrency: 8, maxUpstreamSeries: 100, alerting: settings });
     const secrets = new Secrets();
     const destination = new Writable({ write: (chunk: Buffer, _e, cb) => ((logText += chunk.toString()), cb()) });
     daemon = await startDaemon(config, { logger: createLogger({ level: 'info', destination, secrets }), secrets, defaultMetrics: false, components: [alertingComponent()] });
@@ -99,8 +90,7 @@ describe('maintenance window in the daemon', () => {
   afterAll(async () => {
     await daemon?.close();
     await fleet?.close();
-    hook?.closeAllConnections();
-    await new Promise((r) => hook?.close(r));
+    await closeServer(hook);
     rmSync(dir, { recursive: true, force: true });
   });
 

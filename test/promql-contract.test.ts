@@ -9,7 +9,6 @@ import { AgentPlatformChecker, agentPlatformCollectors } from '../src/agent/plat
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { alertingComponent } from '../src/alerting/component.js';
-import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import { shardComponent, ShardAssignment } from '../src/shard/index.js';
 import {
@@ -26,6 +25,7 @@ import { DEMO_SPECS, demoConfig } from '../src/demo.js';
 import { parseExposition } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
+import { onlyRules } from './support/alertingDaemon.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DASHBOARD_DIR = path.join(ROOT, 'grafana', 'dashboards');
@@ -161,12 +161,11 @@ describe('every metric named in dashboards and rules is exposed by the exporter 
     receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('{}')));
     await new Promise<void>((r) => receiver!.listen(0, '127.0.0.1', r));
     const amUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    const rules = Object.fromEntries(ALERT_DEFINITIONS.map((d) => [d.name, { enabled: false }]));
     config.alerting = {
       stateDir: path.join(evidenceDir, 'alerting'),
       evaluationIntervalMs: 250,
       runbookBase: 'alerts/RUNBOOKS.md',
-      rules: { ...rules, LedgerExporterWatchdog: { enabled: true, forMs: 0, keepFiringForMs: 0 } },
+      rules: onlyRules({ LedgerExporterWatchdog: { enabled: true, forMs: 0, keepFiringForMs: 0 } }),
       routing: { groupBy: ['alertname'], groupWaitMs: 0, groupIntervalMs: 1_000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['am'] },
       receivers: [{ name: 'am', kind: 'alertmanager', urls: [amUrl], timeoutMs: 1_000 }],
       maintenance: [],

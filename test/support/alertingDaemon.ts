@@ -1,0 +1,43 @@
+// Set-up shared by the tests that run the built-in alerting inside a daemon in this process: a
+// config over simulated nodes with only the alerts under test enabled, and closing a loopback
+// receiver.
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { ALERT_DEFINITIONS } from '../../src/alerting/definitions/index.js';
+import type { RuleOverride } from '../../src/alerting/params.js';
+import type { AlertingSettings } from '../../src/alerting/settings.js';
+import type { ExporterConfig } from '../../src/domain.js';
+
+/** Every contract alert disabled except the ones given, with their overrides. */
+export function onlyRules(enabled: Record<string, RuleOverride>): Record<string, RuleOverride> {
+  return { ...Object.fromEntries(ALERT_DEFINITIONS.map((d) => [d.name, { enabled: false }])), ...enabled };
+}
+
+export interface AlertingFleetOptions {
+  dir: string;
+  network: string;
+  intervalMs: number;
+  timeoutMs: number;
+  concurrency: number;
+  maxUpstreamSeries: number;
+  alerting: AlertingSettings;
+}
+
+/** The nodes polled for health and blockNumber only (what node alerts need), evidence under `dir`. */
+export function alertingFleetConfig(nodes: ReadonlyArray<{ name: string; url: string }>, o: AlertingFleetOptions): ExporterConfig {
+  return {
+    listen: { host: '127.0.0.1', port: 0 },
+    polling: { concurrency: o.concurrency, maxResponseBytes: 1024 * 1024, maxUpstreamSeries: o.maxUpstreamSeries },
+    nodes: nodes.map((n) => ({ name: n.name, url: n.url, network: o.network, labels: {}, intervalMs: o.intervalMs, timeoutMs: o.timeoutMs, rpcNamespace: 'auto', probes: ['health', 'blockNumber'], headers: {} })),
+    networks: {},
+    evidence: { dir: path.join(o.dir, 'evidence'), maxBytes: 1024 * 1024, maxAgeDays: 1 },
+    alerting: o.alerting,
+  };
+}
+
+/** Closes a loopback receiver and the connections the exporter keeps open to it. */
+export async function closeServer(server: Server | undefined): Promise<void> {
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+}
