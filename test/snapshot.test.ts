@@ -144,3 +144,26 @@ describe('backoff helpers', () => {
     expect(parseRetryAfter(undefined, 0)).toBeUndefined();
   });
 });
+
+describe('NodeState.revision', () => {
+  it('changes at every result and reload (settings may have changed), never at a read, and is never reused by another node', () => {
+    const s = new FleetState([target('a'), target('b')], noBackoff);
+    const a0 = s.get('a')!.revision;
+    const b0 = s.get('b')!.revision;
+    expect(a0).not.toBe(b0);
+    buildSnapshot(s.nodes(), {}, 1_000);
+    expect(s.get('a')!.revision).toBe(a0);
+    s.apply('a', ok(health(1)));
+    const a1 = s.get('a')!.revision;
+    expect(a1).not.toBe(a0);
+    expect(s.get('b')!.revision).toBe(b0);
+    s.apply('a', failed('health'));
+    const a2 = s.get('a')!.revision;
+    expect(a2).not.toBe(a1);
+    s.setTargets([target('a', { labels: { role: 'rpc' } }), target('b')]);
+    expect(s.get('a')!.revision).not.toBe(a2);
+    expect(s.get('b')!.revision).not.toBe(b0);
+    s.setTargets([target('a'), target('c')]);
+    expect([a0, a1, a2, b0]).not.toContain(s.get('c')!.revision);
+  });
+});

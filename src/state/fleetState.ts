@@ -27,6 +27,8 @@ export interface NodeState extends NodeValues {
   lastSuccessAt?: number;
   /** Every configured probe has finished at least once. */
   firstRoundDone: boolean;
+  /** New (unique) at every result and every reload, so views can keep per-node work while it stays the same. */
+  revision: number;
 }
 
 export interface ApplyOutcome {
@@ -55,8 +57,12 @@ function newProbeState(): ProbeState {
   };
 }
 
+/** Revisions are unique across nodes and node states: a replaced node never repeats one. */
+let lastRevision = 0;
+const nextRevision = () => ++lastRevision;
+
 function newNodeState(target: NodeTarget): NodeState {
-  return { target, probes: new Map(target.probes.map((p) => [p, newProbeState()])), upstreamVersion: 0, firstRoundDone: false };
+  return { target, probes: new Map(target.probes.map((p) => [p, newProbeState()])), upstreamVersion: 0, firstRoundDone: false, revision: nextRevision() };
 }
 
 /** Fields that, when changed, make a node a different node (its history no longer applies). */
@@ -120,6 +126,7 @@ export class FleetState {
       } else {
         // Same node: keep history, take new settings (interval, labels, probe list).
         old.target = t;
+        old.revision = nextRevision();
         for (const p of [...old.probes.keys()]) if (!t.probes.includes(p)) old.probes.delete(p);
         for (const p of t.probes) if (!old.probes.has(p)) old.probes.set(p, newProbeState());
         old.firstRoundDone = old.firstRoundDone && [...old.probes.values()].every((s) => s.lastRun);
@@ -157,6 +164,7 @@ export class FleetState {
     const end = result.startedAt + result.durationMs;
     ps.lastRun = { at: result.startedAt, durationMs: result.durationMs, ok: result.kind === 'ok' };
     ps.runs++;
+    node.revision = nextRevision();
     let restarted = false;
 
     if (result.kind === 'ok') {
