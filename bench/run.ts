@@ -142,8 +142,9 @@ async function main(): Promise<void> {
   const perProcess = Number(v['per-process']);
   try {
     if (v.render) {
-      const r = await phase<{ dirtyP50Ms: number; cleanP50Ms: number; bytes: number }>('render', ['--render', v.render, '--dir', dir]);
+      const r = await phase<{ dirtyP50Ms: number; cleanP50Ms: number; bytes: number; applyPerNodeMs: number }>('render', ['--render', v.render, '--dir', dir]);
       console.log(`render of ${v.render} nodes (${mb(r.bytes)} MB): CPU ${r.dirtyP50Ms.toFixed(1)} ms when every node changed, ${r.cleanP50Ms.toFixed(1)} ms when none did (medians)`);
+      console.log(`applying one node's five results (parsing excluded): CPU ${(r.applyPerNodeMs * 1000).toFixed(0)} us per node (median)`);
       return;
     }
     if (v.soak) {

@@ -156,7 +156,8 @@ async function assemble(initial: ExporterConfig, opts: DaemonOptions, components
 
   const scheduler = new Scheduler({
     concurrency: initial.polling.concurrency,
-    runProbe: probeRunner({ state, probers, logger: log, recordEvidence, listeners: components.flatMap((c) => c.onProbeResult ?? []) }),
+    // The view first: it prepares the node's lines for the next scrape as the result arrives.
+    runProbe: probeRunner({ state, probers, logger: log, recordEvidence, listeners: [(_t, _r, node) => view.noteResult(node), ...components.flatMap((c) => c.onProbeResult ?? [])] }),
     isDue: (t, p, now) => state.due(t.name, p, now, recheck(t)),
     onOverrun: (_t, p) => void counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1),
   });
@@ -232,7 +233,7 @@ function metricsView(
     config: () => ExporterConfig;
   },
 ): MetricsView {
-  // Upstream families are prepared once per poll result; a node echoing our secrets loses those series.
+  // Upstream families are prepared as each poll result arrives; a node echoing our secrets loses those series.
   const upstream = new FleetUpstream(() => parts.state.nodes(), { scrub: (text) => parts.secrets.scrub(text) });
   const extensions: RegistryExtension[] = [...(opts.extensions ?? []), (registry) => upstream.collectors(registry), ...components.flatMap((c) => c.collectors ?? [])];
   const { evidence, agent } = parts;
@@ -244,6 +245,7 @@ function metricsView(
   return new MetricsView(
     { version: VERSION, infoLabelKeys: infoLabelKeys(parts.config()), extensions, defaultMetrics: opts.defaultMetrics },
     () => ({ snapshot: parts.snapshot(), upstream: upstream.sources(), counters: parts.counters }),
-    (sources, om, write) => upstream.write(sources, om, write),
+    (sources, om, out) => upstream.write(sources, om, out),
+    (node) => upstream.prepare(node),
   );
 }

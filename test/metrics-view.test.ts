@@ -30,7 +30,7 @@ function setup() {
         upstream: [...state.nodes()].flatMap((n) => (n.upstream ? [prepareUpstream(n.target.name, n.target.network, n.upstream)] : [])),
         counters,
       }),
-      (sources, om, write) => void renderUpstream(sources, { openMetrics: om, write }),
+      (sources, om, out) => void renderUpstream(sources, { openMetrics: om, write: (p) => out.write(p) }),
     );
   for (const [n, r] of [
     ok('val-1', { probe: 'health', value: { status: 'ok', version: '0.5.8', chainId: 'claw-mainnet', height: 500, peerCount: 8, epoch: 5 } }),

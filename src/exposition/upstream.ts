@@ -17,8 +17,11 @@ export interface PreparedFamily extends FamilyHeaders {
   /** Output family name (prefix + upstream name), as declared in the text format. */
   name: string;
   type: MetricType;
-  /** This node's series lines, each ending in a newline; identical in both formats. */
-  lines: string;
+  /**
+   * This node's series lines, each ending in a newline; identical in both formats. UTF-8 bytes
+   * once encoded for the scrape path (encodeUpstream), so a scrape only copies them.
+   */
+  lines: string | Buffer;
   /** Number of sample lines in `lines`. */
   sampleCount: number;
 }
@@ -124,7 +127,7 @@ function sampleLine(prefix: string, sample: Sample, targetLabels: string): strin
 interface Entry {
   first: PreparedFamily;
   help: PreparedFamily | undefined;
-  parts: string[];
+  parts: Array<string | Buffer>;
 }
 
 /** First node (in iteration order) to send a name wins it; later clashes become conflicts. */
@@ -156,6 +159,32 @@ function mergeSources(sources: Iterable<PreparedUpstream>, conflicts: UpstreamCo
   return byName;
 }
 
+export interface RenderOptions {
+  openMetrics: boolean;
+  /** Sink for the text pieces (default: joined into UpstreamRender.text). */
+  write?: (piece: string) => void;
+  /** Sink for lines already encoded; without it they are decoded and go to `write`. */
+  writeBytes?: (bytes: Buffer) => void;
+}
+
+/**
+ * Encodes a node's prepared lines as UTF-8 into one Buffer (one allocation per node), so the
+ * scrape copies bytes instead of encoding strings. Done when the node's answer arrives.
+ */
+export function encodeUpstream(prepared: PreparedUpstream): PreparedUpstream {
+  let total = 0;
+  for (const f of prepared.families.values()) total += typeof f.lines === 'string' ? Buffer.byteLength(f.lines) : f.lines.length;
+  const buf = Buffer.allocUnsafeSlow(total);
+  let at = 0;
+  const families = new Map<string, PreparedFamily>();
+  for (const [name, f] of prepared.families) {
+    const start = at;
+    at += typeof f.lines === 'string' ? buf.write(f.lines, at, 'utf8') : f.lines.copy(buf, at);
+    families.set(name, { ...f, lines: buf.subarray(start, at) });
+  }
+  return { ...prepared, families };
+}
+
 /**
  * One HELP/TYPE block per family over all nodes, families sorted by name, then each node's
  * series in iteration order. The first node (in iteration order) to send a family fixes its
@@ -164,12 +193,18 @@ function mergeSources(sources: Iterable<PreparedUpstream>, conflicts: UpstreamCo
  * series), is skipped and listed in `conflicts`. HELP comes from the first node that has one.
  * In OpenMetrics mode no `# EOF` is written: the caller appends it after its own metrics.
  */
-export function renderUpstreamWithStats(sources: Iterable<PreparedUpstream>, opts: { openMetrics: boolean; write?: (piece: string) => void }): UpstreamRender {
+export function renderUpstreamWithStats(sources: Iterable<PreparedUpstream>, opts: RenderOptions): UpstreamRender {
   const conflicts: UpstreamConflict[] = [];
   const byName = mergeSources(sources, conflicts);
   const out: string[] = [];
   // With a sink the pieces go straight out (a large fleet's scrape builds no joined string).
-  const emit = opts.write ?? ((piece: string) => void out.push(piece));
+  const emitText = opts.write ?? ((piece: string) => void out.push(piece));
+  const { writeBytes } = opts;
+  const emit = (piece: string | Buffer) => {
+    if (typeof piece === 'string') emitText(piece);
+    else if (writeBytes) writeBytes(piece);
+    else emitText(piece.toString('utf8'));
+  };
   for (const name of [...byName.keys()].sort()) {
     const entry = byName.get(name);
     if (!entry) continue;
@@ -187,6 +222,6 @@ export function renderUpstreamWithStats(sources: Iterable<PreparedUpstream>, opt
 }
 
 /** renderUpstreamWithStats without the conflict list. */
-export function renderUpstream(sources: Iterable<PreparedUpstream>, opts: { openMetrics: boolean; write?: (piece: string) => void }): string {
+export function renderUpstream(sources: Iterable<PreparedUpstream>, opts: RenderOptions): string {
   return renderUpstreamWithStats(sources, opts).text;
 }

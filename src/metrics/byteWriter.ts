@@ -24,6 +24,14 @@ export class ByteWriter {
     if (this.pending.length >= FLUSH_AT) this.flush();
   }
 
+  /** Bytes encoded ahead of time (a node's pre-rendered lines): copied, never re-encoded. */
+  writeBytes(b: Uint8Array): void {
+    this.flush();
+    if (this.len + b.length > this.buf.length) this.grow(this.len + b.length);
+    this.buf.set(b, this.len);
+    this.len += b.length;
+  }
+
   get length(): number {
     this.flush();
     return this.len;

@@ -12,10 +12,12 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { RESERVED_LABELS } from '../config/rules.js';
 import { PROBE_NAMES, type ProbeName } from '../domain.js';
 import type { PreparedUpstream } from '../exposition/index.js';
+import type { NodeState } from '../state/fleetState.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
 import { ByteWriter } from './byteWriter.js';
 import { writeFleet } from './fleetText.js';
 import { processMetricsRegistry } from './processMetrics.js';
+import { FamilyRegistry } from './textFamily.js';
 
 export const OPENMETRICS_CONTENT_TYPE = Registry.OPENMETRICS_CONTENT_TYPE;
 export const TEXT_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -47,8 +49,7 @@ export interface MetricsViewOptions {
 
 /** Builds one registry whose collectors read `input()` at scrape time. */
 function buildRegistry(contentType: string, opts: MetricsViewOptions, input: () => ScrapeInput): Registry {
-  // prom-client's typings omit the constructor's content-type argument.
-  const registers = [new (Registry as unknown as new (contentType: string) => Registry)(contentType)];
+  const registers: Registry[] = [new FamilyRegistry(contentType)];
   const registry = registers[0]!;
   new Gauge({ name: 'ledger_exporter_build_info', help: 'Exporter build. Always 1.', labelNames: ['version'], registers }).set(
     { version: opts.version },
@@ -95,8 +96,10 @@ export class MetricsView {
   constructor(
     opts: MetricsViewOptions,
     private readonly inputs: () => ScrapeInput,
-    /** Writes the upstream families through `write`. */
-    private readonly writeUpstream: (sources: Iterable<PreparedUpstream>, openMetrics: boolean, write: (piece: string) => void) => void,
+    /** Writes the upstream families into `out`. */
+    private readonly writeUpstream: (sources: Iterable<PreparedUpstream>, openMetrics: boolean, out: ByteWriter) => void,
+    /** The node-level work a result makes due (upstream lines), done when the result arrives. */
+    private readonly prepareNode?: (node: NodeState) => void,
   ) {
     const input = () => {
       if (!this.current) throw new Error('collect outside a scrape');
@@ -106,6 +109,11 @@ export class MetricsView {
     this.defaultMetrics = opts.defaultMetrics !== false;
     this.text = buildRegistry(TEXT_CONTENT_TYPE, opts, input);
     this.openMetrics = buildRegistry(OPENMETRICS_CONTENT_TYPE, opts, input);
+  }
+
+  /** A probe result was applied to `node`: prepares what the next scrape will copy. */
+  noteResult(node: NodeState): void {
+    this.prepareNode?.(node);
   }
 
   /** Label keys exposed on ledger_node_info (after a config reload). */
@@ -133,7 +141,7 @@ export class MetricsView {
       writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys });
       if (!om) out.write('\n');
       out.write(om ? own.replace(/# EOF\n$/, '') : own);
-      this.writeUpstream(this.current.upstream, om, (piece) => out.write(piece));
+      this.writeUpstream(this.current.upstream, om, out);
       if (om) out.write('# EOF\n');
       this.lastBytes = out.length;
       return { contentType: registry.contentType, body: out.bytes() };
