@@ -2,16 +2,20 @@
 // one deadline for the whole exchange, a cap on the body read, no redirect to another origin,
 // every failure classified, every message scrubbed of secrets, bodies always consumed or destroyed.
 import type { Dispatcher } from 'undici';
-import { redactUrl, type Secrets } from '../redact.js';
+import type { Secrets } from '../redact.js';
 import { classifyTransportError, statusReason, type HttpFailureReason } from './classify.js';
+import { Destination } from './destination.js';
 import { createDispatcher } from './dispatcher.js';
 import { Deadline, exchange, ExchangeError, type Answer } from './exchange.js';
 import { parseRetryAfter } from './retryAfter.js';
 
 export interface HttpRequest {
   method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-  /** Must not carry credentials: send them as headers (they would end up in messages otherwise). */
-  url: string | URL;
+  /**
+   * Must not carry credentials: send them as headers (they would end up in messages otherwise).
+   * A Destination is a URL parsed once, for requests sent over and over.
+   */
+  url: string | URL | Destination;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
   /** One deadline for connect, headers and body together. */
@@ -78,8 +82,9 @@ export class HttpClient {
     // own timeouts are per phase and per chunk, so a trickling body would never end without it.
     const deadline = new Deadline(req.timeoutMs);
     try {
-      const outcome = await this.exchange(req, deadline);
-      return { ...outcome, durationMs: performance.now() - t0 } as HttpOutcome;
+      const outcome: HttpOutcome = await this.exchange(req, deadline);
+      outcome.durationMs = performance.now() - t0;
+      return outcome;
     } finally {
       deadline.clear();
     }
@@ -90,61 +95,50 @@ export class HttpClient {
     if (this.owned) await this.dispatcher.destroy().catch(() => undefined);
   }
 
-  private async exchange(req: HttpRequest, deadline: Deadline) {
-    let url = req.url instanceof URL ? req.url : new URL(req.url);
+  private async exchange(req: HttpRequest, deadline: Deadline): Promise<HttpOutcome> {
+    let to = Destination.of(req.url);
     for (let hop = 0; ; hop++) {
       let answer: Answer;
       try {
-        answer = await exchange(this.dispatcher, { url, method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs, maxBytes: req.maxBytes }, deadline);
+        answer = await exchange(this.dispatcher, { to, method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs, maxBytes: req.maxBytes }, deadline);
       } catch (err) {
         const e = err instanceof ExchangeError ? err : new ExchangeError(err);
-        const failure = this.failure(classifyTransportError(e.error, displayOf(url), deadline.passed));
-        return e.status === undefined ? failure : { ...failure, status: e.status };
+        const failure = this.failure(classifyTransportError(e.error, to.display, deadline.passed));
+        if (e.status !== undefined) failure.status = e.status;
+        return failure;
       }
-      const next = req.redirect === 'same-origin' && hop < MAX_REDIRECTS ? sameOriginTarget(url, answer) : undefined;
+      const next = req.redirect === 'same-origin' && hop < MAX_REDIRECTS ? sameOriginTarget(to.url, answer) : undefined;
       if (next) {
-        url = next;
+        to = new Destination(next);
         continue;
       }
-      return this.answered(req, url, answer);
+      return this.answered(req, to, answer);
     }
   }
 
-  private answered(req: HttpRequest, url: URL, answer: Answer) {
+  private answered(req: HttpRequest, to: Destination, answer: Answer): HttpOutcome {
     const response: HttpResponse = answer;
     const reason = statusReason(answer.status);
     // The path without the query: a query may carry a token.
-    const label = () => req.label ?? `${req.method} ${displayOf(url)}${url.pathname}`;
+    const label = () => req.label ?? `${req.method} ${to.display}${to.url.pathname}`;
     if (!reason) {
       if (answer.truncated) return this.failure({ reason: 'invalid_response', message: `${label()}: response exceeds ${req.maxBytes} bytes` }, response);
-      return { ok: true as const, response };
+      return { ok: true, response, durationMs: 0 };
     }
     const what = reason === 'redirect' ? `redirect (HTTP ${answer.status}) not followed` : reason === 'invalid_response' ? `unexpected HTTP ${answer.status}` : `HTTP ${answer.status}`;
     const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], this.now());
     return this.failure({ reason, message: `${label()}: ${what}` }, response, retryAfterMs);
   }
 
-  private failure(f: { reason: HttpFailureReason; message: string }, response?: HttpResponse, retryAfterMs?: number) {
-    return {
-      ok: false as const,
-      reason: f.reason,
-      message: this.secrets.scrub(f.message),
-      ...(response ? { status: response.status, response } : {}),
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    };
+  private failure(f: { reason: HttpFailureReason; message: string }, response?: HttpResponse, retryAfterMs?: number): HttpOutcome & { ok: false } {
+    const out: HttpOutcome & { ok: false } = { ok: false, reason: f.reason, message: this.secrets.scrub(f.message), durationMs: 0 };
+    if (response) {
+      out.status = response.status;
+      out.response = response;
+    }
+    if (retryAfterMs !== undefined) out.retryAfterMs = retryAfterMs;
+    return out;
   }
-}
-
-/** The origin as messages show it (credentials removed); the same few origins over and over. */
-const displays = new Map<string, string>();
-function displayOf(url: URL): string {
-  const origin = url.origin;
-  let d = displays.get(origin);
-  if (d === undefined) {
-    if (displays.size >= 10_000) displays.clear();
-    displays.set(origin, (d = redactUrl(origin)));
-  }
-  return d;
 }
 
 /** Where a 3xx points, when that is the same origin; undefined otherwise (not followed). */

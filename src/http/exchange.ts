@@ -5,6 +5,7 @@
 // exchange itself: ~0.45 ms per node-poll (npm run bench). Semantics are request()'s: a body over
 // the cap is cut and its connection closed, a failure arrives as undici's own error.
 import type { Dispatcher } from 'undici';
+import type { Destination } from './destination.js';
 
 export interface Answer {
   status: number;
@@ -15,7 +16,7 @@ export interface Answer {
 }
 
 export interface ExchangeRequest {
-  url: URL;
+  to: Destination;
   method: Dispatcher.HttpMethod;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
@@ -37,22 +38,30 @@ export class ExchangeError extends Error {
 export class Deadline {
   passed = false;
   private readonly timer: NodeJS.Timeout;
-  private onPass: (() => void) | undefined;
+  private watcher: Collector | undefined;
 
   constructor(ms: number) {
-    this.timer = setTimeout(() => {
-      this.passed = true;
-      this.onPass?.();
-    }, ms);
+    // A shared callback with an argument: no closure per request.
+    this.timer = setTimeout(pass, ms, this);
   }
 
-  watch(fn: (() => void) | undefined): void {
-    this.onPass = fn;
+  watch(c: Collector | undefined): void {
+    this.watcher = c;
+  }
+
+  /** @internal the timer's callback */
+  pass(): void {
+    this.passed = true;
+    this.watcher?.deadlinePassed();
   }
 
   clear(): void {
     clearTimeout(this.timer);
   }
+}
+
+function pass(d: Deadline): void {
+  d.pass();
 }
 
 const DEADLINE = new Error('deadline passed');
@@ -66,7 +75,7 @@ class Collector implements Dispatcher.DispatchHandler {
   private headers: Answer['headers'] = {};
   private truncated = false;
   private done = false;
-  private abort: ((reason: Error) => void) | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
 
   constructor(
     private readonly maxBytes: number,
@@ -74,12 +83,13 @@ class Collector implements Dispatcher.DispatchHandler {
     private readonly resolve: (a: Answer) => void,
     private readonly reject: (e: ExchangeError) => void,
   ) {
-    // Queued or connecting requests have no abort handle yet: the caller hears at once, undici
-    // drops the request when it would start.
-    deadline.watch(() => {
-      this.abort?.(DEADLINE);
-      this.finish(DEADLINE);
-    });
+    deadline.watch(this);
+  }
+
+  /** Queued or connecting requests have no abort handle yet: the caller hears at once, undici drops the request when it would start. */
+  deadlinePassed(): void {
+    this.controller?.abort(DEADLINE);
+    this.finish(DEADLINE);
   }
 
   finish(err: unknown): void {
@@ -93,7 +103,7 @@ class Collector implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     if (this.done) return controller.abort(DEADLINE);
-    this.abort = (reason) => controller.abort(reason);
+    this.controller = controller;
   }
 
   onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[]>): void {
@@ -131,8 +141,8 @@ export function exchange(dispatcher: Dispatcher, req: ExchangeRequest, deadline:
   return new Promise<Answer>((resolve, reject) => {
     const handler = new Collector(req.maxBytes, deadline, resolve, reject);
     const options = {
-      origin: req.url.origin,
-      path: req.url.pathname + req.url.search,
+      origin: req.to.origin,
+      path: req.to.path,
       method: req.method,
       headers: req.headers,
       body: req.body,

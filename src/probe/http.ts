@@ -3,7 +3,8 @@
 // turned into a ProbeError with the reason the metrics use.
 import { readFile } from 'node:fs/promises';
 import type { FailureReason, NodeTarget, SecretValue } from '../domain.js';
-import type { HttpClient, HttpResponse } from '../http/client.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import { Destination } from '../http/destination.js';
 import { basicToken, redactUrl } from '../redact.js';
 
 export type RawResponse = HttpResponse;
@@ -51,38 +52,56 @@ export function endpointFor(target: Pick<NodeTarget, 'url' | 'headers'>): Endpoi
   return { base, display: redactUrl(base), staticHeaders, fileHeaders };
 }
 
-export interface ProbeRequest {
+/**
+ * One request of a probe to one node, built once per node (URL parsed, headers merged): a poll
+ * sends it as is, or with a new JSON-RPC body.
+ */
+export interface ProbeRequest extends HttpRequest {
   method: 'GET' | 'POST';
-  path: string;
+  url: Destination;
   headers: Record<string, string>;
-  body?: string;
-  timeoutMs: number;
-  maxBytes: number;
   /** e.g. "GET /health" or "POST claw_blockNumber". */
   label: string;
 }
 
-async function headersFor(client: HttpClient, ep: Endpoint, extra: Record<string, string>): Promise<Record<string, string>> {
-  const h: Record<string, string> = { ...ep.staticHeaders, ...extra };
+export interface RequestLimits {
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+export function prepareRequest(ep: Endpoint, method: 'GET' | 'POST', path: string, headers: Record<string, string>, limits: RequestLimits, label: string): ProbeRequest {
+  return {
+    method,
+    url: new Destination(new URL(ep.base + path)),
+    headers: { ...ep.staticHeaders, ...headers },
+    timeoutMs: limits.timeoutMs,
+    maxBytes: limits.maxBytes,
+    label,
+  };
+}
+
+async function withFileHeaders(client: HttpClient, ep: Endpoint, req: ProbeRequest): Promise<ProbeRequest> {
+  const headers = { ...req.headers };
   for (const [name, file] of ep.fileHeaders) {
     // Read at request time so a rotated secret is used without a restart; a secret from then on.
     const value = (await readFile(file, 'utf8')).trim();
     client.secrets.add(value);
-    h[name] = value;
+    headers[name] = value;
   }
-  return h;
+  return { ...req, headers };
 }
 
 /** One request to the node; resolves with a 2xx answer, throws a classified ProbeError otherwise. */
 export async function probeRequest(client: HttpClient, ep: Endpoint, req: ProbeRequest): Promise<RawResponse> {
-  let headers: Record<string, string>;
-  try {
-    // Without header files nothing is awaited (one promise fewer per request).
-    headers = ep.fileHeaders.length === 0 ? { ...ep.staticHeaders, ...req.headers } : await headersFor(client, ep, req.headers);
-  } catch (err) {
-    throw new ProbeError('connect', `cannot read a header file for ${ep.display}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  let send = req;
+  if (ep.fileHeaders.length > 0) {
+    try {
+      send = await withFileHeaders(client, ep, req);
+    } catch (err) {
+      throw new ProbeError('connect', `cannot read a header file for ${ep.display}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
   }
-  const out = await client.send({ ...req, url: ep.base + req.path, headers });
+  const out = await client.send(send);
   if (out.ok) return out.response;
   // Redirects are not followed: a node URL that redirects is misconfigured (and a loop never ends).
   const reason: FailureReason = out.reason === 'redirect' ? 'invalid_response' : out.reason;

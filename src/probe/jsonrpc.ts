@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 over HTTP as real nodes speak it: HTTP 200 for every answer, errors in the body,
 // "method not found" as code -32000 with a message (or the standard -32601).
 import type { HttpClient } from '../http/client.js';
-import { decodeUtf8, probeRequest, ProbeError, type Endpoint } from './http.js';
+import { decodeUtf8, prepareRequest, probeRequest, ProbeError, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
 import { parseJson } from './parse.js';
 
 export type RpcAnswer = { ok: true; result: unknown } | { ok: false; code: number; message: string; methodNotFound: boolean };
@@ -32,25 +32,32 @@ export function parseRpcResponse(body: unknown, id: number, method: string): Rpc
   return { ok: true, result: r.result };
 }
 
-export async function rpcCall(
-  client: HttpClient,
-  ep: Endpoint,
-  method: string,
-  params: unknown[],
-  opts: { timeoutMs: number; maxBytes: number },
-): Promise<RpcAnswer> {
+const RPC_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+/** One JSON-RPC method of one node, built once: calls differ only by the id in the body. */
+export interface RpcRequest {
+  method: string;
+  request: ProbeRequest;
+  /** The body before and after the id. */
+  head: string;
+  tail: string;
+}
+
+export function prepareRpc(ep: Endpoint, method: string, limits: RequestLimits): RpcRequest {
+  return {
+    method,
+    request: prepareRequest(ep, 'POST', '/', RPC_HEADERS, limits, `POST ${method}`),
+    head: '{"jsonrpc":"2.0","id":',
+    tail: `,"method":${JSON.stringify(method)},"params":[]}`,
+  };
+}
+
+export async function rpcCall(client: HttpClient, ep: Endpoint, rpc: RpcRequest): Promise<RpcAnswer> {
   const id = nextId++;
   if (nextId > 2 ** 31) nextId = 1;
-  const what = `POST ${method}`;
-  const res = await probeRequest(client, ep, {
-    ...opts,
-    method: 'POST',
-    path: '/',
-    label: what,
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
-  });
-  const type = String(res.headers['content-type'] ?? '');
-  if (!/json/i.test(type)) throw new ProbeError('invalid_response', `${what}: content-type is not JSON`);
-  return parseRpcResponse(parseJson(decodeUtf8(res.body, what), what), id, method);
+  const r = rpc.request;
+  const res = await probeRequest(client, ep, { method: 'POST', url: r.url, headers: r.headers, body: rpc.head + id + rpc.tail, timeoutMs: r.timeoutMs, maxBytes: r.maxBytes, label: r.label });
+  const type = res.headers['content-type'];
+  if (!/json/i.test(typeof type === 'string' ? type : String(type ?? ''))) throw new ProbeError('invalid_response', `${r.label}: content-type is not JSON`);
+  return parseRpcResponse(parseJson(decodeUtf8(res.body, r.label), r.label), id, rpc.method);
 }

@@ -2,10 +2,10 @@
 // fixed by config, or found by probing `<ns>_blockNumber` and remembered until reset.
 import type { HttpClient } from '../http/client.js';
 import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeData, type ProbeName, type ProbeResult } from '../domain.js';
-import { decodeUtf8, endpointFor, probeRequest, ProbeError, type Endpoint } from './http.js';
-import { rpcCall, type RpcAnswer } from './jsonrpc.js';
-import { nodeBudget, type BudgetSettings, type NodeBudget } from './budget.js';
-import { probeDescriptor, type ProbeAsk } from './descriptors.js';
+import { decodeUtf8, endpointFor, prepareRequest, probeRequest, ProbeError, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
+import { prepareRpc, rpcCall, type RpcAnswer, type RpcRequest } from './jsonrpc.js';
+import { nodeBudget, type BudgetSettings } from './budget.js';
+import { probeDescriptor, type ParseContext, type ProbeAsk } from './descriptors.js';
 
 export interface ProberOptions extends BudgetSettings {
   /** Carries the run's secrets: every message of a result is scrubbed with them. */
@@ -22,7 +22,11 @@ export class NodeProber {
   private detected: string | undefined;
   private detecting: Promise<string> | undefined;
   private readonly now: () => number;
-  private readonly budget: NodeBudget;
+  private readonly ctx: ParseContext;
+  private readonly limits: RequestLimits;
+  /** Requests built once: per GET ask, and per namespace and RPC method (a few namespaces at most). */
+  private readonly gets = new Map<ProbeAsk, ProbeRequest>();
+  private readonly rpcs = new Map<string, Map<string, RpcRequest>>();
 
   constructor(
     readonly target: NodeTarget,
@@ -30,7 +34,8 @@ export class NodeProber {
   ) {
     this.endpoint = endpointFor(target);
     this.now = opts.now ?? Date.now;
-    this.budget = nodeBudget(opts);
+    this.ctx = { budget: nodeBudget(opts) };
+    this.limits = { timeoutMs: target.timeoutMs, maxBytes: opts.maxResponseBytes };
     if (target.rpcNamespace !== 'auto') this.detected = target.rpcNamespace;
   }
 
@@ -47,12 +52,12 @@ export class NodeProber {
   async run(probe: ProbeName): Promise<ProbeResult> {
     const startedAt = this.now();
     const t0 = performance.now();
-    const duration = () => performance.now() - t0;
     try {
       const data = await this.fetch(probe);
-      return { kind: 'ok', probe, startedAt, durationMs: duration(), data, namespace: this.detected };
+      return { kind: 'ok', probe, startedAt, durationMs: performance.now() - t0, data, namespace: this.detected };
     } catch (err) {
-      if (err instanceof Unsupported) return { kind: 'unsupported', probe, startedAt, durationMs: duration(), message: this.opts.client.secrets.scrub(err.message) };
+      const durationMs = performance.now() - t0;
+      if (err instanceof Unsupported) return { kind: 'unsupported', probe, startedAt, durationMs, message: this.opts.client.secrets.scrub(err.message) };
       const e = err instanceof ProbeError ? err : new ProbeError('invalid_response', `unexpected error: ${(err as Error).name}`);
       // The request that really got the answer: namespace detection may have sent another method.
       const method = e.request ?? this.requestLine(probeDescriptor(probe).request);
@@ -60,7 +65,7 @@ export class NodeProber {
         kind: 'failed',
         probe,
         startedAt,
-        durationMs: duration(),
+        durationMs,
         reason: e.reason,
         // A node may echo what it was sent (credentials, header values) in any text it returns.
         message: this.opts.client.secrets.scrub(e.message),
@@ -76,28 +81,23 @@ export class NodeProber {
 
   private async fetch(probe: ProbeName): Promise<ProbeData> {
     const d = probeDescriptor(probe);
-    const answer = d.request.kind === 'get' ? await this.get(d.request.path, { accept: d.request.accept }) : await this.rpc(d.request.method);
-    return d.parse(answer, { budget: this.budget });
+    const ask = d.request;
+    return d.parse(ask.kind === 'get' ? await this.get(ask) : await this.rpc(ask.method), this.ctx);
   }
 
-  private async get(path: string, headers: Record<string, string>): Promise<string> {
-    const what = `GET ${path}`;
-    const res = await probeRequest(this.opts.client, this.endpoint, {
-      method: 'GET',
-      path,
-      label: what,
-      headers,
-      timeoutMs: this.target.timeoutMs,
-      maxBytes: this.opts.maxResponseBytes,
-    });
-    return decodeUtf8(res.body, what);
+  private async get(ask: ProbeAsk & { kind: 'get' }): Promise<string> {
+    let req = this.gets.get(ask);
+    if (!req) this.gets.set(ask, (req = prepareRequest(this.endpoint, 'GET', ask.path, { accept: ask.accept }, this.limits, `GET ${ask.path}`)));
+    const res = await probeRequest(this.opts.client, this.endpoint, req);
+    return decodeUtf8(res.body, req.label);
   }
 
   private call(namespace: string, name: string): Promise<RpcAnswer> {
-    return rpcCall(this.opts.client, this.endpoint, `${namespace}_${name}`, [], {
-      timeoutMs: this.target.timeoutMs,
-      maxBytes: this.opts.maxResponseBytes,
-    });
+    let byName = this.rpcs.get(namespace);
+    if (!byName) this.rpcs.set(namespace, (byName = new Map()));
+    let rpc = byName.get(name);
+    if (!rpc) byName.set(name, (rpc = prepareRpc(this.endpoint, `${namespace}_${name}`, this.limits)));
+    return rpcCall(this.opts.client, this.endpoint, rpc);
   }
 
   private async rpc(name: string): Promise<unknown> {
