@@ -2,7 +2,7 @@
 // "blocking the event loop" is time passing with no timer run.
 import { describe, expect, it } from 'vitest';
 import type { NodeTarget, ProbeName } from '../src/domain.js';
-import { Scheduler, startOffset, type Timers } from '../src/schedule/scheduler.js';
+import { MAX_SLOT_MS, Scheduler, slotMs, startOffset, tickPhase, type Timers } from '../src/schedule/scheduler.js';
 import { target } from './support/targets.js';
 
 class FakeClock {
@@ -117,7 +117,33 @@ describe('Scheduler', () => {
     for (const s of h.starts) buckets[Math.floor(s.at / 1_000)]!++;
     // Uniform would be 100 per tenth of the interval; a fleet firing at once would fill one bucket.
     for (const b of buckets) expect(b).toBeGreaterThan(60), expect(b).toBeLessThan(140);
-    for (const n of nodes.slice(0, 20)) expect(startsOf(h, n.name)).toEqual([startOffset(n.name, 10_000)]);
+    for (const n of nodes.slice(0, 20)) expect(startsOf(h, n.name)).toEqual([tickPhase(n.name, 10_000)]);
+    await h.scheduler.stop(0);
+  });
+
+  it('fires the nodes of one slot together, from one timer, at most one slot before their hashed offset', async () => {
+    const h = harness();
+    let timersSet = 0;
+    const set = h.clock.timers.set;
+    h.clock.timers.set = (fn, ms) => (timersSet++, set(fn, ms));
+    const nodes = Array.from({ length: 1_000 }, (_, i) => node(`node-${i}`, 15_000));
+    h.scheduler.start(nodes);
+    await h.clock.advance(15_000 - 1);
+    expect(slotMs(15_000)).toBe(MAX_SLOT_MS);
+    const times = new Set(h.starts.map((s) => s.at));
+    // 60 slots of 250 ms: one timer each per round, not one per node.
+    expect(times.size).toBeLessThanOrEqual(60);
+    expect(times.size).toBeGreaterThan(50);
+    expect(timersSet).toBeLessThanOrEqual(2 * 60);
+    for (const s of h.starts) {
+      const offset = startOffset(s.node, 15_000);
+      expect(s.at % MAX_SLOT_MS).toBe(0);
+      expect(offset - s.at).toBeGreaterThanOrEqual(0);
+      expect(offset - s.at).toBeLessThan(MAX_SLOT_MS);
+    }
+    // Short intervals keep at least eight slots.
+    expect(slotMs(1_000)).toBe(125);
+    expect(slotMs(500)).toBe(62);
     await h.scheduler.stop(0);
   });
 
@@ -125,7 +151,7 @@ describe('Scheduler', () => {
     const h = harness({ hold: true });
     const n = node('slow', 1_000);
     h.scheduler.start([n]);
-    const first = startOffset('slow', 1_000);
+    const first = tickPhase('slow', 1_000);
     await h.clock.advance(first + 3_000);
     expect(startsOf(h, 'slow')).toEqual([first]);
     expect(h.overruns.map((o) => o.at)).toEqual([first + 1_000, first + 2_000, first + 3_000]);
@@ -172,7 +198,7 @@ describe('Scheduler', () => {
 
   it('keeps a node on its phase across a reload; a new interval starts a new grid', async () => {
     const h = harness();
-    const offset = startOffset('keep', 1_000);
+    const offset = tickPhase('keep', 1_000);
     h.scheduler.start([node('keep', 1_000), node('gone', 1_000)]);
     await h.clock.advance(2_500);
     // A reload with new target objects (labels changed), one node removed, one added.
@@ -187,14 +213,16 @@ describe('Scheduler', () => {
     h.scheduler.setTargets([node('keep', 3_000)]);
     await h.clock.advance(9_000);
     const after = startsOf(h, 'keep').filter((at) => at > 5_500);
-    expect(after[0]).toBe(5_500 + startOffset('keep', 3_000));
+    // The grid is anchored on the clock: the first point of the new one after the reload.
+    const phase = tickPhase('keep', 3_000);
+    expect(after[0]).toBe(phase + Math.ceil((5_500 - phase) / 3_000) * 3_000);
     expect(after.slice(1).map((at, i) => at - after[i]!)).toEqual([3_000, 3_000]);
     await h.scheduler.stop(0);
   });
 
   it.each([1_500, 2_500, 3_500, 10_250])('runs one late tick after the event loop was blocked %i ms, then returns to its grid', async (blockedMs) => {
     const h = harness();
-    const offset = startOffset('busy', 1_000);
+    const offset = tickPhase('busy', 1_000);
     h.scheduler.start([node('busy', 1_000)]);
     await h.clock.advance(offset);
     expect(startsOf(h, 'busy')).toEqual([offset]);

@@ -1,8 +1,13 @@
-// Interval scheduling of probes. Each node ticks on its own interval from a start offset spread
-// over that interval (hashed from its name, so a large fleet never fires at once and restarts
-// keep the same phase). A tick runs the node's due probes in sequence as one task; when the
-// node's previous task is still queued or in flight, each due probe is skipped and counted as an
-// overrun. A global bound caps the tasks (so the requests) in flight.
+// Interval scheduling of probes. Each node ticks on its own interval at a stable phase hashed
+// from its name, so a large fleet never fires at once and restarts and reloads keep the phase
+// (the grid is anchored on the clock, as Prometheus anchors its scrape offsets). Phases are
+// rounded to slots of at most 250 ms and one timer fires a slot's nodes together: spread over
+// the interval as before, but the event loop wakes once per slot, not once per node. A loop
+// polling 1,000 nodes at 15 s spent 1.23 ms of CPU per node-poll paced node by node and 0.51 ms
+// in 250 ms slots (bench/floor.ts), because a burst's answers are read in one wake-up.
+// A tick runs the node's due probes in sequence as one task; when the node's previous task is
+// still queued or in flight, each due probe is skipped and counted as an overrun. A global
+// bound caps the tasks (so the requests) in flight.
 //
 // Why not node-cron or croner: they fire on wall-clock second boundaries, so every node with the
 // same interval would fire in the same second (the opposite of spreading), and they cannot express
@@ -77,16 +82,33 @@ export function startOffset(name: string, intervalMs: number): number {
   return h % Math.max(1, Math.floor(intervalMs));
 }
 
-interface NodeTimer {
-  target: NodeTarget;
+/** Longest slot: a node's tick is at most this much earlier than its hashed offset. */
+export const MAX_SLOT_MS = 250;
+
+/** Slot length for an interval: at most MAX_SLOT_MS, and at least eight slots per interval. */
+export function slotMs(intervalMs: number): number {
+  return Math.max(1, Math.min(MAX_SLOT_MS, Math.floor(intervalMs / 8)));
+}
+
+/** The node's phase on the clock: its offset rounded down to its slot. Ticks at k * interval + phase. */
+export function tickPhase(name: string, intervalMs: number): number {
+  const slot = slotMs(intervalMs);
+  return Math.floor(startOffset(name, intervalMs) / slot) * slot;
+}
+
+/** The nodes that tick together: one interval, one phase, one timer. */
+interface Slot {
+  key: string;
+  intervalMs: number;
+  phase: number;
+  nodes: Map<string, NodeTarget>;
   timer?: unknown;
-  firstAt: number;
-  /** Index of the next tick on the grid firstAt + k * interval. */
-  ticks: number;
 }
 
 export class Scheduler {
-  private readonly timers = new Map<string, NodeTimer>();
+  private readonly slots = new Map<string, Slot>();
+  /** Node name -> its slot. */
+  private readonly slotOf = new Map<string, Slot>();
   private readonly busy = new Set<string>();
   private readonly inflight = new Set<Promise<void>>();
   private readonly sem: Semaphore;
@@ -106,46 +128,65 @@ export class Scheduler {
     this.setTargets(targets);
   }
 
-  /** Applies a new node list: unchanged nodes keep their phase, removed ones stop. */
+  /** Applies a new node list: kept nodes keep their phase (a new interval means a new grid), removed ones stop. */
   setTargets(targets: NodeTarget[]): void {
     const keep = new Set(targets.map((t) => t.name));
-    for (const [name, t] of this.timers) {
-      if (!keep.has(name)) {
-        this.timersApi.clear(t.timer);
-        this.timers.delete(name);
-      }
-    }
+    for (const name of [...this.slotOf.keys()]) if (!keep.has(name)) this.leave(name);
     if (!this.running) return;
     for (const target of targets) {
-      const old = this.timers.get(target.name);
-      if (old && old.target.intervalMs === target.intervalMs) {
-        old.target = target;
+      const old = this.slotOf.get(target.name);
+      if (old && old.intervalMs === target.intervalMs) {
+        old.nodes.set(target.name, target);
         continue;
       }
-      if (old) this.timersApi.clear(old.timer);
-      const t: NodeTimer = { target, firstAt: this.now() + startOffset(target.name, target.intervalMs), ticks: 0 };
-      this.timers.set(target.name, t);
-      this.arm(t);
+      if (old) this.leave(target.name);
+      this.join(target);
     }
   }
 
-  private arm(t: NodeTimer): void {
-    // Next tick on the grid firstAt + k*interval. Grid points already past (the event loop was
-    // blocked) are skipped, not fired one after another: one late tick, then back on the grid.
-    const now = this.now();
-    const interval = t.target.intervalMs;
-    if (t.firstAt + t.ticks * interval <= now && t.ticks > 0) t.ticks = Math.floor((now - t.firstAt) / interval) + 1;
-    const at = t.firstAt + t.ticks * interval;
-    t.timer = this.timersApi.set(() => this.tick(t, at), Math.max(0, at - now));
+  private join(target: NodeTarget): void {
+    const phase = tickPhase(target.name, target.intervalMs);
+    const key = `${target.intervalMs}/${phase}`;
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = { key, intervalMs: target.intervalMs, phase, nodes: new Map() };
+      this.slots.set(key, slot);
+      this.arm(slot);
+    }
+    slot.nodes.set(target.name, target);
+    this.slotOf.set(target.name, slot);
   }
 
-  private tick(t: NodeTimer, scheduledAt: number): void {
-    if (!this.running || this.timers.get(t.target.name) !== t) return;
+  private leave(name: string): void {
+    const slot = this.slotOf.get(name);
+    this.slotOf.delete(name);
+    if (!slot) return;
+    slot.nodes.delete(name);
+    if (slot.nodes.size > 0) return;
+    this.timersApi.clear(slot.timer);
+    this.slots.delete(slot.key);
+  }
+
+  /** Arms the slot's timer for its first grid point at or after now, and after `fired` if given. */
+  private arm(slot: Slot, fired?: number): void {
+    // Grid points already past (the event loop was blocked) are skipped, not fired one after
+    // another: one late tick, then back on the grid.
+    const now = this.now();
+    const { intervalMs: interval, phase } = slot;
+    let at = phase + Math.ceil((now - phase) / interval) * interval;
+    if (fired !== undefined && at <= fired) at = fired + interval;
+    slot.timer = this.timersApi.set(() => this.fire(slot, at), Math.max(0, at - now));
+  }
+
+  private fire(slot: Slot, scheduledAt: number): void {
+    if (!this.running || this.slots.get(slot.key) !== slot) return;
+    this.arm(slot, scheduledAt);
+    for (const target of slot.nodes.values()) this.tick(target, scheduledAt);
+  }
+
+  private tick(target: NodeTarget, scheduledAt: number): void {
     const now = this.now();
     this.late.record(now - scheduledAt);
-    t.ticks++;
-    this.arm(t);
-    const target = t.target;
     const due = target.probes.filter((probe) => this.deps.isDue(target, probe, now));
     if (due.length === 0) return;
     if (this.busy.has(target.name)) {
@@ -178,8 +219,9 @@ export class Scheduler {
   /** Stops scheduling; waits up to `graceMs` for probes in flight. Resolves true if all finished. */
   async stop(graceMs = 5_000): Promise<boolean> {
     this.running = false;
-    for (const t of this.timers.values()) this.timersApi.clear(t.timer);
-    this.timers.clear();
+    for (const slot of this.slots.values()) this.timersApi.clear(slot.timer);
+    this.slots.clear();
+    this.slotOf.clear();
     if (this.inflight.size === 0) return true;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => {
@@ -192,7 +234,7 @@ export class Scheduler {
   }
 
   stats(): SchedulerStats {
-    return { nodes: this.timers.size, inFlight: this.sem.inFlight, queued: this.sem.queued, lateness: this.late.summary() };
+    return { nodes: this.slotOf.size, inFlight: this.sem.inFlight, queued: this.sem.queued, lateness: this.late.summary() };
   }
 
   /** Starts the lateness figures afresh (after a warm-up). */
