@@ -2,10 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ProbeData, ProbeName, ProbeResult } from '../src/domain.js';
 import { FleetState } from '../src/state/fleetState.js';
-import { buildSnapshot } from '../src/state/snapshot.js';
 import { StatusBoard } from '../src/status/board.js';
 import { nextCheckAt } from '../src/status/derive.js';
-import { timingFromState } from '../src/status/fromState.js';
 import { formatDuration } from '../src/status/words.js';
 import { target } from './support/targets.js';
 
@@ -28,7 +26,7 @@ function fleet(names: string[], probes: ProbeName[] = ['health', 'blockNumber', 
     state.apply(node, r);
     board.noteResult(node, r);
   };
-  const update = () => board.update(buildSnapshot(state.nodes(), {}, now), timingFromState(state));
+  const update = () => board.update(state);
   return { state, board, apply, update, lines, advance: (ms: number) => (now += ms), at: () => now };
 }
 

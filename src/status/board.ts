@@ -1,31 +1,29 @@
-// The status board: derives every node's status from fleet snapshots, records each poll in the
+// The status board: derives every node's status from the fleet state, records each poll in the
 // node's history, turns status changes into events and one log line each. Clock injected; no I/O
-// (the history file is read and written by its owner through toFile/restore).
-import type { ProbeName, ProbeResult } from '../domain.js';
+// (the history file is read and written by its owner through toFile/restore). A node's status is
+// derived again only when its state, its lag or the clock says it may have changed, so an update
+// of a large fleet costs what changed, plus one cheap pass over the nodes.
+import type { NodeTarget, ProbeName, ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
-import type { FleetSnapshot } from '../state/snapshot.js';
-import { livenessProbes } from '../state/fleetState.js';
-import { deriveNodeStatus, type ProbeTiming } from './derive.js';
+import { livenessProbes, type FleetState, type NodeState } from '../state/fleetState.js';
+import { deriveNodeStatus, isBehind, isUp, nodeHeight, type DeriveInput, type Derived } from './derive.js';
+import { StatusEvents } from './events.js';
 import { NodeHistory, type PollEntry, type UptimeWindow } from './history.js';
 import type { StatusFileData } from './persist.js';
-import type { NodeStatus, ProbeFailure, StatusEvent, StatusEventKind, StatusKind } from './types.js';
-import { formatDuration } from './words.js';
+import type { NodeStatus, ProbeFailure, StatusEvent, StatusKind } from './types.js';
 
-/** What the board reads of a node besides the snapshot: its settings and probe timing. */
-export interface NodeTimingSource {
-  (name: string): { intervalMs: number; timeoutMs: number; probes: ReadonlyMap<ProbeName, ProbeTiming> } | undefined;
-}
+/** What the board reads of the fleet: each node's state (its revision says when it changed). */
+export type BoardFleet = Pick<FleetState, 'nodes'>;
 
 export interface StatusBoardOptions {
   now?: () => number;
   logger?: Logger;
   /** Events kept (newest). Default 200. */
   maxEvents?: number;
+  /** Derives one node's status; default deriveNodeStatus (tests count the calls through it). */
+  derive?: (input: DeriveInput, now: number) => Derived;
 }
 
-/** Status changes of one node closer together than this are folded into one "flapping" line. */
-export const FLAP_WINDOW_MS = 10 * 60_000;
-const NODE_EVENT_KINDS: ReadonlySet<StatusEventKind> = new Set(['node_down', 'node_up', 'node_degraded']);
 
 interface Tracked {
   status: NodeStatus;
@@ -38,19 +36,37 @@ interface Tracked {
   heldSince?: number;
   /** Status saved by the previous run, taken as the previous status once this run has polled. */
   restored?: { status: StatusKind; since?: number };
+  // What the board last read of the node's state, kept while the state's revision stays the same.
+  node?: NodeState;
+  revision: number;
+  /** The probes deciding "up", for the probe list they were taken from. */
+  live: readonly ProbeName[];
+  liveOf?: NodeTarget['probes'];
+  up: boolean;
+  height?: number;
+  /** The update in which the node was last in the fleet. */
+  seen: number;
+  /** The state changed since the status was last derived. */
+  changed: boolean;
+  /** The last derived status (the shown one unless a change is held), and until when it holds. */
+  derived?: Derived;
 }
 
 export class StatusBoard {
   private readonly byName = new Map<string, Tracked>();
-  private events: StatusEvent[] = [];
+  private readonly events: StatusEvents;
   private readonly now: () => number;
-  private readonly maxEvents: number;
+  private readonly derive: (input: DeriveInput, now: number) => Derived;
   private version = 0;
   private updatedAt?: number;
+  private passes = 0;
+  /** The nodes of the current update, in the fleet's order (kept to spare an array per update). */
+  private readonly order: Tracked[] = [];
 
   constructor(private readonly opts: StatusBoardOptions = {}) {
     this.now = opts.now ?? Date.now;
-    this.maxEvents = opts.maxEvents ?? 200;
+    this.events = new StatusEvents({ max: opts.maxEvents ?? 200, logger: opts.logger, added: () => this.version++ });
+    this.derive = opts.derive ?? deriveNodeStatus;
   }
 
   /** Keeps what a failing probe said, to explain the node's status in words. */
@@ -69,117 +85,115 @@ export class StatusBoard {
   }
 
   noteConfigReload(accepted: boolean, text: string): void {
-    this.event(accepted ? 'config_accepted' : 'config_rejected', text);
+    this.events.add(accepted ? 'config_accepted' : 'config_rejected', text, undefined, this.now());
   }
 
   /** Called by the alert engine when an alert starts or stops firing. */
   noteAlert(e: { name: string; labels: Record<string, string>; state: 'firing' | 'resolved'; summary?: string }): void {
     const where = e.labels.node ?? e.labels.network;
-    this.event(e.state === 'firing' ? 'alert_firing' : 'alert_resolved', `${e.name}${where ? ` (${where})` : ''} ${e.state}${e.summary ? `: ${e.summary}` : ''}`, e.labels.node);
+    this.events.add(e.state === 'firing' ? 'alert_firing' : 'alert_resolved', `${e.name}${where ? ` (${where})` : ''} ${e.state}${e.summary ? `: ${e.summary}` : ''}`, e.labels.node, this.now());
   }
 
-  /** Derives every node's status from a snapshot taken now. */
-  update(snap: FleetSnapshot, timing: NodeTimingSource): void {
+  /** Brings every node's status up to date with the fleet state now. */
+  update(fleet: BoardFleet): void {
     const now = this.now();
-    const seen = new Set<string>();
-    for (const view of snap.nodes) {
-      const tm = timing(view.name);
-      if (!tm) continue;
-      seen.add(view.name);
-      const t = this.track(view.name);
-      if (view.height !== undefined && t.heightSince?.height !== view.height) t.heightSince = { height: view.height, since: now };
-      const { settled, ...derived } = deriveNodeStatus({ view, intervalMs: tm.intervalMs, timeoutMs: tm.timeoutMs, timing: tm.probes, failures: t.failures, heightSince: t.heightSince }, now);
-      let prev = t.status;
-      // A change seen in the middle of a poll round (fresh and old answers mixed) waits for the
-      // round to finish, at most as long as a round can take (probes run one after another, each
-      // bounded by the timeout), so one slow round is not logged as two changes.
-      const longestRound = tm.intervalMs + tm.probes.size * tm.timeoutMs;
-      if (derived.status !== prev.status && prev.status !== 'unknown' && !settled && now - (t.heldSince ??= now) < longestRound) continue;
-      t.heldSince = undefined;
-      if (t.restored && derived.status !== 'unknown') {
-        prev = { ...prev, status: t.restored.status, since: t.restored.since };
-        t.restored = undefined;
-      }
-      const status: NodeStatus = { ...derived, since: prev.status === derived.status ? prev.since : now };
-      if (prev.status !== status.status) this.transition(prev, status, now);
-      t.status = status;
-      this.record(t, status, tm.probes);
+    const pass = ++this.passes;
+    const order = this.order;
+    order.length = 0;
+    const maxHeight = new Map<string, number>();
+    for (const n of fleet.nodes()) {
+      const t = this.read(n, pass);
+      order.push(t);
+      const m = maxHeight.get(n.target.network);
+      if (t.up && t.height !== undefined && (m === undefined || t.height > m)) maxHeight.set(n.target.network, t.height);
     }
-    for (const name of this.byName.keys()) if (!seen.has(name)) this.byName.delete(name);
+    if (this.byName.size > order.length) for (const [name, t] of this.byName) if (t.seen !== pass) this.byName.delete(name);
+    for (const t of order) {
+      const max = maxHeight.get(t.node!.target.network);
+      this.refreshNode(t, t.height !== undefined && max !== undefined ? max - t.height : undefined, now);
+    }
+    order.length = 0;
     this.version++;
     this.updatedAt = now;
   }
 
-  /** Adds a history entry when a liveness probe ran since the last one recorded. */
-  private record(t: Tracked, s: NodeStatus, timing: ReadonlyMap<ProbeName, ProbeTiming>): void {
-    if (s.status === 'unknown') return;
-    const live = livenessProbes(s.probes.map((p) => p.probe));
-    const runs = s.probes.filter((p) => live.includes(p.probe) && p.lastRunAt !== undefined);
-    const last = runs.reduce((a, p) => Math.max(a, timing.get(p.probe)?.lastRunAt ?? 0), 0);
-    if (last <= t.recordedAt) return;
-    t.recordedAt = last;
-    const duration = Math.max(...runs.map((p) => p.durationMs ?? 0));
-    t.history.add({ at: last, outcome: s.status, durationMs: duration, reason: s.reasons[0] ?? { code: 'none' } });
-  }
-
-  private transition(prev: NodeStatus, next: NodeStatus, now: number): void {
-    const log = this.opts.logger;
-    const fields = { node: next.name, network: next.network, status: next.status, previous: prev.status, reason: next.reasons[0]?.code };
-    const after = prev.since !== undefined ? ` after ${formatDuration(now - prev.since)}` : '';
-    let kind: StatusEventKind | undefined;
-    let text = '';
-    if (next.status === 'down') {
-      kind = 'node_down';
-      text = `${next.name} down: ${next.text}`;
-      log?.warn(fields, text);
-    } else if (next.status === 'degraded') {
-      kind = 'node_degraded';
-      text = prev.status === 'down' ? `${next.name} up${after}, degraded: ${next.text}` : `${next.name} degraded: ${next.text}`;
-      log?.warn(fields, text);
-    } else if (next.status === 'up' && prev.status !== 'unknown') {
-      kind = 'node_up';
-      text = prev.status === 'down' ? `${next.name} up${after}` : `${next.name} healthy again${after}`;
-      log?.info(fields, text);
+  /** Takes in what changed in a node's state since the last update: whether it is up, its height. */
+  private read(n: NodeState, pass: number): Tracked {
+    const t = this.track(n.target.name);
+    t.seen = pass;
+    t.node = n;
+    if (t.revision !== n.revision) {
+      t.revision = n.revision;
+      t.changed = true;
+      if (t.liveOf !== n.target.probes) {
+        t.liveOf = n.target.probes;
+        t.live = livenessProbes(n.target.probes);
+      }
+      t.up = isUp(n, t.live);
+      t.height = nodeHeight(n, t.up);
     }
-    if (kind) this.nodeEvent({ at: now, kind, node: next.name, text }, next);
+    return t;
   }
 
   /**
-   * A third status change of a node within FLAP_WINDOW_MS replaces the node's earlier lines with
-   * one ("rpc-flaky flapping: 9 changes in 60 s, now down: ..."), so one flapping node cannot push
-   * every other event off the page; a plain down-then-up stays two lines.
+   * Derives the node's status again when its state changed, its time is up (validUntil) or its lag
+   * crossed or moves beyond the "behind" limit; otherwise only the lag and the board's own block
+   * age follow, in place. A held change is looked at again on every update until it is taken.
    */
-  private nodeEvent(e: StatusEvent & { node: string }, next: NodeStatus): void {
-    const mine: number[] = [];
-    for (let i = this.events.length - 1; i >= 0 && mine.length < 2; i--) {
-      const old = this.events[i]!;
-      if (old.node !== e.node || !NODE_EVENT_KINDS.has(old.kind)) continue;
-      if (e.at - old.at > FLAP_WINDOW_MS) break;
-      mine.push(i);
-      if (old.changes !== undefined) break;
+  private refreshNode(t: Tracked, lagBlocks: number | undefined, now: number): void {
+    let d = t.derived;
+    if (!d || t.changed || now >= d.validUntil || (lagBlocks !== d.status.lagBlocks && (isBehind(lagBlocks) || isBehind(d.status.lagBlocks)))) {
+      if (t.height !== undefined && t.heightSince?.height !== t.height) t.heightSince = { height: t.height, since: now };
+      d = t.derived = this.derive({ node: t.node!, live: t.live, up: t.up, height: t.height, lagBlocks, failures: t.failures, heightSince: t.heightSince }, now);
+      t.changed = false;
+    } else {
+      d.status.lagBlocks = lagBlocks;
+      if (d.ageFrom !== undefined) d.status.blockAgeSecs = Math.floor((now - d.ageFrom) / 1000);
+      if (t.heldSince === undefined) return;
     }
-    const last = this.events[mine[0] ?? -1];
-    if (mine.length === 2 || last?.changes !== undefined) {
-      const folded = mine.map((i) => this.events[i]!);
-      const changes = folded.reduce((n, f) => n + (f.changes ?? 1), 1);
-      const firstAt = Math.min(...folded.map((f) => f.firstAt ?? f.at));
-      for (const i of mine) this.events.splice(i, 1);
-      const now = next.status === 'up' ? 'up' : `${next.status}: ${next.text}`;
-      e = { ...e, changes, firstAt, text: `${e.node} flapping: ${changes} changes in ${formatDuration(e.at - firstAt)}, now ${now}` };
-    }
-    this.event(e.kind, e.text, e.node, e.at, e.changes === undefined ? undefined : { changes: e.changes, firstAt: e.firstAt! });
+    this.take(t, d, now);
   }
 
-  private event(kind: StatusEventKind, text: string, node?: string, at = this.now(), fold?: { changes: number; firstAt: number }): void {
-    this.events.push({ at, kind, node, text, ...fold });
-    if (this.events.length > this.maxEvents) this.events.splice(0, this.events.length - this.maxEvents);
-    this.version++;
+  /** Shows a derived status, unless it is a change seen mid-round (then held, see below). */
+  private take(t: Tracked, d: Derived, now: number): void {
+    const next = d.status;
+    let prev = t.status;
+    // A change seen in the middle of a poll round (fresh and old answers mixed) waits for the
+    // round to finish, at most as long as a round can take (probes run one after another, each
+    // bounded by the timeout), so one slow round is not logged as two changes.
+    const target = t.node!.target;
+    const longestRound = target.intervalMs + t.node!.probes.size * target.timeoutMs;
+    if (next.status !== prev.status && prev.status !== 'unknown' && !d.settled && now - (t.heldSince ??= now) < longestRound) return;
+    t.heldSince = undefined;
+    if (t.restored && next.status !== 'unknown') {
+      prev = { ...prev, status: t.restored.status, since: t.restored.since };
+      t.restored = undefined;
+    }
+    next.since = prev.status === next.status ? prev.since : now;
+    if (prev.status !== next.status) this.events.transition(prev, next, now);
+    t.status = next;
+    this.record(t, next);
+  }
+
+  /** Adds a history entry when a liveness probe ran since the last one recorded. */
+  private record(t: Tracked, s: NodeStatus): void {
+    if (s.status === 'unknown') return;
+    let last = 0;
+    let duration = 0;
+    for (const p of s.probes) {
+      if (p.lastRunAt === undefined || !t.live.includes(p.probe)) continue;
+      last = Math.max(last, p.lastRunAt);
+      duration = Math.max(duration, p.durationMs ?? 0);
+    }
+    if (last <= t.recordedAt) return;
+    t.recordedAt = last;
+    t.history.add({ at: last, outcome: s.status, durationMs: duration, reason: s.reasons[0] ?? { code: 'none' } });
   }
 
   private track(name: string): Tracked {
     let t = this.byName.get(name);
     if (!t) {
-      t = { status: unknownStatus(name), history: new NodeHistory(), failures: new Map(), recordedAt: 0 };
+      t = newTracked(name, new NodeHistory(), 0);
       this.byName.set(name, t);
     }
     return t;
@@ -212,12 +226,7 @@ export class StatusBoard {
 
   /** Newest first. */
   recentEvents(limit = 50, node?: string): StatusEvent[] {
-    const out: StatusEvent[] = [];
-    for (let i = this.events.length - 1; i >= 0 && out.length < limit; i--) {
-      const e = this.events[i]!;
-      if (node === undefined || e.node === node) out.push(e);
-    }
-    return out;
+    return this.events.recent(limit, node);
   }
 
   toFile(): StatusFileData {
@@ -226,7 +235,7 @@ export class StatusBoard {
         const s = t.status.status === 'unknown' && t.restored ? t.restored : t.status;
         return { name, history: t.history, status: s.status, since: s.since };
       }),
-      events: this.events,
+      events: this.events.all(),
     };
   }
 
@@ -235,10 +244,14 @@ export class StatusBoard {
     for (const n of data.nodes) {
       const last = n.history.entries(1)[0];
       const restored = n.status && n.status !== 'unknown' ? { status: n.status, since: n.since } : undefined;
-      this.byName.set(n.name, { status: unknownStatus(n.name), history: n.history, failures: new Map(), recordedAt: last?.at ?? 0, restored });
+      this.byName.set(n.name, { ...newTracked(n.name, n.history, last?.at ?? 0), restored });
     }
-    this.events = data.events.slice(-this.maxEvents);
+    this.events.restore(data.events);
   }
+}
+
+function newTracked(name: string, history: NodeHistory, recordedAt: number): Tracked {
+  return { status: unknownStatus(name), history, failures: new Map(), recordedAt, revision: -1, live: [], up: false, seen: 0, changed: true };
 }
 
 function unknownStatus(name: string): NodeStatus {

@@ -4,7 +4,6 @@ import type { DaemonComponent, DaemonContext } from '../components.js';
 import { readEvidence } from '../evidence/index.js';
 import type { Logger } from '../logger.js';
 import type { StatusBoard } from './board.js';
-import { timingFromState } from './fromState.js';
 import { statusRoute } from './routes.js';
 import { StatusService, statusFileFor } from './service.js';
 import type { AlertView } from './types.js';
@@ -33,8 +32,7 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
   };
   const service = new StatusService({
     logger: opts.logger,
-    snapshot: () => running().snapshot(),
-    timing: (name) => timingFromState(running().state)(name),
+    fleet: () => running().state,
     minIntervalMs: () => Math.min(10_000, ...running().config().nodes.map((n) => n.intervalMs)),
     activeAlerts: opts.activeAlerts,
   });

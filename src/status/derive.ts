@@ -1,9 +1,10 @@
 // One status per node that tells the truth: up / degraded / down / unknown, with the reason.
-// Pure: the snapshot's node view, the node's probe timing and the last failures in; a NodeStatus out.
+// Pure: the node's state, its network lag and its last failures in; a NodeStatus out, with the
+// time until which it holds while nothing new arrives. Runs for every changed node of a large
+// fleet, so it builds the status directly (no spreads, no intermediate arrays).
 import { findDefinition } from '../alerting/definitions/index.js';
 import type { ProbeName } from '../domain.js';
-import { livenessProbes } from '../state/fleetState.js';
-import type { NodeView } from '../state/snapshot.js';
+import type { NodeState, ProbeState } from '../state/fleetState.js';
 import type { NodeStatus, ProbeFailure, ProbeStatus, Reason, StatusKind } from './types.js';
 import { failureToReason, probeMask, reasonText } from './words.js';
 
@@ -15,56 +16,101 @@ export const STALLED_AFTER_SECS = 30;
 /** More blocks behind the highest node of its network than this is "behind": LedgerNodeBehindFleet's default threshold. */
 export const BEHIND_AFTER_BLOCKS = findDefinition('LedgerNodeBehindFleet')?.defaults.threshold ?? 20;
 
+export const isBehind = (lagBlocks: number | undefined): boolean => lagBlocks !== undefined && lagBlocks > BEHIND_AFTER_BLOCKS;
+
 export interface ProbeTiming {
   lastRunAt?: number;
   /** Not run again before this time (backoff or Retry-After). */
   notBefore?: number;
-  lastSuccessAt?: number;
 }
 
 export interface DeriveInput {
-  view: NodeView;
-  intervalMs: number;
-  timeoutMs: number;
-  timing: ReadonlyMap<ProbeName, ProbeTiming>;
+  node: NodeState;
+  /** The probes that decide whether the node is up (livenessProbes of its probes). */
+  live: readonly ProbeName[];
+  up: boolean;
+  height?: number;
+  lagBlocks?: number;
   failures: ReadonlyMap<ProbeName, ProbeFailure>;
   /** Height as last seen and since when it has not changed (used when /health gives no block age). */
   heightSince?: { height: number; since: number };
 }
 
+export interface Derived {
+  /** `since` is set by the board when it takes the status. */
+  status: NodeStatus;
+  /** Whether the node's latest poll round is complete (see roundSettled). */
+  settled: boolean;
+  /** Until when the status stays true without a new result or lag: the next backoff end or stall. */
+  validUntil: number;
+  /** Set when the block age is counted here (no age from /health): then it grows with the clock. */
+  ageFrom?: number;
+}
+
+/** up: the last run of a probe deciding "up" answered validly (as in the fleet snapshot). */
+export function isUp(node: NodeState, live: readonly ProbeName[]): boolean {
+  for (const p of live) if (node.probes.get(p)?.lastRun?.ok) return true;
+  return false;
+}
+
+/** From /health, else from blockNumber; none while the node is not up (as in the fleet snapshot). */
+export function nodeHeight(node: NodeState, up: boolean): number | undefined {
+  return up ? (node.health?.height ?? node.blockNumber) : undefined;
+}
+
 /** The scheduler ticks every interval; a probe held back runs at the first tick after its pause. */
 export function nextCheckAt(t: ProbeTiming, intervalMs: number): number | undefined {
-  if (t.lastRunAt === undefined) return undefined;
-  const next = t.lastRunAt + intervalMs;
-  if (t.notBefore === undefined || t.notBefore <= next) return next;
-  return t.lastRunAt + Math.ceil((t.notBefore - t.lastRunAt) / intervalMs) * intervalMs;
+  return nextCheck(t.lastRunAt, t.notBefore, intervalMs);
 }
 
-function probeStatus(p: NodeView['probes'][number], input: DeriveInput, now: number): ProbeStatus {
-  const t = input.timing.get(p.probe) ?? {};
-  const base = {
-    probe: p.probe,
-    lastRunAt: t.lastRunAt,
-    durationMs: p.durationSeconds === undefined ? undefined : Math.round(p.durationSeconds * 1000),
-    lastSuccessAt: t.lastSuccessAt,
-    consecutiveFailures: p.consecutiveFailures,
-    backingOff: t.notBefore !== undefined && t.notBefore > now,
+function nextCheck(lastRunAt: number | undefined, notBefore: number | undefined, intervalMs: number): number | undefined {
+  if (lastRunAt === undefined) return undefined;
+  const next = lastRunAt + intervalMs;
+  if (notBefore === undefined || notBefore <= next) return next;
+  return lastRunAt + Math.ceil((notBefore - lastRunAt) / intervalMs) * intervalMs;
+}
+
+function probeStatus(probe: ProbeName, s: ProbeState, input: DeriveInput, now: number): ProbeStatus {
+  const run = s.lastRun;
+  const p: ProbeStatus = {
+    probe,
+    outcome: 'ok',
+    reason: undefined,
+    text: 'ok',
+    lastRunAt: run?.at,
+    // Same rounding as the snapshot's seconds, so the page shows what the metrics say.
+    durationMs: run === undefined ? undefined : Math.round((run.durationMs / 1000) * 1000),
+    lastSuccessAt: s.lastSuccessAt,
+    consecutiveFailures: s.consecutiveFailures,
+    backingOff: s.notBefore !== undefined && s.notBefore > now,
+    nextCheckAt: undefined,
   };
-  if (!p.supported) return { ...base, outcome: 'unsupported', text: 'not offered by this node build' };
-  const nextAt = nextCheckAt(t, input.intervalMs);
-  if (p.success === undefined) return { ...base, outcome: 'pending', text: 'not run yet', nextCheckAt: nextAt };
-  if (p.success) return { ...base, outcome: 'ok', text: 'ok', nextCheckAt: nextAt };
-  const f = input.failures.get(p.probe);
-  const reason: Reason = f ? failureToReason(f, input.timeoutMs) : { code: 'none' };
-  return { ...base, outcome: 'failing', reason, text: reasonText(reason) || 'failing', nextCheckAt: nextAt };
+  if (!s.supported) {
+    p.outcome = 'unsupported';
+    p.text = 'not offered by this node build';
+    return p;
+  }
+  p.nextCheckAt = nextCheck(run?.at, s.notBefore, input.node.target.intervalMs);
+  if (run === undefined) {
+    p.outcome = 'pending';
+    p.text = 'not run yet';
+  } else if (!run.ok) {
+    const f = input.failures.get(probe);
+    const reason: Reason = f ? failureToReason(f, input.node.target.timeoutMs) : { code: 'none' };
+    p.outcome = 'failing';
+    p.reason = reason;
+    p.text = reasonText(reason) || 'failing';
+  }
+  return p;
 }
 
-function blockAge(input: DeriveInput, now: number): number | undefined {
-  const fromHealth = input.view.health?.lastBlockAgeSecs;
-  if (fromHealth !== undefined) return fromHealth;
+/** The block age in seconds, and since when it is counted here when /health gives none. */
+function blockAge(input: DeriveInput, now: number): { age?: number; from?: number } {
+  const fromHealth = input.node.health?.lastBlockAgeSecs;
+  if (fromHealth !== undefined) return { age: fromHealth };
   const h = input.heightSince;
-  if (!h || input.view.height === undefined || h.height !== input.view.height) return undefined;
-  return Math.floor((now - h.since) / 1000);
+  if (!h || input.height === undefined || h.height !== input.height) return {};
+  return { age: Math.floor((now - h.since) / 1000), from: h.since };
 }
 
 /**
@@ -78,14 +124,20 @@ function failingNow(p: ProbeStatus, roundStart: number | undefined, intervalMs: 
   return p.lastRunAt >= roundStart - intervalMs / 2;
 }
 
-function degradedReasons(view: NodeView, probes: ProbeStatus[], age: number | undefined, roundStart: number | undefined, intervalMs: number): Reason[] {
+function degradedReasons(input: DeriveInput, probes: ProbeStatus[], age: number | undefined, roundStart: number | undefined): Reason[] {
   const out: Reason[] = [];
-  const hs = view.health?.status;
+  const hs = input.node.health?.status;
   if (hs !== undefined && hs !== 'ok') out.push({ code: 'unhealthy', detail: hs.slice(0, 40) });
   if (age !== undefined && age >= STALLED_AFTER_SECS) out.push({ code: 'stalled', n: Math.min(age, 65_535) });
-  if (view.lagBlocks !== undefined && view.lagBlocks > BEHIND_AFTER_BLOCKS) out.push({ code: 'behind', n: Math.min(view.lagBlocks, 65_535) });
-  const failing = probes.filter((p) => failingNow(p, roundStart, intervalMs));
-  if (failing.length > 0) out.push({ code: 'probes_failing', n: probeMask(failing.map((p) => p.probe)), detail: failing[0]!.text });
+  if (isBehind(input.lagBlocks)) out.push({ code: 'behind', n: Math.min(input.lagBlocks!, 65_535) });
+  let mask = 0;
+  let first: ProbeStatus | undefined;
+  for (const p of probes) {
+    if (!failingNow(p, roundStart, input.node.target.intervalMs)) continue;
+    first ??= p;
+    mask |= probeMask([p.probe]);
+  }
+  if (first) out.push({ code: 'probes_failing', n: mask, detail: first.text });
   return out;
 }
 
@@ -95,58 +147,112 @@ function degradedReasons(view: NodeView, probes: ProbeStatus[], age: number | un
  * While a round is in progress, the probes still to run show the previous round's answers.
  */
 function roundSettled(probes: ProbeStatus[], intervalMs: number): boolean {
-  const runs = probes
-    .filter((p) => p.outcome !== 'unsupported' && !p.backingOff && p.lastRunAt !== undefined)
-    .map((p) => ({ start: p.lastRunAt!, end: p.lastRunAt! + (p.durationMs ?? 0) }))
-    .sort((a, b) => a.start - b.start);
+  const runs = probes.filter((p) => p.outcome !== 'unsupported' && !p.backingOff && p.lastRunAt !== undefined).sort((a, b) => a.lastRunAt! - b.lastRunAt!);
   const tolerance = Math.max(250, intervalMs / 4);
-  let end = runs[0]?.end ?? 0;
-  for (const r of runs.slice(1)) {
-    if (r.start - end > tolerance) return false;
-    end = Math.max(end, r.end);
+  let end = runs.length > 0 ? runs[0]!.lastRunAt! + (runs[0]!.durationMs ?? 0) : 0;
+  for (let i = 1; i < runs.length; i++) {
+    const r = runs[i]!;
+    if (r.lastRunAt! - end > tolerance) return false;
+    end = Math.max(end, r.lastRunAt! + (r.durationMs ?? 0));
   }
   return true;
 }
 
-export function deriveNodeStatus(input: DeriveInput, now: number): Omit<NodeStatus, 'since'> & { settled: boolean } {
-  const { view } = input;
-  const probes = view.probes.map((p) => probeStatus(p, input, now));
-  const live = livenessProbes(view.probes.map((p) => p.probe));
-  const liveStatus = probes.filter((p) => live.includes(p.probe));
-  const age = blockAge(input, now);
+/** When the status may change with the clock alone: a backoff pause ending, the block age moving on. */
+function validUntil(node: NodeState, ageFrom: number | undefined, age: number | undefined, now: number): number {
+  let until = Infinity;
+  for (const s of node.probes.values()) if (s.notBefore !== undefined && s.notBefore > now && s.notBefore < until) until = s.notBefore;
+  // Counted here: the status turns "stalled" when the age reaches the limit, and from then on
+  // its words say the age, so they change every second.
+  if (ageFrom !== undefined && age !== undefined) until = Math.min(until, ageFrom + 1000 * (age < STALLED_AFTER_SECS ? STALLED_AFTER_SECS : age + 1));
+  return until;
+}
+
+function joinedText(reasons: Reason[], status: StatusKind): string {
+  let text = '';
+  for (const r of reasons) {
+    const t = reasonText(r);
+    if (t) text = text ? `${text}; ${t}` : t;
+  }
+  return text || (status === 'down' ? 'no valid answer' : '');
+}
+
+/** The node's probes, and what its probes deciding "up" say together. */
+interface ProbesSeen {
+  probes: ProbeStatus[];
+  /** Any of them ran (else the node's status is unknown). */
+  liveRan: boolean;
+  /** All of them (at least one) are held back by backoff. */
+  liveBackingOff: boolean;
+  liveFailing?: ProbeStatus;
+  /** Latest start of their runs (0: none). */
+  roundStart: number;
+  lastCheckAt?: number;
+  nextCheckAt?: number;
+}
+
+function probesSeen(input: DeriveInput, now: number): ProbesSeen {
+  const { node, live } = input;
+  const out: ProbesSeen = { probes: [], liveRan: false, liveBackingOff: false, liveFailing: undefined, roundStart: 0, lastCheckAt: undefined, nextCheckAt: undefined };
+  let liveCount = 0;
+  let liveBackingOff = true;
+  for (const name of node.target.probes) {
+    const s = node.probes.get(name);
+    if (!s) continue;
+    const p = probeStatus(name, s, input, now);
+    out.probes.push(p);
+    if (p.lastRunAt !== undefined && (out.lastCheckAt === undefined || p.lastRunAt > out.lastCheckAt)) out.lastCheckAt = p.lastRunAt;
+    if (!live.includes(name)) continue;
+    liveCount++;
+    out.liveRan ||= p.outcome !== 'pending' && p.outcome !== 'unsupported';
+    liveBackingOff &&= p.backingOff;
+    if (p.outcome === 'failing') out.liveFailing ??= p;
+    out.roundStart = Math.max(out.roundStart, p.lastRunAt ?? 0);
+    if (p.nextCheckAt !== undefined && (out.nextCheckAt === undefined || p.nextCheckAt < out.nextCheckAt)) out.nextCheckAt = p.nextCheckAt;
+  }
+  out.liveBackingOff = liveCount > 0 && liveBackingOff;
+  return out;
+}
+
+export function deriveNodeStatus(input: DeriveInput, now: number): Derived {
+  const { node } = input;
+  const seen = probesSeen(input, now);
+  const { age, from } = blockAge(input, now);
   let status: StatusKind;
   let reasons: Reason[];
-  if (liveStatus.every((p) => p.outcome === 'pending' || p.outcome === 'unsupported')) {
+  if (!seen.liveRan) {
     status = 'unknown';
     reasons = [{ code: 'not_polled' }];
-  } else if (!view.up) {
+  } else if (!input.up) {
     status = 'down';
-    const failing = liveStatus.find((p) => p.outcome === 'failing');
-    reasons = [failing?.reason ?? { code: 'none' }];
+    reasons = [seen.liveFailing?.reason ?? { code: 'none' }];
   } else {
-    const roundStart = Math.max(...liveStatus.map((p) => p.lastRunAt ?? 0));
-    reasons = degradedReasons(view, probes, age, roundStart || undefined, input.intervalMs);
+    reasons = degradedReasons(input, seen.probes, age, seen.roundStart || undefined);
     status = reasons.length > 0 ? 'degraded' : 'up';
   }
-  const nexts = liveStatus.map((p) => p.nextCheckAt).filter((x): x is number => x !== undefined);
-  const lasts = probes.map((p) => p.lastRunAt).filter((x): x is number => x !== undefined);
+  const h = node.health;
   return {
-    name: view.name,
-    network: view.network,
-    status,
-    reasons,
-    text: reasons.map(reasonText).filter(Boolean).join('; ') || (status === 'down' ? 'no valid answer' : ''),
-    settled: roundSettled(probes, input.intervalMs),
-    lastCheckAt: lasts.length ? Math.max(...lasts) : undefined,
-    nextCheckAt: nexts.length ? Math.min(...nexts) : undefined,
-    backingOff: liveStatus.length > 0 && liveStatus.every((p) => p.backingOff),
-    height: view.height,
-    lagBlocks: view.lagBlocks,
-    blockAgeSecs: age,
-    version: view.health?.version,
-    peers: view.health?.peerCount,
-    labels: view.labels,
-    namespace: view.namespace,
-    probes,
+    status: {
+      name: node.target.name,
+      network: node.target.network,
+      status,
+      reasons,
+      text: joinedText(reasons, status),
+      since: undefined,
+      lastCheckAt: seen.lastCheckAt,
+      nextCheckAt: seen.nextCheckAt,
+      backingOff: seen.liveBackingOff,
+      height: input.height,
+      lagBlocks: input.lagBlocks,
+      blockAgeSecs: age,
+      version: h?.version,
+      peers: h?.peerCount,
+      labels: node.target.labels,
+      namespace: node.namespace,
+      probes: seen.probes,
+    },
+    settled: roundSettled(seen.probes, node.target.intervalMs),
+    validUntil: validUntil(node, from, age, now),
+    ageFrom: from,
   };
 }

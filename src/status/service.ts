@@ -5,16 +5,15 @@ import { dirname, join, resolve } from 'node:path';
 import { rename } from 'node:fs/promises';
 import type { ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
-import type { FleetSnapshot } from '../state/snapshot.js';
 import type { StatusSource } from './api.js';
-import { StatusBoard, type NodeTimingSource } from './board.js';
+import { StatusBoard, type BoardFleet } from './board.js';
 import { loadStatusFile, saveStatusFile, serializeStatus } from './persist.js';
 import type { AlertView } from './types.js';
 
 export interface StatusServiceOptions {
   logger: Logger;
-  snapshot: () => FleetSnapshot;
-  timing: NodeTimingSource;
+  /** The fleet state the board reads (each node's revision tells it what changed). */
+  fleet: () => BoardFleet;
   /** Shortest node interval now configured: pages refresh four times per interval (every 1-5 s). */
   minIntervalMs: () => number;
   activeAlerts?: () => AlertView[] | undefined;
@@ -63,7 +62,9 @@ export class StatusService {
         await rename(file, `${file}.damaged`).catch(() => undefined);
       }
     }
-    this.timers.push(setInterval(() => this.refresh(), FRESH_EVERY_MS));
+    // Time alone changes some statuses (a held change taken, a backoff ending, a stall): look at
+    // least this often, within the same cost-based gap as after results.
+    this.timers.push(setInterval(() => this.schedule(), FRESH_EVERY_MS));
     if (file) this.timers.push(setInterval(() => void this.save(), this.opts.saveEveryMs ?? 60_000));
     for (const t of this.timers) t.unref();
   }
@@ -98,7 +99,7 @@ export class StatusService {
   refresh(): void {
     const t0 = performance.now();
     this.dirty = false;
-    this.board.update(this.opts.snapshot(), this.opts.timing);
+    this.board.update(this.opts.fleet());
     this.lastCost = performance.now() - t0;
     this.lastRun = this.now();
   }
