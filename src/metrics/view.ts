@@ -125,7 +125,11 @@ export class MetricsView {
   /** Renders our metrics and the re-exposed upstream families in the requested format. */
   render(format: 'text' | 'openmetrics'): Promise<{ contentType: string; body: Buffer }> {
     const run = this.queue.then(() => this.renderNow(format));
-    this.queue = run.catch(() => undefined);
+    // The queue holds no result: a settled render would otherwise keep the last body (MBs) alive.
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 
