@@ -2,11 +2,12 @@
 // clock says it may have changed, and the result is what deriving every node every time shows.
 // Real FleetState, injected clock, derivations counted through the board's derive hook.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProbeData, ProbeName, ProbeResult } from '../src/domain.js';
 import { FleetState } from '../src/state/fleetState.js';
 import { StatusBoard } from '../src/status/board.js';
 import { deriveNodeStatus } from '../src/status/derive.js';
+import { StatusService } from '../src/status/service.js';
 import { target } from './support/targets.js';
 
 const noBackoff = { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 };
@@ -225,5 +226,40 @@ describe('status board, incremental against deriving every node', () => {
       }),
       { numRuns: 120 },
     );
+  });
+});
+
+describe('status service', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('refreshes on its freshness timer no sooner than the cost-based gap after the last update', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const state = new FleetState([target('a', { probes: ['health'], intervalMs: 5000 })], noBackoff);
+    let clock = 0;
+    let cost = 400;
+    let updates = 0;
+    const fleet = () => {
+      updates++;
+      clock += cost; // what the update costs, on the service's cost clock
+      return state;
+    };
+    const service = new StatusService({ logger: { warn: () => undefined, info: () => undefined } as never, fleet, minIntervalMs: () => 5000, clock: () => clock });
+    await service.open();
+    service.refresh(); // 400 ms: the next one at most 10 s later (50 x 400 ms, capped at 10 s)
+    vi.advanceTimersByTime(9_999);
+    expect(updates).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(updates).toBe(2);
+    cost = 2; // cheap updates: new results are taken in within the shortest gap, 250 ms
+    vi.advanceTimersByTime(10_000);
+    const before = updates;
+    service.noteResult('a', health(100, Date.now()));
+    vi.advanceTimersByTime(249);
+    expect(updates).toBe(before);
+    vi.advanceTimersByTime(1);
+    expect(updates).toBe(before + 1);
+    await service.close();
   });
 });
