@@ -1,9 +1,11 @@
 // The one HTTP client for every outbound call (node probes, the agent platform, alert receivers):
 // one deadline for the whole exchange, a cap on the body read, no redirect to another origin,
-// every failure classified, every message scrubbed of secrets, bodies always consumed or destroyed.
+// every failure classified, every message scrubbed of secrets, bodies always consumed or destroyed,
+// and an idempotent request that a reused keep-alive connection dropped unanswered sent once more.
 import type { Dispatcher } from 'undici';
 import type { Secrets } from '../redact.js';
-import { classifyTransportError, statusReason, type HttpFailureReason } from './classify.js';
+import { classifyTransportError, errorCode, statusReason, type HttpFailureReason } from './classify.js';
+import { ConnectionLog } from './connections.js';
 import { Destination } from './destination.js';
 import { createDispatcher } from './dispatcher.js';
 import { Deadline, exchange, ExchangeError, type Answer } from './exchange.js';
@@ -26,6 +28,12 @@ export interface HttpRequest {
   redirect?: 'none' | 'same-origin';
   /** Names the request in messages, e.g. "GET /health"; default "<method> <url without credentials>". */
   label?: string;
+  /**
+   * Safe to send twice (default: GET and HEAD only). An idempotent request that got nothing back
+   * on a reused keep-alive connection (the server closed it as the request went out) is sent
+   * once more, on a new connection, within the same deadline.
+   */
+  idempotent?: boolean;
 }
 
 export interface HttpResponse {
@@ -61,17 +69,22 @@ export interface HttpClientOptions {
 
 const MAX_REDIRECTS = 5;
 
+/** Errors of a connection that was open: closed or reset under the request (not refused, not a timeout). */
+const CLOSED_UNDER_REQUEST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
 export class HttpClient {
   readonly secrets: Secrets;
   private readonly dispatcher: Dispatcher;
   private readonly owned: boolean;
   private readonly now: () => number;
+  private readonly connections: ConnectionLog;
 
   constructor(opts: HttpClientOptions) {
     this.secrets = opts.secrets;
     this.owned = !opts.dispatcher;
     this.dispatcher = opts.dispatcher ?? createDispatcher();
     this.now = opts.now ?? Date.now;
+    this.connections = new ConnectionLog(this.dispatcher);
   }
 
   /** Never throws: every failure is an outcome. */
@@ -97,12 +110,18 @@ export class HttpClient {
 
   private async exchange(req: HttpRequest, deadline: Deadline): Promise<HttpOutcome> {
     let to = Destination.of(req.url);
+    let retried = false;
     for (let hop = 0; ; hop++) {
       let answer: Answer;
       try {
-        answer = await exchange(this.dispatcher, { to, method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs, maxBytes: req.maxBytes }, deadline);
+        answer = await exchange(this.dispatcher, { to, method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs, maxBytes: req.maxBytes }, deadline, this.connections);
       } catch (err) {
         const e = err instanceof ExchangeError ? err : new ExchangeError(err);
+        if (!retried && !deadline.passed && e.silentOnReusedSocket && isIdempotent(req) && CLOSED_UNDER_REQUEST.has(errorCode(e.error))) {
+          retried = true;
+          hop--;
+          continue;
+        }
         const failure = this.failure(classifyTransportError(e.error, to.display, deadline.passed));
         if (e.status !== undefined) failure.status = e.status;
         return failure;
@@ -139,6 +158,10 @@ export class HttpClient {
     if (retryAfterMs !== undefined) out.retryAfterMs = retryAfterMs;
     return out;
   }
+}
+
+function isIdempotent(req: HttpRequest): boolean {
+  return req.idempotent ?? (req.method === 'GET' || req.method === 'HEAD');
 }
 
 /** Where a 3xx points, when that is the same origin; undefined otherwise (not followed). */

@@ -18,7 +18,12 @@ export function createDispatcher(opts: DispatcherOptions = {}): Agent {
     // none once warm. Nodes behind one origin (a gateway routing by path) queue on its socket.
     // Sequence rather than HTTP/1.1 pipelining (pipelining: 1): a pipelined request waits behind
     // a slow answer anyway, a timeout must destroy the socket and with it every request queued
-    // on it, and proxies in front of nodes often mishandle pipelining.
+    // on it (the node's other probes would fail as `connect` and their deadlines would run while
+    // they wait), and proxies in front of nodes often mishandle pipelining. Nor did it pay off:
+    // sending a node's five requests pipelined on its socket, also with the socket corked, cost
+    // the same CPU per node-poll as sending them in sequence (1,000 nodes paced over 2 s: 0.58
+    // against 0.61 ms, within noise), because undici writes each request on its own (the first
+    // one on an idle socket only after a check-phase turn) and the node answers each on its own.
     connections: 1,
     pipelining: 1,
   });

@@ -5,6 +5,7 @@
 // exchange itself: ~0.45 ms per node-poll (npm run bench). Semantics are request()'s: a body over
 // the cap is cut and its connection closed, a failure arrives as undici's own error.
 import type { Dispatcher } from 'undici';
+import type { ConnectionLog } from './connections.js';
 import type { Destination } from './destination.js';
 
 export interface Answer {
@@ -29,6 +30,8 @@ export class ExchangeError extends Error {
   constructor(
     readonly error: unknown,
     readonly status?: number,
+    /** Nothing of an answer arrived, and the request went out on a connection opened before it. */
+    readonly silentOnReusedSocket = false,
   ) {
     super('exchange failed');
   }
@@ -76,14 +79,21 @@ class Collector implements Dispatcher.DispatchHandler {
   private truncated = false;
   private done = false;
   private controller: Dispatcher.DispatchController | undefined;
+  /** The origin's connection when the exchange began, and whether the request was written on it. */
+  private readonly connectionBefore: number | undefined;
+  private reused = false;
+  private answered = false;
 
   constructor(
     private readonly maxBytes: number,
     private readonly deadline: Deadline,
     private readonly resolve: (a: Answer) => void,
     private readonly reject: (e: ExchangeError) => void,
+    private readonly origin: string,
+    private readonly connections: ConnectionLog | undefined,
   ) {
     deadline.watch(this);
+    this.connectionBefore = connections?.current(origin);
   }
 
   /** Queued or connecting requests have no abort handle yet: the caller hears at once, undici drops the request when it would start. */
@@ -98,21 +108,25 @@ class Collector implements Dispatcher.DispatchHandler {
     this.deadline.watch(undefined);
     if (err === undefined || (err === CAP_REACHED && this.truncated)) {
       this.resolve({ status: this.status!, headers: this.headers, body: Buffer.concat(this.chunks, this.size), truncated: this.truncated });
-    } else this.reject(new ExchangeError(err, this.status));
+    } else this.reject(new ExchangeError(err, this.status, this.reused && !this.answered));
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     if (this.done) return controller.abort(DEADLINE);
     this.controller = controller;
+    // Called just before the request is written; a new socket has announced itself by then.
+    this.reused = this.connectionBefore !== undefined && this.connections!.current(this.origin) === this.connectionBefore;
   }
 
   onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[]>): void {
+    this.answered = true;
     if (statusCode < 200) return; // informational (100 Continue): the real answer follows
     this.status = statusCode;
     this.headers = headers;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.answered = true;
     if (this.done) return;
     const room = this.maxBytes - this.size;
     if (chunk.length > room) {
@@ -137,9 +151,9 @@ class Collector implements Dispatcher.DispatchHandler {
 }
 
 /** Resolves with the answer (any status); rejects with an ExchangeError. */
-export function exchange(dispatcher: Dispatcher, req: ExchangeRequest, deadline: Deadline): Promise<Answer> {
+export function exchange(dispatcher: Dispatcher, req: ExchangeRequest, deadline: Deadline, connections?: ConnectionLog): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
-    const handler = new Collector(req.maxBytes, deadline, resolve, reject);
+    const handler = new Collector(req.maxBytes, deadline, resolve, reject, req.to.origin, connections);
     const options = {
       origin: req.to.origin,
       path: req.to.path,

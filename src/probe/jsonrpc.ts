@@ -34,7 +34,7 @@ export function parseRpcResponse(body: unknown, id: number, method: string): Rpc
 
 const RPC_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** One JSON-RPC method of one node, built once: calls differ only by the id in the body. */
+/** One JSON-RPC method of one node, built once: calls differ only by the id in the body. Probes only read, so a call may be sent again. */
 export interface RpcRequest {
   method: string;
   request: ProbeRequest;
@@ -56,7 +56,7 @@ export async function rpcCall(client: HttpClient, ep: Endpoint, rpc: RpcRequest)
   const id = nextId++;
   if (nextId > 2 ** 31) nextId = 1;
   const r = rpc.request;
-  const res = await probeRequest(client, ep, { method: 'POST', url: r.url, headers: r.headers, body: rpc.head + id + rpc.tail, timeoutMs: r.timeoutMs, maxBytes: r.maxBytes, label: r.label });
+  const res = await probeRequest(client, ep, { method: 'POST', url: r.url, headers: r.headers, body: rpc.head + id + rpc.tail, timeoutMs: r.timeoutMs, maxBytes: r.maxBytes, label: r.label, idempotent: true });
   const type = res.headers['content-type'];
   if (!/json/i.test(typeof type === 'string' ? type : String(type ?? ''))) throw new ProbeError('invalid_response', `${r.label}: content-type is not JSON`);
   return parseRpcResponse(parseJson(decodeUtf8(res.body, r.label), r.label), id, rpc.method);
