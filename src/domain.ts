@@ -208,6 +208,8 @@ export interface ProbeView {
 
 export interface NodeView {
   name: string;
+  /** The node state's revision: the same revision, the same view (lagBlocks and probes' backingOff aside). */
+  revision?: number;
   network: string;
   labels: Record<string, string>;
   namespace?: string;

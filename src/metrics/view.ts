@@ -13,11 +13,15 @@ import { RESERVED_LABELS } from '../config/rules.js';
 import { PROBE_NAMES, type ProbeName } from '../domain.js';
 import type { PreparedUpstream } from '../exposition/index.js';
 import type { NodeState } from '../state/fleetState.js';
-import type { FleetSnapshot } from '../state/snapshot.js';
+import { nodeView, type FleetSnapshot } from '../state/snapshot.js';
 import { ByteWriter } from './byteWriter.js';
 import { writeFleet } from './fleetText.js';
+import { NodeChunks } from './nodeChunks.js';
 import { processMetricsRegistry } from './processMetrics.js';
 import { FamilyRegistry } from './textFamily.js';
+
+/** How long results gather before their nodes' lines are built (a node's probes finish within it). */
+const CHUNK_BATCH_MS = 200;
 
 export const OPENMETRICS_CONTENT_TYPE = Registry.OPENMETRICS_CONTENT_TYPE;
 export const TEXT_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -90,6 +94,11 @@ export class MetricsView {
   private infoKeys: string[] = [];
   private readonly defaultMetrics: boolean;
   private lastBytes = 0;
+  /** Each node's lines, kept between scrapes (both formats write the same sample lines). */
+  private readonly chunks = new NodeChunks();
+  /** Nodes with results since their chunk was built; built together shortly after. */
+  private readonly changed = new Set<NodeState>();
+  private buildTimer: NodeJS.Timeout | undefined;
   /** Scrapes are serialised: collectors share `current`. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -114,6 +123,17 @@ export class MetricsView {
   /** A probe result was applied to `node`: prepares what the next scrape will copy. */
   noteResult(node: NodeState): void {
     this.prepareNode?.(node);
+    this.changed.add(node);
+    // A node's probes answer one after another within a few ms: one build covers them all.
+    this.buildTimer ??= setTimeout(() => this.buildChanged(), CHUNK_BATCH_MS).unref();
+  }
+
+  /** Builds the chunks of the nodes that changed, off the scrape path. */
+  buildChanged(now = Date.now()): void {
+    this.buildTimer = undefined;
+    const layout = this.chunks.layout();
+    for (const node of this.changed) this.chunks.get(nodeView(node, now), this.infoKeys, layout);
+    this.changed.clear();
   }
 
   /** Label keys exposed on ledger_node_info (after a config reload). */
@@ -142,7 +162,8 @@ export class MetricsView {
       if (this.defaultMetrics) own = joinExpositions(own, await processMetricsRegistry(format).metrics(), om);
       // Sized from the last scrape, so a large fleet's output is written without regrowing.
       const out = new ByteWriter(this.lastBytes + (this.lastBytes >> 3));
-      writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys });
+      writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.chunks);
+      this.chunks.sweep();
       if (!om) out.write('\n');
       out.write(om ? own.replace(/# EOF\n$/, '') : own);
       this.writeUpstream(this.current.upstream, om, out);

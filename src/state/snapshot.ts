@@ -22,7 +22,7 @@ function probeView(probe: ProbeName, n: NodeState, now: number): ProbeView {
     lastSuccessSeconds: s.lastSuccessAt === undefined ? undefined : s.lastSuccessAt / 1000,
     failures: s.failures,
     consecutiveFailures: s.consecutiveFailures,
-    backingOff: s.notBefore !== undefined && s.notBefore > now,
+    backingOff: isBackingOff(s, now),
   };
 }
 
@@ -30,7 +30,8 @@ export function buildSnapshot(states: Iterable<NodeState>, networks: Record<stri
   const byNetwork = new Map<string, NetworkGroup>();
   const nodes: NodeView[] = [];
   for (const n of states) {
-    const view = nodeView(n, now);
+    // A copy per snapshot: networkView sets its lag, and snapshots already handed out stay as they were.
+    const view = { ...nodeView(n, now) };
     nodes.push(view);
     let g = byNetwork.get(view.network);
     if (!g) byNetwork.set(view.network, (g = { states: [], views: [] }));
@@ -48,12 +49,39 @@ interface NetworkGroup {
   views: NodeView[];
 }
 
-function nodeView(n: NodeState, now: number): NodeView {
+/** Each node's view as of its revision: rebuilt only after a result or a reload touched the node. */
+const views = new WeakMap<NodeState, NodeView>();
+
+/**
+ * The node's view at `now` (no lagBlocks: that needs the network). Shared and never modified:
+ * callers that add to it copy it. Backoff ends with time alone, so a probe whose flag changed
+ * gets a new ProbeView.
+ */
+export function nodeView(n: NodeState, now: number): NodeView {
+  let v = views.get(n);
+  if (v === undefined || v.revision !== n.revision) {
+    v = buildNodeView(n, now);
+    views.set(n, v);
+  }
+  let probes = v.probes;
+  v.probes.forEach((p, j) => {
+    const off = isBackingOff(n.probes.get(p.probe), now);
+    if (off === p.backingOff) return;
+    if (probes === v.probes) probes = [...probes];
+    probes[j] = { ...p, backingOff: off };
+  });
+  return probes === v.probes ? v : { ...v, probes };
+}
+
+const isBackingOff = (s: { notBefore?: number } | undefined, now: number) => s?.notBefore !== undefined && s.notBefore > now;
+
+function buildNodeView(n: NodeState, now: number): NodeView {
   const up = isUp(n);
   // The probe values alone: the target (URL, header secrets) and the bookkeeping stay behind.
   const { target: _target, probes: _probes, namespace: _ns, lastSuccessAt: _last, firstRoundDone: _done, ...values } = n;
   return {
     name: n.target.name,
+    revision: n.revision,
     network: n.target.network,
     labels: n.target.labels,
     namespace: n.namespace,
@@ -76,11 +104,9 @@ function networkView(network: string, g: NetworkGroup, decimals: number): Networ
     if (v.height !== undefined && heightMax !== undefined) v.lagBlocks = heightMax - v.height;
   }
   const versions = new Set(upViews.map((v) => v.health?.version).filter((x) => x !== undefined));
-  // Chain values from the highest node up that reports them.
-  const ranked = g.states
-    .map((s, i) => ({ s, v: g.views[i]! }))
-    .filter(({ v }) => v.up)
-    .sort((a, b) => (b.v.height ?? -1) - (a.v.height ?? -1) || a.v.name.localeCompare(b.v.name));
+  // Chain values from the highest node up that reports them (ties: by name).
+  const up = g.states.map((s, i) => ({ s, v: g.views[i]! })).filter(({ v }) => v.up);
+  const source = highest(up, () => true);
   const net: NetworkView = {
     network,
     decimals,
@@ -89,10 +115,12 @@ function networkView(network: string, g: NetworkGroup, decimals: number): Networ
     heightMax,
     heightMin: heights.length ? Math.min(...heights) : undefined,
     versions: versions.size,
-    sourceNode: ranked[0]?.v.name,
+    sourceNode: source?.v.name,
   };
-  addValidators(net, ranked.filter(({ s }) => s.validators).map(({ s }) => s));
-  const minSrc = ranked.find(({ s }) => s.mining);
+  const reporting = up.filter(({ s }) => s.validators);
+  const first = highest(reporting, () => true);
+  if (first) addValidators(net, first.s, reporting.map(({ s }) => s));
+  const minSrc = highest(up, ({ s }) => s.mining !== undefined);
   if (minSrc?.s.mining) {
     const m = minSrc.s.mining;
     const height = minSrc.v.height ?? 0;
@@ -108,9 +136,25 @@ function networkView(network: string, g: NetworkGroup, decimals: number): Networ
   return net;
 }
 
+type Ranked = { s: NodeState; v: NodeView };
+
+/** The first of `list` matching `ok` by height (highest first), then name: a scan, not a sort (every snapshot). */
+function highest(list: Ranked[], ok: (r: Ranked) => boolean): Ranked | undefined {
+  let best: Ranked | undefined;
+  for (const r of list) {
+    if (!ok(r)) continue;
+    if (!best) best = r;
+    else {
+      const d = (r.v.height ?? -1) - (best.v.height ?? -1);
+      if (d > 0 || (d === 0 && r.v.name.localeCompare(best.v.name) < 0)) best = r;
+    }
+  }
+  return best;
+}
+
 /** The validator set of the highest reporting node, and whether the reporting nodes disagree. */
-function addValidators(net: NetworkView, reporting: NodeState[]): void {
-  const src = reporting[0]?.validators;
+function addValidators(net: NetworkView, source: NodeState, reporting: NodeState[]): void {
+  const src = source.validators;
   if (!src) return;
   let total = 0n;
   const list = src.map((v) => {
@@ -118,13 +162,22 @@ function addValidators(net: NetworkView, reporting: NodeState[]): void {
     return { address: v.address, stakeTokens: toTokens(v.stake, net.decimals), weight: v.weight, agentScore: v.agentScore };
   });
   net.validators = { list, totalStakeTokens: toTokens(total, net.decimals) };
-  const sets = reporting.map(setKey);
-  net.validatorSetMismatch = sets.every((k) => k === sets[0]) ? 0 : 1;
+  const first = setKey(source);
+  net.validatorSetMismatch = reporting.every((s) => setKey(s) === first) ? 0 : 1;
 }
 
+/** A validator set's identity, kept per answer (each node's list is compared at every snapshot). */
+const setKeys = new WeakMap<object, string>();
+
 function setKey(s: NodeState): string {
-  return (s.validators ?? [])
-    .map((v) => v.address)
-    .sort()
-    .join(',');
+  const list = s.validators ?? [];
+  let key = setKeys.get(list);
+  if (key === undefined) {
+    key = list
+      .map((v) => v.address)
+      .sort()
+      .join(',');
+    setKeys.set(list, key);
+  }
+  return key;
 }
