@@ -4,7 +4,6 @@
 // string first and encoded a few KB at a time: one Buffer.write per sample line cost ~1 us,
 // most of a scrape.
 const FLUSH_AT = 16 * 1024;
-const SMALL_COPY = 1024;
 
 export class ByteWriter {
   private buf: Buffer;
@@ -33,22 +32,12 @@ export class ByteWriter {
     this.len += b.length;
   }
 
-  /** bytes[start, end): a range of a node's pre-rendered lines, copied without a view object. */
+  /** bytes[start, end): a range of a node's pre-rendered lines (copied, ~0.5 us per call). */
   writeRange(b: Buffer, start: number, end: number): void {
     if (end <= start) return;
     this.flush();
     if (this.len + end - start > this.buf.length) this.grow(this.len + end - start);
-    const n = end - start;
-    if (n > SMALL_COPY) {
-      this.len += b.copy(this.buf, this.len, start, end);
-      return;
-    }
-    // Buffer#copy of a range makes a Uint8Array view per call (~0.5 us): a node's lines of one
-    // family are a few hundred bytes, copied faster one by one.
-    const dst = this.buf;
-    const at = this.len;
-    for (let i = 0; i < n; i++) dst[at + i] = b[start + i]!;
-    this.len += n;
+    this.len += b.copy(this.buf, this.len, start, end);
   }
 
   get length(): number {
