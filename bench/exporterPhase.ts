@@ -8,7 +8,7 @@ import { standardComponents } from '../src/daemonParts.js';
 import { simulatedFleetConfig } from '../src/demo.js';
 import { createLogger } from '../src/logger.js';
 import { countConnections, type FleetNode } from './fleet.js';
-import { cpuMsFromProc, percentile, RssSampler, socketsHeld } from './proc.js';
+import { cpuMsFromProc, percentile, RssSampler, socketsHeld, type MemoryFigures } from './proc.js';
 
 export interface ExporterResult {
   polls: number;
@@ -24,6 +24,8 @@ export interface ExporterResult {
   bytes: number;
   steadyRss: number;
   peakRss: number;
+  /** Medians over the steady windows: what RSS is made of. */
+  steadyMemory: MemoryFigures;
   lateP50Ms: number;
   lateP99Ms: number;
   lateMaxMs: number;
@@ -133,6 +135,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
       scrapeMaxMs: Math.max(...scrapes),
       bytes,
       steadyRss: rss.steady(),
+      steadyMemory: rss.steadyFigures(),
       peakRss: rss.peak,
       lateP50Ms: late.p50Ms,
       lateP99Ms: late.p99Ms,
@@ -148,7 +151,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
 }
 
 /** RSS before and after `count` config reloads (each a fresh config object), with full GCs. */
-export async function runReloads(nodes: FleetNode[], count: number, evidenceDir: string): Promise<{ before: number; after: number; heapBefore: number; heapAfter: number }> {
+export async function runReloads(nodes: FleetNode[], count: number, evidenceDir: string): Promise<{ before: MemoryFigures; after: MemoryFigures }> {
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const make = (i: number) =>
     simulatedFleetConfig(nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: 60_000, timeoutMs: 5_000, evidenceDir, labels: () => ({ role: `r${i % 3}` }) });
@@ -166,7 +169,7 @@ export async function runReloads(nodes: FleetNode[], count: number, evidenceDir:
     await sleep(100);
     gc();
     const after = process.memoryUsage();
-    return { before: before.rss, after: after.rss, heapBefore: before.heapUsed, heapAfter: after.heapUsed };
+    return { before, after };
   } finally {
     await daemon.close();
   }

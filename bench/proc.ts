@@ -38,11 +38,23 @@ export function openFilesLimit(): { soft: number; hard: number } {
   return { soft: soft ?? NaN, hard: hard ?? NaN };
 }
 
-/** RSS sampled every `everyMs` until stopped: peak, and the samples of a marked window. */
+/** The memory figures beside RSS that explain it (bytes, from process.memoryUsage()). */
+export interface MemoryFigures {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  /** Memory outside the V8 heap that JS objects hold (Buffers, WASM memory, ...). */
+  external: number;
+  arrayBuffers: number;
+}
+
+const FIELDS = ['rss', 'heapUsed', 'heapTotal', 'external', 'arrayBuffers'] as const;
+
+/** Memory sampled every `everyMs` until stopped: peak RSS, and the samples of a marked window. */
 export class RssSampler {
   private readonly timer: NodeJS.Timeout;
   peak = 0;
-  private window: number[] | undefined;
+  private window: MemoryFigures[] | undefined;
 
   constructor(everyMs = 500) {
     this.timer = setInterval(() => this.sample(), everyMs);
@@ -50,9 +62,9 @@ export class RssSampler {
   }
 
   private sample(): void {
-    const rss = process.memoryUsage.rss();
-    this.peak = Math.max(this.peak, rss);
-    this.window?.push(rss);
+    const m = process.memoryUsage();
+    this.peak = Math.max(this.peak, m.rss);
+    this.window?.push(m);
   }
 
   /** Starts collecting the steady-state samples. */
@@ -62,8 +74,15 @@ export class RssSampler {
 
   /** Median RSS since mark(). */
   steady(): number {
-    const w = [...(this.window ?? [])].sort((a, b) => a - b);
-    return w[Math.floor(w.length / 2)] ?? process.memoryUsage.rss();
+    return this.steadyFigures().rss;
+  }
+
+  /** Median of each figure since mark() (each its own median, so they need not add up). */
+  steadyFigures(): MemoryFigures {
+    const w = this.window?.length ? this.window : [process.memoryUsage()];
+    const out = {} as MemoryFigures;
+    for (const k of FIELDS) out[k] = percentile(w.map((m) => m[k]), 0.5);
+    return out;
   }
 
   stop(): void {

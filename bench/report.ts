@@ -32,10 +32,16 @@ export function tableRow(r: ScenarioResult): string {
   return `| ${r.label} | ${r.intervalMs / 1000} s | ${ms(e.cpuPerPollMs, 3)} / ${r.floor ? ms(r.floor.cpuPerPollMs, 3) : 'n/a'} | ${ratio} | ${(e.coreShare * 100).toFixed(0)}% | ${Math.round(e.connectsPerMin)} | ${e.sockets} | ${ms(e.renderP50Ms, 1)} / ${ms(e.renderMaxMs, 1)} | ${ms(e.scrapeP50Ms, 1)} / ${ms(e.scrapeMaxMs, 1)} | ${mb(e.steadyRss)} / ${mb(e.peakRss)} | ${ms(e.lateP50Ms, 0)} / ${ms(e.lateP99Ms, 0)} / ${ms(e.lateMaxMs, 0)} | ${e.overruns} | ${e.failedPolls} |`;
 }
 
+/** What the steady RSS is made of: V8 heap used / committed, and memory held outside it. */
+function memoryParts(e: ExporterResult): string {
+  const m = e.steadyMemory;
+  return `V8 heap ${mb(m.heapUsed)} used of ${mb(m.heapTotal)}, external ${mb(m.external)} incl. array buffers ${mb(m.arrayBuffers)}`;
+}
+
 export function floorLine(label: string, f: FloorResult, what: string): string {
   return `  ${label} ${what}: ${f.polls} node-polls in ${(f.wallMs / 1000).toFixed(1)} s, ${ms(f.cpuPerPollMs, 3)} CPU per node-poll, ${f.connectsDuringMeasure} connects while measured, ${f.sockets} sockets, RSS ${mb(f.rss)}`;
 }
 
 export function exporterLine(label: string, e: ExporterResult): string {
-  return `  ${label} exporter: ${e.polls} node-polls, ${ms(e.cpuPerPollMs, 3)} CPU per node-poll (${(e.coreShare * 100).toFixed(0)}% of one core), ${Math.round(e.connectsPerMin)} connects/min, ${e.sockets} sockets, /metrics ${(e.bytes / 1024 / 1024).toFixed(1)} MB render p50 ${ms(e.renderP50Ms, 1)}, scrape p50 ${ms(e.scrapeP50Ms, 1)}, RSS ${mb(e.steadyRss)} steady / ${mb(e.peakRss)} peak, lateness p99 ${ms(e.lateP99Ms, 0)}, ${e.overruns} overruns, ${e.failedPolls} failed polls`;
+  return `  ${label} exporter: ${e.polls} node-polls, ${ms(e.cpuPerPollMs, 3)} CPU per node-poll (${(e.coreShare * 100).toFixed(0)}% of one core), ${Math.round(e.connectsPerMin)} connects/min, ${e.sockets} sockets, /metrics ${(e.bytes / 1024 / 1024).toFixed(1)} MB render p50 ${ms(e.renderP50Ms, 1)}, scrape p50 ${ms(e.scrapeP50Ms, 1)}, RSS ${mb(e.steadyRss)} steady (${memoryParts(e)}) / ${mb(e.peakRss)} peak, lateness p99 ${ms(e.lateP99Ms, 0)}, ${e.overruns} overruns, ${e.failedPolls} failed polls`;
 }

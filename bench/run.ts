@@ -21,6 +21,7 @@ import { exporterLine, floorLine, machineLine, TABLE_HEADER, tableRow, type Scen
 import { runRenderProfile } from './renderProfile.js';
 import { runHostileBench, runHostilePhase, type HostileRun } from './hostile.js';
 import { runSoak } from './soak.js';
+import type { MemoryFigures } from './proc.js';
 
 const me = fileURLToPath(import.meta.url);
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
@@ -29,6 +30,12 @@ interface Scenario {
   nodes: number;
   intervalMs: number;
   layout: Layout;
+}
+
+/** Each figure before -> after: RSS, the V8 heap (used and committed) and memory outside it. */
+function reloadFigures(before: MemoryFigures, after: MemoryFigures): string {
+  const names: Array<[keyof MemoryFigures, string]> = [['rss', 'RSS'], ['heapUsed', 'heap used'], ['heapTotal', 'heap committed'], ['external', 'external'], ['arrayBuffers', 'array buffers']];
+  return names.map(([k, name]) => `${name} ${mb(before[k])} -> ${mb(after[k])} MB`).join(', ');
 }
 
 function parseDuration(raw: string, what: string): number {
@@ -168,8 +175,8 @@ async function main(): Promise<void> {
         writeFileSync(join(dir, 'fleet.json'), JSON.stringify(fleet.nodes));
         console.log(`simulator: ${s.nodes} nodes, ${s.layout}, in ${fleet.processes.length} process(es)`);
         if (v.reloads !== undefined || (v.nodes === undefined && rows.length === 0)) {
-          const r = await phase<{ before: number; after: number; heapBefore: number; heapAfter: number }>('reloads', ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--reloads', v.reloads ?? '500']);
-          console.log(`  ${v.reloads ?? 500} config reloads (${s.nodes} nodes): RSS ${mb(r.before)} -> ${mb(r.after)} MB, heap after GC ${mb(r.heapBefore)} -> ${mb(r.heapAfter)} MB`);
+          const r = await phase<{ before: MemoryFigures; after: MemoryFigures }>('reloads', ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--reloads', v.reloads ?? '500']);
+          console.log(`  ${v.reloads ?? 500} config reloads (${s.nodes} nodes), after a full GC each side: ${reloadFigures(r.before, r.after)}`);
         }
       }
       const label = `${s.nodes.toLocaleString('en-US')} nodes${s.layout === 'shared-port' ? ', shared port' : ''}`;
