@@ -6,6 +6,7 @@ import { request } from 'undici';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import { standardComponents } from '../src/daemonParts.js';
 import { simulatedFleetConfig } from '../src/demo.js';
+import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
 import { countConnections, type FleetNode } from './fleet.js';
 import { cpuMsFromProc, percentile, RssSampler, socketsHeld, type MemoryFigures } from './proc.js';
@@ -82,6 +83,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     labels: () => ({ role: 'bench' }),
   });
   // The parts the CLI runs (status board, alerting, heartbeat), so the figures are what operators get.
+  applyHeapPolicy(); // as the CLI does, so the figures are what operators get
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(config, { logger, components: standardComponents(logger) });
   const conns = countConnections(Number(new URL(daemon.url).port));
@@ -155,6 +157,7 @@ export async function runReloads(nodes: FleetNode[], count: number, evidenceDir:
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const make = (i: number) =>
     simulatedFleetConfig(nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: 60_000, timeoutMs: 5_000, evidenceDir, labels: () => ({ role: `r${i % 3}` }) });
+  applyHeapPolicy(); // as the CLI does, so the figures are what operators get
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(make(0), { logger, components: standardComponents(logger) });
   try {

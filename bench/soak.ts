@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { startDaemon } from '../src/daemon.js';
 import { standardComponents } from '../src/daemonParts.js';
 import { simulatedFleetConfig } from '../src/demo.js';
+import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
 import { SIM_FAULTS } from '../src/sim/index.js';
 import type { FleetNode } from './fleet.js';
@@ -20,6 +21,7 @@ export async function runSoak(nodes: FleetNode[], minutes: number, intervalMs: n
     evidenceDir: join(dir, 'evidence'),
     labels: () => ({ role: 'bench' }),
   });
+  applyHeapPolicy(); // as the CLI does, so the figures are what operators get
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(config, { logger, components: standardComponents(logger) });
   const faults = SIM_FAULTS.filter((f) => f !== 'down');

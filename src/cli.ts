@@ -11,6 +11,7 @@ import { standardComponents } from './daemonParts.js';
 import { demoConfig, startDemoFleet } from './demo.js';
 import type { ListenAddress } from './domain.js';
 import { runEvidenceCli } from './evidence/index.js';
+import { applyHeapPolicy } from './heapPolicy.js';
 import { createLogger, LOG_LEVELS, type Logger } from './logger.js';
 import { runSimulatorCli } from './sim/index.js';
 import { alertsForShard, shardComponent, ShardAssignment, ShardSpecError } from './shard/index.js';
@@ -157,6 +158,7 @@ async function runExporter(argv: string[]): Promise<number> {
   if (values.version) return (process.stdout.write(`${VERSION}\n`), 0);
   if (!values.config) throw new UsageError('--config <file.yaml> is required (or use: demo)');
   const log = makeLogger(values);
+  applyHeapPolicy();
   const path = resolve(values.config);
   const sharding = shardAssignment(values);
   let config;
@@ -194,6 +196,7 @@ async function runDemo(argv: string[]): Promise<number> {
   const values = parseRunArgs(argv);
   if (values.help) return (process.stdout.write(USAGE), 0);
   const log = makeLogger(values);
+  applyHeapPolicy();
   const listen = listenArg(values.listen) ?? { host: '127.0.0.1', port: 9715 };
   const fleet = await startDemoFleet();
   const config = demoConfig(fleet, { listen });
