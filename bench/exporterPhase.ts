@@ -152,7 +152,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
   }
 }
 
-/** RSS before and after `count` config reloads (each a fresh config object), with full GCs. */
+/** Memory before and after `count` config reloads (each a fresh config object) of a polled fleet, with full GCs. */
 export async function runReloads(nodes: FleetNode[], count: number, evidenceDir: string): Promise<{ before: MemoryFigures; after: MemoryFigures }> {
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const make = (i: number) =>
@@ -161,6 +161,9 @@ export async function runReloads(nodes: FleetNode[], count: number, evidenceDir:
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(make(0), { logger, components: standardComponents(logger) });
   try {
+    // Every node polled once first (sockets open, answers kept): what grows after that is the reloads'.
+    const readyBy = Date.now() + 90_000;
+    while (!daemon.ready() && Date.now() < readyBy) await sleep(100);
     for (let i = 1; i <= 20; i++) daemon.applyConfig(make(i)); // warm-up
     await daemon.metricsView().render('text');
     gc();
