@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../src/http/client.js';
+import { createDispatcher } from '../src/http/dispatcher.js';
 import { Secrets } from '../src/redact.js';
 
 let server: Server;
@@ -106,6 +107,21 @@ describe('a reused connection closed under the request', () => {
     } finally {
       dropNth = 0;
       await client.close();
+    }
+  });
+
+  it('clients closed leave no listener on a pool they share (reloads make new clients)', async () => {
+    const pool = createDispatcher();
+    try {
+      const before = [pool.listenerCount('connect'), pool.listenerCount('disconnect')];
+      for (let i = 0; i < 20; i++) {
+        const c = new HttpClient({ secrets: new Secrets(), dispatcher: pool });
+        expect(pool.listenerCount('connect')).toBe(before[0]! + 1);
+        await c.close();
+      }
+      expect([pool.listenerCount('connect'), pool.listenerCount('disconnect')]).toEqual(before);
+    } finally {
+      await pool.destroy();
     }
   });
 });

@@ -105,6 +105,7 @@ export class HttpClient {
 
   /** Closes the pool if this client made it. */
   async close(): Promise<void> {
+    this.connections.detach();
     if (this.owned) await this.dispatcher.destroy().catch(() => undefined);
   }
 

@@ -10,9 +10,18 @@ export class ConnectionLog {
   private seq = 0;
   private readonly open = new Map<string, number>();
 
-  constructor(dispatcher: Dispatcher) {
-    dispatcher.on('connect', (origin) => this.open.set(originOf(origin), ++this.seq));
-    dispatcher.on('disconnect', (origin) => this.open.delete(originOf(origin)));
+  private readonly onConnect = (origin: unknown) => void this.open.set(originOf(origin), ++this.seq);
+  private readonly onDisconnect = (origin: unknown) => void this.open.delete(originOf(origin));
+
+  constructor(private readonly dispatcher: Dispatcher) {
+    dispatcher.on('connect', this.onConnect);
+    dispatcher.on('disconnect', this.onDisconnect);
+  }
+
+  /** Stops listening (a shared pool outlives the clients that use it). */
+  detach(): void {
+    this.dispatcher.off('connect', this.onConnect);
+    this.dispatcher.off('disconnect', this.onDisconnect);
   }
 
   /** The number of the origin's open connection, undefined when none is open. */
