@@ -19,6 +19,8 @@ export interface ExporterResult {
   connectsPerMin: number;
   sockets: number;
   renderP50Ms: number;
+  /** CPU of the process during each render (other threads included: GC helpers), not wall time. */
+  renderCpuP50Ms: number;
   renderMaxMs: number;
   scrapeP50Ms: number;
   scrapeMaxMs: number;
@@ -110,14 +112,18 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
 
     // Window 2: polling while Prometheus scrapes.
     const renders: number[] = [];
+    const renderCpus: number[] = [];
     const scrapes: number[] = [];
     let bytes = 0;
     let lastText = '';
     const end = Date.now() + opts.scrapeWindowMs;
     while (Date.now() < end) {
       const r0 = performance.now();
+      const c0 = process.cpuUsage();
       bytes = (await daemon.metricsView().render('text')).body.length;
       renders.push(performance.now() - r0);
+      const dc = process.cpuUsage(c0);
+      renderCpus.push((dc.user + dc.system) / 1000);
       await sleep(opts.scrapeEveryMs / 2);
       const s = await scrape(daemon.url);
       scrapes.push(s.ms);
@@ -132,6 +138,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
       connectsPerMin: (connects * 60_000) / wall,
       sockets,
       renderP50Ms: percentile(renders, 0.5),
+      renderCpuP50Ms: percentile(renderCpus, 0.5),
       renderMaxMs: Math.max(...renders),
       scrapeP50Ms: percentile(scrapes, 0.5),
       scrapeMaxMs: Math.max(...scrapes),

@@ -43,5 +43,5 @@ export function floorLine(label: string, f: FloorResult, what: string): string {
 }
 
 export function exporterLine(label: string, e: ExporterResult): string {
-  return `  ${label} exporter: ${e.polls} node-polls, ${ms(e.cpuPerPollMs, 3)} CPU per node-poll (${(e.coreShare * 100).toFixed(0)}% of one core), ${Math.round(e.connectsPerMin)} connects/min, ${e.sockets} sockets, /metrics ${(e.bytes / 1024 / 1024).toFixed(1)} MB render p50 ${ms(e.renderP50Ms, 1)}, scrape p50 ${ms(e.scrapeP50Ms, 1)}, RSS ${mb(e.steadyRss)} steady (${memoryParts(e)}) / ${mb(e.peakRss)} peak, lateness p99 ${ms(e.lateP99Ms, 0)}, ${e.overruns} overruns, ${e.failedPolls} failed polls`;
+  return `  ${label} exporter: ${e.polls} node-polls, ${ms(e.cpuPerPollMs, 3)} CPU per node-poll (${(e.coreShare * 100).toFixed(0)}% of one core), ${Math.round(e.connectsPerMin)} connects/min, ${e.sockets} sockets, /metrics ${(e.bytes / 1024 / 1024).toFixed(1)} MB render p50 ${ms(e.renderP50Ms, 1)} (CPU ${ms(e.renderCpuP50Ms, 1)}), scrape p50 ${ms(e.scrapeP50Ms, 1)}, RSS ${mb(e.steadyRss)} steady (${memoryParts(e)}) / ${mb(e.peakRss)} peak, lateness p99 ${ms(e.lateP99Ms, 0)}, ${e.overruns} overruns, ${e.failedPolls} failed polls`;
 }
