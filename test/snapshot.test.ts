@@ -146,7 +146,7 @@ describe('backoff helpers', () => {
 });
 
 describe('NodeState.revision', () => {
-  it('changes at every result and reload (settings may have changed), never at a read, and is never reused by another node', () => {
+  it('changes at every result and change of shown settings, never at a read or an unchanged reload, and is never reused by another node', () => {
     const s = new FleetState([target('a'), target('b')], noBackoff);
     const a0 = s.get('a')!.revision;
     const b0 = s.get('b')!.revision;
@@ -162,7 +162,11 @@ describe('NodeState.revision', () => {
     expect(a2).not.toBe(a1);
     s.setTargets([target('a', { labels: { role: 'rpc' } }), target('b')]);
     expect(s.get('a')!.revision).not.toBe(a2);
-    expect(s.get('b')!.revision).not.toBe(b0);
+    // b came back as a new but equal target: nothing a view shows changed.
+    expect(s.get('b')!.revision).toBe(b0);
+    const a3 = s.get('a')!.revision;
+    s.setTargets([target('a', { labels: { role: 'rpc' }, intervalMs: 30_000 }), target('b')]);
+    expect(s.get('a')!.revision).not.toBe(a3);
     s.setTargets([target('a'), target('c')]);
     expect([a0, a1, a2, b0]).not.toContain(s.get('c')!.revision);
   });

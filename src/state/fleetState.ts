@@ -1,6 +1,7 @@
 // What the exporter knows about each node, updated by probe results. No I/O: the scheduler feeds
 // results in, the metrics view reads snapshots out. A failed probe clears the values it owned,
 // so nothing stale ever looks fresh.
+import { isDeepStrictEqual } from 'node:util';
 import { FAILURE_REASONS, type FailureReason, type NodeTarget, type NodeValues, type ProbeName, type ProbeResult } from '../domain.js';
 import { parseRetryAfter } from '../http/retryAfter.js';
 import { applyProbeData, probeDescriptor } from '../probe/descriptors.js';
@@ -27,7 +28,7 @@ export interface NodeState extends NodeValues {
   lastSuccessAt?: number;
   /** Every configured probe has finished at least once. */
   firstRoundDone: boolean;
-  /** New (unique) at every result and every reload, so views can keep per-node work while it stays the same. */
+  /** New (unique) at every result and every change of settings a view shows, so views can keep per-node work while it stays the same. */
   revision: number;
 }
 
@@ -68,6 +69,11 @@ function newNodeState(target: NodeTarget): NodeState {
 /** Fields that, when changed, make a node a different node (its history no longer applies). */
 function identity(t: NodeTarget): string {
   return JSON.stringify([t.url, t.network, t.rpcNamespace]);
+}
+
+/** Settings the views show or derive from; when none changed, a reload keeps the node's revision (and their work). */
+function sameViewedSettings(a: NodeTarget, b: NodeTarget): boolean {
+  return a.intervalMs === b.intervalMs && a.timeoutMs === b.timeoutMs && isDeepStrictEqual(a.labels, b.labels) && isDeepStrictEqual(a.probes, b.probes);
 }
 
 /** Probes whose answer decides whether a node is up: health or blockNumber, else metrics. */
@@ -125,8 +131,8 @@ export class FleetState {
         changed.push(t.name);
       } else {
         // Same node: keep history, take new settings (interval, labels, probe list).
+        if (!sameViewedSettings(old.target, t)) old.revision = nextRevision();
         old.target = t;
-        old.revision = nextRevision();
         for (const p of [...old.probes.keys()]) if (!t.probes.includes(p)) old.probes.delete(p);
         for (const p of t.probes) if (!old.probes.has(p)) old.probes.set(p, newProbeState());
         old.firstRoundDone = old.firstRoundDone && [...old.probes.values()].every((s) => s.lastRun);
