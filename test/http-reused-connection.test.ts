@@ -124,4 +124,32 @@ describe('a reused connection closed under the request', () => {
       await pool.destroy();
     }
   });
+
+  it('clients open at once on one pool share one listener pair, and a retry still works after others closed', async () => {
+    const pool = createDispatcher();
+    const clients = Array.from({ length: 20 }, () => new HttpClient({ secrets: new Secrets(), dispatcher: pool }));
+    try {
+      // Twenty clients (an agent platform checker, receivers, probes) on one pool: no EventEmitter leak warning.
+      expect([pool.listenerCount('connect'), pool.listenerCount('disconnect')]).toEqual([1, 1]);
+      const last = clients.pop()!;
+      for (const c of clients.splice(0)) await c.close();
+      await last.close();
+      await last.close(); // a second close is not counted again
+      expect(pool.listenerCount('connect')).toBe(0);
+      const again = new HttpClient({ secrets: new Secrets(), dispatcher: pool });
+      const other = new HttpClient({ secrets: new Secrets(), dispatcher: pool });
+      clients.push(again, other);
+      dropNth = 0;
+      expect((await again.send({ method: 'GET', url: `${base}/first`, timeoutMs: 2000, maxBytes: 1000 })).ok).toBe(true);
+      await other.close();
+      dropNth = 2;
+      const out = await again.send({ method: 'GET', url: `${base}/second`, timeoutMs: 2000, maxBytes: 1000 });
+      expect(out.ok).toBe(true);
+      expect(seen).toEqual(['GET /first', 'GET /second', 'GET /second']);
+    } finally {
+      dropNth = 0;
+      for (const c of clients) await c.close();
+      await pool.destroy();
+    }
+  });
 });

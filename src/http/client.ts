@@ -78,13 +78,14 @@ export class HttpClient {
   private readonly owned: boolean;
   private readonly now: () => number;
   private readonly connections: ConnectionLog;
+  private closed = false;
 
   constructor(opts: HttpClientOptions) {
     this.secrets = opts.secrets;
     this.owned = !opts.dispatcher;
     this.dispatcher = opts.dispatcher ?? createDispatcher();
     this.now = opts.now ?? Date.now;
-    this.connections = new ConnectionLog(this.dispatcher);
+    this.connections = ConnectionLog.attach(this.dispatcher);
   }
 
   /** Never throws: every failure is an outcome. */
@@ -105,7 +106,9 @@ export class HttpClient {
 
   /** Closes the pool if this client made it. */
   async close(): Promise<void> {
-    this.connections.detach();
+    if (this.closed) return;
+    this.closed = true;
+    this.connections.release();
     if (this.owned) await this.dispatcher.destroy().catch(() => undefined);
   }
 
