@@ -23,6 +23,13 @@ function nodeUp(metrics: string): Map<string, number> {
   return up;
 }
 
+/** Nodes whose health probe has run at least once (a node is listed with ledger_node_up 0 before its first poll). */
+function polled(metrics: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of metrics.matchAll(/^ledger_probe_duration_seconds\{[^}]*\bnode="([^"]+)"[^}]*\bprobe="health"[^}]*\} \S+$/gm)) out.add(m[1]!);
+  return out;
+}
+
 async function startExporter(teardown: Teardown, configure: (c: ReturnType<typeof labelledContainer>) => ReturnType<typeof labelledContainer> = (c) => c): Promise<StartedTestContainer> {
   // The image's own health command, on a 1 s interval instead of 30 s so the wait stays short.
   const test = await imageHealthcheck(IMAGES.exporter);
@@ -61,9 +68,9 @@ describe.skipIf(skip)('exporter image: demo fleet', () => {
   });
 
   it('serves /metrics for every demo node through the mapped port', async () => {
-    const up = await pollHttp(`${baseUrl(exporter, 9715)}/metrics`, 'ledger_node_up for every demo node', (body) => {
+    const up = await pollHttp(`${baseUrl(exporter, 9715)}/metrics`, 'ledger_node_up for every demo node, each polled once', (body) => {
       const seen = nodeUp(body);
-      return seen.size === DEMO_SPECS.length ? seen : undefined;
+      return seen.size === DEMO_SPECS.length && polled(body).size === DEMO_SPECS.length ? seen : undefined;
     });
     expect([...up.keys()].sort()).toEqual(DEMO_SPECS.map((s) => s.name).sort());
     expect(up.get('val-eu-1')).toBe(1);
