@@ -82,6 +82,17 @@ export function livenessProbes(probes: readonly ProbeName[]): ProbeName[] {
   return decisive.length > 0 ? decisive : probes.filter((p) => p === 'metrics');
 }
 
+/** Up: the last run of one of the node's liveness probes (`live`, by default from its probe list) answered validly. */
+export function isUp(n: NodeState, live: readonly ProbeName[] = livenessProbes([...n.probes.keys()])): boolean {
+  for (const p of live) if (n.probes.get(p)?.lastRun?.ok) return true;
+  return false;
+}
+
+/** Height from /health, else from blockNumber; none while the node is not up (an old height must not look fresh). */
+export function nodeHeight(n: NodeState, up: boolean): number | undefined {
+  return up ? (n.health?.height ?? n.blockNumber) : undefined;
+}
+
 /** A node that answers again is seen up within this long: two intervals, or 30 s if longer. */
 export function recoveryWindowMs(intervalMs: number): number {
   return Math.max(2 * intervalMs, 30_000);

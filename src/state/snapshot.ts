@@ -2,15 +2,10 @@
 // view and the status page render snapshots; nothing here does I/O or reads the clock.
 import { DEFAULT_DECIMALS, type FleetSnapshot, type NetworkSettings, type NetworkView, type NodeView, type ProbeName, type ProbeView } from '../domain.js';
 import { toTokens } from '../probe/parse.js';
-import { livenessProbes, type NodeState } from './fleetState.js';
+import { isUp, nodeHeight, type NodeState } from './fleetState.js';
 
 // The view types are domain types; re-exported for the readers of snapshots.
 export type { FleetSnapshot, NetworkView, NodeView, ProbeView, ValidatorView } from '../domain.js';
-
-/** up: the last health or blockNumber probe answered validly (metrics alone when neither is configured). */
-function isUp(n: NodeState): boolean {
-  return livenessProbes([...n.probes.keys()]).some((p) => n.probes.get(p)?.lastRun?.ok ?? false);
-}
 
 function probeView(probe: ProbeName, n: NodeState, now: number): ProbeView {
   const s = n.probes.get(probe)!;
@@ -87,7 +82,7 @@ function buildNodeView(n: NodeState, now: number): NodeView {
     namespace: n.namespace,
     up,
     health: n.health,
-    height: up ? (n.health?.height ?? n.blockNumber) : undefined,
+    height: nodeHeight(n, up),
     validatorsCount: n.validators?.length,
     minersActive: n.mining?.activeMiners,
     probes: n.target.probes.map((p) => probeView(p, n, now)),

@@ -5,8 +5,8 @@
 // of a large fleet costs what changed, plus one cheap pass over the nodes.
 import type { NodeTarget, ProbeName, ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
-import { livenessProbes, type FleetState, type NodeState } from '../state/fleetState.js';
-import { deriveNodeStatus, isBehind, isUp, nodeHeight, type DeriveInput, type Derived } from './derive.js';
+import { isUp, livenessProbes, nodeHeight, type FleetState, type NodeState } from '../state/fleetState.js';
+import { deriveNodeStatus, isBehind, type DeriveInput, type Derived } from './derive.js';
 import { StatusEvents } from './events.js';
 import { NodeHistory, type PollEntry, type UptimeWindow } from './history.js';
 import type { StatusFileData } from './persist.js';

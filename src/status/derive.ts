@@ -47,17 +47,6 @@ export interface Derived {
   ageFrom?: number;
 }
 
-/** up: the last run of a probe deciding "up" answered validly (as in the fleet snapshot). */
-export function isUp(node: NodeState, live: readonly ProbeName[]): boolean {
-  for (const p of live) if (node.probes.get(p)?.lastRun?.ok) return true;
-  return false;
-}
-
-/** From /health, else from blockNumber; none while the node is not up (as in the fleet snapshot). */
-export function nodeHeight(node: NodeState, up: boolean): number | undefined {
-  return up ? (node.health?.height ?? node.blockNumber) : undefined;
-}
-
 /** The scheduler ticks every interval; a probe held back runs at the first tick after its pause. */
 export function nextCheckAt(t: ProbeTiming, intervalMs: number): number | undefined {
   return nextCheck(t.lastRunAt, t.notBefore, intervalMs);
