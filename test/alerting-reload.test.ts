@@ -1,8 +1,7 @@
 // A config reload that changes the alerting section while a notification is in flight: the send
 // finishes on the old queue and is recorded as delivered, so the receiver gets it once; what is
 // due after the reload goes through the new queues. Real daemon, simulated node, loopback receiver.
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,16 +13,10 @@ import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
-import { alertingFleetConfig, closeServer, onlyRules } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeServer, onlyRules, startWebhook, type Notified } from './support/alertingDaemon.js';
 
 const NODE = 'rl-1';
 const HOLD_MS = 1500;
-
-interface Post {
-  at: number;
-  status: string;
-  nodes: string[];
-}
 
 describe('built-in alerting across a config reload', () => {
   let dir = '';
@@ -31,28 +24,20 @@ describe('built-in alerting across a config reload', () => {
   let daemon: Daemon;
   let hook: Server;
   let config: ExporterConfig;
-  const posts: Post[] = [];
+  const posts: Notified[] = [];
   let onFirstPost: (() => void) | undefined;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-alerting-reload-'));
     fleet = await SimFleet.start([{ name: NODE, network: 'rl', build: 'current', peers: 5 }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 });
-    hook = createServer((req, res: ServerResponse) => {
-      if (req.method !== 'POST') return res.writeHead(200).end();
-      let text = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => (text += c));
-      req.on('end', () => {
-        const body = JSON.parse(text) as { status: string; alerts: Array<{ labels: Record<string, string> }> };
-        posts.push({ at: Date.now(), status: body.status, nodes: body.alerts.map((a) => a.labels.node ?? '') });
-        // The first notification is answered late, so the reload happens while it is in flight.
-        const first = posts.length === 1;
-        if (first) onFirstPost?.();
-        setTimeout(() => res.writeHead(200).end('ok'), first ? HOLD_MS : 0);
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    let url: string;
+    ({ server: hook, url } = await startWebhook((body) => {
+      posts.push({ at: Date.now(), status: body.status ?? '', nodes: (body.alerts ?? []).map((a) => a.labels.node ?? '') });
+      // The first notification is answered late, so the reload happens while it is in flight.
+      const first = posts.length === 1;
+      if (first) onFirstPost?.();
+      return first ? HOLD_MS : 0;
+    }));
     const alerting: AlertingSettings = {
       stateDir: path.join(dir, 'state'),
       evaluationIntervalMs: 250,

@@ -16,17 +16,12 @@ import { createLogger } from '../src/logger.js';
 import { Secrets } from '../src/redact.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
-import { alertingFleetConfig, closeServer, onlyRules } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeServer, onlyRules, startWebhook, type Notified } from './support/alertingDaemon.js';
 
 const NETWORK = 'mnt';
 const WINDOW = 'disk-swap';
 const WAIT = 20_000;
 
-interface Page {
-  at: number;
-  status: string;
-  nodes: string[];
-}
 interface Listed {
   name: string;
   labels: Record<string, string>;
@@ -40,7 +35,7 @@ describe('maintenance window in the daemon', () => {
   let daemon: Daemon;
   let hook: Server;
   let windowEnd = 0;
-  const pages: Page[] = [];
+  const pages: Notified[] = [];
   let logText = '';
 
   beforeAll(async () => {
@@ -49,18 +44,10 @@ describe('maintenance window in the daemon', () => {
       ['mnt-ok', 'mnt-swap', 'mnt-blip', 'mnt-out'].map((name) => ({ name, network: NETWORK, build: 'current' as const })),
       { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
     );
-    hook = createServer((req, res) => {
-      let text = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => (text += c));
-      req.on('end', () => {
-        const body = JSON.parse(text || '{}') as { status?: string; alerts?: Array<{ status: string; labels: Record<string, string> }> };
-        for (const a of body.alerts ?? []) pages.push({ at: Date.now(), status: a.status, nodes: [a.labels.node ?? ''] });
-        res.writeHead(200).end('{}');
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    let hookUrl: string;
+    ({ server: hook, url: hookUrl } = await startWebhook((body) => {
+      for (const a of body.alerts ?? []) pages.push({ at: Date.now(), status: a.status, nodes: [a.labels.node ?? ''] });
+    }));
     // A port nobody listens on, for a receiver that fails its start-up check.
     const probe = createServer().listen(0, '127.0.0.1');
     await new Promise((r) => probe.once('listening', r));

@@ -1,7 +1,8 @@
 // Set-up shared by the tests that run the built-in alerting inside a daemon in this process: a
-// config over simulated nodes with only the alerts under test enabled, and closing a loopback
-// receiver.
-import type { Server } from 'node:http';
+// config over simulated nodes with only the alerts under test enabled, a loopback webhook
+// receiver, and closing it.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ALERT_DEFINITIONS } from '../../src/alerting/definitions/index.js';
 import type { RuleOverride } from '../../src/alerting/params.js';
@@ -40,4 +41,36 @@ export async function closeServer(server: Server | undefined): Promise<void> {
   if (!server) return;
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
+}
+
+/** What a webhook notification carries that the tests read. */
+export interface WebhookBody {
+  status?: string;
+  alerts?: Array<{ status: string; labels: Record<string, string> }>;
+}
+
+/** A notification as a test records it: when, its status, the nodes it names. */
+export interface Notified {
+  at: number;
+  status: string;
+  nodes: string[];
+}
+
+/**
+ * A webhook receiver on loopback: each POST's JSON body goes to `onBody`, which may return how
+ * long to hold the answer (ms); the answer is 200. Other methods get 200 at once.
+ */
+export async function startWebhook(onBody: (body: WebhookBody) => number | void): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'POST') return res.writeHead(200).end();
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (text += c));
+    req.on('end', () => {
+      const holdMs = onBody(JSON.parse(text || '{}') as WebhookBody) ?? 0;
+      setTimeout(() => res.writeHead(200).end('{}'), holdMs);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` };
 }
