@@ -24,7 +24,11 @@ afterAll(async () => {
   await sf?.close();
 });
 
-/** A page that records console errors, failed requests and uncaught exceptions. */
+/**
+ * A page that records console errors, failed requests, HTTP error answers and uncaught
+ * exceptions. A request the browser itself cancelled (net::ERR_ABORTED: the next goto aborts
+ * a favicon fetch still in flight) is not the page's fault; any other failure is.
+ */
 async function watchedPage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
   const page = await context.newPage();
   const problems: string[] = [];
@@ -32,7 +36,13 @@ async function watchedPage(context: BrowserContext): Promise<{ page: Page; probl
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('requestfailed', (r) => {
+    const why = r.failure()?.errorText ?? 'unknown';
+    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} (${why})`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
   return { page, problems };
 }
 
