@@ -14,7 +14,7 @@ interface Headers {
   openMetrics: string;
 }
 
-/** A per-node family: its lines are kept in each node's chunk (static) or written at each scrape (lag, backoff). */
+/** A per-node family: its lines are kept per node (fleetColumns.ts); lag and backoff change without a new node revision. */
 export type FleetFamily = Headers &
   (
     | { kind: 'node'; value(n: NodeView): number | undefined }
@@ -31,8 +31,9 @@ type ProbeFamilyValidator = Parameters<Extract<ProbeFamily, { per: 'validator' }
 export interface FleetLayout {
   /** Per-node families in output order. */
   nodeFamilies: FleetFamily[];
-  /** The static ones among them, in the same order: the slots of a node's chunk. */
-  slots: FleetFamily[];
+  /** Indexes of the height-lag and backoff families in nodeFamilies. */
+  lagSlot: number;
+  backoffSlot: number;
   /** Per-network and per-validator families, in output order. */
   networkFamilies: NetworkFamily[];
 }
@@ -106,5 +107,5 @@ export function fleetLayout(descriptors: readonly ProbeDescriptor[]): FleetLayou
     ...NETWORK_GAUGES.map(([name, help, value]): NetworkFamily => ({ ...gauge(name, help), per: 'network', value })),
     ...families.flatMap((f): NetworkFamily[] => (f.per === 'network' ? [{ ...gauge(f.name, f.help), per: 'network', value: f.value }] : f.per === 'validator' ? [{ ...gauge(f.name, f.help), per: 'validator', value: f.value }] : [])),
   ];
-  return { nodeFamilies, slots: nodeFamilies.filter((f) => f.kind !== 'lag' && f.kind !== 'backoff'), networkFamilies };
+  return { nodeFamilies, lagSlot: nodeFamilies.findIndex((f) => f.kind === 'lag'), backoffSlot: nodeFamilies.findIndex((f) => f.kind === 'backoff'), networkFamilies };
 }

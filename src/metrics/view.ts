@@ -9,7 +9,7 @@
 //   written by fleetText.ts straight into one Buffer: through prom-client (per-series label
 //   hashing) a 1,000-node scrape took ~190 ms. Per-node work happens as results arrive
 //   (noteResult): upstream lines are prepared and encoded, each changed node's lines are built
-//   in a batch (nodeChunks.ts), so a scrape mostly copies ready bytes (npm run bench -- --render).
+//   in a batch (fleetColumns.ts), so a scrape mostly copies ready bytes (npm run bench -- --render).
 import { Counter, Gauge, Registry } from 'prom-client';
 import { RESERVED_LABELS } from '../config/rules.js';
 import { PROBE_NAMES, type ProbeName } from '../domain.js';
@@ -17,8 +17,8 @@ import type { PreparedUpstream } from '../exposition/index.js';
 import type { NodeState } from '../state/fleetState.js';
 import { nodeView, type FleetSnapshot } from '../state/snapshot.js';
 import { ByteWriter } from './byteWriter.js';
+import { FleetColumns } from './fleetColumns.js';
 import { writeFleet } from './fleetText.js';
-import { NodeChunks } from './nodeChunks.js';
 import { processMetricsRegistry } from './processMetrics.js';
 import { FamilyRegistry } from './textFamily.js';
 
@@ -97,8 +97,8 @@ export class MetricsView {
   private readonly defaultMetrics: boolean;
   private lastBytes = 0;
   /** Each node's lines, kept between scrapes (both formats write the same sample lines). */
-  private readonly chunks = new NodeChunks();
-  /** Nodes with results since their chunk was built; built together shortly after. */
+  private readonly columns = new FleetColumns();
+  /** Nodes with results since their lines were written; rewritten together shortly after. */
   private readonly changed = new Set<NodeState>();
   private buildTimer: NodeJS.Timeout | undefined;
   /** Scrapes are serialised: collectors share `current`. */
@@ -130,18 +130,20 @@ export class MetricsView {
     this.buildTimer ??= setTimeout(() => this.buildChanged(), CHUNK_BATCH_MS).unref();
   }
 
-  /** Builds the chunks of the nodes that changed, off the scrape path. */
+  /** Rewrites the lines of the nodes that changed, off the scrape path. */
   buildChanged(now = Date.now()): void {
     this.buildTimer = undefined;
-    const layout = this.chunks.layout();
-    for (const node of this.changed) this.chunks.get(nodeView(node, now), this.infoKeys, layout);
+    const layout = this.columns.layout();
+    for (const node of this.changed) this.columns.update(nodeView(node, now), this.infoKeys, layout);
     this.changed.clear();
   }
 
   /** Label keys exposed on ledger_node_info (after a config reload). */
   setInfoLabelKeys(keys: string[]): void {
     // Config validation refuses these already; the view never lets one shadow its own labels.
-    this.infoKeys = keys.filter((k) => !(RESERVED_LABELS as readonly string[]).includes(k));
+    const next = keys.filter((k) => !(RESERVED_LABELS as readonly string[]).includes(k));
+    // The same keys keep every node's kept lines (new keys rewrite them all).
+    if (next.length !== this.infoKeys.length || next.some((k, i) => k !== this.infoKeys[i])) this.infoKeys = next;
   }
 
   /** Renders our metrics and the re-exposed upstream families in the requested format. */
@@ -164,8 +166,7 @@ export class MetricsView {
       if (this.defaultMetrics) own = joinExpositions(own, await processMetricsRegistry(format).metrics(), om);
       // Sized from the last scrape, so a large fleet's output is written without regrowing.
       const out = new ByteWriter(this.lastBytes + (this.lastBytes >> 3));
-      writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.chunks);
-      this.chunks.sweep();
+      writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.columns);
       if (!om) out.write('\n');
       out.write(om ? own.replace(/# EOF\n$/, '') : own);
       this.writeUpstream(this.current.upstream, om, out);

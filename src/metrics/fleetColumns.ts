@@ -1,0 +1,125 @@
+// Every node's lines of every per-node family, kept between scrapes in runs of consecutive nodes
+// (segment.ts) and brought up to date where a node changed: after its results arrive (update,
+// batched by the view off the scrape path), and at the scrape for what changes without a new
+// revision (the height lag follows the network's highest node; backoff ends with time alone)
+// or was not written yet. A scrape then copies a few thousand ready Buffers.
+import type { NodeView } from '../domain.js';
+import { probeDescriptors, type ProbeDescriptor } from '../probe/descriptors.js';
+import type { ByteWriter } from './byteWriter.js';
+import { fleetLayout, type FleetLayout } from './fleetFamilies.js';
+import { backoffBits, familyLines, labelsOf, type NodeLabels } from './nodeLines.js';
+import { Segment, SEGMENT_NODES } from './segment.js';
+
+interface Entry {
+  name: string;
+  /** The view revision the lines were written from (undefined: rewritten at every scrape). */
+  revision: number | undefined;
+  /** The height lag and backoff bits the lines show. */
+  lag: number | undefined;
+  backoff: number;
+  labels: NodeLabels;
+  seg: Segment;
+  at: number;
+}
+
+export class FleetColumns {
+  /** In /metrics order (the snapshot's node order at the last scrape). */
+  private entries: Entry[] = [];
+  private byName = new Map<string, Entry>();
+  private segments: Segment[] = [];
+  /** What the kept lines were written for; a change rebuilds them all. */
+  private infoKeys: readonly string[] = [];
+  private built: FleetLayout | undefined;
+  private layoutOf: { descriptors: ProbeDescriptor[]; layout: FleetLayout } | undefined;
+
+  /** The layout for the probe table in use (probes may be registered at run time). */
+  layout(): FleetLayout {
+    const descriptors = [...probeDescriptors()];
+    const cur = this.layoutOf;
+    if (!cur || cur.descriptors.length !== descriptors.length || cur.descriptors.some((d, i) => d !== descriptors[i])) {
+      this.layoutOf = { descriptors, layout: fleetLayout(descriptors) };
+    }
+    return this.layoutOf!.layout;
+  }
+
+  /** A node's results arrived: rewrites its lines now if it is placed (else the scrape places it). */
+  update(n: NodeView, infoKeys: readonly string[], layout: FleetLayout = this.layout()): void {
+    if (infoKeys !== this.infoKeys || layout !== this.built) return;
+    const e = this.byName.get(n.name);
+    if (e && (e.revision === undefined || e.revision !== n.revision)) this.rewrite(e, n, e.lag, layout);
+  }
+
+  /** Brings the lines up to `nodes` (a snapshot: order, lag, backoff) and writes the per-node families. */
+  write(out: ByteWriter, nodes: readonly NodeView[], infoKeys: readonly string[], openMetrics: boolean): void {
+    const layout = this.layout();
+    if (infoKeys !== this.infoKeys || layout !== this.built || !this.placed(nodes)) this.rebuild(nodes, infoKeys, layout);
+    else this.refresh(nodes, layout);
+    layout.nodeFamilies.forEach((f, i) => {
+      out.write(openMetrics ? f.openMetrics : f.text);
+      for (const s of this.segments) s.writeFamily(i, out);
+    });
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  private placed(nodes: readonly NodeView[]): boolean {
+    if (nodes.length !== this.entries.length) return false;
+    for (let i = 0; i < nodes.length; i++) if (nodes[i]!.name !== this.entries[i]!.name) return false;
+    return true;
+  }
+
+  private refresh(nodes: readonly NodeView[], layout: FleetLayout): void {
+    const lagFamily = layout.nodeFamilies[layout.lagSlot]!;
+    const backoffFamily = layout.nodeFamilies[layout.backoffSlot]!;
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i]!;
+      const e = this.entries[i]!;
+      if (e.revision === undefined || e.revision !== n.revision) {
+        this.rewrite(e, n, n.lagBlocks, layout);
+        continue;
+      }
+      if (e.lag !== n.lagBlocks) {
+        e.lag = n.lagBlocks;
+        e.seg.set(layout.lagSlot, e.at, familyLines(lagFamily, n, e.labels, this.infoKeys, e.lag));
+      }
+      const bits = backoffBits(n);
+      if (bits !== e.backoff) {
+        e.backoff = bits;
+        e.seg.set(layout.backoffSlot, e.at, familyLines(backoffFamily, n, e.labels, this.infoKeys, e.lag));
+      }
+    }
+  }
+
+  /** Every family's lines of one node, from its view `n` and the height lag `lag`. */
+  private rewrite(e: Entry, n: NodeView, lag: number | undefined, layout: FleetLayout): void {
+    e.labels = labelsOf(n, e.labels);
+    layout.nodeFamilies.forEach((f, i) => e.seg.set(i, e.at, familyLines(f, n, e.labels, this.infoKeys, lag)));
+    e.revision = n.revision;
+    e.lag = lag;
+    e.backoff = backoffBits(n);
+  }
+
+  /** Places every node anew (first scrape, nodes added, removed or reordered, info keys or probe table changed). */
+  private rebuild(nodes: readonly NodeView[], infoKeys: readonly string[], layout: FleetLayout): void {
+    const old = this.byName;
+    this.entries = [];
+    this.byName = new Map();
+    this.segments = [];
+    for (let from = 0; from < nodes.length; from += SEGMENT_NODES) {
+      const run = nodes.slice(from, from + SEGMENT_NODES);
+      const labels = run.map((n) => labelsOf(n, old.get(n.name)?.labels));
+      const lines = run.map((n, i) => layout.nodeFamilies.map((f) => familyLines(f, n, labels[i]!, infoKeys, n.lagBlocks)));
+      const seg = new Segment(lines, layout.nodeFamilies.length);
+      run.forEach((n, i) => {
+        const e: Entry = { name: n.name, revision: n.revision, lag: n.lagBlocks, backoff: backoffBits(n), labels: labels[i]!, seg, at: i };
+        this.entries.push(e);
+        this.byName.set(n.name, e);
+      });
+      this.segments.push(seg);
+    }
+    this.infoKeys = infoKeys;
+    this.built = layout;
+  }
+}

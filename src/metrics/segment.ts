@@ -1,0 +1,73 @@
+// The lines of a run of consecutive nodes (in /metrics order), one Buffer per per-node family.
+// A scrape copies each family's Buffer whole, so 10,000 nodes cost a few thousand copies instead
+// of one per node and family (~220,000, most of a scrape). A node's changed lines are written in
+// place; when their length changes, only the rest of this run moves.
+import type { ByteWriter } from './byteWriter.js';
+
+/** Nodes per run: longer runs mean fewer copies per scrape but longer moves per changed line. */
+export const SEGMENT_NODES = 64;
+
+export class Segment {
+  /** Per family: the nodes' lines back to back (with room to grow at the end). */
+  private readonly cols: Buffer[];
+  /** Per family: where each node's lines start; entry `count` is where the last one ends. */
+  private readonly starts: Uint32Array[];
+
+  /** `lines[i][f]`: node i's lines of family f. */
+  constructor(lines: readonly string[][], families: number) {
+    const count = lines.length;
+    this.cols = [];
+    this.starts = [];
+    for (let f = 0; f < families; f++) {
+      const starts = new Uint32Array(count + 1);
+      let text = '';
+      let at = 0;
+      for (let i = 0; i < count; i++) {
+        const s = lines[i]![f]!;
+        starts[i] = at;
+        at += Buffer.byteLength(s);
+        text += s;
+      }
+      starts[count] = at;
+      const col = Buffer.allocUnsafeSlow(roomFor(at));
+      col.write(text, 0, 'utf8');
+      this.cols.push(col);
+      this.starts.push(starts);
+    }
+  }
+
+  get count(): number {
+    return this.starts[0]!.length - 1;
+  }
+
+  /** Replaces node `at`'s lines of family `f`. */
+  set(f: number, at: number, lines: string): void {
+    const starts = this.starts[f]!;
+    const count = starts.length - 1;
+    const start = starts[at]!;
+    const end = starts[at + 1]!;
+    const len = Buffer.byteLength(lines);
+    let col = this.cols[f]!;
+    if (len !== end - start) {
+      const used = starts[count]!;
+      const delta = len - (end - start);
+      if (used + delta > col.length) {
+        const next = Buffer.allocUnsafeSlow(roomFor(used + delta));
+        col.copy(next, 0, 0, used);
+        this.cols[f] = col = next;
+      }
+      col.copyWithin(start + len, end, used);
+      for (let k = at + 1; k <= count; k++) starts[k] = starts[k]! + delta;
+    }
+    if (len > 0) col.write(lines, start, 'utf8');
+  }
+
+  /** Copies family `f`'s lines of every node of the run into `out`. */
+  writeFamily(f: number, out: ByteWriter): void {
+    const starts = this.starts[f]!;
+    out.writeRange(this.cols[f]!, 0, starts[starts.length - 1]!);
+  }
+}
+
+/** Capacity for `used` bytes: room for lines to grow a little without reallocating. */
+const roomFor = (used: number) => used + (used >> 3) + 256;
