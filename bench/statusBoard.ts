@@ -1,10 +1,13 @@
 // `node dist-bench/bench/statusBoard.js [nodes] [changed%]`: the status board refresh alone, in
 // this process, without a fleet or a daemon: a FleetState of N nodes with every probe answered,
 // then board updates where a share of the nodes got a new poll round since the last update (and
-// the network's height moved, as it does between updates). Prints CPU ms per update (medians).
+// the network's height moved, as it does between updates). Prints CPU ms per update (medians),
+// then what the fleet page and its refresh cost: one page of rows, and the whole list.
 import type { NodeTarget, ProbeData, ProbeResult } from '../src/domain.js';
 import { FleetState } from '../src/state/fleetState.js';
+import { nodesJson, type StatusSource } from '../src/status/api.js';
 import { StatusBoard } from '../src/status/board.js';
+import { fleetPage, PAGE_ROWS, ROW_BARS } from '../src/status/fleetPage.js';
 import { percentile } from './proc.js';
 
 const INTERVAL_MS = 15_000;
@@ -87,6 +90,34 @@ function main(): void {
     `status board, ${count} nodes: first update ${first.toFixed(0)} ms; ${perUpdate} nodes changed (${(share * 100).toFixed(1)}%, ${stepMs} ms of results): ` +
       `CPU ${p(costs, 0.5)} ms per update (p90 ${p(costs, 0.9)}); nothing changed: ${p(quiet, 0.5)} ms (medians of ${updates} and 10)`,
   );
+  // Pages show each node's last 30 polls: fill every node's history first.
+  for (let r = 0; r < ROW_BARS; r++) {
+    now += INTERVAL_MS;
+    for (let i = 0; i < count; i++) apply(i);
+    board.update(state);
+  }
+  pageCosts(board, now);
+}
+
+/** CPU ms (median of 5) and size of what a page view and its refreshes cost the exporter. */
+function pageCosts(board: StatusBoard, now: number): void {
+  const src: StatusSource = { board, now: () => now, refreshMs: 3750 };
+  const views: Array<[string, () => string]> = [
+    ['fleet page (page 1)', () => fleetPage(src, { version: 'bench', ready: true })!],
+    [`refresh of one page (${PAGE_ROWS} rows)`, () => JSON.stringify(nodesJson(src, ROW_BARS, { offset: 0, limit: PAGE_ROWS }))],
+    ['fleet page with every node on it', () => fleetPage({ ...src, pageRows: board.nodes().length }, { version: 'bench', ready: true })!],
+    ['every node with its last 30 polls (JSON)', () => JSON.stringify(nodesJson(src, ROW_BARS))],
+  ];
+  for (const [what, view] of views) {
+    const costs: number[] = [];
+    let bytes = 0;
+    for (let k = 0; k < 5; k++) {
+      const c0 = process.cpuUsage();
+      bytes = view().length;
+      costs.push(cpuMsSince(c0));
+    }
+    console.log(`  ${what}: ${(bytes / 1e6).toFixed(1)} MB, CPU ${percentile(costs, 0.5).toFixed(0)} ms`);
+  }
 }
 
 main();

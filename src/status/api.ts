@@ -13,6 +13,8 @@ export interface StatusSource {
   refreshMs: number;
   /** Alerts of the built-in engine; undefined when it does not run. */
   activeAlerts?: () => AlertView[] | undefined;
+  /** Rows per page of the fleet page (default PAGE_ROWS). */
+  pageRows?: number;
 }
 
 const ORDER: Record<StatusKind, number> = { down: 0, degraded: 1, unknown: 2, up: 3 };
@@ -63,15 +65,27 @@ function eventJson(e: StatusEvent) {
   return { at: e.at, kind: e.kind, node: e.node ?? null, text: e.text, ...(e.changes === undefined ? {} : { changes: e.changes, firstAt: e.firstAt }) };
 }
 
-export function nodesJson(src: StatusSource, recent: number) {
+/**
+ * A slice of the worst-first list. Rows are built for the slice only: a row with its recent polls
+ * is ~2 KB of JSON (~4.6 KB of HTML), so a 10,000-node fleet in full is tens of MB per refresh.
+ */
+export interface NodeWindow {
+  offset: number;
+  limit: number;
+}
+
+export function nodesJson(src: StatusSource, recent: number, window?: NodeWindow) {
   const nodes = sortedNodes(src.board);
+  const shown = window ? nodes.slice(window.offset, window.offset + window.limit) : nodes;
   return {
     generatedAt: src.now(),
     updatedAt: src.board.lastUpdate ?? null,
     refreshMs: src.refreshMs,
     summary: summary(nodes),
+    total: nodes.length,
+    offset: window?.offset ?? 0,
     alerts: src.activeAlerts?.() ?? null,
-    nodes: nodes.map((n) => nodeRow(src.board, n, recent)),
+    nodes: shown.map((n) => nodeRow(src.board, n, recent)),
     events: src.board.recentEvents(20).map(eventJson),
   };
 }

@@ -46,6 +46,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;marg
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--head);padding:.5rem;border-radius:.3rem;font-size:.85em;max-height:12rem;overflow:auto}
 ol.evidence-list{padding-left:1.2rem}
 footer{margin-top:2rem;color:var(--muted)}
+.pager{display:flex;flex-wrap:wrap;gap:.2rem 1rem;margin:.5rem 0;color:var(--muted)}
 @media (max-width:760px){
 body{padding:.6rem}
 thead th{white-space:normal}

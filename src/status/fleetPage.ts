@@ -2,10 +2,12 @@
 // Plain HTML that works without JavaScript; the page script refreshes it from /api/v1/nodes.
 import { nodesJson, type NodeRow, type StatusSource } from './api.js';
 import { esc, historyBars, page, percent, timeCell } from './html.js';
-import type { AlertView } from './types.js';
+import type { AlertView, NodeStatus } from './types.js';
 
 /** Polls shown as bars in each row of the fleet page (the node page shows all 100). */
 export const ROW_BARS = 30;
+/** Rows per page: the worst nodes come first, so page 1 is what on-call reads; ~0.5 MB of HTML. */
+export const PAGE_ROWS = 100;
 
 export const NODE_COLUMNS = ['Node', 'Status', 'Why', 'Since', 'Last check', 'Next check', 'Height', 'Lag', 'Version', 'Uptime 24 h', `Last ${ROW_BARS} polls`] as const;
 
@@ -41,13 +43,13 @@ export function summaryText(s: Record<string, number>): string {
   return `${s.down} down · ${s.degraded} degraded · ${s.up} up${s.unknown ? ` · ${s.unknown} not polled yet` : ''}`;
 }
 
-function networksHtml(rows: NodeRow[]): string {
+function networksHtml(rows: readonly NodeStatus[]): string {
   const nets = new Map<string, { up: number; degraded: number; down: number; total: number; height?: number }>();
   for (const r of rows) {
     const n = nets.get(r.network) ?? { up: 0, degraded: 0, down: 0, total: 0 };
     n.total++;
     if (r.status === 'up' || r.status === 'degraded' || r.status === 'down') n[r.status]++;
-    if (r.height !== null) n.height = Math.max(n.height ?? 0, r.height);
+    if (r.height !== undefined) n.height = Math.max(n.height ?? 0, r.height);
     nets.set(r.network, n);
   }
   const body = [...nets]
@@ -62,9 +64,26 @@ export function eventsHtml(events: Array<{ at: number; text: string; kind: strin
   return `<ol class="events">${events.map((e) => `<li class="ev ${esc(e.kind)}">${timeCell(e.at, now)} ${esc(e.text)}</li>`).join('')}</ol>`;
 }
 
-export function fleetPage(src: StatusSource, info: { version: string; ready: boolean }): string {
+/** Where this page sits in the worst-first list, with links to the others (only when there are several). */
+function pagerHtml(pageNo: number, pages: number, first: number, shown: number, total: number): string {
+  if (pages <= 1) return '';
+  const link = (n: number, text: string) => `<a href="${n === 1 ? './' : `?page=${n}`}">${text}</a>`;
+  const links = [
+    pageNo > 1 ? `${link(1, '« first')} ${link(pageNo - 1, '‹ previous')}` : '',
+    pageNo < pages ? `${link(pageNo + 1, 'next ›')} ${link(pages, 'last »')}` : '',
+  ].filter(Boolean);
+  return `<nav class="pager" aria-label="Pages of nodes"><span>nodes ${first + 1}–${first + shown} of ${total}, worst first (page ${pageNo} of ${pages})</span> ${links.join(' ')}</nav>`;
+}
+
+/** The fleet page showing page `pageNo` of the nodes; undefined when there is no such page. */
+export function fleetPage(src: StatusSource, info: { version: string; ready: boolean }, pageNo = 1): string | undefined {
   const now = src.now();
-  const data = nodesJson(src, ROW_BARS);
+  const rowsPerPage = src.pageRows ?? PAGE_ROWS;
+  const offset = (pageNo - 1) * rowsPerPage;
+  const data = nodesJson(src, ROW_BARS, { offset, limit: rowsPerPage });
+  const pages = Math.max(1, Math.ceil(data.total / rowsPerPage));
+  if (pageNo > pages) return undefined;
+  const pager = pagerHtml(pageNo, pages, offset, data.nodes.length, data.total);
   const numeric = new Set(['Height', 'Lag', 'Uptime 24 h']);
   const head = NODE_COLUMNS.map((c) => `<th scope="col"${numeric.has(c) ? ' class="n"' : ''}>${esc(c)}</th>`).join('');
   const body = `<header class="top"><h1>Ledger fleet status</h1>
@@ -72,10 +91,10 @@ export function fleetPage(src: StatusSource, info: { version: string; ready: boo
 <main>
 ${alertsHtml(data.alerts, now)}
 <section aria-labelledby="nodes-h"><h2 id="nodes-h">Nodes</h2>
-<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead><tbody>${data.nodes.map((r) => rowHtml(r, now)).join('\n')}</tbody></table></section>
-<section aria-labelledby="nets-h"><h2 id="nets-h">Networks</h2>${networksHtml(data.nodes)}</section>
+${pager}<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead><tbody>${data.nodes.map((r) => rowHtml(r, now)).join('\n')}</tbody></table>${pager}</section>
+<section aria-labelledby="nets-h"><h2 id="nets-h">Networks</h2>${networksHtml(src.board.nodes())}</section>
 <section aria-labelledby="events-h"><h2 id="events-h">Recent events</h2><div id="events">${eventsHtml(data.events, now)}</div></section>
 </main>
 <footer><a href="metrics">/metrics</a> · <a href="api/v1/nodes">/api/v1/nodes</a> · <a href="api/evidence?limit=20">/api/evidence</a> · <a href="healthz">/healthz</a> · <a href="readyz">/readyz</a></footer>`;
-  return page({ title: `${data.summary.down ? `${data.summary.down} down – ` : ''}Ledger fleet status`, root: '', api: 'api/v1/nodes?recent=30', refreshMs: src.refreshMs, generatedAt: now, body });
+  return page({ title: `${data.summary.down ? `${data.summary.down} down – ` : ''}Ledger fleet status`, root: '', api: `api/v1/nodes?recent=${ROW_BARS}&offset=${offset}&limit=${rowsPerPage}`, refreshMs: src.refreshMs, generatedAt: now, body });
 }

@@ -33,8 +33,18 @@ const html = (status: number, body: string): StatusReply => ({ status, contentTy
 const json = (status: number, body: unknown): StatusReply => ({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
 const svg = (body: string): StatusReply => ({ status: 200, contentType: 'image/svg+xml; charset=utf-8', body, headers: { 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' } });
 
-function notFoundPage(root: string, what: string, now: number, refreshMs: number): StatusReply {
-  return html(404, page({ title: 'Not found – Ledger fleet status', root, refreshMs, generatedAt: now, body: `<main><h1>Not found</h1><p>${esc(what)}</p><p><a href="${root || './'}">All nodes</a></p></main>` }));
+function notFoundPage(root: string, what: string, now: number, refreshMs: number, status = 404): StatusReply {
+  const title = status === 404 ? 'Not found' : 'Bad request';
+  return html(status, page({ title: `${title} – Ledger fleet status`, root, refreshMs, generatedAt: now, body: `<main><h1>${title}</h1><p>${esc(what)}</p><p><a href="${root || './'}">All nodes</a></p></main>` }));
+}
+
+/** An optional integer query parameter within [min, max]; a string says what is wrong with it. */
+function intParam(params: URLSearchParams, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined | string {
+  const raw = params.get(name);
+  if (raw === null) return undefined;
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+  return max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer of at least ${min}` : `${name} must be an integer from ${min} to ${max}`;
 }
 
 function decodeName(raw: string): string | undefined {
@@ -57,15 +67,24 @@ async function evidenceFor(deps: StatusRouteDeps, name: string): Promise<Evidenc
 
 export async function statusRoute(deps: StatusRouteDeps, pathname: string, params: URLSearchParams): Promise<StatusReply | undefined> {
   const src = deps.source;
-  if (pathname === '/') return html(200, fleetPage(src, { version: deps.version, ready: deps.ready() }));
+  if (pathname === '/') {
+    const pageNo = intParam(params, 'page', 1);
+    if (typeof pageNo === 'string') return notFoundPage('', pageNo, src.now(), src.refreshMs, 400);
+    const body = fleetPage(src, { version: deps.version, ready: deps.ready() }, pageNo ?? 1);
+    return body ? html(200, body) : notFoundPage('', `There is no page ${pageNo} of nodes.`, src.now(), src.refreshMs);
+  }
   if (pathname === '/static/status.css') return { status: 200, contentType: 'text/css; charset=utf-8', body: STATUS_CSS };
   if (pathname === '/static/favicon.svg') return svg(FAVICON_SVG);
   if (pathname === '/static/status.js') return { status: 200, contentType: 'text/javascript; charset=utf-8', body: STATUS_JS };
   if (pathname === '/api/v1/nodes') {
-    const raw = params.get('recent');
-    const recent = raw === null ? 0 : Number(raw);
-    if (!Number.isInteger(recent) || recent < 0 || recent > HISTORY_LENGTH) return json(400, { error: `recent must be an integer from 0 to ${HISTORY_LENGTH}` });
-    return json(200, nodesJson(src, recent));
+    const recent = intParam(params, 'recent', 0, HISTORY_LENGTH);
+    const offset = intParam(params, 'offset', 0);
+    const limit = intParam(params, 'limit', 1);
+    if (typeof recent === 'string' || typeof offset === 'string' || typeof limit === 'string') {
+      return json(400, { error: [recent, offset, limit].find((p) => typeof p === 'string') });
+    }
+    const window = offset === undefined && limit === undefined ? undefined : { offset: offset ?? 0, limit: limit ?? Infinity };
+    return json(200, nodesJson(src, recent ?? 0, window));
   }
   const nodeMatch = /^\/nodes\/([^/]+)$/.exec(pathname);
   if (nodeMatch) {
