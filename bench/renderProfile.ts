@@ -27,7 +27,28 @@ function cpuMsSince(from: NodeJS.CpuUsage): number {
   return (d.user + d.system) / 1000;
 }
 
-export async function runRenderProfile(count: number, dir: string): Promise<{ dirtyP50Ms: number; cleanP50Ms: number; bytes: number; applyPerNodeMs: number }> {
+/** What stays live after two full collections (needs --expose-gc; the bench's phases have it). */
+function liveMemory(): { heapUsed: number; external: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  const m = process.memoryUsage();
+  return { heapUsed: m.heapUsed, external: m.external };
+}
+
+export interface RenderProfile {
+  dirtyP50Ms: number;
+  cleanP50Ms: number;
+  bytes: number;
+  applyPerNodeMs: number;
+  /** Live heap and external memory per node after a full GC, beyond the daemon with no results. */
+  heapPerNodeBytes: number;
+  externalPerNodeBytes: number;
+  /** Live heap after a full GC with every node filled. */
+  heapUsedBytes: number;
+}
+
+export async function runRenderProfile(count: number, dir: string): Promise<RenderProfile> {
   const config: ExporterConfig = {
     listen: { host: '127.0.0.1', port: 0 },
     polling: { concurrency: 1, maxResponseBytes: 1 << 20, maxUpstreamSeries: 2000 },
@@ -76,6 +97,7 @@ export async function runRenderProfile(count: number, dir: string): Promise<{ di
     fillMs.push(cpuMsSince(c0) / count);
   };
   try {
+    const empty = liveMemory();
     const dirty: number[] = [];
     const clean: number[] = [];
     let bytes = 0;
@@ -88,7 +110,16 @@ export async function runRenderProfile(count: number, dir: string): Promise<{ di
       await daemon.metricsView().render('text');
       clean.push(cpuMsSince(c0));
     }
-    return { dirtyP50Ms: percentile(dirty.slice(1), 0.5), cleanP50Ms: percentile(clean.slice(1), 0.5), bytes, applyPerNodeMs: percentile(fillMs.slice(1), 0.5) };
+    const full = liveMemory();
+    return {
+      dirtyP50Ms: percentile(dirty.slice(1), 0.5),
+      cleanP50Ms: percentile(clean.slice(1), 0.5),
+      bytes,
+      applyPerNodeMs: percentile(fillMs.slice(1), 0.5),
+      heapPerNodeBytes: (full.heapUsed - empty.heapUsed) / count,
+      externalPerNodeBytes: (full.external - empty.external) / count,
+      heapUsedBytes: full.heapUsed,
+    };
   } finally {
     await daemon.close(0);
   }

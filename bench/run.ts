@@ -18,7 +18,7 @@ import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import { runFloor, type FloorResult } from './floor.js';
 import { exporterLine, floorLine, machineLine, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
-import { runRenderProfile } from './renderProfile.js';
+import { runRenderProfile, type RenderProfile } from './renderProfile.js';
 import { runHostileBench, runHostilePhase, type HostileRun } from './hostile.js';
 import { runSoak } from './soak.js';
 import type { MemoryFigures } from './proc.js';
@@ -149,9 +149,10 @@ async function main(): Promise<void> {
   const perProcess = Number(v['per-process']);
   try {
     if (v.render) {
-      const r = await phase<{ dirtyP50Ms: number; cleanP50Ms: number; bytes: number; applyPerNodeMs: number }>('render', ['--render', v.render, '--dir', dir]);
+      const r = await phase<RenderProfile>('render', ['--render', v.render, '--dir', dir]);
       console.log(`render of ${v.render} nodes (${mb(r.bytes)} MB): CPU ${r.dirtyP50Ms.toFixed(1)} ms when every node changed, ${r.cleanP50Ms.toFixed(1)} ms when none did (medians)`);
       console.log(`applying one node's five results (parsing excluded): CPU ${(r.applyPerNodeMs * 1000).toFixed(0)} us per node (median)`);
+      console.log(`live after a full GC: heap ${mb(r.heapUsedBytes)} MB; per node ${(r.heapPerNodeBytes / 1024).toFixed(1)} KB of heap + ${(r.externalPerNodeBytes / 1024).toFixed(1)} KB external`);
       return;
     }
     if (v.soak) {
