@@ -1,6 +1,11 @@
 // Domain types shared by every stage of the pipeline:
 // config -> schedule -> probe -> state -> (metrics view, alerts, evidence) -> HTTP.
+import type { UpstreamAnswer } from './exposition/upstream.js';
+import type { MetricFamily } from './exposition/types.js';
 
+// The parsed text format is the exposition module's own (it must not depend on this file).
+export type { MetricFamily, MetricType, Sample } from './exposition/types.js';
+export type { UpstreamAnswer } from './exposition/upstream.js';
 
 export const PROBE_NAMES = ['health', 'metrics', 'blockNumber', 'miningStats', 'validators'] as const;
 export type ProbeName = (typeof PROBE_NAMES)[number];
@@ -125,23 +130,6 @@ export interface MiningStats {
   upgraded: boolean;
 }
 
-/** One sample of a parsed Prometheus exposition. */
-export interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-  timestampMs?: number;
-}
-
-export type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary' | 'untyped';
-
-export interface MetricFamily {
-  name: string;
-  help?: string;
-  type: MetricType;
-  samples: Sample[];
-}
-
 export type ProbeData =
   | { probe: 'health'; value: HealthData }
   | { probe: 'metrics'; value: MetricFamily[]; /** Samples the per-node budget left out. */ droppedSamples?: number }
@@ -155,7 +143,7 @@ export interface NodeValues {
   blockNumber?: number;
   mining?: MiningStats;
   validators?: ValidatorInfo[];
-  upstream?: MetricFamily[];
+  upstream?: UpstreamAnswer;
   /** Bumped on every metrics success or failure, so views can cache per-version work. */
   upstreamVersion: number;
   /** Samples of the last /metrics answer left out by the per-node budget. */

@@ -194,7 +194,7 @@ describe('prepareUpstream + renderUpstream (text format)', () => {
     const p = prepareUpstream('n', 'net', parseExposition('# HELP quiet q\n# TYPE quiet gauge\nloud 1\n').families, {
       prefix: 'up_',
     });
-    expect([...p.families.keys()]).toEqual(['up_loud']);
+    expect(p.families.map((f) => f.name)).toEqual(['up_loud']);
     expect(lines(renderUpstream([p], { openMetrics: false }))).toEqual(['# TYPE up_loud untyped', 'up_loud{node="n",network="net"} 1']);
     expect(() => prepareUpstream('n', 'net', [], { prefix: '1bad' })).toThrow(TypeError);
   });

@@ -27,7 +27,7 @@ function setup() {
       { version: '9.9.9', infoLabelKeys: ['region', 'role'], defaultMetrics: false },
       () => ({
         snapshot: buildSnapshot(state.nodes(), networks, Date.now()),
-        upstream: [...state.nodes()].flatMap((n) => (n.upstream ? [prepareUpstream(n.target.name, n.target.network, n.upstream)] : [])),
+        upstream: [...state.nodes()].flatMap((n) => (n.upstream?.families ? [prepareUpstream(n.target.name, n.target.network, n.upstream.families)] : [])),
         counters,
       }),
       (sources, om, out) => void renderUpstream(sources, { openMetrics: om, write: (p) => out.write(p) }),

@@ -155,7 +155,7 @@ function expectValue(fleet: FleetState, probe: ProbeName, present: boolean): voi
       expect(view.up).toBe(true);
       break;
     case 'metrics':
-      check(state.upstream?.map((f) => f.name), ['block_height']);
+      check(state.upstream?.families?.map((f) => f.name), ['block_height']);
       expect(view.up).toBe(present); // metrics alone decides up when neither health nor blockNumber runs
       break;
   }

@@ -2,9 +2,9 @@
 // the parser stops at the first limit reached and counts what it left unread, so a hostile or
 // broken node costs at most its budget in memory and a bounded slice of CPU per poll.
 //
-// Memory: the parsed families (kept in fleet state until the next poll) plus their prepared
-// output lines (kept for the scrape path) come to roughly 3x `maxBytes` per node at the cap
-// (see README "Upstream budget"); header lines shared across nodes are bounded separately by
+// Memory: a node keeps its prepared output lines until its next poll; the parsed families live
+// only until those are made (at most `polling.concurrency` answers at once). See README
+// "Upstream budget"; header lines shared across nodes are bounded separately by
 // HEADER_CACHE_MAX_CHARS.
 
 /** Configured as polling.maxUpstreamSeries, maxUpstreamBytes, maxUpstreamFamilies, maxUpstreamHelpChars. */

@@ -1,11 +1,14 @@
 // HELP/TYPE header lines of an output family in both formats, and the names the family claims.
 // Header lines are the same for every node sending a family: built once and shared through a
 // cache bounded by entries AND characters (HELP is free text a node controls).
-import type { MetricType } from '../domain.js';
+import type { MetricType } from './types.js';
 import { HEADER_CACHE_MAX_CHARS } from './budget.js';
 import { escapeHelpOpenMetrics, escapeHelpText } from './grammar.js';
 
 export interface FamilyHeaders {
+  /** Output family name, as declared in the text format. */
+  name: string;
+  type: MetricType;
   /** `# HELP` line for format 0.0.4, with its newline; '' without help. */
   textHelpLine: string;
   /** `# TYPE` line for format 0.0.4, with its newline. */
@@ -56,6 +59,8 @@ function buildHeaders(name: string, type: MetricType, help: string | undefined):
   // An OpenMetrics counter's samples must end in _total; one that does not is exposed as unknown.
   const omType = type === 'untyped' || (type === 'counter' && !counterWithTotal) ? 'unknown' : type;
   return {
+    name,
+    type,
     textHelpLine: help !== undefined ? `# HELP ${name} ${escapeHelpText(help)}\n` : '',
     textTypeLine: `# TYPE ${name} ${type}\n`,
     openMetricsName,

@@ -3,68 +3,63 @@
 // left out (per-node budget, secrets, cross-node conflicts) is counted per node for the
 // exporter's metrics.
 import type { Registry } from 'prom-client';
-import type { MetricFamily } from '../domain.js';
+import type { UpstreamAnswer } from '../domain.js';
 import { registerTextFamily } from '../metrics/textFamily.js';
-import { encodeUpstream, prepareUpstream, renderUpstreamWithStats, type PrepareOptions, type PreparedUpstream } from './upstream.js';
+import { prepareUpstream, type PrepareOptions, type PreparedUpstream } from './upstream.js';
+import { renderUpstreamWithStats } from './upstreamMerge.js';
 
 /** What this module reads of a node's state. */
 export interface UpstreamNode {
   target: { name: string; network: string };
-  upstream?: MetricFamily[];
+  upstream?: UpstreamAnswer;
   upstreamDropped?: number;
   upstreamTruncations?: number;
 }
 
-/** Where the merged families go: text pieces, and lines already encoded. */
+/** Where the merged families go: text pieces, and ranges of lines already encoded. */
 export interface UpstreamSink {
   write(piece: string): void;
-  writeBytes(bytes: Buffer): void;
+  writeRange(bytes: Buffer, start: number, end: number): void;
 }
 
 export class FleetUpstream {
-  /** Keyed by the answer itself (a new array per answer) and the network: a node replaced by a reload never reuses lines. */
-  private readonly cache = new Map<string, { source: MetricFamily[]; network: string; prepared: PreparedUpstream }>();
   /** Samples per node left out by conflicts at the last scrape. */
   private conflicted = new Map<string, number>();
 
   constructor(
     private readonly nodes: () => Iterable<UpstreamNode>,
+    /** The daemon has one upstream view: an answer's lines are made once, with the options of the view that prepares it. */
     private readonly opts: PrepareOptions = {},
   ) {}
 
-  /** Prepares a node's families as soon as its answer is applied (off the scrape path). */
-  prepare(n: UpstreamNode): void {
-    if (!n.upstream) {
-      this.cache.delete(n.target.name);
-      return;
-    }
-    const c = this.cache.get(n.target.name);
-    if (c && c.source === n.upstream && c.network === n.target.network) return;
-    const prepared = encodeUpstream(prepareUpstream(n.target.name, n.target.network, n.upstream, this.opts));
-    this.cache.set(n.target.name, { source: n.upstream, network: n.target.network, prepared });
+  /**
+   * Prepares a node's lines as soon as its answer is applied (off the scrape path), keeps them
+   * with the answer and releases the parsed families. The lines carry the node's name and
+   * network: should either change under the same answer (FleetState makes a new network a new
+   * node, with no answer yet), the node has no lines until its next answer, never stale labels.
+   */
+  prepare(n: UpstreamNode): PreparedUpstream | undefined {
+    const answer = n.upstream;
+    if (!answer) return undefined;
+    const { name, network } = n.target;
+    const p = answer.prepared;
+    if (p && p.node === name && p.network === network) return p;
+    answer.prepared = prepareUpstream(name, network, answer.families ?? [], this.opts);
+    answer.families = undefined;
+    return answer.prepared;
   }
 
-  /** Prepared sources in node order (any not prepared yet is prepared now); forgets nodes whose upstream is gone. */
+  /** Prepared sources in node order (any not prepared yet is prepared now). */
   *sources(): Iterable<PreparedUpstream> {
-    let live = 0;
     for (const n of this.nodes()) {
-      if (!n.upstream) continue;
-      live++;
-      this.prepare(n);
-      yield this.cache.get(n.target.name)!.prepared;
+      const p = this.prepare(n);
+      if (p) yield p;
     }
-    if (live < this.cache.size) this.forgetGone();
-  }
-
-  private forgetGone(): void {
-    const live = new Set<string>();
-    for (const n of this.nodes()) if (n.upstream) live.add(n.target.name);
-    for (const name of this.cache.keys()) if (!live.has(name)) this.cache.delete(name);
   }
 
   /** Writes the merged families and remembers what conflicts left out. */
   write(sources: Iterable<PreparedUpstream>, openMetrics: boolean, out: UpstreamSink): void {
-    const { conflicts } = renderUpstreamWithStats(sources, { openMetrics, write: (p) => out.write(p), writeBytes: (b) => out.writeBytes(b) });
+    const { conflicts } = renderUpstreamWithStats(sources, { openMetrics, write: (p) => out.write(p), writeRange: (b, start, end) => out.writeRange(b, start, end) });
     const byNode = new Map<string, number>();
     for (const c of conflicts) byNode.set(c.node, (byNode.get(c.node) ?? 0) + c.samples);
     this.conflicted = byNode;
@@ -88,10 +83,10 @@ export class FleetUpstream {
       collect: (emit) => {
         for (const n of this.nodes()) {
           const node = n.target.name;
-          this.prepare(n); // a node whose answer was applied without prepare (tests, the render bench)
           const counts: Array<[string, number]> = [
             ['budget', n.upstreamDropped ?? 0],
-            ['secret', this.cache.get(node)?.prepared.droppedSecretSamples ?? 0],
+            // Prepares a node whose answer was applied without the view's hook (tests).
+            ['secret', this.prepare(n)?.droppedSecretSamples ?? 0],
             ['conflict', this.conflicted.get(node) ?? 0],
           ];
           for (const [reason, v] of counts) {

@@ -4,7 +4,7 @@
 // small and line-based. It is strict on purpose: a proxy's HTML error page or a JSON body must
 // be rejected as a whole, never half-read into bogus series. It reads line by line and stops at
 // the node's budget (budget.ts), so a huge answer costs no more than its budget to hold.
-import type { MetricFamily, MetricType, Sample } from '../domain.js';
+import type { MetricFamily, MetricType, Sample } from './types.js';
 import { FAMILY_OVERHEAD, SAMPLE_OVERHEAD, type UpstreamBudget } from './budget.js';
 import { ExpositionError } from './errors.js';
 import { isValidMetricName } from './grammar.js';

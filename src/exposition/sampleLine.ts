@@ -1,6 +1,6 @@
 // One sample line of the text format: `name{labels} value [timestamp]`. Split from the
 // document-level parser so each stays small; errors carry the line number they were found on.
-import type { MetricFamily, Sample } from '../domain.js';
+import type { MetricFamily, Sample } from './types.js';
 import { parseFloatToken, parseTimestampToken } from './grammar.js';
 import { ExpositionError } from './errors.js';
 

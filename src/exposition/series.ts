@@ -2,7 +2,7 @@
 // buckets or quantiles of one label set plus its _sum and _count) is one group, any other
 // sample is a group of its own. Both the series cap and the renderer work on whole groups so
 // a histogram is never cut in half or scattered.
-import type { MetricFamily, Sample } from '../domain.js';
+import type { MetricFamily, Sample } from './types.js';
 import { parseFloatToken } from './grammar.js';
 
 /** Groups in order of first appearance; inside a group buckets/quantiles ascending, then _sum, _count. */

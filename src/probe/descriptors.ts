@@ -85,7 +85,7 @@ export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
       }
     },
     apply(node, d) {
-      node.upstream = d.value;
+      node.upstream = { families: d.value, prepared: undefined };
       node.upstreamVersion++;
       node.upstreamDropped = d.droppedSamples ?? 0;
       if (node.upstreamDropped > 0) node.upstreamTruncations = (node.upstreamTruncations ?? 0) + 1;
