@@ -108,9 +108,13 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   switch (url.pathname) {
     case '/metrics': {
       const om = wantsOpenMetrics(req.headers.accept);
-      const { contentType, body } = await deps.metrics().render(om ? 'openmetrics' : 'text');
+      const { contentType, body, release } = await deps.metrics().render(om ? 'openmetrics' : 'text');
       if (acceptsGzip(req.headers['accept-encoding'])) {
-        return send(res, 200, contentType, await gzip(body), head, { 'content-encoding': 'gzip', vary: 'Accept, Accept-Encoding' });
+        const zipped = await gzip(body);
+        // The compressed copy is what goes out: the body's memory can serve the next render.
+        // An uncompressed body is never released (the socket may still be writing it).
+        release();
+        return send(res, 200, contentType, zipped, head, { 'content-encoding': 'gzip', vary: 'Accept, Accept-Encoding' });
       }
       return send(res, 200, contentType, body, head, { vary: 'Accept, Accept-Encoding' });
     }

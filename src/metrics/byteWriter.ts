@@ -10,8 +10,9 @@ export class ByteWriter {
   private len = 0;
   private pending = '';
 
-  constructor(initialBytes = 64 * 1024) {
-    this.buf = Buffer.allocUnsafe(Math.max(1024, initialBytes));
+  /** `reuse`: memory of an earlier writer that nobody reads any more, written instead of new memory. */
+  constructor(initialBytes = 64 * 1024, reuse?: Buffer) {
+    this.buf = reuse ?? Buffer.allocUnsafe(Math.max(1024, initialBytes));
   }
 
   write(s: string): void {
@@ -49,6 +50,11 @@ export class ByteWriter {
   bytes(): Buffer {
     this.flush();
     return this.buf.subarray(0, this.len);
+  }
+
+  /** The whole memory written into (bytes() is its start), for reuse once the bytes are done with. */
+  storage(): Buffer {
+    return this.buf;
   }
 
   private flush(): void {

@@ -1,0 +1,65 @@
+// A render may write into the memory of an earlier body, but only one its reader released: a
+// body still held (sent uncompressed, being compressed) must never change under its reader.
+import { describe, expect, it } from 'vitest';
+import type { ProbeResult } from '../src/domain.js';
+import { MetricsView, type ExporterCounters } from '../src/metrics/view.js';
+import { FleetState } from '../src/state/fleetState.js';
+import { buildSnapshot } from '../src/state/snapshot.js';
+import { target } from './support/targets.js';
+
+const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() };
+
+function setup() {
+  const state = new FleetState(Array.from({ length: 30 }, (_, i) => target(`node-${i}`, { probes: ['health'] })));
+  const view = new MetricsView(
+    { version: '1.0.0', infoLabelKeys: [], defaultMetrics: false },
+    () => ({ snapshot: buildSnapshot(state.nodes(), {}, 1_700_000_000_000), upstream: [], counters }),
+    () => undefined,
+  );
+  let height = 100;
+  /** Every node answers at a new height: the next body differs from the last in every node's lines. */
+  const advance = () => {
+    height += 1000;
+    for (const n of state.nodes()) {
+      const r: ProbeResult = { kind: 'ok', probe: 'health', startedAt: 1_700_000_000_000, durationMs: 1, data: { probe: 'health', value: { status: 'ok', height } } };
+      state.apply(n.target.name, r);
+      view.noteResult(n);
+    }
+    view.buildChanged(1_700_000_000_000);
+  };
+  return { view, advance, height: () => height };
+}
+
+describe('/metrics body memory', () => {
+  it('never writes into a body that was not released', async () => {
+    const { view, advance, height } = setup();
+    advance();
+    const first = await view.render('text');
+    const copy = Buffer.from(first.body);
+    expect(copy.toString()).toContain(`ledger_node_block_height{node="node-0",network="mainnet"} ${height()}`);
+    for (let i = 0; i < 3; i++) {
+      advance();
+      (await view.render('text')).release();
+    }
+    expect(first.body.equals(copy)).toBe(true);
+  });
+
+  it('reuses released memory once, and a second release of the same body hands out nothing', async () => {
+    const { view, advance, height } = setup();
+    advance();
+    const a = await view.render('text');
+    a.release();
+    advance();
+    const b = await view.render('openmetrics');
+    // b was written where a was.
+    expect(b.body.buffer).toBe(a.body.buffer);
+    const bCopy = Buffer.from(b.body);
+    expect(bCopy.toString()).toContain(`ledger_node_block_height{node="node-0",network="mainnet"} ${height()}`);
+    a.release(); // too late and a second time: must not free b's memory
+    advance();
+    const c = await view.render('text');
+    expect(c.body.buffer).not.toBe(b.body.buffer);
+    expect(b.body.equals(bCopy)).toBe(true);
+    expect(c.body.toString()).toContain(`ledger_node_block_height{node="node-0",network="mainnet"} ${height()}`);
+  });
+});
