@@ -9,11 +9,13 @@ import { simulatedFleetConfig } from '../src/demo.js';
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
 import { countConnections, type FleetNode } from './fleet.js';
-import { cpuMsFromProc, percentile, RssSampler, socketsHeld, type MemoryFigures } from './proc.js';
+import { cpuSplitFromProc, percentile, RssSampler, socketsHeld, type MemoryFigures } from './proc.js';
 
 export interface ExporterResult {
   polls: number;
   cpuPerPollMs: number;
+  /** Share of that CPU spent in the kernel. */
+  sysShare: number;
   /** CPU over wall time in window 1, as a share of one core. */
   coreShare: number;
   connectsPerMin: number;
@@ -100,10 +102,12 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     conns.reset();
     rss.mark();
     const p0 = pollCounts(daemon);
-    const cpu0 = cpuMsFromProc();
+    const cpu0 = cpuSplitFromProc();
     const t0 = performance.now();
     await sleep(opts.measureMs);
-    const cpu = cpuMsFromProc() - cpu0;
+    const cpu1 = cpuSplitFromProc();
+    const sysMs = cpu1.sysMs - cpu0.sysMs;
+    const cpu = cpu1.userMs - cpu0.userMs + sysMs;
     const wall = performance.now() - t0;
     const p1 = pollCounts(daemon);
     const connects = conns.count();
@@ -136,6 +140,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     return {
       polls,
       cpuPerPollMs: cpu / polls,
+      sysShare: sysMs / cpu,
       coreShare: cpu / wall,
       connectsPerMin: (connects * 60_000) / wall,
       sockets,

@@ -8,11 +8,13 @@ import { RPC_METHODS } from '../src/domain.js';
 import { methodsOf } from '../src/sim/index.js';
 import type { FleetNode } from './fleet.js';
 import { countConnections } from './fleet.js';
-import { cpuMsFromProc, socketsHeld } from './proc.js';
+import { cpuSplitFromProc, socketsHeld } from './proc.js';
 
 export interface FloorResult {
   polls: number;
   cpuPerPollMs: number;
+  /** Share of that CPU spent in the kernel (on loopback, sending also delivers to the simulator). */
+  sysShare: number;
   wallMs: number;
   connectsDuringMeasure: number;
   sockets: number;
@@ -103,15 +105,17 @@ export async function runFloor(nodes: FleetNode[], opts: { rounds: number; inFli
   try {
     await backToBack(poll, nodes, 1, opts.inFlight); // warm-up: sockets open, JIT done
     conns.reset();
-    const cpu0 = cpuMsFromProc();
+    const cpu0 = cpuSplitFromProc();
     const t0 = performance.now();
     const polls =
       opts.pacedIntervalMs === undefined
         ? await backToBack(poll, nodes, opts.rounds, opts.inFlight)
         : await paced(poll, nodes, opts.rounds, opts.pacedIntervalMs);
-    const cpu = cpuMsFromProc() - cpu0;
+    const cpu = cpuSplitFromProc();
+    const sysMs = cpu.sysMs - cpu0.sysMs;
     const wallMs = performance.now() - t0;
-    return { polls, cpuPerPollMs: cpu / polls, wallMs, connectsDuringMeasure: conns.count(), sockets: socketsHeld(), rss: process.memoryUsage.rss() };
+    const cpuMs = cpu.userMs - cpu0.userMs + sysMs;
+    return { polls, cpuPerPollMs: cpuMs / polls, sysShare: sysMs / cpuMs, wallMs, connectsDuringMeasure: conns.count(), sockets: socketsHeld(), rss: process.memoryUsage.rss() };
   } finally {
     conns.stop();
     await agent.close();

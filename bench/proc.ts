@@ -9,12 +9,18 @@ export const CLK_TCK: number = (() => {
   return Number.isInteger(n) && n > 0 ? n : 100;
 })();
 
-/** User + system CPU of a process so far, in ms, from /proc/<pid>/stat. */
-export function cpuMsFromProc(pid: number | 'self' = 'self'): number {
+/** CPU of a process so far, in ms, from /proc/<pid>/stat: in our code and in the kernel for it. */
+export function cpuSplitFromProc(pid: number | 'self' = 'self'): { userMs: number; sysMs: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after "pid (comm) ": state is field 3, utime field 14, stime field 15.
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(rest[11]) + Number(rest[12])) * 1000) / CLK_TCK;
+  return { userMs: (Number(rest[11]) * 1000) / CLK_TCK, sysMs: (Number(rest[12]) * 1000) / CLK_TCK };
+}
+
+/** User + system CPU of a process so far, in ms. */
+export function cpuMsFromProc(pid: number | 'self' = 'self'): number {
+  const c = cpuSplitFromProc(pid);
+  return c.userMs + c.sysMs;
 }
 
 /** File descriptors of this process that are sockets (listening ones included). */

@@ -13,6 +13,7 @@ export interface ScenarioResult {
 
 const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
 const ms = (x: number, digits = 2) => (Number.isFinite(x) ? `${x.toFixed(digits)} ms` : 'n/a');
+const pct = (x: number) => (Number.isFinite(x) ? `${Math.round(x * 100)}%` : 'n/a');
 
 export function machineLine(): string {
   const c = cpus();
@@ -22,14 +23,14 @@ export function machineLine(): string {
 }
 
 export const TABLE_HEADER = [
-  '| fleet | interval | CPU per node-poll: exporter / floor | ratio | share of one core | connects/min (steady) | sockets held | /metrics render p50 / max | whole scrape (gzip) p50 / max | RSS steady / peak | lateness p50 / p99 / max | overruns | failed polls |',
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  '| fleet | interval | CPU per node-poll: exporter / floor | ratio | of which in the kernel: exporter / floor | share of one core | connects/min (steady) | sockets held | /metrics render p50 / max | whole scrape (gzip) p50 / max | RSS steady / peak | lateness p50 / p99 / max | overruns | failed polls |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 ].join('\n');
 
 export function tableRow(r: ScenarioResult): string {
   const e = r.exporter;
   const ratio = r.floor ? (e.cpuPerPollMs / r.floor.cpuPerPollMs).toFixed(2) : 'n/a';
-  return `| ${r.label} | ${r.intervalMs / 1000} s | ${ms(e.cpuPerPollMs, 3)} / ${r.floor ? ms(r.floor.cpuPerPollMs, 3) : 'n/a'} | ${ratio} | ${(e.coreShare * 100).toFixed(0)}% | ${Math.round(e.connectsPerMin)} | ${e.sockets} | ${ms(e.renderP50Ms, 1)} / ${ms(e.renderMaxMs, 1)} | ${ms(e.scrapeP50Ms, 1)} / ${ms(e.scrapeMaxMs, 1)} | ${mb(e.steadyRss)} / ${mb(e.peakRss)} | ${ms(e.lateP50Ms, 0)} / ${ms(e.lateP99Ms, 0)} / ${ms(e.lateMaxMs, 0)} | ${e.overruns} | ${e.failedPolls} |`;
+  return `| ${r.label} | ${r.intervalMs / 1000} s | ${ms(e.cpuPerPollMs, 3)} / ${r.floor ? ms(r.floor.cpuPerPollMs, 3) : 'n/a'} | ${ratio} | ${pct(e.sysShare)} / ${r.floor ? pct(r.floor.sysShare) : 'n/a'} | ${(e.coreShare * 100).toFixed(0)}% | ${Math.round(e.connectsPerMin)} | ${e.sockets} | ${ms(e.renderP50Ms, 1)} / ${ms(e.renderMaxMs, 1)} | ${ms(e.scrapeP50Ms, 1)} / ${ms(e.scrapeMaxMs, 1)} | ${mb(e.steadyRss)} / ${mb(e.peakRss)} | ${ms(e.lateP50Ms, 0)} / ${ms(e.lateP99Ms, 0)} / ${ms(e.lateMaxMs, 0)} | ${e.overruns} | ${e.failedPolls} |`;
 }
 
 /** What the steady RSS is made of: V8 heap used / committed, and memory held outside it. */
@@ -39,9 +40,9 @@ function memoryParts(e: ExporterResult): string {
 }
 
 export function floorLine(label: string, f: FloorResult, what: string): string {
-  return `  ${label} ${what}: ${f.polls} node-polls in ${(f.wallMs / 1000).toFixed(1)} s, ${ms(f.cpuPerPollMs, 3)} CPU per node-poll, ${f.connectsDuringMeasure} connects while measured, ${f.sockets} sockets, RSS ${mb(f.rss)}`;
+  return `  ${label} ${what}: ${f.polls} node-polls in ${(f.wallMs / 1000).toFixed(1)} s, ${ms(f.cpuPerPollMs, 3)} CPU per node-poll (${pct(f.sysShare)} in the kernel), ${f.connectsDuringMeasure} connects while measured, ${f.sockets} sockets, RSS ${mb(f.rss)}`;
 }
 
 export function exporterLine(label: string, e: ExporterResult): string {
-  return `  ${label} exporter: ${e.polls} node-polls, ${ms(e.cpuPerPollMs, 3)} CPU per node-poll (${(e.coreShare * 100).toFixed(0)}% of one core), ${Math.round(e.connectsPerMin)} connects/min, ${e.sockets} sockets, /metrics ${(e.bytes / 1024 / 1024).toFixed(1)} MB render p50 ${ms(e.renderP50Ms, 1)} (CPU ${ms(e.renderCpuP50Ms, 1)}), scrape p50 ${ms(e.scrapeP50Ms, 1)}, RSS ${mb(e.steadyRss)} steady (${memoryParts(e)}) / ${mb(e.peakRss)} peak, lateness p99 ${ms(e.lateP99Ms, 0)}, ${e.overruns} overruns, ${e.failedPolls} failed polls`;
+  return `  ${label} exporter: ${e.polls} node-polls, ${ms(e.cpuPerPollMs, 3)} CPU per node-poll (${pct(e.sysShare)} in the kernel; ${(e.coreShare * 100).toFixed(0)}% of one core), ${Math.round(e.connectsPerMin)} connects/min, ${e.sockets} sockets, /metrics ${(e.bytes / 1024 / 1024).toFixed(1)} MB render p50 ${ms(e.renderP50Ms, 1)} (CPU ${ms(e.renderCpuP50Ms, 1)}), scrape p50 ${ms(e.scrapeP50Ms, 1)}, RSS ${mb(e.steadyRss)} steady (${memoryParts(e)}) / ${mb(e.peakRss)} peak, lateness p99 ${ms(e.lateP99Ms, 0)}, ${e.overruns} overruns, ${e.failedPolls} failed polls`;
 }
