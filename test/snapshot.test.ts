@@ -57,6 +57,21 @@ describe('buildSnapshot', () => {
     expect(buildSnapshot(s.nodes(), {}, 0).networks[0]!.validatorSetMismatch).toBe(0);
   });
 
+  it('breaks a height tie by name in locale order, whatever the node order', () => {
+    // In locale order 'a' < 'B' < 'b'; in code units 'B' < 'a' < 'b'.
+    const names = ['b', 'B', 'a', 'low'];
+    const expected = names.filter((n) => n !== 'low').sort((x, y) => x.localeCompare(y))[0];
+    expect(expected).toBe('a');
+    for (const order of [names, [...names].reverse()]) {
+      const s = new FleetState(order.map((n) => target(n)), noBackoff);
+      for (const n of order) s.apply(n, ok(health(n === 'low' ? 99 : 100)));
+      for (const n of order) s.apply(n, ok(validators(`${n}-v`)));
+      const net = buildSnapshot(s.nodes(), {}, 0).networks[0]!;
+      expect(net.sourceNode).toBe(expected);
+      expect(net.validators!.list.map((v) => v.address)).toEqual([`${expected}-v`]);
+    }
+  });
+
   it('computes blocks until the mining upgrade from the source node height', () => {
     const s = new FleetState([target('a')], noBackoff);
     s.apply('a', ok(health(1000)));

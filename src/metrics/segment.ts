@@ -19,17 +19,14 @@ export class Segment {
     this.cols = [];
     this.starts = [];
     for (let f = 0; f < families; f++) {
-      const starts = new Uint32Array(count + 1);
       let text = '';
-      let at = 0;
-      for (let i = 0; i < count; i++) {
-        const s = lines[i]![f]!;
-        starts[i] = at;
-        at += Buffer.byteLength(s);
-        text += s;
-      }
-      starts[count] = at;
-      const col = Buffer.allocUnsafeSlow(roomFor(at));
+      for (let i = 0; i < count; i++) text += lines[i]![f]!;
+      const bytes = Buffer.byteLength(text);
+      // ASCII (the usual case): string lengths are byte lengths, no need to measure each node's.
+      const measure = bytes === text.length ? (s: string) => s.length : (s: string) => Buffer.byteLength(s);
+      const starts = new Uint32Array(count + 1);
+      for (let i = 0; i < count; i++) starts[i + 1] = starts[i]! + measure(lines[i]![f]!);
+      const col = Buffer.allocUnsafeSlow(roomFor(bytes));
       col.write(text, 0, 'utf8');
       this.cols.push(col);
       this.starts.push(starts);

@@ -90,35 +90,41 @@ function buildNodeView(n: NodeState, now: number): NodeView {
   };
 }
 
-/** Network totals; sets each node's lag against the network's highest node up. */
+/** Network totals; sets each node's lag against the network's highest node up. One pass: it runs per network at every snapshot. */
 function networkView(network: string, g: NetworkGroup, decimals: number): NetworkView {
-  const upViews = g.views.filter((v) => v.up);
-  const heights = upViews.map((v) => v.height).filter((h): h is number => h !== undefined);
-  const heightMax = heights.length ? Math.max(...heights) : undefined;
+  let nodesUp = 0;
+  let heightMax: number | undefined;
+  let heightMin: number | undefined;
+  const versions = new Set<string>();
+  // Chain values come from the highest node up that reports them (ties: by name).
+  let source = -1;
+  let validatorsFrom = -1;
+  let miningFrom = -1;
+  const reporting: NodeState[] = [];
+  g.views.forEach((v, i) => {
+    if (!v.up) return;
+    const s = g.states[i]!;
+    nodesUp++;
+    if (v.height !== undefined) {
+      if (heightMax === undefined || v.height > heightMax) heightMax = v.height;
+      if (heightMin === undefined || v.height < heightMin) heightMin = v.height;
+    }
+    if (v.health?.version !== undefined) versions.add(v.health.version);
+    source = higher(g.views, source, i);
+    if (s.validators) {
+      reporting.push(s);
+      validatorsFrom = higher(g.views, validatorsFrom, i);
+    }
+    if (s.mining !== undefined) miningFrom = higher(g.views, miningFrom, i);
+  });
   for (const v of g.views) {
     if (v.height !== undefined && heightMax !== undefined) v.lagBlocks = heightMax - v.height;
   }
-  const versions = new Set(upViews.map((v) => v.health?.version).filter((x) => x !== undefined));
-  // Chain values from the highest node up that reports them (ties: by name).
-  const up = g.states.map((s, i) => ({ s, v: g.views[i]! })).filter(({ v }) => v.up);
-  const source = highest(up, () => true);
-  const net: NetworkView = {
-    network,
-    decimals,
-    nodes: g.views.length,
-    nodesUp: upViews.length,
-    heightMax,
-    heightMin: heights.length ? Math.min(...heights) : undefined,
-    versions: versions.size,
-    sourceNode: source?.v.name,
-  };
-  const reporting = up.filter(({ s }) => s.validators);
-  const first = highest(reporting, () => true);
-  if (first) addValidators(net, first.s, reporting.map(({ s }) => s));
-  const minSrc = highest(up, ({ s }) => s.mining !== undefined);
-  if (minSrc?.s.mining) {
-    const m = minSrc.s.mining;
-    const height = minSrc.v.height ?? 0;
+  const net: NetworkView = { network, decimals, nodes: g.views.length, nodesUp, heightMax, heightMin, versions: versions.size, sourceNode: g.views[source]?.name };
+  if (validatorsFrom >= 0) addValidators(net, g.states[validatorsFrom]!, reporting);
+  const m = g.states[miningFrom]?.mining;
+  if (m) {
+    const height = g.views[miningFrom]!.height ?? 0;
     net.mining = {
       miners: m.totalMiners,
       active: m.activeMiners,
@@ -131,20 +137,16 @@ function networkView(network: string, g: NetworkGroup, decimals: number): Networ
   return net;
 }
 
-type Ranked = { s: NodeState; v: NodeView };
+/** String.prototype.localeCompare's order, without building a collator per call. */
+const byName = new Intl.Collator().compare;
 
-/** The first of `list` matching `ok` by height (highest first), then name: a scan, not a sort (every snapshot). */
-function highest(list: Ranked[], ok: (r: Ranked) => boolean): Ranked | undefined {
-  let best: Ranked | undefined;
-  for (const r of list) {
-    if (!ok(r)) continue;
-    if (!best) best = r;
-    else {
-      const d = (r.v.height ?? -1) - (best.v.height ?? -1);
-      if (d > 0 || (d === 0 && r.v.name.localeCompare(best.v.name) < 0)) best = r;
-    }
-  }
-  return best;
+/** Index of the higher of views `best` (-1: none yet) and `i`: by height, then by name; the earlier on a full tie. */
+function higher(views: readonly NodeView[], best: number, i: number): number {
+  if (best < 0) return i;
+  const r = views[i]!;
+  const b = views[best]!;
+  const d = (r.height ?? -1) - (b.height ?? -1);
+  return d > 0 || (d === 0 && byName(r.name, b.name) < 0) ? i : best;
 }
 
 /** The validator set of the highest reporting node, and whether the reporting nodes disagree. */
