@@ -3,7 +3,8 @@
 // calling it per metrics view (per config reload, per daemon in a test run) leaks; these two
 // registries (one per format: prom-client renames counters in place when rendering OpenMetrics)
 // are built on first use and shared by every view in the process.
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { readdirSync, statSync } from 'node:fs';
+import { collectDefaultMetrics, Registry, type Gauge } from 'prom-client';
 
 export type ExpositionFormat = 'text' | 'openmetrics';
 
@@ -16,7 +17,27 @@ export function processMetricsRegistry(format: ExpositionFormat): Registry {
     // prom-client's typings omit the constructor's content-type argument.
     registry = new (Registry as unknown as new (contentType: string) => Registry)(contentType);
     collectDefaultMetrics({ register: registry });
+    countOpenFdsCheaply(registry);
     registries.set(format, registry);
   }
   return registry;
+}
+
+/**
+ * The same figure as prom-client's process_open_fds (Linux only), without listing /proc/self/fd:
+ * with one socket per node that is 10,000 entries, ~25 ms per scrape. Linux 6.2+ gives the count
+ * as the directory's size; an older kernel says 0 there, and the list is read as before.
+ */
+function countOpenFdsCheaply(registry: Registry): void {
+  const gauge = registry.getSingleMetric('process_open_fds') as (Gauge & { collect?: () => void }) | undefined;
+  if (!gauge) return;
+  gauge.collect = function (this: Gauge) {
+    try {
+      const size = statSync('/proc/self/fd').size;
+      // Listing opens one descriptor of its own, closed again before the count is read.
+      this.set(size > 0 ? size : readdirSync('/proc/self/fd').length - 1);
+    } catch {
+      // No /proc: the gauge keeps its last value, as prom-client's does.
+    }
+  };
 }
