@@ -6,6 +6,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatProblem, loadConfigFile, parseListenAddress, runCheckConfig } from './config/index.js';
 import { runNotifyTest } from './alerting/notifyTest.js';
+import { runAlertRulesCli } from './alerting/rulesCli.js';
 import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
 import { standardComponents } from './daemonParts.js';
 import { demoConfig, startDemoFleet } from './demo.js';
@@ -27,6 +28,7 @@ Usage:
                         [--shard <i> --total-shards <n> | --shard-from-hostname --total-shards <n>]
   ledger-fleet-exporter check-config <file.yaml>
   ledger-fleet-exporter notify-test --config <file.yaml> [--receiver <name>] [--node <name>]
+  ledger-fleet-exporter alert-rules --config <file.yaml>   (Prometheus rules with the config's alerting.rules)
   ledger-fleet-exporter demo [--listen <host:port>] [--log-level <level>]
   ledger-fleet-exporter simulate [options]      (see: simulate --help)
   ledger-fleet-exporter evidence [options]      (see: evidence --help)
@@ -228,6 +230,13 @@ export async function main(argv: string[]): Promise<number> {
     case 'notify-test':
       try {
         return await runNotifyTest(rest, { secrets, write: (line) => process.stdout.write(`${line}\n`) });
+      } catch (err) {
+        if (err instanceof TypeError || /usage:/.test((err as Error).message)) throw new UsageError((err as Error).message);
+        throw err;
+      }
+    case 'alert-rules':
+      try {
+        return await runAlertRulesCli(rest, { write: (text) => process.stdout.write(text), problem: (line) => process.stderr.write(`${line}\n`) });
       } catch (err) {
         if (err instanceof TypeError || /usage:/.test((err as Error).message)) throw new UsageError((err as Error).message);
         throw err;

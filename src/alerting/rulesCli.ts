@@ -1,0 +1,38 @@
+// `ledger-fleet-exporter alert-rules --config <file>`: the Prometheus rules file for one
+// deployment, with its config's `alerting.rules` and runbook links applied exactly as the built-in
+// engine applies them, so a Prometheus beside the engine alerts on the same thresholds. The rules
+// go to stdout (redirect them to a file); problems go to stderr, with a non-zero exit.
+import { parseArgs } from 'node:util';
+import { ConfigError, formatProblem, loadConfigFile } from '../config/index.js';
+import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE } from './definitions/index.js';
+import { renderRulesFile } from './rulesFile.js';
+
+export const ALERT_RULES_USAGE = 'usage: ledger-fleet-exporter alert-rules --config <file.yaml>';
+
+export interface AlertRulesOutput {
+  /** The rules file text. */
+  write(text: string): void;
+  /** One problem per line. */
+  problem(line: string): void;
+}
+
+/** Exit code 0 with the rules written; 1 when the config has problems; throws a usage error on bad arguments. */
+export async function runAlertRulesCli(argv: string[], out: AlertRulesOutput): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' } }, strict: true });
+  if (!values.config) throw new Error(ALERT_RULES_USAGE);
+  let config;
+  try {
+    config = await loadConfigFile(values.config);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      for (const p of err.problems) out.problem(formatProblem(p));
+      return 1;
+    }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === undefined) throw err;
+    out.problem(`${values.config}: cannot read configuration file (${code})`);
+    return 1;
+  }
+  out.write(renderRulesFile(config.alerting?.runbookBase ?? DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, config.alerting?.rules));
+  return 0;
+}
