@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProbeData, ProbeName, ProbeResult } from '../src/domain.js';
-import { FleetState } from '../src/state/fleetState.js';
-import { StatusBoard } from '../src/status/board.js';
+import { FleetChanges, FleetState } from '../src/state/fleetState.js';
+import { StatusBoard, type BoardFleet } from '../src/status/board.js';
 import { deriveNodeStatus } from '../src/status/derive.js';
 import { StatusService } from '../src/status/service.js';
 import { target } from './support/targets.js';
@@ -44,6 +44,33 @@ function fleet(names: string[], probes: ProbeName[]) {
     at: () => now,
   };
 }
+
+describe('fleet changes', () => {
+  it('tells a watcher which nodes got a new state, and when nodes came, went or were replaced', () => {
+    const a = target('a', { probes: ['blockNumber'] });
+    const b = target('b', { probes: ['blockNumber'] });
+    const state = new FleetState([a, b], noBackoff);
+    const w = state.watch();
+    expect(w.membership).toBe(true); // a new watcher reads everything first
+    w.membership = false;
+    state.apply('b', height(7, 1000));
+    expect([...w.nodes].map((n) => n.target.name)).toEqual(['b']);
+    w.nodes.clear();
+    state.setTargets([a, { ...b, labels: { role: 'x' } }]); // a setting the views show: new revision
+    expect([...w.nodes]).toEqual([state.get('b')]);
+    expect(w.membership).toBe(false);
+    state.setTargets([a, { ...b, network: 'other' }]); // another node under the same name
+    expect(w.membership).toBe(true);
+    expect(w.nodes.size).toBe(0);
+    w.membership = false;
+    state.setTargets([a]);
+    expect([w.membership, state.size]).toEqual([true, 1]);
+    state.unwatch(w);
+    w.membership = false;
+    state.apply('a', height(8, 2000));
+    expect([w.membership, w.nodes.size]).toEqual([false, 0]);
+  });
+});
 
 describe('status board updates at fleet scale', () => {
   it('derives again only the nodes with a new result; the others keep their status as it was', () => {
@@ -159,6 +186,7 @@ const NODES = PROBE_SETS.map((probes, i) => target(`n${i}`, { probes, intervalMs
 type Step =
   | { kind: 'result'; node: number; probe: number; outcome: 'ok' | 'failed' | 'unsupported'; behind: number; age: number | null; retryAfter: number | null; ago: number }
   | { kind: 'advance'; ms: number; blocks: number }
+  | { kind: 'reload'; drop: number | null; move: number | null }
   | { kind: 'update' };
 
 const steps = fc.array(
@@ -175,9 +203,15 @@ const steps = fc.array(
     }),
     fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1, 250, 1000, 5000, 9000, 20_000, 31_000), blocks: fc.nat(4) }),
     fc.constant({ kind: 'update' as const }),
+    fc.record({ kind: fc.constant('reload' as const), drop: fc.option(fc.nat(NODES.length - 1)), move: fc.option(fc.nat(NODES.length - 1)) }),
   ),
   { minLength: 30, maxLength: 150 },
 );
+
+/** A reload: one node left out, one node moved to the other network (a new node to the fleet state). */
+function reloaded(s: Extract<Step, { kind: 'reload' }>) {
+  return NODES.filter((_, i) => i !== s.drop).map((t, i) => (i === s.move ? { ...t, network: t.network === 'a' ? 'b' : 'a' } : t));
+}
 
 function resultOf(s: Extract<Step, { kind: 'result' }>, probe: ProbeName, at: number, chainHeight: number): ProbeResult {
   if (s.outcome === 'unsupported') return { kind: 'unsupported', probe, startedAt: at, durationMs: 3, message: 'not offered' };
@@ -187,6 +221,23 @@ function resultOf(s: Extract<Step, { kind: 'result' }>, probe: ProbeName, at: nu
   if (probe === 'blockNumber') return height(h, at);
   if (probe === 'miningStats') return ok({ probe, value: { totalMiners: 1, activeMiners: 1, currentBlockReward: 1n, miningUpgradeHeight: 9, upgraded: false } }, at);
   return ok({ probe, value: [] } as ProbeData, at);
+}
+
+/** The fleet as a board deriving every node on every update sees it: every node read, each with a new revision. */
+function everyNodeAnew(state: FleetState): BoardFleet {
+  let revision = -2;
+  const changes = new FleetChanges();
+  Object.defineProperty(changes, 'membership', { get: () => true, set: () => undefined });
+  return {
+    *nodes() {
+      for (const n of state.nodes()) yield { ...n, revision: revision-- };
+    },
+    get size() {
+      return state.size;
+    },
+    watch: () => changes,
+    unwatch: () => undefined,
+  } as BoardFleet;
 }
 
 describe('status board, incremental against deriving every node', () => {
@@ -201,10 +252,13 @@ describe('status board, incremental against deriving every node', () => {
           return { state: new FleetState(NODES, noBackoff), board: new StatusBoard({ now: () => now, logger }), lines };
         });
         const [inc, full] = sides as [(typeof sides)[0], (typeof sides)[0]];
+        const fullFleet = everyNodeAnew(full.state);
         for (const s of run) {
           if (s.kind === 'advance') {
             now += s.ms;
             chain += s.blocks;
+          } else if (s.kind === 'reload') {
+            for (const side of sides) side.state.setTargets(reloaded(s));
           } else if (s.kind === 'result') {
             const t = NODES[s.node]!;
             const probe = t.probes[s.probe % t.probes.length]!;
@@ -215,8 +269,7 @@ describe('status board, incremental against deriving every node', () => {
             }
           } else {
             inc.board.update(inc.state);
-            full.state.setTargets(NODES); // same config: every node gets a new revision, so every node is derived
-            full.board.update(full.state);
+            full.board.update(fullFleet);
             expect(inc.board.nodes()).toEqual(full.board.nodes());
             expect(inc.board.recentEvents(200)).toEqual(full.board.recentEvents(200));
             expect(inc.lines).toEqual(full.lines);
