@@ -69,10 +69,8 @@ export class StatusBoard {
   update(fleet: BoardFleet): void {
     const now = this.now();
     const visit = this.reader.look(fleet);
-    for (const t of visit) {
-      this.refreshNode(t, this.reader.lag(t), now);
-      this.reader.note(t);
-    }
+    const all = this.reader.readAllLast;
+    for (const t of visit) if (this.refreshNode(t, this.reader.lag(t), now) || all) this.reader.note(t);
     visit.length = 0;
     this.version++;
     this.updatedAt = now;
@@ -82,8 +80,9 @@ export class StatusBoard {
    * Derives the node's status again when its state changed, its time is up (validUntil) or its lag
    * crossed or moves beyond the "behind" limit; otherwise only the lag and the board's own block
    * age follow, in place. A held change is looked at again on every update until it is taken.
+   * False when only the in-place values changed (what the reader keeps per node did not).
    */
-  private refreshNode(t: Tracked, lagBlocks: number | undefined, now: number): void {
+  private refreshNode(t: Tracked, lagBlocks: number | undefined, now: number): boolean {
     let d = t.derived;
     if (!d || t.changed || now >= d.validUntil || (lagBlocks !== d.status.lagBlocks && (isBehind(lagBlocks) || isBehind(d.status.lagBlocks)))) {
       if (t.height !== undefined && t.heightSince?.height !== t.height) t.heightSince = { height: t.height, since: now };
@@ -92,9 +91,10 @@ export class StatusBoard {
     } else {
       d.status.lagBlocks = lagBlocks;
       if (d.ageFrom !== undefined) d.status.blockAgeSecs = Math.floor((now - d.ageFrom) / 1000);
-      if (t.heldSince === undefined) return;
+      if (t.heldSince === undefined) return false;
     }
     this.take(t, d, now);
+    return true;
   }
 
   /** Shows a derived status, unless it is a change seen mid-round (then held, see below). */

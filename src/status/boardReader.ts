@@ -22,6 +22,8 @@ export class BoardReader {
   private readonly timed = new Set<Tracked>();
   private readonly held = new Set<Tracked>();
   private passes = 0;
+  /** The last look() read every node (so the sets of nodes looked at each time start afresh). */
+  readAllLast = false;
 
   constructor(
     private readonly byName: Map<string, Tracked>,
@@ -32,7 +34,9 @@ export class BoardReader {
   look(fleet: BoardFleet): Tracked[] {
     const pass = ++this.passes;
     const changes = this.changesOf(fleet);
-    const visit = (changes.membership || this.byName.size > fleet.size ? undefined : this.readChanged(changes, pass)) ?? this.readAll(fleet, pass);
+    const changed = changes.membership || this.byName.size > fleet.size ? undefined : this.readChanged(changes, pass);
+    this.readAllLast = changed === undefined;
+    const visit = changed ?? this.readAll(fleet, pass);
     changes.membership = false;
     changes.nodes.clear();
     return visit;
