@@ -5,7 +5,7 @@
 // answer and then only lines of the new network.
 import { describe, expect, it } from 'vitest';
 import type { MetricFamily, ProbeResult } from '../src/domain.js';
-import { FleetUpstream, parseExposition, renderUpstream, type UpstreamNode } from '../src/exposition/index.js';
+import { FleetUpstream, parseExposition, prepareUpstream, renderUpstream, renderUpstreamWithStats, type UpstreamNode } from '../src/exposition/index.js';
 import { FleetState } from '../src/state/fleetState.js';
 import { target } from './support/targets.js';
 
@@ -70,5 +70,14 @@ describe("a node's upstream answer", () => {
     expect(renderUpstream(upstream.sources(), { openMetrics: false })).toBe('');
     node.upstream = { families: answer(8), prepared: undefined };
     expect(renderUpstream(upstream.sources(), { openMetrics: false })).toContain('ledger_upstream_h{node="n1",network="testnet"} 8\n');
+  });
+
+  it('counts the sample lines of a family a conflict leaves out, wherever it sits in the node\'s lines', () => {
+    const a = prepareUpstream('a', 'net', parseExposition('# TYPE x gauge\nx 1\n').families);
+    const b = prepareUpstream('b', 'net', parseExposition('# TYPE w gauge\nw 1\n# TYPE x counter\nx{v="line\\nbreak"} 2\nx{v="2"} 3\nx{v="3"} 4\n# TYPE y gauge\ny 5\n').families);
+    const r = renderUpstreamWithStats([a, b], { openMetrics: false });
+    expect(r.conflicts.map((c) => [c.node, c.family, c.samples])).toEqual([['b', 'ledger_upstream_x', 3]]);
+    expect(r.text).toContain('ledger_upstream_y{node="b",network="net"} 5\n');
+    expect(r.text).not.toContain('node="b",network="net",v=');
   });
 });
