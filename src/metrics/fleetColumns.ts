@@ -17,6 +17,8 @@ interface Entry {
   /** The height lag and backoff bits the lines show. */
   lag: number | undefined;
   backoff: number;
+  /** The probe views the backoff bits were read from: snapshots share the array while no flag changed. */
+  probes: readonly unknown[];
   labels: NodeLabels;
   seg: Segment;
   at: number;
@@ -84,6 +86,8 @@ export class FleetColumns {
         e.lag = n.lagBlocks;
         e.seg.set(layout.lagSlot, e.at, familyLines(lagFamily, n, e.labels, this.infoKeys, e.lag));
       }
+      if (n.probes === e.probes) continue;
+      e.probes = n.probes;
       const bits = backoffBits(n);
       if (bits !== e.backoff) {
         e.backoff = bits;
@@ -99,6 +103,7 @@ export class FleetColumns {
     e.revision = n.revision;
     e.lag = lag;
     e.backoff = backoffBits(n);
+    e.probes = n.probes;
   }
 
   /** Places every node anew (first scrape, nodes added, removed or reordered, info keys or probe table changed). */
@@ -113,7 +118,7 @@ export class FleetColumns {
       const lines = run.map((n, i) => layout.nodeFamilies.map((f) => familyLines(f, n, labels[i]!, infoKeys, n.lagBlocks)));
       const seg = new Segment(lines, layout.nodeFamilies.length);
       run.forEach((n, i) => {
-        const e: Entry = { name: n.name, revision: n.revision, lag: n.lagBlocks, backoff: backoffBits(n), labels: labels[i]!, seg, at: i };
+        const e: Entry = { name: n.name, revision: n.revision, lag: n.lagBlocks, backoff: backoffBits(n), probes: n.probes, labels: labels[i]!, seg, at: i };
         this.entries.push(e);
         this.byName.set(n.name, e);
       });
