@@ -84,6 +84,8 @@ export function nodesJson(src: StatusSource, recent: number, window?: NodeWindow
     summary: summary(nodes),
     total: nodes.length,
     offset: window?.offset ?? 0,
+    /** Rows per window; null when every node is listed. */
+    limit: window && Number.isFinite(window.limit) ? window.limit : null,
     alerts: src.activeAlerts?.() ?? null,
     nodes: shown.map((n) => nodeRow(src.board, n, recent)),
     events: src.board.recentEvents(20).map(eventJson),

@@ -180,7 +180,23 @@ export const STATUS_JS = `'use strict';
     });
     sec.appendChild(ul);
   }
+  // Same words and links as the server's pager (fleetPage.ts), from the window the refresh returned.
+  function pager(data) {
+    var navs = document.querySelectorAll('nav.pager');
+    if (!navs.length || !data.limit) return;
+    var pages = Math.max(1, Math.ceil(data.total / data.limit)), page = Math.floor(data.offset / data.limit) + 1;
+    function link(nav, n, text) { var a = el('a', null, text); a.setAttribute('href', n === 1 ? './' : '?page=' + n); nav.appendChild(document.createTextNode(' ')); nav.appendChild(a); }
+    navs.forEach(function (nav) {
+      nav.textContent = '';
+      nav.appendChild(el('span', null, data.nodes.length
+        ? 'nodes ' + (data.offset + 1) + '\u2013' + (data.offset + data.nodes.length) + ' of ' + data.total + ', worst first (page ' + page + ' of ' + pages + ')'
+        : 'no nodes on this page: the fleet has ' + data.total + ' (' + pages + ' page' + (pages === 1 ? '' : 's') + ')'));
+      if (page > 1) { link(nav, 1, '\u00ab first'); link(nav, Math.min(page - 1, pages), '\u2039 previous'); }
+      if (page < pages) { link(nav, page + 1, 'next \u203a'); link(nav, pages, 'last \u00bb'); }
+    });
+  }
   function fleet(data) {
+    pager(data);
     var table = document.getElementById('nodes');
     var labels = Array.prototype.map.call(table.querySelectorAll('thead th'), function (th) { return th.textContent; });
     var tbody = el('tbody');
