@@ -2,6 +2,7 @@
 // silently ignored filter that shows the wrong node's evidence.
 import { nameReason } from '../names.js';
 import type { EvidenceQuery } from './files.js';
+import { parseIntParam } from '../web/queryInt.js';
 
 export const DEFAULT_QUERY_LIMIT = 100;
 export const MAX_QUERY_LIMIT = 1000;
@@ -30,9 +31,7 @@ export function parseSince(raw: string): Date | null {
 }
 
 export function parseLimit(raw: string): number | null {
-  if (!/^\d{1,7}$/.test(raw)) return null;
-  const n = Number(raw);
-  return n >= 1 && n <= MAX_QUERY_LIMIT ? n : null;
+  return parseIntParam(raw, 1, MAX_QUERY_LIMIT);
 }
 
 export function parseEvidenceQuery(params: URLSearchParams): ParsedQuery {

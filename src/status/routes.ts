@@ -8,6 +8,7 @@ import { fleetPage } from './fleetPage.js';
 import { esc, page } from './html.js';
 import { HISTORY_LENGTH, UPTIME_WINDOWS, type UptimeWindow } from './history.js';
 import { nodePage, type EvidenceSection } from './nodePage.js';
+import { parseIntParam } from '../web/queryInt.js';
 
 export interface StatusReply {
   status: number;
@@ -42,9 +43,7 @@ function notFoundPage(root: string, what: string, now: number, refreshMs: number
 function intParam(params: URLSearchParams, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined | string {
   const raw = params.get(name);
   if (raw === null) return undefined;
-  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
-  return max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer of at least ${min}` : `${name} must be an integer from ${min} to ${max}`;
+  return parseIntParam(raw, min, max) ?? (max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer of at least ${min}` : `${name} must be an integer from ${min} to ${max}`);
 }
 
 function decodeName(raw: string): string | undefined {
