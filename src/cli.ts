@@ -218,6 +218,16 @@ async function runDemo(argv: string[]): Promise<number> {
   return -1;
 }
 
+/** A subcommand's bad arguments (parseArgs throws TypeErrors; ours say "usage:") exit 2 with the usage. */
+async function withUsageErrors(run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof TypeError || /usage:/.test((err as Error).message)) throw new UsageError((err as Error).message);
+    throw err;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   switch (first) {
@@ -228,19 +238,9 @@ export async function main(argv: string[]): Promise<number> {
     case 'demo':
       return runDemo(rest);
     case 'notify-test':
-      try {
-        return await runNotifyTest(rest, { secrets, write: (line) => process.stdout.write(`${line}\n`) });
-      } catch (err) {
-        if (err instanceof TypeError || /usage:/.test((err as Error).message)) throw new UsageError((err as Error).message);
-        throw err;
-      }
+      return withUsageErrors(() => runNotifyTest(rest, { secrets, write: (line) => process.stdout.write(`${line}\n`) }));
     case 'alert-rules':
-      try {
-        return await runAlertRulesCli(rest, { write: (text) => process.stdout.write(text), problem: (line) => process.stderr.write(`${line}\n`) });
-      } catch (err) {
-        if (err instanceof TypeError || /usage:/.test((err as Error).message)) throw new UsageError((err as Error).message);
-        throw err;
-      }
+      return withUsageErrors(() => runAlertRulesCli(rest, { write: (text) => process.stdout.write(text), problem: (line) => process.stderr.write(`${line}\n`) }));
     case 'simulate':
       await runSimulatorCli(rest);
       return -1;

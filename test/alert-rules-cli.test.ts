@@ -54,14 +54,14 @@ describe('alert-rules command', () => {
     expect(check).toContain(`SUCCESS: ${rules.length} rules found`);
   });
 
-  it('says what is wrong with the config on stderr, writes no rules and exits 1', async () => {
+  it('says what is wrong with the config on stderr and writes no rules: exit 1 for problems, 2 for an unreadable file', async () => {
     const file = configFile('bad.yaml', ['alerting:', '  rules:', '    LedgerNodeDwn: {for: 5m}']);
     const r = await runCli(['alert-rules', '--config', file]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/bad\.yaml:\d+:\d+: alerting\.rules.*LedgerNodeDwn/);
     const missing = await runCli(['alert-rules', '--config', join(dir, 'none.yaml')]);
-    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
     expect(missing.stderr).toContain('none.yaml: cannot read configuration file (ENOENT)');
     const usage = await runCli(['alert-rules']);
     expect(usage.code).toBe(2);

@@ -3,7 +3,7 @@
 // engine applies them, so a Prometheus beside the engine alerts on the same thresholds. The rules
 // go to stdout (redirect them to a file); problems go to stderr, with a non-zero exit.
 import { parseArgs } from 'node:util';
-import { ConfigError, formatProblem, loadConfigFile } from '../config/index.js';
+import { ConfigError, formatProblem, loadConfigFile, unreadableConfigLine } from '../config/index.js';
 import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE } from './definitions/index.js';
 import { renderRulesFile } from './rulesFile.js';
 
@@ -16,7 +16,7 @@ export interface AlertRulesOutput {
   problem(line: string): void;
 }
 
-/** Exit code 0 with the rules written; 1 when the config has problems; throws a usage error on bad arguments. */
+/** Exit code 0 with the rules written, 1 when the config has problems, 2 when it cannot be read; throws on bad arguments. */
 export async function runAlertRulesCli(argv: string[], out: AlertRulesOutput): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' } }, strict: true });
   if (!values.config) throw new Error(ALERT_RULES_USAGE);
@@ -28,10 +28,9 @@ export async function runAlertRulesCli(argv: string[], out: AlertRulesOutput): P
       for (const p of err.problems) out.problem(formatProblem(p));
       return 1;
     }
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === undefined) throw err;
-    out.problem(`${values.config}: cannot read configuration file (${code})`);
-    return 1;
+    if ((err as NodeJS.ErrnoException).code === undefined) throw err;
+    out.problem(unreadableConfigLine(values.config, err));
+    return 2;
   }
   out.write(renderRulesFile(config.alerting?.runbookBase ?? DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, config.alerting?.rules));
   return 0;

@@ -2,7 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { checkEvidenceDir } from '../evidence/check.js';
-import { ConfigError, formatProblem } from './problems.js';
+import { ConfigError, formatProblem, unreadableConfigLine } from './problems.js';
 import { parseConfig } from './parse.js';
 
 export async function runCheckConfig(path: string, out: (line: string) => void, env?: Record<string, string | undefined>): Promise<number> {
@@ -10,8 +10,7 @@ export async function runCheckConfig(path: string, out: (line: string) => void, 
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    out(`${path}: cannot read configuration file (${code})`);
+    out(unreadableConfigLine(path, e));
     return 2;
   }
   try {

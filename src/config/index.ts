@@ -2,7 +2,7 @@
 
 export { parseDuration, formatDuration } from './duration.js';
 export { parseByteSize } from './byteSize.js';
-export { ConfigError, formatProblem, type ConfigProblem } from './problems.js';
+export { ConfigError, formatProblem, unreadableConfigLine, type ConfigProblem } from './problems.js';
 export { parseConfig, loadConfigFile, type ParseOptions } from './parse.js';
 export { runCheckConfig } from './check.js';
 export { rawConfigSchema, type RawConfig, type RawConfigInput } from './sections/index.js';

@@ -12,6 +12,11 @@ export interface ConfigProblem {
 }
 
 /** "file:line:col: path: message" (the path part is left out when empty). */
+/** The line for a configuration file that cannot be read (every command exits 2 for it). */
+export function unreadableConfigLine(path: string, err: unknown): string {
+  return `${path}: cannot read configuration file (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+}
+
 export function formatProblem(p: ConfigProblem): string {
   return `${p.file}:${p.line}:${p.col}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
 }
