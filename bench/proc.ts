@@ -17,11 +17,6 @@ export function cpuSplitFromProc(pid: number | 'self' = 'self'): { userMs: numbe
   return { userMs: (Number(rest[11]) * 1000) / CLK_TCK, sysMs: (Number(rest[12]) * 1000) / CLK_TCK };
 }
 
-/** User + system CPU of a process so far, in ms. */
-export function cpuMsFromProc(pid: number | 'self' = 'self'): number {
-  const c = cpuSplitFromProc(pid);
-  return c.userMs + c.sysMs;
-}
 
 /** File descriptors of this process that are sockets (listening ones included). */
 export function socketsHeld(): number {

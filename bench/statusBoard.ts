@@ -113,7 +113,7 @@ function pageCosts(board: StatusBoard, now: number): void {
     let bytes = 0;
     for (let k = 0; k < 5; k++) {
       const c0 = process.cpuUsage();
-      bytes = view().length;
+      bytes = Buffer.byteLength(view());
       costs.push(cpuMsSince(c0));
     }
     console.log(`  ${what}: ${(bytes / 1e6).toFixed(1)} MB, CPU ${percentile(costs, 0.5).toFixed(0)} ms`);
