@@ -3,9 +3,8 @@
 // left out (per-node budget, secrets, cross-node conflicts) is counted per node for the
 // exporter's metrics.
 import type { Registry } from 'prom-client';
-import type { UpstreamAnswer } from '../domain.js';
 import { registerTextFamily } from '../metrics/textFamily.js';
-import { prepareUpstream, type PrepareOptions, type PreparedUpstream } from './upstream.js';
+import { prepareUpstream, type PrepareOptions, type PreparedUpstream, type UpstreamAnswer } from './upstream.js';
 import { renderUpstreamWithStats } from './upstreamMerge.js';
 
 /** What this module reads of a node's state. */

@@ -17,7 +17,7 @@ export type PreparedFamily = FamilyHeaders;
 /**
  * A node's families as the scrape needs them, kept until its next answer. Lean on purpose (it
  * lives across polls for every node and dies old): one Buffer of lines, the shared headers and
- * the end offsets, instead of an object, a string and a Buffer view per family.
+ * the end offsets; no object or string per family.
  */
 export interface PreparedUpstream {
   node: string;
@@ -50,14 +50,6 @@ export interface PrepareOptions {
    * replaced value could make two series identical) and HELP text is scrubbed.
    */
   scrub?: (text: string) => string;
-}
-
-/** Sample lines (each ends in a newline; escaped label values hold none) of family `i`. */
-export function familySamples(p: PreparedUpstream, i: number): number {
-  let n = 0;
-  const end = p.ends[i] ?? 0;
-  for (let at = p.bytes.indexOf(10, i > 0 ? p.ends[i - 1] : 0); at >= 0 && at < end; at = p.bytes.indexOf(10, at + 1)) n++;
-  return n;
 }
 
 /**

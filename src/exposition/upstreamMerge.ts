@@ -1,7 +1,15 @@
 // The scrape side of upstream re-exposition: every node's prepared families merged into one
 // exposition, one HELP/TYPE block per family, copying each node's ready bytes.
 import type { MetricType } from './types.js';
-import { familySamples, type PreparedFamily, type PreparedUpstream } from './upstream.js';
+import type { PreparedFamily, PreparedUpstream } from './upstream.js';
+
+/** Sample lines (each ends in a newline; escaped label values hold none) of family `i` (counted only for a conflict). */
+function familySamples(p: PreparedUpstream, i: number): number {
+  let n = 0;
+  const end = p.ends[i] ?? 0;
+  for (let at = p.bytes.indexOf(10, i > 0 ? p.ends[i - 1] : 0); at >= 0 && at < end; at = p.bytes.indexOf(10, at + 1)) n++;
+  return n;
+}
 
 export interface UpstreamConflict {
   /** Output family name that was skipped for this node. */
