@@ -26,7 +26,7 @@ export function processMetricsRegistry(format: ExpositionFormat): Registry {
 /**
  * The same figure as prom-client's process_open_fds (Linux only), without listing /proc/self/fd:
  * with one socket per node that is 10,000 entries, ~25 ms per scrape. Linux 6.2+ gives the count
- * as the directory's size; an older kernel says 0 there, and the list is read as before.
+ * as the directory's size; an older kernel says 0 there, and then the list is read.
  */
 function countOpenFdsCheaply(registry: Registry): void {
   const gauge = registry.getSingleMetric('process_open_fds') as (Gauge & { collect?: () => void }) | undefined;

@@ -117,7 +117,7 @@ export { parseRetryAfter };
 
 /**
  * What changed in a fleet since its watcher last looked (see FleetState.watch), so a view can take
- * in only that instead of walking every node: walking 10,000 nodes several times a second cost
+ * in only that instead of walking every node: walking 10,000 nodes several times a second costs
  * more than the results themselves.
  */
 export class FleetChanges {

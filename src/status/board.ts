@@ -3,7 +3,7 @@
 // (the history file is read and written by its owner through toFile/restore). A node's status is
 // derived again only when its state, its lag or the clock says it may have changed, and an update
 // looks only at those nodes (the fleet says which changed), so it costs what changed: a pass over
-// every node, several times a second, was a fifth of the exporter's CPU at 1,000 nodes / 15 s.
+// every node, several times a second, costs a fifth of the exporter's CPU at 1,000 nodes / 15 s.
 import type { ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
 import { BoardReader, type BoardFleet } from './boardReader.js';

@@ -2,7 +2,7 @@
 // state (the fleet records them for its watchers), every node of a network whose tip moved
 // (their lag changed), the nodes the clock alone may change and those holding a change; every
 // node only on the first update and when nodes came or went. Walking every node on each update
-// (several times a second) cost more than the changes themselves at fleet scale.
+// (several times a second) costs more than the changes themselves at fleet scale.
 import { isUp, livenessProbes, nodeHeight, type FleetChanges, type FleetState, type NodeState } from '../state/fleetState.js';
 import { NetworkHeights } from './networkHeights.js';
 import type { Tracked } from './tracked.js';
