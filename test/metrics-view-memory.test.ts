@@ -9,8 +9,10 @@ import { target } from './support/targets.js';
 
 const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() };
 
-function setup() {
-  const state = new FleetState(Array.from({ length: 30 }, (_, i) => target(`node-${i}`, { probes: ['health'] })));
+const targets = (count: number) => Array.from({ length: count }, (_, i) => target(`node-${i}`, { probes: ['health'] }));
+
+function setup(count = 30) {
+  const state = new FleetState(targets(count));
   const view = new MetricsView(
     { version: '1.0.0', infoLabelKeys: [], defaultMetrics: false },
     () => ({ snapshot: buildSnapshot(state.nodes(), {}, 1_700_000_000_000), upstream: [], counters }),
@@ -27,7 +29,7 @@ function setup() {
     }
     view.buildChanged(1_700_000_000_000);
   };
-  return { view, advance, height: () => height };
+  return { view, state, advance, height: () => height };
 }
 
 describe('/metrics body memory', () => {
@@ -61,5 +63,23 @@ describe('/metrics body memory', () => {
     expect(c.body.buffer).not.toBe(b.body.buffer);
     expect(b.body.equals(bCopy)).toBe(true);
     expect(c.body.toString()).toContain(`ledger_node_block_height{node="node-0",network="mainnet"} ${height()}`);
+  });
+
+  it('does not keep a large released body for a fleet that shrank', async () => {
+    const { view, state, advance } = setup(2000);
+    advance();
+    const big = await view.render('text');
+    const bigBytes = big.body.buffer.byteLength;
+    big.release();
+    state.setTargets(targets(3));
+    advance();
+    const small = await view.render('text');
+    small.release();
+    advance();
+    // The 3-node body fits a few KB: the 2,000-node memory is dropped, not rewritten for ever.
+    const next = await view.render('text');
+    expect(next.body.buffer).not.toBe(big.body.buffer);
+    expect(next.body.length * 20).toBeLessThan(bigBytes);
+    expect(next.body.buffer.byteLength * 10).toBeLessThan(bigBytes);
   });
 });

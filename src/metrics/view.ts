@@ -179,8 +179,11 @@ export class MetricsView {
       // Sized from the last scrape, so a large fleet's output is written without regrowing; in
       // the memory of a released body if any: fresh memory costs a page fault per 4 KB (~50 ms
       // of CPU for a 10,000-node body), written memory does not.
-      const spare = this.spare && this.spare.length >= this.lastBytes ? this.spare : undefined;
-      const out = new ByteWriter(this.lastBytes + (this.lastBytes >> 3), spare);
+      const want = this.lastBytes + (this.lastBytes >> 3);
+      // Not a spare far larger than the body (the fleet shrank): it would stay allocated for good.
+      const fits = (b: Buffer) => b.length >= this.lastBytes && b.length <= 2 * want + 64 * 1024;
+      const spare = this.spare && fits(this.spare) ? this.spare : undefined;
+      const out = new ByteWriter(want, spare);
       this.spare = undefined;
       writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.columns);
       if (!om) out.write('\n');
