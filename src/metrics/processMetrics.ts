@@ -33,11 +33,16 @@ function countOpenFdsCheaply(registry: Registry): void {
   if (!gauge) return;
   gauge.collect = function (this: Gauge) {
     try {
-      const size = statSync('/proc/self/fd').size;
-      // Listing opens one descriptor of its own, closed again before the count is read.
-      this.set(size > 0 ? size : readdirSync('/proc/self/fd').length - 1);
+      this.set(openFdCount());
     } catch {
       // No /proc: the gauge keeps its last value, as prom-client's does.
     }
   };
+}
+
+/** Descriptors open in this process; throws without /proc. */
+export function openFdCount(fs: { statSync: (p: string) => { size: number }; readdirSync: (p: string) => unknown[] } = { statSync, readdirSync }): number {
+  const size = fs.statSync('/proc/self/fd').size;
+  // Listing opens one descriptor of its own, closed again before the count is read.
+  return size > 0 ? size : fs.readdirSync('/proc/self/fd').length - 1;
 }
