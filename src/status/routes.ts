@@ -34,7 +34,7 @@ const html = (status: number, body: string): StatusReply => ({ status, contentTy
 const json = (status: number, body: unknown): StatusReply => ({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
 const svg = (body: string): StatusReply => ({ status: 200, contentType: 'image/svg+xml; charset=utf-8', body, headers: { 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' } });
 
-function notFoundPage(root: string, what: string, now: number, refreshMs: number, status = 404): StatusReply {
+function messagePage(root: string, what: string, now: number, refreshMs: number, status = 404): StatusReply {
   const title = status === 404 ? 'Not found' : 'Bad request';
   return html(status, page({ title: `${title} – Ledger fleet status`, root, refreshMs, generatedAt: now, body: `<main><h1>${title}</h1><p>${esc(what)}</p><p><a href="${root || './'}">All nodes</a></p></main>` }));
 }
@@ -68,9 +68,9 @@ export async function statusRoute(deps: StatusRouteDeps, pathname: string, param
   const src = deps.source;
   if (pathname === '/') {
     const pageNo = intParam(params, 'page', 1);
-    if (typeof pageNo === 'string') return notFoundPage('', pageNo, src.now(), src.refreshMs, 400);
+    if (typeof pageNo === 'string') return messagePage('', pageNo, src.now(), src.refreshMs, 400);
     const body = fleetPage(src, { version: deps.version, ready: deps.ready() }, pageNo ?? 1);
-    return body ? html(200, body) : notFoundPage('', `There is no page ${pageNo} of nodes.`, src.now(), src.refreshMs);
+    return body ? html(200, body) : messagePage('', `There is no page ${pageNo} of nodes.`, src.now(), src.refreshMs);
   }
   if (pathname === '/static/status.css') return { status: 200, contentType: 'text/css; charset=utf-8', body: STATUS_CSS };
   if (pathname === '/static/favicon.svg') return svg(FAVICON_SVG);
@@ -88,9 +88,9 @@ export async function statusRoute(deps: StatusRouteDeps, pathname: string, param
   const nodeMatch = /^\/nodes\/([^/]+)$/.exec(pathname);
   if (nodeMatch) {
     const name = decodeName(nodeMatch[1]!);
-    if (name === undefined) return notFoundPage('../', 'That is not a valid node name.', src.now(), src.refreshMs);
+    if (name === undefined) return messagePage('../', 'That is not a valid node name.', src.now(), src.refreshMs);
     const body = src.board.node(name) ? nodePage(src, name, await evidenceFor(deps, name)) : undefined;
-    return body ? html(200, body) : notFoundPage('../', `No node named "${name}" is configured.`, src.now(), src.refreshMs);
+    return body ? html(200, body) : messagePage('../', `No node named "${name}" is configured.`, src.now(), src.refreshMs);
   }
   const apiMatch = /^\/api\/v1\/nodes\/([^/]+)(\/badge\.svg|\/uptime\/([^/]+)\/badge\.svg)?$/.exec(pathname);
   if (!apiMatch) return undefined;
