@@ -25,14 +25,6 @@ export class ByteWriter {
     if (this.pending.length >= FLUSH_AT) this.flush();
   }
 
-  /** Bytes encoded ahead of time (a node's upstream lines): copied, never re-encoded. */
-  writeBytes(b: Uint8Array): void {
-    this.flush();
-    if (this.len + b.length > this.buf.length) this.grow(this.len + b.length);
-    this.buf.set(b, this.len);
-    this.len += b.length;
-  }
-
   /** bytes[start, end): lines kept encoded (a family's lines of a run of nodes); ~0.5 us per call besides the copy. */
   writeRange(b: Buffer, start: number, end: number): void {
     if (end <= start) return;

@@ -33,10 +33,6 @@ export class Segment {
     }
   }
 
-  get count(): number {
-    return this.starts[0]!.length - 1;
-  }
-
   /** Replaces node `at`'s lines of family `f`. */
   set(f: number, at: number, lines: string): void {
     const starts = this.starts[f]!;

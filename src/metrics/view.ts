@@ -181,8 +181,7 @@ export class MetricsView {
       // of CPU for a 10,000-node body), written memory does not.
       const want = this.lastBytes + (this.lastBytes >> 3);
       // Not a spare far larger than the body (the fleet shrank): it would stay allocated for good.
-      const fits = (b: Buffer) => b.length >= this.lastBytes && b.length <= 2 * want + 64 * 1024;
-      const spare = this.spare && fits(this.spare) ? this.spare : undefined;
+      const spare = this.spare && this.spare.length >= this.lastBytes && this.spare.length <= 2 * want + 64 * 1024 ? this.spare : undefined;
       const out = new ByteWriter(want, spare);
       this.spare = undefined;
       writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.columns);
