@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
 import { landingPage } from './landingPage.js';
 import type { ListenAddress } from './domain.js';
 import type { Logger } from './logger.js';
-import { gzipBody } from './metrics/gzip.js';
 import type { MetricsView } from './metrics/view.js';
 import type { FleetSnapshot } from './state/snapshot.js';
 import { createHttpServer, type WebConfig } from './web/webConfig.js';
@@ -101,9 +100,10 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   switch (url.pathname) {
     case '/metrics': {
       const om = wantsOpenMetrics(req.headers.accept);
-      const { contentType, body, release } = await deps.metrics().render(om ? 'openmetrics' : 'text');
-      if (acceptsGzip(req.headers['accept-encoding'])) {
-        const zipped = await gzipBody(body);
+      const gzip = acceptsGzip(req.headers['accept-encoding']);
+      const { contentType, body, gzipped, release } = await deps.metrics().render(om ? 'openmetrics' : 'text', { gzip });
+      if (gzipped) {
+        const zipped = await gzipped;
         // The compressed copy is what goes out: the body's memory can serve the next render.
         // An uncompressed body is never released (the socket may still be writing it).
         release();

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { GZIP_PIECE_BYTES, gzipBody } from '../src/metrics/gzip.js';
+import { GZIP_PIECE_BYTES, GzipPieces, gzipBody } from '../src/metrics/gzip.js';
 import { findExecutable } from './support/prometheus-tools.js';
 
 /** Text like an exposition, varied enough not to compress to nothing (deterministic). */
@@ -39,5 +39,23 @@ describe('gzipBody', () => {
     expect(inflateRawSync(zipped.subarray(10, zipped.length - 8)).equals(input)).toBe(true);
     expect(zipped.readUInt32LE(zipped.length - 4)).toBe(input.length);
     expect(zipped.length).toBeLessThan(input.length / 3);
+  });
+});
+
+describe('GzipPieces', () => {
+  it('joins pieces of any sizes (empty ones too), added while earlier ones compress, into one member', async () => {
+    const input = body(GZIP_PIECE_BYTES + 300_001);
+    const cuts = [0, 0, 1, 77, 65_536, 65_536, 1_000_000, GZIP_PIECE_BYTES, input.length];
+    const gz = new GzipPieces();
+    for (let i = 1; i < cuts.length; i++) gz.add(input.subarray(cuts[i - 1], cuts[i]));
+    const zipped = await gz.finish();
+    expect(gunzipSync(zipped).equals(input)).toBe(true);
+    expect(inflateRawSync(zipped.subarray(10, zipped.length - 8)).equals(input)).toBe(true);
+    expect(zipped.readUInt32LE(zipped.length - 4)).toBe(input.length);
+    expect(() => gz.add(input)).toThrow(/already finished/);
+  });
+
+  it('makes a valid empty member when nothing was added', async () => {
+    expect(gunzipSync(await new GzipPieces().finish()).length).toBe(0);
   });
 });

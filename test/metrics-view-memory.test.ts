@@ -1,6 +1,8 @@
 // A render may write into the memory of an earlier body, but only one its reader released: a
 // body still held (sent uncompressed, being compressed) must never change under its reader.
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { GZIP_PIECE_BYTES } from '../src/metrics/gzip.js';
 import type { ProbeResult } from '../src/domain.js';
 import { MetricsView, type ExporterCounters } from '../src/metrics/view.js';
 import { FleetState } from '../src/state/fleetState.js';
@@ -81,5 +83,20 @@ describe('/metrics body memory', () => {
     expect(next.body.buffer).not.toBe(big.body.buffer);
     expect(next.body.length * 20).toBeLessThan(bigBytes);
     expect(next.body.buffer.byteLength * 10).toBeLessThan(bigBytes);
+  });
+
+  it('compresses a body of several pieces while writing it, and its memory is reused only once released', async () => {
+    const { view, advance } = setup(30_000);
+    advance();
+    const a = await view.render('text', { gzip: true });
+    expect(a.body.length).toBeGreaterThan(2 * GZIP_PIECE_BYTES);
+    const zipped = await a.gzipped!;
+    expect(gunzipSync(zipped).equals(a.body)).toBe(true);
+    a.release();
+    advance();
+    const b = await view.render('openmetrics', { gzip: true });
+    expect(b.body.buffer).toBe(a.body.buffer);
+    expect(gunzipSync(await b.gzipped!).equals(b.body)).toBe(true);
+    expect((await view.render('text')).gzipped).toBeUndefined();
   });
 });

@@ -5,13 +5,26 @@
 // most of a scrape.
 const FLUSH_AT = 16 * 1024;
 
+/** Takes the written bytes in consecutive pieces of at least `everyBytes` while writing goes on. */
+export interface ByteSink {
+  everyBytes: number;
+  /** Bytes that are final: never written again (a view into the writer's memory, not a copy). */
+  take(bytes: Buffer): void;
+}
+
 export class ByteWriter {
   private buf: Buffer;
   private len = 0;
   private pending = '';
+  /** Bytes before this offset were handed to the sink. */
+  private taken = 0;
 
   /** `reuse`: memory of an earlier writer that nobody reads any more, written instead of new memory. */
-  constructor(initialBytes = 64 * 1024, reuse?: Buffer) {
+  constructor(
+    initialBytes = 64 * 1024,
+    reuse?: Buffer,
+    private readonly sink?: ByteSink,
+  ) {
     this.buf = reuse ?? Buffer.allocUnsafe(Math.max(1024, initialBytes));
   }
 
@@ -31,6 +44,13 @@ export class ByteWriter {
     this.flush();
     if (this.len + end - start > this.buf.length) this.grow(this.len + end - start);
     this.len += b.copy(this.buf, this.len, start, end);
+    if (this.sink && this.len - this.taken >= this.sink.everyBytes) this.hand();
+  }
+
+  /** Hands the sink every byte written so far that it has not had (the end of the writing). */
+  handRest(): void {
+    this.flush();
+    if (this.sink && this.len > this.taken) this.hand();
   }
 
   get length(): number {
@@ -60,6 +80,13 @@ export class ByteWriter {
     // UTF-8 needs at most 3 bytes per UTF-16 code unit.
     if (this.len + s.length * 3 > this.buf.length) this.grow(this.len + s.length * 3);
     this.len += this.buf.write(s, this.len, 'utf8');
+    if (this.sink && this.len - this.taken >= this.sink.everyBytes) this.hand();
+  }
+
+  private hand(): void {
+    // A view of memory this writer only appends to: a later grow() copies it and leaves it as is.
+    this.sink!.take(this.buf.subarray(this.taken, this.len));
+    this.taken = this.len;
   }
 
   private grow(min: number): void {

@@ -19,6 +19,7 @@ import { nodeView, type FleetSnapshot } from '../state/snapshot.js';
 import { ByteWriter } from './byteWriter.js';
 import { FleetColumns } from './fleetColumns.js';
 import { writeFleet } from './fleetText.js';
+import { GZIP_PIECE_BYTES, GzipPieces } from './gzip.js';
 import { processMetricsRegistry } from './processMetrics.js';
 import { FamilyRegistry } from './textFamily.js';
 
@@ -92,9 +93,11 @@ function buildRegistry(contentType: string, opts: MetricsViewOptions, input: () 
 export interface RenderedMetrics {
   contentType: string;
   body: Buffer;
+  /** The body as one gzip member, when asked for: compressed in pieces while it was written. */
+  gzipped?: Promise<Buffer>;
   /**
    * The body's memory may be written by a later render: call once nothing reads the body any
-   * more (it was compressed, or the render only measured). Not calling it is always safe.
+   * more (gzipped settled, or the render only measured). Not calling it is always safe.
    */
   release(): void;
 }
@@ -159,8 +162,8 @@ export class MetricsView {
   }
 
   /** Renders our metrics and the re-exposed upstream families in the requested format. */
-  render(format: 'text' | 'openmetrics'): Promise<RenderedMetrics> {
-    const run = this.queue.then(() => this.renderNow(format));
+  render(format: 'text' | 'openmetrics', opts: { gzip?: boolean } = {}): Promise<RenderedMetrics> {
+    const run = this.queue.then(() => this.renderNow(format, opts.gzip === true));
     // The queue holds no result: a settled render would otherwise keep the last body (MBs) alive.
     this.queue = run.then(
       () => undefined,
@@ -169,7 +172,7 @@ export class MetricsView {
     return run;
   }
 
-  private async renderNow(format: 'text' | 'openmetrics'): Promise<RenderedMetrics> {
+  private async renderNow(format: 'text' | 'openmetrics', gzip: boolean): Promise<RenderedMetrics> {
     this.current = this.inputs();
     try {
       const om = format === 'openmetrics';
@@ -182,13 +185,15 @@ export class MetricsView {
       const want = this.lastBytes + (this.lastBytes >> 3);
       // Not a spare far larger than the body (the fleet shrank): it would stay allocated for good.
       const spare = this.spare && this.spare.length >= this.lastBytes && this.spare.length <= 2 * want + 64 * 1024 ? this.spare : undefined;
-      const out = new ByteWriter(want, spare);
+      const gz = gzip ? new GzipPieces() : undefined;
+      const out = new ByteWriter(want, spare, gz && { everyBytes: GZIP_PIECE_BYTES, take: (piece) => gz.add(piece) });
       this.spare = undefined;
       writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.columns);
       if (!om) out.write('\n');
       out.write(om ? own.replace(/# EOF\n$/, '') : own);
       this.writeUpstream(this.current.upstream, om, out);
       if (om) out.write('# EOF\n');
+      out.handRest();
       this.lastBytes = out.length;
       const storage = out.storage();
       let released = false;
@@ -197,7 +202,7 @@ export class MetricsView {
         if (!released) this.spare = storage;
         released = true;
       };
-      return { contentType: registry.contentType, body: out.bytes(), release };
+      return { contentType: registry.contentType, body: out.bytes(), ...(gz && { gzipped: gz.finish() }), release };
     } finally {
       this.current = undefined;
     }
