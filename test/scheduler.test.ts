@@ -2,7 +2,7 @@
 // "blocking the event loop" is time passing with no timer run.
 import { describe, expect, it } from 'vitest';
 import type { NodeTarget, ProbeName } from '../src/domain.js';
-import { MAX_SLOT_MS, Scheduler, slotMs, startOffset, tickPhase, type Timers } from '../src/schedule/scheduler.js';
+import { MAX_SLOT_MS, Scheduler, Semaphore, slotMs, startOffset, tickPhase, type Timers } from '../src/schedule/scheduler.js';
 import { target } from './support/targets.js';
 
 class FakeClock {
@@ -254,5 +254,29 @@ describe('Scheduler', () => {
     expect(await h.scheduler.stop(0)).toBe(true);
     await h.clock.advance(5_000);
     expect(h.starts).toHaveLength(before);
+  });
+});
+
+describe('Semaphore', () => {
+  it('gives places at once while free, then in the order callers asked, never more than its limit', async () => {
+    const sem = new Semaphore(2);
+    expect(sem.tryTake()).toBe(true);
+    expect(sem.tryTake()).toBe(true);
+    expect(sem.tryTake()).toBe(false);
+    const order: string[] = [];
+    const a = sem.take().then(() => order.push('a'));
+    const b = sem.take().then(() => order.push('b'));
+    await settle();
+    expect(order).toEqual([]);
+    expect([sem.inFlight, sem.queued]).toEqual([2, 2]);
+    // A place given back goes to the first waiter, not to a caller that arrives later.
+    sem.give();
+    expect(sem.tryTake()).toBe(false);
+    await a;
+    expect(order).toEqual(['a']);
+    sem.give();
+    await b;
+    expect(order).toEqual(['a', 'b']);
+    expect([sem.inFlight, sem.queued]).toEqual([2, 0]);
   });
 });

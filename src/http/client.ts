@@ -8,7 +8,8 @@ import { classifyTransportError, errorCode, statusReason, type HttpFailureReason
 import { ConnectionLog } from './connections.js';
 import { Destination } from './destination.js';
 import { createDispatcher } from './dispatcher.js';
-import { Deadline, exchange, ExchangeError, type Answer } from './exchange.js';
+import { Deadlines, type DeadlineClock } from './deadlines.js';
+import { exchange, ExchangeError, type Answer } from './exchange.js';
 import { parseRetryAfter } from './retryAfter.js';
 
 export interface HttpRequest {
@@ -65,6 +66,8 @@ export interface HttpClientOptions {
   /** Injected pool (tests, or a shared one); default: one made by createDispatcher(), closed by close(). */
   dispatcher?: Dispatcher;
   now?: () => number;
+  /** Clock and timers of the exchanges' deadlines (tests); default performance.now and setTimeout. */
+  deadlineClock?: DeadlineClock;
 }
 
 const MAX_REDIRECTS = 5;
@@ -78,6 +81,7 @@ export class HttpClient {
   private readonly owned: boolean;
   private readonly now: () => number;
   private readonly connections: ConnectionLog;
+  private readonly deadlines: Deadlines;
   private closed = false;
 
   constructor(opts: HttpClientOptions) {
@@ -86,39 +90,23 @@ export class HttpClient {
     this.dispatcher = opts.dispatcher ?? createDispatcher();
     this.now = opts.now ?? Date.now;
     this.connections = ConnectionLog.attach(this.dispatcher);
+    this.deadlines = new Deadlines(opts.deadlineClock);
   }
 
   /** Never throws: every failure is an outcome. */
   async send(req: HttpRequest): Promise<HttpOutcome> {
     const t0 = performance.now();
-    // One cleared timer for the whole exchange, redirects included (not AbortSignal.timeout: at
-    // fleet scale thousands of those would outlive their requests by the full timeout). undici's
-    // own timeouts are per phase and per chunk, so a trickling body would never end without it.
-    const deadline = new Deadline(req.timeoutMs);
-    try {
-      const outcome: HttpOutcome = await this.exchange(req, deadline);
-      outcome.durationMs = performance.now() - t0;
-      return outcome;
-    } finally {
-      deadline.clear();
-    }
-  }
-
-  /** Closes the pool if this client made it. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.connections.release();
-    if (this.owned) await this.dispatcher.destroy().catch(() => undefined);
-  }
-
-  private async exchange(req: HttpRequest, deadline: Deadline): Promise<HttpOutcome> {
+    // One deadline for the whole exchange, redirects included (not AbortSignal.timeout: at fleet
+    // scale thousands of those would outlive their requests by the full timeout). undici's own
+    // timeouts are per phase and per chunk, so a trickling body would never end without it.
+    const deadline = this.deadlines.start(req.timeoutMs, t0);
     let to = Destination.of(req.url);
     let retried = false;
+    let outcome: HttpOutcome;
     for (let hop = 0; ; hop++) {
       let answer: Answer;
       try {
-        answer = await exchange(this.dispatcher, { to, method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs, maxBytes: req.maxBytes }, deadline, this.connections);
+        answer = await exchange(this.dispatcher, to, req, deadline, this.connections);
       } catch (err) {
         const e = err instanceof ExchangeError ? err : new ExchangeError(err);
         if (!retried && !deadline.passed && e.silentOnReusedSocket && isIdempotent(req) && CLOSED_UNDER_REQUEST.has(errorCode(e.error))) {
@@ -128,15 +116,27 @@ export class HttpClient {
         }
         const failure = this.failure(classifyTransportError(e.error, to.display, deadline.passed));
         if (e.status !== undefined) failure.status = e.status;
-        return failure;
+        outcome = failure;
+        break;
       }
       const next = req.redirect === 'same-origin' && hop < MAX_REDIRECTS ? sameOriginTarget(to.url, answer) : undefined;
-      if (next) {
-        to = new Destination(next);
-        continue;
+      if (!next) {
+        outcome = this.answered(req, to, answer);
+        break;
       }
-      return this.answered(req, to, answer);
+      to = new Destination(next);
     }
+    deadline.clear();
+    outcome.durationMs = performance.now() - t0;
+    return outcome;
+  }
+
+  /** Closes the pool if this client made it. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.connections.release();
+    if (this.owned) await this.dispatcher.destroy().catch(() => undefined);
   }
 
   private answered(req: HttpRequest, to: Destination, answer: Answer): HttpOutcome {

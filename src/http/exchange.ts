@@ -6,6 +6,7 @@
 // the cap is cut and its connection closed, a failure arrives as undici's own error.
 import type { Dispatcher } from 'undici';
 import type { ConnectionLog } from './connections.js';
+import type { Deadline, DeadlineWatcher } from './deadlines.js';
 import type { Destination } from './destination.js';
 
 export interface Answer {
@@ -17,7 +18,6 @@ export interface Answer {
 }
 
 export interface ExchangeRequest {
-  to: Destination;
   method: Dispatcher.HttpMethod;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
@@ -37,41 +37,11 @@ export class ExchangeError extends Error {
   }
 }
 
-/** Aborts the exchange it watches once its time is up; one timer per send, across redirect hops. */
-export class Deadline {
-  passed = false;
-  private readonly timer: NodeJS.Timeout;
-  private watcher: Collector | undefined;
-
-  constructor(ms: number) {
-    // A shared callback with an argument: no closure per request.
-    this.timer = setTimeout(pass, ms, this);
-  }
-
-  watch(c: Collector | undefined): void {
-    this.watcher = c;
-  }
-
-  /** @internal the timer's callback */
-  pass(): void {
-    this.passed = true;
-    this.watcher?.deadlinePassed();
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
-  }
-}
-
-function pass(d: Deadline): void {
-  d.pass();
-}
-
 const DEADLINE = new Error('deadline passed');
 const CAP_REACHED = new Error('body cap reached');
 
 /** The dispatch handler of one exchange: collects the answer and settles once. */
-class Collector implements Dispatcher.DispatchHandler {
+class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private status: number | undefined;
@@ -151,12 +121,12 @@ class Collector implements Dispatcher.DispatchHandler {
 }
 
 /** Resolves with the answer (any status); rejects with an ExchangeError. */
-export function exchange(dispatcher: Dispatcher, req: ExchangeRequest, deadline: Deadline, connections?: ConnectionLog): Promise<Answer> {
+export function exchange(dispatcher: Dispatcher, to: Destination, req: ExchangeRequest, deadline: Deadline, connections?: ConnectionLog): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
-    const handler = new Collector(req.maxBytes, deadline, resolve, reject, req.to.origin, connections);
+    const handler = new Collector(req.maxBytes, deadline, resolve, reject, to.origin, connections);
     const options = {
-      origin: req.to.origin,
-      path: req.to.path,
+      origin: to.origin,
+      path: to.path,
       method: req.method,
       headers: req.headers,
       body: req.body,

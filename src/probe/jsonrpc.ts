@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 over HTTP as real nodes speak it: HTTP 200 for every answer, errors in the body,
 // "method not found" as code -32000 with a message (or the standard -32601).
 import type { HttpClient } from '../http/client.js';
-import { decodeUtf8, prepareRequest, probeRequest, ProbeError, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
+import { answerOf, decodeUtf8, prepareRequest, ProbeError, sendProbe, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
 import { parseJson } from './parse.js';
 
 export type RpcAnswer = { ok: true; result: unknown } | { ok: false; code: number; message: string; methodNotFound: boolean };
@@ -56,7 +56,8 @@ export async function rpcCall(client: HttpClient, ep: Endpoint, rpc: RpcRequest)
   const id = nextId++;
   if (nextId > 2 ** 31) nextId = 1;
   const r = rpc.request;
-  const res = await probeRequest(client, ep, { method: 'POST', url: r.url, headers: r.headers, body: rpc.head + id + rpc.tail, timeoutMs: r.timeoutMs, maxBytes: r.maxBytes, label: r.label, idempotent: true });
+  const out = await sendProbe(client, ep, { method: 'POST', url: r.url, headers: r.headers, body: rpc.head + id + rpc.tail, timeoutMs: r.timeoutMs, maxBytes: r.maxBytes, label: r.label, idempotent: true });
+  const res = answerOf(out, r);
   const type = res.headers['content-type'];
   if (!/json/i.test(typeof type === 'string' ? type : String(type ?? ''))) throw new ProbeError('invalid_response', `${r.label}: content-type is not JSON`);
   return parseRpcResponse(parseJson(decodeUtf8(res.body, r.label), r.label), id, rpc.method);

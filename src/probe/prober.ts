@@ -1,8 +1,8 @@
 // Runs one probe against one node and classifies the outcome. Owns the node's RPC namespace:
 // fixed by config, or found by probing `<ns>_blockNumber` and remembered until reset.
 import type { HttpClient } from '../http/client.js';
-import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeData, type ProbeName, type ProbeResult } from '../domain.js';
-import { decodeUtf8, endpointFor, prepareRequest, probeRequest, ProbeError, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
+import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeName, type ProbeResult } from '../domain.js';
+import { answerOf, decodeUtf8, endpointFor, prepareRequest, ProbeError, sendProbe, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
 import { prepareRpc, rpcCall, type RpcAnswer, type RpcRequest } from './jsonrpc.js';
 import { nodeBudget, type BudgetSettings } from './budget.js';
 import { probeDescriptor, type ParseContext, type ProbeAsk } from './descriptors.js';
@@ -53,7 +53,15 @@ export class NodeProber {
     const startedAt = this.now();
     const t0 = performance.now();
     try {
-      const data = await this.fetch(probe);
+      // The request is awaited here, not in helpers: each async layer costs a promise and a turn per request.
+      const d = probeDescriptor(probe);
+      const ask = d.request;
+      let answer: unknown;
+      if (ask.kind === 'get') {
+        const req = this.getRequest(ask);
+        answer = decodeUtf8(answerOf(await sendProbe(this.opts.client, this.endpoint, req), req).body, req.label);
+      } else answer = await this.rpc(ask.method);
+      const data = d.parse(answer, this.ctx);
       return { kind: 'ok', probe, startedAt, durationMs: performance.now() - t0, data, namespace: this.detected };
     } catch (err) {
       const durationMs = performance.now() - t0;
@@ -79,17 +87,10 @@ export class NodeProber {
     return ask.kind === 'get' ? `GET ${ask.path}` : `POST ${this.detected ?? this.target.rpcNamespace}_${ask.method}`;
   }
 
-  private async fetch(probe: ProbeName): Promise<ProbeData> {
-    const d = probeDescriptor(probe);
-    const ask = d.request;
-    return d.parse(ask.kind === 'get' ? await this.get(ask) : await this.rpc(ask.method), this.ctx);
-  }
-
-  private async get(ask: ProbeAsk & { kind: 'get' }): Promise<string> {
+  private getRequest(ask: ProbeAsk & { kind: 'get' }): ProbeRequest {
     let req = this.gets.get(ask);
     if (!req) this.gets.set(ask, (req = prepareRequest(this.endpoint, 'GET', ask.path, { accept: ask.accept }, this.limits, `GET ${ask.path}`)));
-    const res = await probeRequest(this.opts.client, this.endpoint, req);
-    return decodeUtf8(res.body, req.label);
+    return req;
   }
 
   private call(namespace: string, name: string): Promise<RpcAnswer> {
@@ -101,7 +102,7 @@ export class NodeProber {
   }
 
   private async rpc(name: string): Promise<unknown> {
-    let ns = await this.ensureNamespace();
+    let ns = this.detected ?? (await this.ensureNamespace());
     let answer = await this.call(ns, name);
     if (!answer.ok && answer.methodNotFound && this.target.rpcNamespace === 'auto' && (await this.namespaceGone(ns, name))) {
       // The node changed namespace (upgrade); find it again, once.

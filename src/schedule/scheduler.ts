@@ -47,21 +47,43 @@ export interface SchedulerStats {
   lateness: LatenessSummary;
 }
 
-/** A FIFO semaphore: at most `limit` tasks run at once. */
+/** A FIFO semaphore: at most `limit` holders at once. */
 export class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly limit: number) {}
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** Takes a place when one is free at once (no promise, no turn); false when the caller must wait(). */
+  tryTake(): boolean {
+    if (this.active >= this.limit || this.waiting.length > 0) return false;
     this.active++;
+    return true;
+  }
+
+  /** Resolves when a place is taken, in the order callers asked. */
+  take(): Promise<void> {
+    if (this.tryTake()) return Promise.resolve();
+    return new Promise<void>((resolve) =>
+      this.waiting.push(() => {
+        this.active++;
+        resolve();
+      }),
+    );
+  }
+
+  /** Gives a place back; the longest waiting caller takes it. */
+  give(): void {
+    this.active--;
+    this.waiting.shift()?.();
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (!this.tryTake()) await this.take();
     try {
       return await task();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      this.give();
     }
   }
 
@@ -112,7 +134,9 @@ export class Scheduler {
   /** Node name -> its slot. */
   private readonly slotOf = new Map<string, Slot>();
   private readonly busy = new Set<string>();
-  private readonly inflight = new Set<Promise<void>>();
+  /** Node-polls started and not finished; stop() waits for them through `drained`. */
+  private inflight = 0;
+  private readonly drained: Array<() => void> = [];
   private readonly sem: Semaphore;
   private readonly now: () => number;
   private readonly timersApi: Timers;
@@ -189,18 +213,29 @@ export class Scheduler {
   private tick(target: NodeTarget, scheduledAt: number): void {
     const now = this.now();
     this.late.record(now - scheduledAt);
-    const due = target.probes.filter((probe) => this.deps.isDue(target, probe, now));
-    if (due.length === 0) return;
+    let due: ProbeName[] | undefined;
+    for (const probe of target.probes) if (this.deps.isDue(target, probe, now)) (due ??= []).push(probe);
+    if (due === undefined) return;
     if (this.busy.has(target.name)) {
       for (const probe of due) this.deps.onOverrun(target, probe);
       return;
     }
     this.busy.add(target.name);
-    // One node-poll is one task: its probes go one after another, so a node is sent one request
-    // at a time (one socket, see http/dispatcher.ts) and each request's deadline starts when it
-    // is sent, not while it waits behind the node's other probes.
-    const p = this.sem
-      .run(async () => {
+    this.inflight++;
+    void this.poll(target, due);
+  }
+
+  /**
+   * One node-poll is one task: its probes go one after another, so a node is sent one request at
+   * a time (one socket, see http/dispatcher.ts) and each request's deadline starts when it is
+   * sent, not while it waits behind the node's other probes. One async function per poll (no
+   * task closure, no promise chain around it): it runs a thousand times a second at fleet scale.
+   */
+  private async poll(target: NodeTarget, due: ProbeName[]): Promise<void> {
+    const sem = this.sem;
+    try {
+      if (!sem.tryTake()) await sem.take();
+      try {
         for (const probe of due) {
           if (!this.running) break;
           try {
@@ -209,13 +244,13 @@ export class Scheduler {
             // runProbe records its own failures; one that escapes must not stop the node's others.
           }
         }
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        this.busy.delete(target.name);
-        this.inflight.delete(p);
-      });
-    this.inflight.add(p);
+      } finally {
+        sem.give();
+      }
+    } finally {
+      this.busy.delete(target.name);
+      if (--this.inflight === 0 && this.drained.length > 0) for (const done of this.drained.splice(0)) done();
+    }
   }
 
   /** Stops scheduling; waits up to `graceMs` for probes in flight. Resolves true if all finished. */
@@ -224,13 +259,12 @@ export class Scheduler {
     for (const slot of this.slots.values()) this.timersApi.clear(slot.timer);
     this.slots.clear();
     this.slotOf.clear();
-    if (this.inflight.size === 0) return true;
+    if (this.inflight === 0) return true;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => {
+    const finished = await new Promise<boolean>((resolve) => {
+      this.drained.push(() => resolve(true));
       timer = setTimeout(() => resolve(false), graceMs);
     });
-    const done = Promise.allSettled([...this.inflight]).then(() => true as const);
-    const finished = await Promise.race([done, timeout]);
     clearTimeout(timer);
     return finished;
   }
