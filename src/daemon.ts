@@ -234,7 +234,8 @@ function metricsView(
   },
 ): MetricsView {
   // Upstream families are prepared as each poll result arrives; a node echoing our secrets loses those series.
-  const upstream = new FleetUpstream(() => parts.state.nodes(), { scrub: (text) => parts.secrets.scrub(text) });
+  // A Secrets set only grows: its size changes whenever scrub may answer otherwise.
+  const upstream = new FleetUpstream(() => parts.state.nodes(), { scrub: (text) => parts.secrets.scrub(text), scrubVersion: () => parts.secrets.size });
   const extensions: RegistryExtension[] = [...(opts.extensions ?? []), (registry) => upstream.collectors(registry), ...components.flatMap((c) => c.collectors ?? [])];
   const { evidence, agent } = parts;
   if (evidence) {

@@ -1,6 +1,7 @@
 // Domain types shared by every stage of the pipeline:
 // config -> schedule -> probe -> state -> (metrics view, alerts, evidence) -> HTTP.
 import type { UpstreamAnswer } from './exposition/upstream.js';
+import type { UpstreamRead } from './exposition/reader.js';
 import type { MetricFamily } from './exposition/types.js';
 
 // The parsed text format is the exposition module's own (it must not depend on this file).
@@ -132,7 +133,7 @@ export interface MiningStats {
 
 export type ProbeData =
   | { probe: 'health'; value: HealthData }
-  | { probe: 'metrics'; value: MetricFamily[]; /** Samples the per-node budget left out. */ droppedSamples?: number }
+  | { probe: 'metrics'; value: MetricFamily[] | UpstreamRead; /** Samples the per-node budget left out. */ droppedSamples?: number }
   | { probe: 'blockNumber'; value: number }
   | { probe: 'miningStats'; value: MiningStats }
   | { probe: 'validators'; value: ValidatorInfo[] };

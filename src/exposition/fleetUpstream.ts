@@ -4,7 +4,10 @@
 // exporter's metrics.
 import type { Registry } from 'prom-client';
 import { registerTextFamily } from '../metrics/textFamily.js';
-import { prepareUpstream, type PrepareOptions, type PreparedUpstream, type UpstreamAnswer } from './upstream.js';
+import { planUpstream, type UpstreamPlan } from './plan.js';
+import { parseDetailed } from './parse.js';
+import { shapeText, type UpstreamShape } from './shape.js';
+import { DEFAULT_UPSTREAM_PREFIX, preparedFromPlan, prepareUpstream, type PrepareOptions, type PreparedUpstream, type UpstreamAnswer } from './upstream.js';
 import { renderUpstreamWithStats } from './upstreamMerge.js';
 
 /** What this module reads of a node's state. */
@@ -24,6 +27,8 @@ export interface UpstreamSink {
 export class FleetUpstream {
   /** Samples per node left out by conflicts at the last scrape. */
   private conflicted = new Map<string, number>();
+  /** Per shape, its plan with this view's prefix and secrets (at scrubVersion `version`). */
+  private readonly plans = new WeakMap<UpstreamShape, { plan: UpstreamPlan; version: number | undefined }>();
 
   constructor(
     private readonly nodes: () => Iterable<UpstreamNode>,
@@ -43,9 +48,29 @@ export class FleetUpstream {
     const { name, network } = n.target;
     const p = answer.prepared;
     if (p && p.node === name && p.network === network) return p;
-    answer.prepared = prepareUpstream(name, network, answer.families ?? [], this.opts);
+    const { shape, values } = answer;
+    answer.prepared = shape && values ? preparedFromPlan(this.planFor(shape, answer), name, network, values) : prepareUpstream(name, network, answer.families ?? [], this.opts);
     answer.families = undefined;
+    answer.samples = undefined;
+    answer.shape = undefined;
+    answer.values = undefined;
     return answer.prepared;
+  }
+
+  /** The shape's plan, made from the answer's families (or the shape's text, after an answer read by shape alone). */
+  private planFor(shape: UpstreamShape, answer: UpstreamAnswer): UpstreamPlan {
+    const { scrub, scrubVersion } = this.opts;
+    const version = scrubVersion?.();
+    const known = this.plans.get(shape);
+    if (known && (!scrub || (version !== undefined && known.version === version))) return known.plan;
+    let { families, samples } = answer;
+    if (!families || !samples) {
+      // Read whole before under the same budget: this text parses to the same families and values.
+      ({ families, samples } = parseDetailed(shapeText(shape, answer.values!), { budget: shape.budget }));
+    }
+    const plan = planUpstream(families, samples, { prefix: this.opts.prefix ?? DEFAULT_UPSTREAM_PREFIX, scrub });
+    this.plans.set(shape, { plan, version });
+    return plan;
   }
 
   /** Prepared sources in node order (any not prepared yet is prepared now). */

@@ -4,3 +4,4 @@ export { ExpositionError, parseExposition, type ParseOptions, type ParsedExposit
 export { DEFAULT_UPSTREAM_PREFIX, prepareUpstream, type PreparedFamily, type PreparedUpstream } from './upstream.js';
 export { renderUpstream, renderUpstreamWithStats, type UpstreamConflict, type UpstreamRender } from './upstreamMerge.js';
 export { FleetUpstream, type UpstreamNode } from './fleetUpstream.js';
+export { UpstreamReader, type UpstreamRead } from './reader.js';

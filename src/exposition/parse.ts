@@ -8,7 +8,7 @@ import type { MetricFamily, MetricType, Sample } from './types.js';
 import { FAMILY_OVERHEAD, SAMPLE_OVERHEAD, type UpstreamBudget } from './budget.js';
 import { ExpositionError } from './errors.js';
 import { isValidMetricName } from './grammar.js';
-import { checkSampleFits, parseSampleLine } from './sampleLine.js';
+import { checkSampleFits, parseSampleLine, tailEnd } from './sampleLine.js';
 import { labelKey } from './series.js';
 
 export { ExpositionError } from './errors.js';
@@ -38,8 +38,23 @@ interface FamilyBuilder {
   typeDeclared: boolean;
 }
 
+/**
+ * A parse read to the end, with what a shape of the answer needs (shape.ts): the kept samples in
+ * the order of their lines, and where each line's value (and timestamp) stands in the text.
+ */
+export interface DetailedParse extends ParsedExposition {
+  samples: Sample[];
+  /** Start and end offset in the text of each sample's `value [timestamp]`; undefined when a line's end is not that alone. */
+  tails: number[] | undefined;
+}
+
 /** Parses a whole exposition; throws ExpositionError on the first malformed line it reads. */
 export function parseExposition(text: string, opts: ParseOptions = {}): ParsedExposition {
+  const { families, droppedSamples, truncated } = parseDetailed(text, opts);
+  return { families, droppedSamples, truncated };
+}
+
+export function parseDetailed(text: string, opts: ParseOptions = {}): DetailedParse {
   const doc = new DocumentParser({ maxSeries: opts.budget?.maxSeries ?? opts.maxSeries, ...withoutSeries(opts.budget) });
   let pos = 0;
   let lineNo = 0;
@@ -48,7 +63,7 @@ export function parseExposition(text: string, opts: ParseOptions = {}): ParsedEx
     let end = text.indexOf('\n', pos);
     if (end < 0) end = text.length;
     lineNo++;
-    if (doc.line(text.slice(pos, end), lineNo)) return doc.finish(countSampleLines(text, end + 1));
+    if (doc.line(text.slice(pos, end), lineNo, pos)) return doc.finish(countSampleLines(text, end + 1));
     pos = end + 1;
   }
   return doc.finish(0);
@@ -83,12 +98,16 @@ class DocumentParser {
   private last: { family: MetricFamily; sample: Sample } | undefined;
   /** The sample that did not fit, when a sample stopped the parser. */
   private overflow: Sample | undefined;
+  private readonly order: Sample[] = [];
+  private tails: number[] | undefined = [];
+  private readonly valueAt = { value: 0 };
 
   constructor(private readonly limits: Partial<UpstreamBudget>) {}
 
   /** Handles one line; true when the budget is reached and parsing stops. */
-  line(raw: string, lineNo: number): boolean {
-    const line = (raw.endsWith('\r') ? raw.slice(0, -1) : raw).replace(/^[ \t]+/, '');
+  line(raw: string, lineNo: number, offset: number): boolean {
+    const bare = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const line = bare.replace(/^[ \t]+/, '');
     if (line.trim() === '') return false;
     if (this.eofAt > 0) throw new ExpositionError(lineNo, `content after # EOF on line ${this.eofAt}`);
     if (line.startsWith('#')) {
@@ -96,7 +115,7 @@ class DocumentParser {
       else return this.comment(line, lineNo);
       return false;
     }
-    const sample = parseSampleLine(line, lineNo);
+    const sample = parseSampleLine(line, lineNo, this.valueAt);
     const builder = this.familyFor(sample.name);
     const isNew = builder === undefined;
     let cost = SAMPLE_OVERHEAD + sample.name.length;
@@ -113,20 +132,31 @@ class DocumentParser {
     if (this.seen.has(key)) throw new ExpositionError(lineNo, `duplicate series for ${sample.name}`);
     this.seen.add(key);
     b.family.samples.push(sample);
+    this.order.push(sample);
+    this.noteTail(line, offset + bare.length - line.length);
     this.kept++;
     this.bytes += cost;
     this.last = { family: b.family, sample };
     return false;
   }
 
-  finish(unread: number): ParsedExposition {
+  finish(unread: number): DetailedParse {
     const truncated = this.overflow !== undefined || unread > 0;
     let dropped = unread + (this.overflow ? 1 : 0);
     dropped += this.dropCutGroup();
     let families = [...this.families.values()].map((b) => b.family);
     // Headers read just before a stop announce samples that were never kept.
     if (truncated) families = families.filter((f) => f.samples.length > 0);
-    return { families, droppedSamples: dropped, truncated };
+    return { families, droppedSamples: dropped, truncated, samples: this.order, tails: truncated ? undefined : this.tails };
+  }
+
+  /** Where the value of the sample line just kept stands, when the rest of the line is `value [timestamp]` alone. */
+  private noteTail(line: string, lineAt: number): void {
+    if (!this.tails) return;
+    const start = this.valueAt.value;
+    const end = tailEnd(line, start);
+    if (end === line.length) this.tails.push(lineAt + start, lineAt + end);
+    else this.tails = undefined;
   }
 
   private room(cost: number, newFamily: boolean): boolean {

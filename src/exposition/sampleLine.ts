@@ -7,8 +7,11 @@ import { ExpositionError } from './errors.js';
 const LABEL_NAME_AT = /[a-zA-Z_][a-zA-Z0-9_]*/y;
 const METRIC_NAME_AT = /^[a-zA-Z_:][a-zA-Z0-9_:]*/;
 
-/** Parses `name{labels} value [timestamp]` (leading blanks already removed). */
-export function parseSampleLine(line: string, lineNo: number): Sample {
+/**
+ * Parses `name{labels} value [timestamp]` (leading blanks already removed). `at.value` is set to
+ * where the value token starts in `line`.
+ */
+export function parseSampleLine(line: string, lineNo: number, at?: { value: number }): Sample {
   const nameMatch = METRIC_NAME_AT.exec(line);
   if (!nameMatch) throw new ExpositionError(lineNo, 'invalid metric name');
   const name = nameMatch[0];
@@ -21,6 +24,7 @@ export function parseSampleLine(line: string, lineNo: number): Sample {
 
   const labels: Record<string, string> = {};
   if (line[pos] === '{') pos = parseLabels(line, pos + 1, labels, lineNo);
+  if (at) at.value = skipBlanks(line, pos);
 
   const tokens = line.slice(pos).trim().split(/[ \t]+/);
   const valueToken = tokens[0] ?? '';
@@ -111,4 +115,30 @@ export function checkSampleFits(family: MetricFamily, sample: Sample, lineNo: nu
   } else if (family.type === 'summary' && sample.name === family.name) {
     bound('quantile');
   }
+}
+
+/** Characters of a value or timestamp token (digits, sign, point, exponent, NaN, Inf). */
+function isTokenChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122) || c === 43 || c === 45 || c === 46;
+}
+
+/** End of one token starting at `start` (start itself when there is none). */
+export function tokenEnd(text: string, start: number): number {
+  let p = start;
+  while (p < text.length && isTokenChar(text.charCodeAt(p))) p++;
+  return p;
+}
+
+/**
+ * End of `value` or `value<blanks>timestamp` starting at `start` (tokens not checked); -1 when
+ * there is no value or blanks come without a timestamp.
+ */
+export function tailEnd(text: string, start: number): number {
+  const v = tokenEnd(text, start);
+  if (v === start) return -1;
+  let p = v;
+  while (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9) p++;
+  if (p === v) return v;
+  const t = tokenEnd(text, p);
+  return t === p ? -1 : t;
 }

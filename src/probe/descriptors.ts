@@ -12,7 +12,7 @@ import {
   type ProbeName,
   type ValidatorView,
 } from '../domain.js';
-import { parseExposition } from '../exposition/index.js';
+import { UpstreamReader } from '../exposition/index.js';
 import type { NodeBudget } from './budget.js';
 import { ProbeError } from './http.js';
 import { parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators } from './parse.js';
@@ -54,6 +54,13 @@ export interface ProbeDescriptor<D extends { probe: string } = ProbeData> {
 
 const JSON_ACCEPT = 'application/json';
 
+/**
+ * Each node's /metrics reader, by its prober's parse context (one per prober, for its life): it
+ * keeps the shape of the node's last answer, so an answer that differs only in values is not
+ * parsed again.
+ */
+const readers = new WeakMap<ParseContext, UpstreamReader>();
+
 export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
   health: {
     request: { kind: 'get', path: '/health', accept: JSON_ACCEPT },
@@ -77,15 +84,20 @@ export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
     // The classic text format: the Rust crate's dialect, and what the parser reads.
     request: { kind: 'get', path: '/metrics', accept: 'text/plain;version=0.0.4;q=1,*/*;q=0.1' },
     parse(text, ctx) {
+      let reader = readers.get(ctx);
+      if (!reader) readers.set(ctx, (reader = new UpstreamReader(ctx.budget.upstream)));
       try {
-        const parsed = parseExposition(text as string, { budget: ctx.budget.upstream });
-        return { probe: 'metrics', value: parsed.families, droppedSamples: parsed.droppedSamples };
+        const read = reader.read(text as string);
+        return { probe: 'metrics', value: read, droppedSamples: read.droppedSamples };
       } catch (err) {
         throw new ProbeError('invalid_response', `GET /metrics: ${(err as Error).message}`.slice(0, 300));
       }
     },
     apply(node, d) {
-      node.upstream = { families: d.value, prepared: undefined };
+      const { value } = d;
+      node.upstream = Array.isArray(value)
+        ? { families: value, prepared: undefined }
+        : { families: value.families, samples: value.samples, shape: value.shape, values: value.values, prepared: undefined };
       node.upstreamVersion++;
       node.upstreamDropped = d.droppedSamples ?? 0;
       if (node.upstreamDropped > 0) node.upstreamTruncations = (node.upstreamTruncations ?? 0) + 1;
