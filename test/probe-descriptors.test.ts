@@ -34,6 +34,42 @@ describe('probe descriptors', () => {
     }
   });
 
+  it('an answer that says what the node holds keeps the held validators and mining stats; any difference replaces them', () => {
+    const node: NodeValues = { upstreamVersion: 0 };
+    const validators = () => [
+      { address: 'aa', stake: 5n, weight: 1, agentScore: 7 },
+      { address: 'bb', stake: 6n },
+    ];
+    const mining = () => ({ totalMiners: 2, activeMiners: 1, currentBlockReward: 10n, miningUpgradeHeight: 100, upgraded: false });
+    applyProbeData(node, { probe: 'validators', value: validators() }, 1_000);
+    applyProbeData(node, { probe: 'miningStats', value: mining() }, 1_000);
+    const [heldList, heldMining] = [node.validators, node.mining];
+    applyProbeData(node, { probe: 'validators', value: validators() }, 2_000);
+    applyProbeData(node, { probe: 'miningStats', value: mining() }, 2_000);
+    expect(node.validators).toBe(heldList);
+    expect(node.mining).toBe(heldMining);
+    const changes: Array<(v: ReturnType<typeof validators>) => void> = [
+      (v) => (v[1]!.stake = 7n),
+      (v) => (v[0]!.address = 'cc'),
+      (v) => (v[0]!.weight = undefined),
+      (v) => (v[1]!.agentScore = 0),
+      (v) => v.pop(),
+      (v) => v.reverse(),
+    ];
+    for (const change of changes) {
+      const next = validators();
+      change(next);
+      applyProbeData(node, { probe: 'validators', value: next }, 3_000);
+      expect(node.validators).toBe(next);
+      applyProbeData(node, { probe: 'validators', value: validators() }, 3_000);
+    }
+    for (const change of [{ activeMiners: 2 }, { currentBlockReward: 11n }, { upgraded: true }, { miningUpgradeHeight: 101 }, { totalMiners: 3 }]) {
+      const next = { ...mining(), ...change };
+      applyProbeData(node, { probe: 'miningStats', value: next }, 4_000);
+      expect(node.mining).toBe(next);
+    }
+  });
+
   it('health notices a new process by version or start time', () => {
     const node: NodeValues = { upstreamVersion: 0 };
     expect(applyProbeData(node, { probe: 'health', value: { version: '1', uptimeSecs: 100 } }, 200_000)).toBe(false);

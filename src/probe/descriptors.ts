@@ -15,7 +15,7 @@ import {
 import { UpstreamReader } from '../exposition/index.js';
 import type { NodeBudget } from './budget.js';
 import { ProbeError } from './http.js';
-import { parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators } from './parse.js';
+import { parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators, sameMiningStats, sameValidators } from './parse.js';
 
 type DataOf<P extends ProbeName> = Extract<ProbeData, { probe: P }>;
 
@@ -121,7 +121,7 @@ export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
   miningStats: {
     request: { kind: 'rpc', method: RPC_METHODS.miningStats },
     parse: (result) => ({ probe: 'miningStats', value: parseMiningStats(result) }),
-    apply: (node, d) => ((node.mining = d.value), false),
+    apply: (node, d) => (sameMiningStats(node.mining, d.value) || (node.mining = d.value), false),
     clear: (node) => void (node.mining = undefined),
     metrics: [
       { per: 'node', name: 'ledger_node_miners_active', help: 'Active miners this node reports.', value: (v) => v.mining?.activeMiners },
@@ -136,7 +136,7 @@ export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
   validators: {
     request: { kind: 'rpc', method: RPC_METHODS.validators },
     parse: (result, ctx) => ({ probe: 'validators', value: parseValidators(result, ctx.budget.maxValidators) }),
-    apply: (node, d) => ((node.validators = d.value), false),
+    apply: (node, d) => (sameValidators(node.validators, d.value) || (node.validators = d.value), false),
     clear: (node) => void (node.validators = undefined),
     metrics: [
       { per: 'node', name: 'ledger_node_validators', help: 'Number of validators this node reports.', value: (v) => v.validators?.length },

@@ -115,6 +115,34 @@ export function parseMiningStats(result: unknown): MiningStats {
   };
 }
 
+/**
+ * Whether two answers hold the same validators, in the same order. A node keeps its previous list
+ * when the new answer says the same (nearly always): the new one dies young instead of every
+ * node's list being replaced (and outliving a scavenge) at every poll, and views keyed on the
+ * list (the set key per node, see state/snapshot.ts) keep their work.
+ */
+export function sameValidators(a: readonly ValidatorInfo[] | undefined, b: readonly ValidatorInfo[]): boolean {
+  if (a === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.address !== y.address || x.stake !== y.stake || x.weight !== y.weight || x.agentScore !== y.agentScore) return false;
+  }
+  return true;
+}
+
+/** Whether two mining answers say the same (see sameValidators). */
+export function sameMiningStats(a: MiningStats | undefined, b: MiningStats): boolean {
+  return (
+    a !== undefined &&
+    a.totalMiners === b.totalMiners &&
+    a.activeMiners === b.activeMiners &&
+    a.currentBlockReward === b.currentBlockReward &&
+    a.miningUpgradeHeight === b.miningUpgradeHeight &&
+    a.upgraded === b.upgraded
+  );
+}
+
 /** Base units to tokens: exact integer part, then the fraction, so u128 values lose only float rounding. */
 export function toTokens(raw: bigint, decimals: number): number {
   const scale = 10n ** BigInt(decimals);

@@ -218,7 +218,13 @@ export class FleetState {
     const ps = node?.probes.get(result.probe);
     if (!node || !ps) return { restarted: false }; // node removed by a reload while the probe ran
     const end = result.startedAt + result.durationMs;
-    ps.lastRun = { at: result.startedAt, durationMs: result.durationMs, ok: result.kind === 'ok' };
+    // Updated in place: a new object per result would outlive a scavenge (it is kept a whole interval).
+    const run = ps.lastRun;
+    if (run) {
+      run.at = result.startedAt;
+      run.durationMs = result.durationMs;
+      run.ok = result.kind === 'ok';
+    } else ps.lastRun = { at: result.startedAt, durationMs: result.durationMs, ok: result.kind === 'ok' };
     ps.runs++;
     this.revise(node);
     let restarted = false;
