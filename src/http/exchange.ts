@@ -39,10 +39,13 @@ export class ExchangeError extends Error {
 
 const DEADLINE = new Error('deadline passed');
 const CAP_REACHED = new Error('body cap reached');
+const EMPTY = Buffer.alloc(0);
 
 /** The dispatch handler of one exchange: collects the answer and settles once. */
 class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
-  private readonly chunks: Buffer[] = [];
+  /** The body as it came: most answers arrive in one chunk, kept as is (no array, no copy). */
+  private first: Buffer | undefined;
+  private more: Buffer[] | undefined;
   private size = 0;
   private status: number | undefined;
   private headers: Answer['headers'] = {};
@@ -77,8 +80,20 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
     this.done = true;
     this.deadline.watch(undefined);
     if (err === undefined || (err === CAP_REACHED && this.truncated)) {
-      this.resolve({ status: this.status!, headers: this.headers, body: Buffer.concat(this.chunks, this.size), truncated: this.truncated });
+      this.resolve({ status: this.status!, headers: this.headers, body: this.body(), truncated: this.truncated });
     } else this.reject(new ExchangeError(err, this.status, this.reused && !this.answered));
+  }
+
+  private body(): Buffer {
+    if (this.more) return Buffer.concat([this.first!, ...this.more], this.size);
+    // A chunk is a view of the socket's read, which Node allocates for that read alone.
+    return this.first ?? EMPTY;
+  }
+
+  private add(chunk: Buffer): void {
+    if (this.first === undefined) this.first = chunk;
+    else (this.more ??= []).push(chunk);
+    this.size += chunk.length;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -100,15 +115,13 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
     if (this.done) return;
     const room = this.maxBytes - this.size;
     if (chunk.length > room) {
-      this.chunks.push(chunk.subarray(0, room));
-      this.size = this.maxBytes;
+      this.add(chunk.subarray(0, room));
       this.truncated = true;
       // The rest stays unread: closing the connection is the only way to be done with it.
       controller.abort(CAP_REACHED);
       return this.finish(CAP_REACHED);
     }
-    this.chunks.push(chunk);
-    this.size += chunk.length;
+    this.add(chunk);
   }
 
   onResponseEnd(): void {
