@@ -2,6 +2,7 @@
 // probes, several times per interval) keep one, so no request parses a URL, derives its origin
 // or redacts it for messages again.
 import { redactUrl } from '../redact.js';
+import type { ConnectionLog, OriginConnection } from './connections.js';
 
 export class Destination {
   readonly origin: string;
@@ -14,6 +15,18 @@ export class Destination {
     this.origin = url.origin;
     this.path = url.pathname + url.search;
     this.display = redactUrl(this.origin);
+  }
+
+  private log: ConnectionLog | undefined;
+  private connection: OriginConnection | undefined;
+
+  /** The origin's entry in a pool's connection log, looked up once per log (not per request). */
+  connectionIn(log: ConnectionLog): OriginConnection {
+    if (this.log !== log) {
+      this.log = log;
+      this.connection = log.entry(this.origin);
+    }
+    return this.connection!;
   }
 
   static of(url: string | URL | Destination): Destination {

@@ -5,7 +5,7 @@
 // exchange itself: ~0.45 ms per node-poll (npm run bench). Semantics are request()'s: a body over
 // the cap is cut and its connection closed, a failure arrives as undici's own error.
 import type { Dispatcher } from 'undici';
-import type { ConnectionLog } from './connections.js';
+import type { ConnectionLog, OriginConnection } from './connections.js';
 import type { Deadline, DeadlineWatcher } from './deadlines.js';
 import type { Destination } from './destination.js';
 
@@ -62,11 +62,10 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
     private readonly deadline: Deadline,
     private readonly resolve: (a: Answer) => void,
     private readonly reject: (e: ExchangeError) => void,
-    private readonly origin: string,
-    private readonly connections: ConnectionLog | undefined,
+    private readonly connection: OriginConnection | undefined,
   ) {
     deadline.watch(this);
-    this.connectionBefore = connections?.current(origin);
+    this.connectionBefore = connection?.current;
   }
 
   /** Queued or connecting requests have no abort handle yet: the caller hears at once, undici drops the request when it would start. */
@@ -100,7 +99,7 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
     if (this.done) return controller.abort(DEADLINE);
     this.controller = controller;
     // Called just before the request is written; a new socket has announced itself by then.
-    this.reused = this.connectionBefore !== undefined && this.connections!.current(this.origin) === this.connectionBefore;
+    this.reused = this.connectionBefore !== undefined && this.connection!.current === this.connectionBefore;
   }
 
   onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[]>): void {
@@ -136,7 +135,7 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
 /** Resolves with the answer (any status); rejects with an ExchangeError. */
 export function exchange(dispatcher: Dispatcher, to: Destination, req: ExchangeRequest, deadline: Deadline, connections?: ConnectionLog): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
-    const handler = new Collector(req.maxBytes, deadline, resolve, reject, to.origin, connections);
+    const handler = new Collector(req.maxBytes, deadline, resolve, reject, connections && to.connectionIn(connections));
     const options = {
       origin: to.origin,
       path: to.path,
