@@ -1,20 +1,17 @@
 #!/usr/bin/env node
 // Command line: run the exporter, check a config, run the demo, the simulator, or read evidence.
+// Each subcommand's own modules (simulator, demo, notify-test, alert rules, evidence reader) are
+// imported when it runs, so a running exporter does not keep their code in memory.
 import { watch, type FSWatcher } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatProblem, loadConfigFile, parseListenAddress, runCheckConfig } from './config/index.js';
-import { runNotifyTest } from './alerting/notifyTest.js';
-import { runAlertRulesCli } from './alerting/rulesCli.js';
 import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
 import { standardComponents } from './daemonParts.js';
-import { demoConfig, startDemoFleet } from './demo.js';
 import type { ListenAddress } from './domain.js';
-import { runEvidenceCli } from './evidence/index.js';
 import { applyHeapPolicy } from './heapPolicy.js';
 import { createLogger, LOG_LEVELS, type Logger } from './logger.js';
-import { runSimulatorCli } from './sim/index.js';
 import { alertsForShard, shardComponent, ShardAssignment, ShardSpecError } from './shard/index.js';
 import { ALERT_DEFINITIONS } from './alerting/definitions/index.js';
 import { Secrets } from './redact.js';
@@ -200,6 +197,7 @@ async function runDemo(argv: string[]): Promise<number> {
   const log = makeLogger(values);
   applyHeapPolicy();
   const listen = listenArg(values.listen) ?? { host: '127.0.0.1', port: 9715 };
+  const { demoConfig, startDemoFleet } = await import('./demo.js');
   const fleet = await startDemoFleet();
   const config = demoConfig(fleet, { listen });
   const daemon = await startDaemon(config, { logger: log, secrets, components: standardComponents(log), ...(await webOptions(values['web.config.file'])) });
@@ -237,15 +235,23 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'demo':
       return runDemo(rest);
-    case 'notify-test':
+    case 'notify-test': {
+      const { runNotifyTest } = await import('./alerting/notifyTest.js');
       return withUsageErrors(() => runNotifyTest(rest, { secrets, write: (line) => process.stdout.write(`${line}\n`) }));
-    case 'alert-rules':
+    }
+    case 'alert-rules': {
+      const { runAlertRulesCli } = await import('./alerting/rulesCli.js');
       return withUsageErrors(() => runAlertRulesCli(rest, { write: (text) => process.stdout.write(text), problem: (line) => process.stderr.write(`${line}\n`) }));
-    case 'simulate':
+    }
+    case 'simulate': {
+      const { runSimulatorCli } = await import('./sim/index.js');
       await runSimulatorCli(rest);
       return -1;
-    case 'evidence':
+    }
+    case 'evidence': {
+      const { runEvidenceCli } = await import('./evidence/cli.js');
       return runEvidenceCli(rest, (line) => process.stdout.write(`${line}\n`));
+    }
     case 'help':
       process.stdout.write(USAGE);
       return 0;

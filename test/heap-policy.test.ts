@@ -1,9 +1,34 @@
 // The heap growth the daemon sets for itself (src/heapPolicy.ts): the flag it sets, the operator's
 // own choice on node's command line winning, and this Node's V8 knowing the flag (setFlagsFromString
 // ignores an unknown flag silently, so a V8 that dropped it would leave the policy without effect).
+// The young-generation cap is checked in real node processes (the built dist/heapPolicy.js) that
+// keep promoting objects, which makes V8 grow its young generation to the most it allows.
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HEAP_GROWING_PERCENT, heapFlags } from '../src/heapPolicy.js';
+import { HEAP_GROWING_PERCENT, heapFlags, YOUNG_GENERATION_CAP_BYTES, youngGenerationGiven, youngGrowthFactor } from '../src/heapPolicy.js';
+
+const BUILT_POLICY = fileURLToPath(new URL('../dist/heapPolicy.js', import.meta.url));
+
+/** Largest young generation (bytes) a node process reaches while it keeps objects alive over a few turns. */
+const CHURN = `
+import { getHeapSpaceStatistics } from 'node:v8';
+if (process.argv[1]) (await import(process.argv[1])).applyHeapPolicy();
+const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+let max = 0; const keep = [];
+for (let round = 0; round < 150; round++) {
+  const batch = []; for (let i = 0; i < 20000; i++) batch.push({ i, s: 'x' + i });
+  keep.push(batch); if (keep.length > 8) keep.shift();
+  await new Promise((r) => setImmediate(r));
+  max = Math.max(max, young());
+}
+console.log(max);`;
+
+function largestYoungGeneration(nodeFlags: string[], policy?: string): number {
+  const r = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', CHURN, ...(policy ? [policy] : [])], { encoding: 'utf8', timeout: 60_000 });
+  expect(r.status, r.stderr).toBe(0);
+  return Number(r.stdout.trim());
+}
 
 describe('heapFlags', () => {
   it('sets the heap growing percent when the operator gave none', () => {
@@ -22,5 +47,31 @@ describe('heapFlags', () => {
     expect(known.status, known.stderr).toBe(0);
     const unknown = spawnSync(process.execPath, ['--heap-growing-percentage=60', '-e', '0'], { encoding: 'utf8' });
     expect(unknown.status).not.toBe(0);
+  });
+});
+
+describe('young generation cap', () => {
+  it("grows the young generation at V8's pace until the cap, then no further", () => {
+    expect(youngGrowthFactor(2 * 1024 * 1024, YOUNG_GENERATION_CAP_BYTES)).toBe(2);
+    expect(youngGrowthFactor(YOUNG_GENERATION_CAP_BYTES / 2, YOUNG_GENERATION_CAP_BYTES)).toBe(2);
+    expect(youngGrowthFactor(YOUNG_GENERATION_CAP_BYTES, YOUNG_GENERATION_CAP_BYTES)).toBe(1);
+    expect(youngGrowthFactor(2 * YOUNG_GENERATION_CAP_BYTES, YOUNG_GENERATION_CAP_BYTES)).toBe(1);
+  });
+
+  it("leaves the young generation to the operator's own node flags, however they are spelled", () => {
+    expect(youngGenerationGiven(['--max-semi-space-size=32'])).toBe(true);
+    expect(youngGenerationGiven(['--max_semi_space_size', '32'])).toBe(true);
+    expect(youngGenerationGiven(['--semi-space-growth-factor=4'])).toBe(true);
+    expect(youngGenerationGiven(['--max-heap-size=2048'])).toBe(true);
+    expect(youngGenerationGiven(['--heap-growing-percent=30', '--max-old-space-size=512', '--enable-source-maps'])).toBe(false);
+  });
+
+  it('keeps a real process at the cap where V8 alone grows past it', () => {
+    expect(largestYoungGeneration([])).toBeGreaterThan(YOUNG_GENERATION_CAP_BYTES);
+    expect(largestYoungGeneration([], BUILT_POLICY)).toBe(YOUNG_GENERATION_CAP_BYTES);
+  });
+
+  it("does not cap a process whose operator sized the semi-spaces on node's command line", () => {
+    expect(largestYoungGeneration(['--max-semi-space-size=32'], BUILT_POLICY)).toBeGreaterThan(2 * YOUNG_GENERATION_CAP_BYTES);
   });
 });
