@@ -42,6 +42,16 @@ export function youngGrowthFactor(size: number, cap: number): number {
 }
 
 /**
+ * The young generation's capacity: two semi-spaces of the size V8 grew them to. V8 reports a
+ * semi-space's usable bytes (its pages' headers excluded), and its committed size drops while the
+ * idle semi-space is released, so the capacity is rounded up from the usable bytes.
+ */
+function youngGenerationCapacity(): number | undefined {
+  const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  return young && 2 * Math.ceil((young.space_used_size + young.space_available_size) / MB) * MB;
+}
+
+/**
  * Caps the young generation at run time. V8 reads --max-semi-space-size only when the heap is
  * created (a node flag, which `node dist/cli.js` and the image would not get), but reads
  * --semi-space-growth-factor at each growth: after every GC the factor becomes 1 once the young
@@ -50,9 +60,9 @@ export function youngGrowthFactor(size: number, cap: number): number {
 export function capYoungGeneration(cap = YOUNG_GENERATION_CAP_BYTES): () => void {
   let factor = V8_YOUNG_GROWTH_FACTOR;
   const check = () => {
-    const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-    if (!young) return;
-    const next = youngGrowthFactor(young.space_size, cap);
+    const size = youngGenerationCapacity();
+    if (size === undefined) return;
+    const next = youngGrowthFactor(size, cap);
     if (next === factor) return;
     factor = next;
     setFlagsFromString(`--semi-space-growth-factor=${next}`);
