@@ -61,13 +61,14 @@ function pollCounts(d: Daemon): { polls: number; failed: number } {
   return { polls, failed };
 }
 
-async function scrape(url: string): Promise<{ ms: number; text: string }> {
+/** A scrape as Prometheus makes it; the body is kept as received (decoded only when read: this process is the exporter's, so a kept 50 MB text would count as the exporter's RSS). */
+async function scrape(url: string): Promise<{ ms: number; text: () => string }> {
   const t0 = performance.now();
   const res = await request(url + '/metrics', { headers: { 'accept-encoding': 'gzip' } });
   const body = Buffer.from(await res.body.arrayBuffer());
   const ms = performance.now() - t0;
-  const text = (res.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8');
-  return { ms, text };
+  const gzipped = res.headers['content-encoding'] === 'gzip';
+  return { ms, text: () => (gzipped ? gunzipSync(body) : body).toString('utf8') };
 }
 
 function overrunsIn(text: string): number {
@@ -97,7 +98,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     await sleep(opts.intervalMs); // a warm round: namespaces known, sockets open, JIT done
 
     // Window 1: polling only.
-    const overruns0 = overrunsIn((await scrape(daemon.url)).text);
+    const overruns0 = overrunsIn((await scrape(daemon.url)).text());
     daemon.scheduling.resetLateness();
     conns.reset();
     rss.mark();
@@ -119,7 +120,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     const renderCpus: number[] = [];
     const scrapes: number[] = [];
     let bytes = 0;
-    let lastText = '';
+    let last: (() => string) | undefined;
     const end = Date.now() + opts.scrapeWindowMs;
     while (Date.now() < end) {
       const r0 = performance.now();
@@ -133,7 +134,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
       await sleep(opts.scrapeEveryMs / 2);
       const s = await scrape(daemon.url);
       scrapes.push(s.ms);
-      lastText = s.text;
+      last = s.text;
       await sleep(opts.scrapeEveryMs / 2);
     }
     const polls = p1.polls - p0.polls;
@@ -156,7 +157,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
       lateP50Ms: late.p50Ms,
       lateP99Ms: late.p99Ms,
       lateMaxMs: late.maxMs,
-      overruns: overrunsIn(lastText) - overruns0,
+      overruns: (last ? overrunsIn(last()) : overruns0) - overruns0,
       failedPolls: p1.failed - p0.failed,
     };
   } finally {

@@ -15,6 +15,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js';
+import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import { runFloor, type FloorResult } from './floor.js';
 import { exporterLine, floorLine, machineLine, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
@@ -92,6 +93,9 @@ function measureMs(v: Values, intervalMs: number): number {
 }
 
 async function phaseMain(v: Values): Promise<void> {
+  // The exporter's heap policy before the fleet is read, as the CLI sets it before its config is
+  // loaded (a young generation that already grew past its cap would stay there).
+  if (v.phase === 'exporter' || v.phase === 'reloads') applyHeapPolicy();
   const nodes = v.fleet ? (JSON.parse(readFileSync(v.fleet, 'utf8')) as FleetNode[]) : [];
   const intervalMs = parseDuration(v.interval ?? '15s', 'interval');
   let out: unknown;
@@ -156,6 +160,7 @@ async function main(): Promise<void> {
       return;
     }
     if (v.soak) {
+      applyHeapPolicy(); // before the fleet is read, as in phaseMain
       const fleet = await startFleet(Number(v.nodes ?? 1000), { layout: v.layout as Layout, perProcess, control: true });
       try {
         await runSoak(fleet.nodes, Number(v.minutes), parseDuration(v.interval ?? '15s', 'interval'), dir);
