@@ -241,11 +241,30 @@ describe('shapes kept', () => {
     const b = daemonNode('b', 'net', DEFAULT_UPSTREAM_BUDGET);
     b.poll('# TYPE shared_x gauge\nshared_x 2\n');
     expect(shapeTableSize().entries).toBe(before + 1);
-    // A node whose label values change every poll makes a new shape each time.
-    const c = daemonNode('c', 'net', DEFAULT_UPSTREAM_BUDGET);
-    for (let i = 0; i < 10_050; i++) c.poll(`churn{id="${i}"} 1\n`);
+    // Nodes that each send lines of their own.
+    for (let i = 0; i < 10_050; i++) daemonNode(`c${i}`, 'net', DEFAULT_UPSTREAM_BUDGET).poll(`own{id="${i}"} 1\n`);
     expect(shapeTableSize().entries).toBeLessThanOrEqual(10_000);
-    expect(c.shapeReads()).toBe(0);
+  });
+
+  it("are made ever more rarely for a node whose label values change every poll, and again at once after a node's one change", () => {
+    const churn = daemonNode('churn', 'net', DEFAULT_UPSTREAM_BUDGET);
+    const before = shapeTableSize().entries;
+    const answers = 200;
+    for (let i = 0; i < answers; i++) {
+      const text = `# TYPE last_block gauge\nlast_block{hash="0x${i.toString(16)}-churn"} ${i}\n`;
+      expect(asExpect(churn.poll(text))).toEqual(fullPath(text, DEFAULT_UPSTREAM_BUDGET, 'churn', 'net', churn.scrub, 0));
+    }
+    const made = shapeTableSize().entries - before;
+    // Made at answers 1, 3, 7, 15, 31, 63, 127 and 192 (backing off up to 64 answers).
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThan(12);
+    expect(churn.shapeReads()).toBe(0);
+
+    const steady = daemonNode('steady', 'net', DEFAULT_UPSTREAM_BUDGET);
+    const v1 = (v: number) => `# TYPE h gauge\nh ${v}\n`;
+    const v2 = (v: number) => `# TYPE h gauge\nh ${v}\n# TYPE up gauge\nup 1\n`;
+    for (const text of [v1(1), v1(2), v2(3), v2(4), v2(5)]) steady.poll(text);
+    expect(steady.shapeReads()).toBe(3);
   });
 
   it('are not made for an answer with over 64 KiB around its values: it is parsed in full each poll', () => {
