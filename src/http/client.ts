@@ -142,15 +142,13 @@ export class HttpClient {
   private answered(req: HttpRequest, to: Destination, answer: Answer): HttpOutcome {
     const response: HttpResponse = answer;
     const reason = statusReason(answer.status);
-    // The path without the query: a query may carry a token.
-    const label = () => req.label ?? `${req.method} ${to.display}${to.url.pathname}`;
     if (!reason) {
-      if (answer.truncated) return this.failure({ reason: 'invalid_response', message: `${label()}: response exceeds ${req.maxBytes} bytes` }, response);
+      if (answer.truncated) return this.failure({ reason: 'invalid_response', message: `${labelOf(req, to)}: response exceeds ${req.maxBytes} bytes` }, response);
       return { ok: true, response, durationMs: 0 };
     }
     const what = reason === 'redirect' ? `redirect (HTTP ${answer.status}) not followed` : reason === 'invalid_response' ? `unexpected HTTP ${answer.status}` : `HTTP ${answer.status}`;
     const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], this.now());
-    return this.failure({ reason, message: `${label()}: ${what}` }, response, retryAfterMs);
+    return this.failure({ reason, message: `${labelOf(req, to)}: ${what}` }, response, retryAfterMs);
   }
 
   private failure(f: { reason: HttpFailureReason; message: string }, response?: HttpResponse, retryAfterMs?: number): HttpOutcome & { ok: false } {
@@ -162,6 +160,11 @@ export class HttpClient {
     if (retryAfterMs !== undefined) out.retryAfterMs = retryAfterMs;
     return out;
   }
+}
+
+/** The request as messages name it; the path without the query (a query may carry a token). */
+function labelOf(req: HttpRequest, to: Destination): string {
+  return req.label ?? `${req.method} ${to.display}${to.url.pathname}`;
 }
 
 function isIdempotent(req: HttpRequest): boolean {

@@ -34,8 +34,12 @@ export interface NodeState extends NodeValues {
 
 export interface ApplyOutcome {
   /** The node restarted or changed build: forget detected namespace and unsupported marks. */
-  restarted: boolean;
+  readonly restarted: boolean;
 }
+
+// Shared answers: apply() runs for every result.
+const RESTARTED: ApplyOutcome = Object.freeze({ restarted: true });
+const NOT_RESTARTED: ApplyOutcome = Object.freeze({ restarted: false });
 
 export interface BackoffPolicy {
   /** Failures in a row before polling slows down. */
@@ -227,7 +231,7 @@ export class FleetState {
   apply(name: string, result: ProbeResult, retryAfter?: string | string[]): ApplyOutcome {
     const node = this.get(name);
     const ps = node?.probes.get(result.probe);
-    if (!node || !ps) return { restarted: false }; // node removed by a reload while the probe ran
+    if (!node || !ps) return NOT_RESTARTED; // node removed by a reload while the probe ran
     const end = result.startedAt + result.durationMs;
     // Updated in place: a new object per result would outlive a scavenge (it is kept a whole interval).
     const run = ps.lastRun;
@@ -275,6 +279,6 @@ export class FleetState {
       }
     }
     if (!node.firstRoundDone) node.firstRoundDone = [...node.probes.values()].every((s) => s.lastRun);
-    return { restarted };
+    return restarted ? RESTARTED : NOT_RESTARTED;
   }
 }
