@@ -55,7 +55,9 @@ function youngGenerationCapacity(): number | undefined {
  * Caps the young generation at run time. V8 reads --max-semi-space-size only when the heap is
  * created (a node flag, which `node dist/cli.js` and the image would not get), but reads
  * --semi-space-growth-factor at each growth: after every GC the factor becomes 1 once the young
- * generation reached the cap, and V8's own again if V8 shrank it.
+ * generation reached the cap, and V8's own again if V8 shrank it. Best effort: GCs are reported
+ * between tasks, so a young generation V8 shrank while idle can grow past the cap in one long
+ * burst (seen when 10,000 nodes start after a long idle wait, never once polling runs).
  */
 export function capYoungGeneration(cap = YOUNG_GENERATION_CAP_BYTES): () => void {
   let factor = V8_YOUNG_GROWTH_FACTOR;
