@@ -101,9 +101,12 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     case '/metrics': {
       const om = wantsOpenMetrics(req.headers.accept);
       const gzip = acceptsGzip(req.headers['accept-encoding']);
-      const { contentType, body, gzipped } = await deps.metrics().render(om ? 'openmetrics' : 'text', { gzip });
+      const { contentType, body, gzipped, release } = await deps.metrics().render(om ? 'openmetrics' : 'text', { gzip });
       if (gzipped) {
         const zipped = await gzipped;
+        // The compressed copy is what goes out: the body's memory can serve the next render.
+        // An uncompressed body is never released (the socket may still be writing it).
+        release();
         return send(res, 200, contentType, zipped, head, { 'content-encoding': 'gzip', vary: 'Accept, Accept-Encoding' });
       }
       return send(res, 200, contentType, body, head, { vary: 'Accept, Accept-Encoding' });

@@ -19,11 +19,13 @@ export class ByteWriter {
   /** Bytes before this offset were handed to the sink. */
   private taken = 0;
 
+  /** `reuse`: memory of an earlier writer that nobody reads any more, written instead of new memory. */
   constructor(
     initialBytes = 64 * 1024,
+    reuse?: Buffer,
     private readonly sink?: ByteSink,
   ) {
-    this.buf = Buffer.allocUnsafe(Math.max(1024, initialBytes));
+    this.buf = reuse ?? Buffer.allocUnsafe(Math.max(1024, initialBytes));
   }
 
   write(s: string): void {
@@ -62,6 +64,10 @@ export class ByteWriter {
     return this.buf.subarray(0, this.len);
   }
 
+  /** The whole memory written into (bytes() is its start), for reuse once the bytes are done with. */
+  storage(): Buffer {
+    return this.buf;
+  }
 
   private flush(): void {
     if (this.pending === '') return;
