@@ -65,10 +65,3 @@ export class GzipPieces {
     this.deflated.push(p);
   }
 }
-
-/** A whole body, in pieces of GZIP_PIECE_BYTES. */
-export function gzipBody(body: Buffer): Promise<Buffer> {
-  const gz = new GzipPieces();
-  for (let at = 0; at < body.length; at += GZIP_PIECE_BYTES) gz.add(body.subarray(at, at + GZIP_PIECE_BYTES));
-  return gz.finish();
-}
