@@ -58,6 +58,8 @@ table.nodes th,table.nodes td,#probes th,#probes td{display:block;border:0;paddi
 table.nodes td.n,#probes td.n{text-align:left}
 table.nodes th,table.nodes td.why,table.nodes td.hist,#probes th,#probes td:nth-child(3){grid-column:1/-1}
 table.nodes td::before,#probes td::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
+table.nodes tr.row-down{background:var(--down-bg)}
+table.nodes td time,#probes td time{white-space:normal}
 table.nodes th a{font-size:1.1em}
 td.hist svg{max-width:100%;height:auto}
 dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3rem}
