@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PROBE_NAMES, type NodeValues, type ProbeData } from '../src/domain.js';
 import { SHARED_FAMILIES } from '../src/metrics/fleetText.js';
+import { nodeBudget } from '../src/probe/budget.js';
 import { applyProbeData, PROBES } from '../src/probe/descriptors.js';
 
 // A copy of /work/shared/spec/exporter-contract.md carried by the repository.
@@ -68,6 +69,22 @@ describe('probe descriptors', () => {
       applyProbeData(node, { probe: 'miningStats', value: next }, 4_000);
       expect(node.mining).toBe(next);
     }
+  });
+
+  it("each prober's validators answers are read against its last list: the same answer gives the same list, another node's does not share it", () => {
+    const ctx = { budget: nodeBudget({ maxUpstreamSeries: 100 }) };
+    const other = { budget: nodeBudget({ maxUpstreamSeries: 100 }) };
+    const answer = () => [{ address: '0xAA', stake: '5', weight: 1 }, { address: 'bb', stake: 6 }];
+    const first = PROBES.validators.parse(answer(), ctx).value;
+    expect(first).toEqual([
+      { address: 'aa', stake: 5n, weight: 1, agentScore: undefined },
+      { address: 'bb', stake: 6n, weight: undefined, agentScore: undefined },
+    ]);
+    expect(PROBES.validators.parse(answer(), ctx).value).toBe(first);
+    expect(PROBES.validators.parse(answer(), other).value).not.toBe(first);
+    const changed = PROBES.validators.parse([answer()[0], { address: 'bb', stake: 7 }], ctx).value;
+    expect(changed).toEqual([first[0], { ...first[1], stake: 7n }]);
+    expect(PROBES.validators.parse([answer()[0], { address: 'bb', stake: 7 }], ctx).value).toBe(changed);
   });
 
   it('health notices a new process by version or start time', () => {

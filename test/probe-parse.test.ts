@@ -1,5 +1,6 @@
 // The pure parsers of node answers: tolerant of missing and extra fields, strict about the type of
 // every field used, exact for u128 amounts. Every rejection is a ProbeError 'invalid_response'.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8, ProbeError } from '../src/probe/http.js';
 import { isMethodNotFound, parseRpcResponse } from '../src/probe/jsonrpc.js';
@@ -243,6 +244,55 @@ describe('parseValidators', () => {
   it('rejects the whole list when one entry is bad (no half-read set)', () => {
     const message = rejects(() => parseValidators([...real, { address: ADDR_A, stake: 'x' }]));
     expect(message).toContain('[2]');
+  });
+
+  it('returns the previous list itself when the answer says the same, however its addresses are spelled', () => {
+    const previous = parseValidators(real);
+    expect(parseValidators(real, 1000, previous)).toBe(previous);
+    const respelled = [{ ...real[0]!, address: '0x' + ADDR_A.toUpperCase() }, real[1]!];
+    expect(parseValidators(respelled, 1000, previous)).toBe(previous);
+  });
+
+  it('reads a changed answer against the previous list: a new list, unchanged entries kept', () => {
+    const previous = parseValidators(real);
+    const next = parseValidators([real[0]!, { ...real[1]!, stake: '5000000000001' }], 1000, previous);
+    expect(next).not.toBe(previous);
+    expect(next).toEqual([previous[0], { address: ADDR_B, stake: 5000000000001n, weight: 40, agentScore: 55 }]);
+    expect(next[0]).toBe(previous[0]);
+    // A duplicate after the point where the lists part is still dropped (first spelling wins).
+    const dup = parseValidators([real[0]!, real[1]!, { ...real[1]!, address: '0x' + ADDR_B, stake: '9' }], 1000, previous);
+    expect(dup).toEqual(previous);
+    // Also a duplicate of an entry taken from the previous list before the lists parted.
+    expect(parseValidators([real[0]!, { ...real[0]!, address: '0x' + ADDR_A, stake: '9' }], 1000, previous)).toEqual([previous[0]]);
+    expect(parseValidators([real[1]!, real[0]!], 1000, previous)).toEqual([previous[1], previous[0]]);
+  });
+
+  it('says the same with or without a previous list, for any answers (accepted or refused)', () => {
+    const hex = fc.constantFrom('ab', 'AB', '0x' + 'ab', '0xAb', 'cd', '0xcd', 'ef', 'x1', '');
+    const entry = fc.record(
+      {
+        address: fc.oneof(hex, fc.constant(7)),
+        stake: fc.oneof(fc.constantFrom('1', '2', '00', '-1', 'x'), fc.nat(5), fc.constant(1.5)),
+        weight: fc.oneof(fc.constant(undefined), fc.constant(null), fc.nat(3), fc.constant(-1), fc.constant('1')),
+        agentScore: fc.oneof(fc.constant(undefined), fc.nat(3)),
+      },
+      { requiredKeys: ['address'] },
+    );
+    const outcome = (fn: () => unknown) => {
+      try {
+        return { ok: fn() };
+      } catch (err) {
+        return { error: (err as Error).message };
+      }
+    };
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 6 }), fc.array(entry, { maxLength: 6 }), (before, now) => {
+        const prev = outcome(() => parseValidators(before));
+        const previous = 'ok' in prev ? (prev.ok as ReturnType<typeof parseValidators>) : undefined;
+        expect(outcome(() => parseValidators(now, 1000, previous))).toEqual(outcome(() => parseValidators(now)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type NodeView,
   type ProbeData,
   type ProbeName,
+  type ValidatorInfo,
   type ValidatorView,
 } from '../domain.js';
 import { UpstreamReader } from '../exposition/index.js';
@@ -60,6 +61,12 @@ const JSON_ACCEPT = 'application/json';
  * parsed again.
  */
 const readers = new WeakMap<ParseContext, UpstreamReader>();
+
+/**
+ * Each node's last validator list, by its prober's parse context: the next answer is read against
+ * it (see parseValidators), which is cheaper while the set stays the same, as it nearly always does.
+ */
+const lastValidators = new WeakMap<ParseContext, ValidatorInfo[]>();
 
 export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
   health: {
@@ -135,7 +142,11 @@ export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
   },
   validators: {
     request: { kind: 'rpc', method: RPC_METHODS.validators },
-    parse: (result, ctx) => ({ probe: 'validators', value: parseValidators(result, ctx.budget.maxValidators) }),
+    parse(result, ctx) {
+      const value = parseValidators(result, ctx.budget.maxValidators, lastValidators.get(ctx));
+      lastValidators.set(ctx, value);
+      return { probe: 'validators', value };
+    },
     apply: (node, d) => (sameValidators(node.validators, d.value) || (node.validators = d.value), false),
     clear: (node) => void (node.validators = undefined),
     metrics: [

@@ -67,14 +67,33 @@ export function parseBlockNumber(result: unknown): number {
   return count(result, 'blockNumber');
 }
 
+/** 2^128: u128 amounts are below it (a constant: the shift would allocate a BigInt per amount). */
+const U128_LIMIT = 1n << 128n;
+const DECIMAL_U128 = /^[0-9]{1,39}$/;
+
 /** u128 base units: a decimal string (as real nodes send) or a safe integer. Exact. */
 export function parseAmount(v: unknown, field: string): bigint {
-  if (typeof v === 'string' && /^[0-9]{1,39}$/.test(v)) {
+  const n = amountOf(v);
+  if (n === undefined) throw invalid(`${field} is not a u128 amount: ${describe(v)}`);
+  return n;
+}
+
+/** parseAmount without the field name, which is only built for the message of a bad value. */
+function amountOf(v: unknown): bigint | undefined {
+  if (typeof v === 'string' && DECIMAL_U128.test(v)) {
     const n = BigInt(v);
-    if (n < 1n << 128n) return n;
+    if (n < U128_LIMIT) return n;
   }
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  throw invalid(`${field} is not a u128 amount: ${describe(v)}`);
+  return undefined;
+}
+
+/** A validator's optional count: the field name is built only when the value is bad. */
+function validatorCount(v: Record<string, unknown>, key: 'weight' | 'agentScore', i: number): number | undefined {
+  const x = v[key];
+  if (x === undefined || x === null) return undefined;
+  if (typeof x === 'number' && Number.isSafeInteger(x) && x >= 0) return x;
+  return count(x, `getValidators[${i}].${key}`);
 }
 
 const ADDRESS = /^(0x)?[0-9a-fA-F]{1,128}$/;
@@ -82,25 +101,52 @@ const ADDRESS = /^(0x)?[0-9a-fA-F]{1,128}$/;
 /**
  * Addresses are normalised here, once (lower case, no 0x), so one validator written two ways is
  * one validator: the later spelling is dropped, never a second series or a second stake.
+ * `previous` (this node's last list, if any) only makes the common answer cheaper: an address
+ * spelled exactly as its normalised form in the previous list at the same place needs no check,
+ * and a list that says the same is returned as the previous one (see sameValidators).
  */
-export function parseValidators(result: unknown, maxValidators = DEFAULT_MAX_VALIDATORS): ValidatorInfo[] {
+export function parseValidators(result: unknown, maxValidators = DEFAULT_MAX_VALIDATORS, previous?: readonly ValidatorInfo[]): ValidatorInfo[] {
   if (!Array.isArray(result)) throw invalid(`getValidators: expected an array, got ${describe(result)}`);
   // A longer list is refused: each validator becomes series and adds to the summed stake.
   if (result.length > maxValidators) throw invalid(`getValidators: ${result.length} validators exceed the cap of ${maxValidators} (polling.maxValidators)`);
-  const byAddress = new Map<string, ValidatorInfo>();
-  result.forEach((v: unknown, i) => {
+  // Runs for every node at every poll: a plain loop, and field names only in messages (building
+  // them for every validator cost more than the parse itself).
+  const out: ValidatorInfo[] = [];
+  // Addresses equal to the previous list's, in order, are distinct already: no set needed.
+  let seen: Set<string> | undefined;
+  let same = previous !== undefined && previous.length === result.length;
+  for (let i = 0; i < result.length; i++) {
+    const v: unknown = result[i];
     if (!isObject(v)) throw invalid(`getValidators[${i}]: expected an object, got ${describe(v)}`);
-    if (typeof v.address !== 'string' || !ADDRESS.test(v.address)) throw invalid(`getValidators[${i}].address is not a hex address`);
-    const address = v.address.toLowerCase().replace(/^0x/, '');
-    const info = {
-      address,
-      stake: parseAmount(v.stake, `getValidators[${i}].stake`),
-      weight: optionalCount(v, 'weight', `getValidators[${i}].weight`),
-      agentScore: optionalCount(v, 'agentScore', `getValidators[${i}].agentScore`),
-    };
-    if (!byAddress.has(address)) byAddress.set(address, info);
-  });
-  return [...byAddress.values()];
+    const was = same ? previous![i]! : undefined;
+    const address = was !== undefined && v.address === was.address ? was.address : normalAddress(v.address, i);
+    const stake = amountOf(v.stake);
+    if (stake === undefined) throw invalid(`getValidators[${i}].stake is not a u128 amount: ${describe(v.stake)}`);
+    const weight = validatorCount(v, 'weight', i);
+    const agentScore = validatorCount(v, 'agentScore', i);
+    if (was !== undefined && was.address === address && was.stake === stake && was.weight === weight && was.agentScore === agentScore) {
+      out.push(was);
+      continue;
+    }
+    if (same) {
+      // From here on the list differs: the addresses taken so far are the previous list's.
+      same = false;
+      seen = new Set(out.map((x) => x.address));
+    }
+    seen ??= new Set();
+    if (seen.has(address)) continue;
+    seen.add(address);
+    out.push({ address, stake, weight, agentScore });
+  }
+  return same ? (previous as ValidatorInfo[]) : out;
+}
+
+/** The address checked and normalised (lower case, no 0x prefix). */
+function normalAddress(a: unknown, i: number): string {
+  if (typeof a !== 'string' || !ADDRESS.test(a)) throw invalid(`getValidators[${i}].address is not a hex address`);
+  const lower = a.toLowerCase();
+  // ADDRESS allows only a lower-case "0x" prefix, and "x" is no hex digit: a lower-cased "0x" start is that prefix.
+  return lower.startsWith('0x') ? lower.slice(2) : lower;
 }
 
 export function parseMiningStats(result: unknown): MiningStats {
@@ -122,6 +168,7 @@ export function parseMiningStats(result: unknown): MiningStats {
  * list (the set key per node, see state/snapshot.ts) keep their work.
  */
 export function sameValidators(a: readonly ValidatorInfo[] | undefined, b: readonly ValidatorInfo[]): boolean {
+  if (a === b) return true;
   if (a === undefined || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
