@@ -1,8 +1,8 @@
 // The status history file: one JSON document beside the other local state, replaced atomically
-// (temp file, fsync, rename, fsync of the directory), so a crash leaves the old or the new file.
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+// (atomicFile.ts), so a crash leaves the old or the new file.
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { writeFileAtomically } from './atomicFile.js';
 import { HISTORY_BYTES, HISTORY_LENGTH, NodeHistory } from './history.js';
 import { STATUS_KINDS, type StatusEvent } from './types.js';
 
@@ -40,11 +40,15 @@ const eventSchema = z.object({
 });
 const fileSchema = z.object({ version: z.literal(STATUS_FILE_VERSION), savedAt: z.number(), nodes: z.array(nodeSchema), events: z.array(eventSchema) });
 
-export function serializeStatus(data: StatusFileData, now: number): string {
-  return JSON.stringify({
-    version: STATUS_FILE_VERSION,
-    savedAt: now,
-    nodes: data.nodes.map((n) => ({
+/**
+ * The file's JSON text in pieces (its head, one per node, its tail), exactly as JSON.stringify of
+ * the whole document would write it: at 10,000 nodes the whole text is ~40 MB, each piece ~3 KB.
+ */
+export function* statusFilePieces(data: StatusFileData, now: number): Generator<string> {
+  yield `{"version":${STATUS_FILE_VERSION},"savedAt":${JSON.stringify(now)},"nodes":[`;
+  let first = true;
+  for (const n of data.nodes) {
+    const saved = {
       name: n.name,
       head: n.history.head,
       count: n.history.count,
@@ -53,9 +57,11 @@ export function serializeStatus(data: StatusFileData, now: number): string {
       data: Buffer.from(n.history.buf).toString('base64'),
       status: n.status,
       since: n.since,
-    })),
-    events: data.events,
-  });
+    };
+    yield first ? JSON.stringify(saved) : `,${JSON.stringify(saved)}`;
+    first = false;
+  }
+  yield `],"events":${JSON.stringify(data.events)}}`;
 }
 
 /** Parses a status file; throws an Error saying what is wrong. */
@@ -91,25 +97,15 @@ export async function loadStatusFile(path: string): Promise<StatusFileData | und
   }
 }
 
-export async function saveStatusFile(path: string, content: string): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
-  const fh = await open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(content);
-    await fh.sync();
-  } catch (err) {
-    await fh.close().catch(() => undefined);
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-  await fh.close();
-  await rename(tmp, path);
-  const d = await open(dir, 'r');
-  try {
-    await d.sync();
-  } finally {
-    await d.close();
-  }
+/**
+ * Writes the history file node by node. A node's history may take polls in while the file is
+ * written; each node's piece is read at once, so every node is saved whole.
+ */
+export function writeStatusFile(path: string, data: StatusFileData, now: number): Promise<void> {
+  return writeFileAtomically(path, statusFilePieces(data, now));
+}
+
+/** Replaces a file with `content` atomically (the alert state file is written this way too). */
+export function saveStatusFile(path: string, content: string): Promise<void> {
+  return writeFileAtomically(path, [content]);
 }

@@ -7,7 +7,7 @@ import type { ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
 import type { StatusSource } from './api.js';
 import { StatusBoard, type BoardFleet } from './board.js';
-import { loadStatusFile, saveStatusFile, serializeStatus } from './persist.js';
+import { loadStatusFile, writeStatusFile } from './persist.js';
 import type { AlertView } from './types.js';
 
 export interface StatusServiceOptions {
@@ -120,7 +120,7 @@ export class StatusService {
     const file = this.file;
     if (!file || this.saving || this.board.revision === this.savedRevision) return this.saving;
     const revision = this.board.revision;
-    this.saving = saveStatusFile(file, serializeStatus(this.board.toFile(), this.now()))
+    this.saving = writeStatusFile(file, this.board.toFile(), this.now())
       .then(() => {
         this.savedRevision = revision;
       })
