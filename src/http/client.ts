@@ -119,7 +119,7 @@ export class HttpClient {
         outcome = failure;
         break;
       }
-      const next = req.redirect === 'same-origin' && hop < MAX_REDIRECTS ? sameOriginTarget(to.url, answer) : undefined;
+      const next = req.redirect === 'same-origin' && hop < MAX_REDIRECTS ? sameOriginTarget(to, answer) : undefined;
       if (!next) {
         outcome = this.answered(req, to, answer);
         break;
@@ -172,13 +172,13 @@ function isIdempotent(req: HttpRequest): boolean {
 }
 
 /** Where a 3xx points, when that is the same origin; undefined otherwise (not followed). */
-function sameOriginTarget(from: URL, res: Answer): URL | undefined {
+function sameOriginTarget(from: Destination, res: Answer): URL | undefined {
   if (res.status < 300 || res.status >= 400) return undefined;
   const location = res.headers.location;
   if (typeof location !== 'string') return undefined;
   let to: URL;
   try {
-    to = new URL(location, from);
+    to = new URL(location, from.url);
   } catch {
     return undefined;
   }
