@@ -17,6 +17,7 @@ import { UpstreamReader } from '../exposition/index.js';
 import type { NodeBudget } from './budget.js';
 import { ProbeError } from './http.js';
 import { parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators, sameMiningStats, sameValidators } from './parse.js';
+import { sharedValidators } from './validatorLists.js';
 
 type DataOf<P extends ProbeName> = Extract<ProbeData, { probe: P }>;
 
@@ -143,7 +144,10 @@ export const PROBES: { [P in ProbeName]: ProbeDescriptor<DataOf<P>> } = {
   validators: {
     request: { kind: 'rpc', method: RPC_METHODS.validators },
     parse(result, ctx) {
-      const value = parseValidators(result, ctx.budget.maxValidators, lastValidators.get(ctx));
+      const last = lastValidators.get(ctx);
+      let value = parseValidators(result, ctx.budget.maxValidators, last);
+      // A list other than the node's last: another node's equal list if there is one (validatorLists.ts).
+      if (value !== last) value = sharedValidators(value);
       lastValidators.set(ctx, value);
       return { probe: 'validators', value };
     },
