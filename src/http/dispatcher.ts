@@ -1,5 +1,5 @@
 // The one place outbound connection pools are made, so the pool policy is decided here only.
-import { Agent } from 'undici';
+import { Agent, buildConnector } from 'undici';
 
 export interface DispatcherOptions {
   connectTimeoutMs?: number;
@@ -9,7 +9,11 @@ export function createDispatcher(opts: DispatcherOptions = {}): Agent {
   return new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 120_000,
-    connectTimeout: opts.connectTimeoutMs ?? 5_000,
+    // One connector for every origin: undici otherwise builds one per origin's client, each with
+    // its own TLS session cache (a Map and a FinalizationRegistry, ~0.5 KB per node: 5 MB of heap at
+    // 10,000 nodes, most of them plain HTTP). Sessions stay keyed by server name, so each TLS node
+    // still resumes its own; they are held weakly, so the bound is on names, not on memory.
+    connect: buildConnector({ timeout: opts.connectTimeoutMs ?? 5_000, maxCachedSessions: 65_536 }),
     // One socket per origin, kept alive and reused (with 1, undici gives each origin a single
     // client rather than a pool; a pool opens a second socket whenever a request arrives before
     // the previous one's socket is marked free, i.e. on every back-to-back request). The
