@@ -70,14 +70,37 @@ export interface RequestLimits {
 }
 
 export function prepareRequest(ep: Endpoint, method: 'GET' | 'POST', path: string, headers: Record<string, string>, limits: RequestLimits, label: string): ProbeRequest {
-  return {
-    method,
-    url: new Destination(new URL(ep.base + path)),
-    headers: { ...ep.staticHeaders, ...headers },
-    timeoutMs: limits.timeoutMs,
-    maxBytes: limits.maxBytes,
-    label,
-  };
+  const target = sharedTarget(ep, path, headers);
+  return { method, url: target.url, headers: target.headers, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, label: sharedText(label) };
+}
+
+/**
+ * A node's requests to one path with the same headers (every JSON-RPC method posts to "/") share
+ * one parsed target and one merged header set; a copy per request was ~0.5 KB per node and request
+ * at fleet scale. Nobody changes them once built (header files are merged into a copy).
+ */
+const targets = new WeakMap<Endpoint, Map<string, { url: Destination; headers: Record<string, string> }>>();
+
+function sharedTarget(ep: Endpoint, path: string, headers: Record<string, string>): { url: Destination; headers: Record<string, string> } {
+  let byKey = targets.get(ep);
+  if (!byKey) targets.set(ep, (byKey = new Map()));
+  const key = `${path}\n${JSON.stringify(headers)}`;
+  let t = byKey.get(key);
+  if (!t) byKey.set(key, (t = { url: new Destination(new URL(ep.base + path)), headers: { ...ep.staticHeaders, ...headers } }));
+  return t;
+}
+
+/**
+ * One copy of a request's fixed text (labels, JSON-RPC method names) for every node: a few dozen
+ * distinct strings (probes x namespaces), otherwise repeated per node. Bounded all the same.
+ */
+const texts = new Map<string, string>();
+
+export function sharedText(s: string): string {
+  const t = texts.get(s);
+  if (t !== undefined) return t;
+  if (texts.size < 1024) texts.set(s, s);
+  return s;
 }
 
 async function withFileHeaders(client: HttpClient, ep: Endpoint, req: ProbeRequest): Promise<ProbeRequest> {

@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 over HTTP as real nodes speak it: HTTP 200 for every answer, errors in the body,
 // "method not found" as code -32000 with a message (or the standard -32601).
 import type { HttpClient } from '../http/client.js';
-import { answerOf, decodeUtf8, prepareRequest, ProbeError, sendProbe, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
+import { answerOf, decodeUtf8, prepareRequest, ProbeError, sendProbe, sharedText, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
 import { parseJson } from './parse.js';
 
 export type RpcAnswer = { ok: true; result: unknown } | { ok: false; code: number; message: string; methodNotFound: boolean };
@@ -45,10 +45,10 @@ export interface RpcRequest {
 
 export function prepareRpc(ep: Endpoint, method: string, limits: RequestLimits): RpcRequest {
   return {
-    method,
+    method: sharedText(method),
     request: prepareRequest(ep, 'POST', '/', RPC_HEADERS, limits, `POST ${method}`),
     head: '{"jsonrpc":"2.0","id":',
-    tail: `,"method":${JSON.stringify(method)},"params":[]}`,
+    tail: sharedText(`,"method":${JSON.stringify(method)},"params":[]}`),
   };
 }
 
