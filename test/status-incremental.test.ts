@@ -7,7 +7,7 @@ import type { ProbeData, ProbeName, ProbeResult } from '../src/domain.js';
 import { FleetChanges, FleetState } from '../src/state/fleetState.js';
 import { StatusBoard, type BoardFleet } from '../src/status/board.js';
 import { deriveNodeStatus } from '../src/status/derive.js';
-import { StatusService } from '../src/status/service.js';
+import { ROUND_SETTLE_MS, StatusService } from '../src/status/service.js';
 import { target } from './support/targets.js';
 
 const noBackoff = { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 };
@@ -312,6 +312,39 @@ describe('status service', () => {
     vi.advanceTimersByTime(249);
     expect(updates).toBe(before);
     vi.advanceTimersByTime(1);
+    expect(updates).toBe(before + 1);
+    await service.close();
+  });
+
+  it("waits for a node's round after the first new result, however long ago the last update was, and takes the round in one update", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const state = new FleetState([target('a', { probes: ['health', 'blockNumber'], intervalMs: 5000 })], noBackoff);
+    let updates = 0;
+    let clock = 0;
+    const fleet = () => {
+      updates++;
+      clock += 1;
+      return state;
+    };
+    const service = new StatusService({ logger: { warn: () => undefined, info: () => undefined } as never, fleet, minIntervalMs: () => 5000, clock: () => clock });
+    await service.open();
+    service.refresh();
+    vi.advanceTimersByTime(3_000); // well past the cost-based gap (250 ms)
+    const before = updates;
+    const result = (r: ProbeResult) => {
+      state.apply('a', r);
+      service.noteResult('a', r);
+    };
+    result(health(100, Date.now()));
+    vi.advanceTimersByTime(150);
+    result(height(100, Date.now()));
+    vi.advanceTimersByTime(ROUND_SETTLE_MS - 151);
+    expect(updates).toBe(before);
+    vi.advanceTimersByTime(1);
+    expect(updates).toBe(before + 1);
+    expect(service.board.node('a')).toMatchObject({ status: 'up', height: 100 });
+    expect(service.board.node('a')?.probes.map((p) => p.outcome)).toEqual(['ok', 'ok']);
+    vi.advanceTimersByTime(1_000);
     expect(updates).toBe(before + 1);
     await service.close();
   });
