@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProbeData, ProbeName, ProbeResult } from '../src/domain.js';
 import { FleetState } from '../src/state/fleetState.js';
 import { StatusBoard } from '../src/status/board.js';
-import { nextCheckAt } from '../src/status/derive.js';
+import { deriveNodeStatus, followLag, nextCheckAt } from '../src/status/derive.js';
 import { formatDuration } from '../src/status/words.js';
 import { target } from './support/targets.js';
 
@@ -171,5 +171,63 @@ describe('status across a poll round', () => {
     f.apply('rpc-flaky', ok(health(300), f.at()));
     f.update();
     expect(f.board.recentEvents(10).map((e) => e.text).slice(0, 2)).toEqual(['rpc-flaky up after 11m00s', 'rpc-flaky flapping: 9 changes in 45 s, now down: timeout after 2 s']);
+  });
+});
+
+describe('a lag that moves on the same side of the "behind" limit', () => {
+  const behindInput = (lagBlocks: number | undefined, healthStatus = 'syncing') => {
+    const state = new FleetState([target('b', { probes: ['health', 'blockNumber'], intervalMs: 5000, timeoutMs: 2000 })], noBackoff);
+    state.apply('b', ok(health(100, healthStatus), 1_000_000));
+    state.apply('b', ok({ probe: 'blockNumber', value: 100 }, 1_000_010));
+    const node = state.get('b')!;
+    return { node, live: ['health', 'blockNumber'] as ProbeName[], up: true, height: 100, lagBlocks, failures: new Map() };
+  };
+  const now = 1_000_100;
+
+  it('gives the status deriving again would give, with new reason objects (those handed out keep their words)', () => {
+    for (const healthStatus of ['ok', 'syncing']) {
+      for (const [from, to] of [[30, 45], [45, 21], [21, 70_000], [70_000, 70_001]] as const) {
+        const d = deriveNodeStatus(behindInput(from, healthStatus), now);
+        const handedOut = d.status.reasons;
+        const words = JSON.stringify(handedOut);
+        expect(followLag(d, to)).toBe(true);
+        expect(d.status).toEqual(deriveNodeStatus(behindInput(to, healthStatus), now).status);
+        expect(JSON.stringify(handedOut)).toBe(words);
+      }
+    }
+  });
+
+  it('below the limit only the lag moves; crossing it in either direction asks for a new derivation', () => {
+    const d = deriveNodeStatus(behindInput(3), now);
+    expect(followLag(d, 20)).toBe(true);
+    expect(d.status).toEqual(deriveNodeStatus(behindInput(20), now).status);
+    expect(followLag(d, undefined)).toBe(true);
+    expect(d.status).toEqual(deriveNodeStatus(behindInput(undefined), now).status);
+    expect(followLag(d, 21)).toBe(false);
+    expect(followLag(deriveNodeStatus(behindInput(40), now), 20)).toBe(false);
+    expect(followLag(deriveNodeStatus(behindInput(40), now), undefined)).toBe(false);
+  });
+
+  it('on the board: a node behind follows its network tip without being derived again', () => {
+    let derives = 0;
+    let now = 1_000_000;
+    const state = new FleetState(['tip', 'slow'].map((n) => target(n, { probes: ['health'], intervalMs: 5000, timeoutMs: 2000 })), noBackoff);
+    const board = new StatusBoard({ now: () => now, derive: (input, at) => (derives++, deriveNodeStatus(input, at)) });
+    state.apply('slow', ok(health(100), now));
+    state.apply('tip', ok(health(130), now));
+    board.update(state);
+    expect(board.node('slow')).toMatchObject({ status: 'degraded', lagBlocks: 30, text: '30 blocks behind the fleet' });
+    const before = derives;
+    for (const tip of [131, 140, 125]) {
+      now += 100;
+      state.apply('tip', ok(health(tip), now));
+      board.update(state);
+      expect(board.node('slow')).toMatchObject({ status: 'degraded', lagBlocks: tip - 100, text: `${tip - 100} blocks behind the fleet` });
+    }
+    expect(derives - before).toBe(3); // the tip node's own results only
+    now += 100;
+    state.apply('tip', ok(health(110), now));
+    board.update(state);
+    expect(board.node('slow')).toMatchObject({ status: 'up', lagBlocks: 10 });
   });
 });

@@ -7,7 +7,7 @@
 import type { ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
 import { BoardReader, type BoardFleet } from './boardReader.js';
-import { deriveNodeStatus, isBehind, type DeriveInput, type Derived } from './derive.js';
+import { deriveNodeStatus, followLag, type DeriveInput, type Derived } from './derive.js';
 import { StatusEvents } from './events.js';
 import { NodeHistory, type PollEntry, type UptimeWindow } from './history.js';
 import type { StatusFileData } from './persist.js';
@@ -78,18 +78,17 @@ export class StatusBoard {
 
   /**
    * Derives the node's status again when its state changed, its time is up (validUntil) or its lag
-   * crossed or moves beyond the "behind" limit; otherwise only the lag and the board's own block
-   * age follow, in place. A held change is looked at again on every update until it is taken.
-   * False when only the in-place values changed (what the reader keeps per node did not).
+   * crossed the "behind" limit; otherwise the lag (with a node behind, its words) and the board's
+   * own block age follow, in place. A held change is looked at again on every update until it is
+   * taken. False when only the in-place values changed (what the reader keeps per node did not).
    */
   private refreshNode(t: Tracked, lagBlocks: number | undefined, now: number): boolean {
     let d = t.derived;
-    if (!d || t.changed || now >= d.validUntil || (lagBlocks !== d.status.lagBlocks && (isBehind(lagBlocks) || isBehind(d.status.lagBlocks)))) {
+    if (!d || t.changed || now >= d.validUntil || !followLag(d, lagBlocks)) {
       if (t.height !== undefined && t.heightSince?.height !== t.height) t.heightSince = { height: t.height, since: now };
       d = t.derived = this.derive({ node: t.node!, live: t.live, up: t.up, height: t.height, lagBlocks, failures: t.failures, heightSince: t.heightSince }, now);
       t.changed = false;
     } else {
-      d.status.lagBlocks = lagBlocks;
       if (d.ageFrom !== undefined) d.status.blockAgeSecs = Math.floor((now - d.ageFrom) / 1000);
       if (t.heldSince === undefined) return false;
     }

@@ -157,6 +157,31 @@ function validUntil(node: NodeState, ageFrom: number | undefined, age: number | 
   return until;
 }
 
+/**
+ * Takes a new lag into a derived status when that gives what deriving again would: a lag on the
+ * same side of the "behind" limit (a node behind gets its reason's count and words anew). False
+ * when the lag crossed the limit: derive again. Nodes behind are looked at on every move of their
+ * network's tip, several times per poll: deriving them again each time cost 30% more derives than
+ * the polls themselves at 1,000 nodes / 15 s on the simulated fleet (about 3% of nodes behind).
+ */
+export function followLag(d: Derived, lagBlocks: number | undefined): boolean {
+  const s = d.status;
+  if (lagBlocks === s.lagBlocks) return true;
+  const behind = isBehind(lagBlocks);
+  if (behind !== isBehind(s.lagBlocks)) return false;
+  if (behind) {
+    const at = s.reasons.findIndex((r) => r.code === 'behind');
+    if (at < 0) return false;
+    // New objects, not edits: a reason or list already handed out keeps its words.
+    const reasons = s.reasons.slice();
+    reasons[at] = { ...reasons[at]!, n: Math.min(lagBlocks!, 65_535) };
+    s.reasons = reasons;
+    s.text = joinedText(reasons, s.status);
+  }
+  s.lagBlocks = lagBlocks;
+  return true;
+}
+
 function joinedText(reasons: Reason[], status: StatusKind): string {
   let text = '';
   for (const r of reasons) {
