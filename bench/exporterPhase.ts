@@ -1,8 +1,8 @@
 // The exporter polling the fleet with its own config defaults, in a fresh process. Window 1:
 // polling only (CPU per node-poll, connections opened, lateness, overruns). Window 2: polling
 // with a scrape every few seconds, as Prometheus does (render and whole-scrape times, RSS).
-import { gunzipSync } from 'node:zlib';
-import { request } from 'undici';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import { standardComponents } from '../src/daemonParts.js';
 import { simulatedFleetConfig } from '../src/demo.js';
@@ -10,6 +10,7 @@ import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
 import { countConnections, type FleetNode } from './fleet.js';
 import { cpuSplitFromProc, percentile, RssSampler, socketsHeld, type MemoryFigures } from './proc.js';
+import type { ScrapeReply } from './scraper.js';
 
 export interface ExporterResult {
   polls: number;
@@ -65,20 +66,26 @@ function pollCounts(d: Daemon): { polls: number; failed: number } {
   return { polls, failed };
 }
 
-/** A scrape as Prometheus makes it; the body is kept as received (decoded only when read: this process is the exporter's, so a kept 50 MB text would count as the exporter's RSS). */
-async function scrape(url: string): Promise<{ ms: number; text: () => string }> {
-  const t0 = performance.now();
-  const res = await request(url + '/metrics', { headers: { 'accept-encoding': 'gzip' } });
-  const body = Buffer.from(await res.body.arrayBuffer());
-  const ms = performance.now() - t0;
-  const gzipped = res.headers['content-encoding'] === 'gzip';
-  return { ms, text: () => (gzipped ? gunzipSync(body) : body).toString('utf8') };
-}
+/** Prometheus's side of a scrape, in a process of its own (bench/scraper.ts). */
+class Scraper {
+  private readonly child: ChildProcess = fork(fileURLToPath(new URL('./scraper.js', import.meta.url)), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 
-function overrunsIn(text: string): number {
-  let sum = 0;
-  for (const line of text.split('\n')) if (line.startsWith('ledger_exporter_poll_overruns_total{')) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-  return sum;
+  scrape(url: string): Promise<ScrapeReply> {
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`bench scraper exited with ${code}`));
+      this.child.once('exit', onExit);
+      this.child.once('message', (r: ScrapeReply) => {
+        this.child.off('exit', onExit);
+        if (r.error !== undefined) reject(new Error(`bench scrape failed: ${r.error}`));
+        else resolve(r);
+      });
+      this.child.send(url);
+    });
+  }
+
+  stop(): void {
+    this.child.kill();
+  }
 }
 
 export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions): Promise<ExporterResult> {
@@ -96,6 +103,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(config, { logger, components: standardComponents(logger) });
   const conns = countConnections(Number(new URL(daemon.url).port));
+  const scraper = new Scraper();
   try {
     const readyBy = Date.now() + 3 * opts.intervalMs + 120_000;
     while (!daemon.ready() && Date.now() < readyBy) await sleep(100);
@@ -109,7 +117,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     while (pollCounts(daemon).polls - warmFrom < WARM_POLLS && Date.now() < warmBy) await sleep(Math.min(1_000, opts.intervalMs));
 
     // Window 1: polling only.
-    const overruns0 = overrunsIn((await scrape(daemon.url)).text());
+    const overruns0 = (await scraper.scrape(daemon.url)).overruns;
     daemon.scheduling.resetLateness();
     conns.reset();
     rss.mark();
@@ -124,14 +132,14 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     const p1 = pollCounts(daemon);
     const connects = conns.count();
     const late = daemon.scheduling.stats().lateness;
-    const sockets = socketsHeld() - 1; // minus the exporter's listening socket
+    const sockets = socketsHeld() - 2; // minus the exporter's listening socket and the scraper's IPC channel
 
     // Window 2: polling while Prometheus scrapes.
     const renders: number[] = [];
     const renderCpus: number[] = [];
     const scrapes: number[] = [];
     let bytes = 0;
-    let last: (() => string) | undefined;
+    let last: number | undefined;
     const end = Date.now() + opts.scrapeWindowMs;
     while (Date.now() < end) {
       const r0 = performance.now();
@@ -143,9 +151,9 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
       const dc = process.cpuUsage(c0);
       renderCpus.push((dc.user + dc.system) / 1000);
       await sleep(opts.scrapeEveryMs / 2);
-      const s = await scrape(daemon.url);
+      const s = await scraper.scrape(daemon.url);
       scrapes.push(s.ms);
-      last = s.text;
+      last = s.overruns;
       await sleep(opts.scrapeEveryMs / 2);
     }
     const polls = p1.polls - p0.polls;
@@ -168,10 +176,11 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
       lateP50Ms: late.p50Ms,
       lateP99Ms: late.p99Ms,
       lateMaxMs: late.maxMs,
-      overruns: (last ? overrunsIn(last()) : overruns0) - overruns0,
+      overruns: (last ?? overruns0) - overruns0,
       failedPolls: p1.failed - p0.failed,
     };
   } finally {
+    scraper.stop();
     conns.stop();
     rss.stop();
     await daemon.close();

@@ -21,6 +21,22 @@ export interface FloorResult {
   rss: number;
 }
 
+/** Two runs of the floor as one: their CPU over their node-polls. */
+export function bothFloors(a: FloorResult, b: FloorResult): FloorResult {
+  const cpuA = a.cpuPerPollMs * a.polls;
+  const cpuB = b.cpuPerPollMs * b.polls;
+  const polls = a.polls + b.polls;
+  return {
+    polls,
+    cpuPerPollMs: (cpuA + cpuB) / polls,
+    sysShare: (a.sysShare * cpuA + b.sysShare * cpuB) / (cpuA + cpuB),
+    wallMs: a.wallMs + b.wallMs,
+    connectsDuringMeasure: a.connectsDuringMeasure + b.connectsDuringMeasure,
+    sockets: Math.max(a.sockets, b.sockets),
+    rss: Math.max(a.rss, b.rss),
+  };
+}
+
 const RPC_PROBES: string[] = Object.values(RPC_METHODS);
 
 /**
@@ -68,15 +84,18 @@ function nodePoller(agent: Agent) {
   };
 }
 
-/** Polls every node `rounds` times, at most `inFlight` node-polls at once. */
-async function backToBack(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], rounds: number, inFlight: number): Promise<number> {
+/**
+ * Polls the nodes in turn, at most `inFlight` node-polls at once, until `polls` node-polls were
+ * started and, when `untilMs` is given, that time (performance.now()) has passed.
+ */
+async function backToBack(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], inFlight: number, polls: number, untilMs = 0): Promise<number> {
   let next = 0;
-  const total = nodes.length * rounds;
+  const more = () => next < polls || performance.now() < untilMs;
   const worker = async () => {
-    while (next < total) await poll(nodes[next++ % nodes.length]!);
+    while (more()) await poll(nodes[next++ % nodes.length]!);
   };
-  await Promise.all(Array.from({ length: Math.min(inFlight, total) }, worker));
-  return total;
+  await Promise.all(Array.from({ length: Math.min(inFlight, Math.max(polls, 1)) }, worker));
+  return next;
 }
 
 /** Each round spreads the node-polls evenly over the interval, as the exporter's scheduler does. */
@@ -97,19 +116,23 @@ async function paced(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], 
   return nodes.length * rounds;
 }
 
-export async function runFloor(nodes: FleetNode[], opts: { rounds: number; inFlight: number; pacedIntervalMs?: number }): Promise<FloorResult> {
+/** Node-polls made before measuring, as the exporter's phase warms up (V8 done optimising). */
+const WARM_POLLS = 4_000;
+
+export async function runFloor(nodes: FleetNode[], opts: { rounds: number; minMs: number; inFlight: number; pacedIntervalMs?: number }): Promise<FloorResult> {
   // One socket per origin, reused: the shape the exporter aims for.
   const agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
   const poll = nodePoller(agent);
   const conns = countConnections();
   try {
-    await backToBack(poll, nodes, 1, opts.inFlight); // warm-up: sockets open, JIT done
+    // Warm-up: sockets open, JIT done.
+    await backToBack(poll, nodes, opts.inFlight, Math.max(nodes.length, WARM_POLLS));
     conns.reset();
     const cpu0 = cpuSplitFromProc();
     const t0 = performance.now();
     const polls =
       opts.pacedIntervalMs === undefined
-        ? await backToBack(poll, nodes, opts.rounds, opts.inFlight)
+        ? await backToBack(poll, nodes, opts.inFlight, nodes.length * opts.rounds, t0 + opts.minMs)
         : await paced(poll, nodes, opts.rounds, opts.pacedIntervalMs);
     const cpu = cpuSplitFromProc();
     const sysMs = cpu.sysMs - cpu0.sysMs;

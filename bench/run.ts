@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js';
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
-import { runFloor, type FloorResult } from './floor.js';
+import { bothFloors, runFloor, type FloorResult } from './floor.js';
 import { exporterLine, floorLine, machineLine, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
 import { runRenderProfile, type RenderProfile } from './renderProfile.js';
 import { runHostileBench, runHostilePhase, type HostileRun } from './hostile.js';
@@ -25,6 +25,8 @@ import { runSoak } from './soak.js';
 import type { MemoryFigures } from './proc.js';
 
 const me = fileURLToPath(import.meta.url);
+/** The floor measures at least this long: a few seconds' figure moves with the machine's speed of that moment. */
+const FLOOR_MIN_MS = 20_000;
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 
 interface Scenario {
@@ -101,7 +103,7 @@ async function phaseMain(v: Values): Promise<void> {
   let out: unknown;
   if (v.phase === 'floor' || v.phase === 'paced') {
     const rounds = v.phase === 'paced' ? Math.max(2, Math.ceil(measureMs(v, intervalMs) / intervalMs)) : Math.max(2, Math.ceil(5_000 / nodes.length));
-    out = await runFloor(nodes, { rounds, inFlight: Number(v['in-flight']), ...(v.phase === 'paced' ? { pacedIntervalMs: intervalMs } : {}) });
+    out = await runFloor(nodes, { rounds, minMs: v.phase === 'paced' ? 0 : FLOOR_MIN_MS, inFlight: Number(v['in-flight']), ...(v.phase === 'paced' ? { pacedIntervalMs: intervalMs } : {}) });
   } else if (v.phase === 'exporter') {
     const measure = measureMs(v, intervalMs);
     out = await runExporter(nodes, {
@@ -189,11 +191,16 @@ async function main(): Promise<void> {
       const common = ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--interval', `${s.intervalMs}ms`, '--in-flight', v['in-flight']!];
       if (v.duration) common.push('--duration', v.duration);
       if (v.concurrency) common.push('--concurrency', v.concurrency);
-      const floor = await phase<FloorResult>('floor', common);
-      console.log(floorLine(label, floor, `floor (back to back, ${v['in-flight']} in flight)`));
+      // The floor runs before and after the exporter, and the ratio uses both: the machine's
+      // speed drifts over the minutes the exporter runs.
+      const floorBefore = await phase<FloorResult>('floor', common);
+      console.log(floorLine(label, floorBefore, `floor before (back to back, ${v['in-flight']} in flight)`));
       if (v.paced) console.log(floorLine(label, await phase<FloorResult>('paced', common), 'paced loop'));
       const exporter = await phase<ExporterResult>('exporter', common);
       console.log(exporterLine(label, exporter));
+      const floorAfter = await phase<FloorResult>('floor', common);
+      console.log(floorLine(label, floorAfter, 'floor after'));
+      const floor = bothFloors(floorBefore, floorAfter);
       rows.push({ label, nodes: s.nodes, intervalMs: s.intervalMs, floor, exporter });
     }
     await fleet?.close();
