@@ -35,10 +35,10 @@ interface Scenario {
   layout: Layout;
 }
 
-/** Each figure before -> after: RSS, the V8 heap (used and committed) and memory outside it. */
-function reloadFigures(before: MemoryFigures, after: MemoryFigures): string {
+/** Each figure at each step (before -> after -> ...): RSS, the V8 heap (used and committed) and memory outside it. */
+function reloadFigures(...steps: MemoryFigures[]): string {
   const names: Array<[keyof MemoryFigures, string]> = [['rss', 'RSS'], ['heapUsed', 'heap used'], ['heapTotal', 'heap committed'], ['external', 'external'], ['arrayBuffers', 'array buffers']];
-  return names.map(([k, name]) => `${name} ${mb(before[k])} -> ${mb(after[k])} MB`).join(', ');
+  return names.map(([k, name]) => `${name} ${steps.map((m) => mb(m[k])).join(' -> ')} MB`).join(', ');
 }
 
 function parseDuration(raw: string, what: string): number {
@@ -183,8 +183,8 @@ async function main(): Promise<void> {
         writeFileSync(join(dir, 'fleet.json'), JSON.stringify(fleet.nodes));
         console.log(`simulator: ${s.nodes} nodes, ${s.layout}, in ${fleet.processes.length} process(es)`);
         if (v.reloads !== undefined || (v.nodes === undefined && rows.length === 0)) {
-          const r = await phase<{ before: MemoryFigures; after: MemoryFigures }>('reloads', ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--reloads', v.reloads ?? '500']);
-          console.log(`  ${v.reloads ?? 500} config reloads (${s.nodes} nodes), after a full GC each side: ${reloadFigures(r.before, r.after)}`);
+          const r = await phase<{ before: MemoryFigures; after: MemoryFigures; settled: MemoryFigures }>('reloads', ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--reloads', v.reloads ?? '500']);
+          console.log(`  ${v.reloads ?? 500} config reloads (${s.nodes} nodes), each figure after a full GC, before -> just after -> 30 s later: ${reloadFigures(r.before, r.after, r.settled)}`);
         }
       }
       const label = `${s.nodes.toLocaleString('en-US')} nodes${s.layout === 'shared-port' ? ', shared port' : ''}`;
