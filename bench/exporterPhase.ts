@@ -187,10 +187,10 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
   }
 }
 
-/** Memory before and after `count` config reloads (each a fresh config object) of a polled fleet, with full GCs. */
-/** Memory after a burst of reloads settles: V8's memory reducer and the freed memory of the burst get this long. */
+/** How long memory gets to settle before and after the reloads (V8's memory reducer, freed memory returned). */
 const RELOAD_SETTLE_MS = 30_000;
 
+/** Memory of a polled fleet before, just after and some time after `count` config reloads (each a fresh config object), each after a full GC. */
 export async function runReloads(nodes: FleetNode[], count: number, evidenceDir: string): Promise<{ before: MemoryFigures; after: MemoryFigures; settled: MemoryFigures }> {
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const make = (i: number) =>
