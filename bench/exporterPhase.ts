@@ -9,7 +9,7 @@ import { simulatedFleetConfig } from '../src/demo.js';
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
 import { countConnections, type FleetNode } from './fleet.js';
-import { cpuSplitFromProc, percentile, RssSampler, socketsHeld, type MemoryFigures } from './proc.js';
+import { cpuSplitFromProc, percentile, RssSampler, socketsHeld, WARM_POLLS, type MemoryFigures } from './proc.js';
 import type { ScrapeReply } from './scraper.js';
 
 export interface ExporterResult {
@@ -48,8 +48,7 @@ export interface ExporterPhaseOptions {
   evidenceDir: string;
 }
 
-/** Node-polls made before measuring, and the longest the warm-up may take (a slow fleet). */
-const WARM_POLLS = 4_000;
+/** The longest the warm-up may take (a slow fleet). */
 const WARM_MAX_MS = 90_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -102,7 +101,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
   applyHeapPolicy(); // as the CLI does, so the figures are what operators get
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(config, { logger, components: standardComponents(logger) });
-  const conns = countConnections(Number(new URL(daemon.url).port));
+  const conns = countConnections();
   const scraper = new Scraper();
   try {
     const readyBy = Date.now() + 3 * opts.intervalMs + 120_000;

@@ -89,13 +89,10 @@ async function readNodes(child: ChildProcess, expected: number, prefix: string):
   return control === undefined ? out : out.map((n) => ({ ...n, control }));
 }
 
-/** Counts TCP connections undici opens, except to `ignorePort` (the bench's own scrapes). */
-export function countConnections(ignorePort?: number): { count: () => number; reset: () => void; stop: () => void } {
+/** Counts TCP connections undici opens in this process (the bench's scrapes come from another). */
+export function countConnections(): { count: () => number; reset: () => void; stop: () => void } {
   let n = 0;
-  const onConnect = (msg: unknown) => {
-    const port = Number((msg as { connectParams?: { port?: string | number } }).connectParams?.port);
-    if (port !== ignorePort) n++;
-  };
+  const onConnect = () => void n++;
   subscribe('undici:client:connected', onConnect);
   return {
     count: () => n,

@@ -8,7 +8,7 @@ import { RPC_METHODS } from '../src/domain.js';
 import { methodsOf } from '../src/sim/index.js';
 import type { FleetNode } from './fleet.js';
 import { countConnections } from './fleet.js';
-import { cpuSplitFromProc, socketsHeld } from './proc.js';
+import { cpuSplitFromProc, socketsHeld, WARM_POLLS } from './proc.js';
 
 export interface FloorResult {
   polls: number;
@@ -115,9 +115,6 @@ async function paced(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], 
   await Promise.all(pending);
   return nodes.length * rounds;
 }
-
-/** Node-polls made before measuring, as the exporter's phase warms up (V8 done optimising). */
-const WARM_POLLS = 4_000;
 
 export async function runFloor(nodes: FleetNode[], opts: { rounds: number; minMs: number; inFlight: number; pacedIntervalMs?: number }): Promise<FloorResult> {
   // One socket per origin, reused: the shape the exporter aims for.

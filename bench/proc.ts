@@ -3,6 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Clock ticks per second (USER_HZ), 100 on Linux unless getconf says otherwise. */
+/** Node-polls the exporter and the floor make before measuring: V8 is done optimising their hot paths by then. */
+export const WARM_POLLS = 4_000;
+
 export const CLK_TCK: number = (() => {
   const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
   const n = Number(r.stdout?.trim());

@@ -7,8 +7,6 @@ import { request } from 'undici';
 
 export interface ScrapeReply {
   ms: number;
-  bytes: number;
-  gzipped: boolean;
   overruns: number;
   error?: string;
 }
@@ -24,15 +22,15 @@ async function scrapeOnce(url: string): Promise<ScrapeReply> {
   const res = await request(url + '/metrics', { headers: { 'accept-encoding': 'gzip' } });
   const body = Buffer.from(await res.body.arrayBuffer());
   const ms = performance.now() - t0;
-  if (res.statusCode !== 200) return { ms, bytes: body.length, gzipped: false, overruns: 0, error: `HTTP ${res.statusCode}` };
+  if (res.statusCode !== 200) return { ms, overruns: 0, error: `HTTP ${res.statusCode}` };
   const gzipped = res.headers['content-encoding'] === 'gzip';
-  return { ms, bytes: body.length, gzipped, overruns: overrunsIn((gzipped ? gunzipSync(body) : body).toString('utf8')) };
+  return { ms, overruns: overrunsIn((gzipped ? gunzipSync(body) : body).toString('utf8')) };
 }
 
 process.on('message', (url: string) => {
   scrapeOnce(url).then(
     (r) => process.send!(r),
-    (err: Error) => process.send!({ ms: 0, bytes: 0, gzipped: false, overruns: 0, error: err.message } satisfies ScrapeReply),
+    (err: Error) => process.send!({ ms: 0, overruns: 0, error: err.message } satisfies ScrapeReply),
   );
 });
 process.on('disconnect', () => process.exit(0));
