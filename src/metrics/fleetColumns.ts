@@ -2,25 +2,28 @@
 // (segment.ts) and brought up to date where a node changed: after its results arrive (update,
 // batched by the view off the scrape path), and at the scrape for what changes without a new
 // revision (the height lag follows the network's highest node; backoff ends with time alone)
-// or was not written yet. A scrape then copies a few thousand ready Buffers.
+// or was not written yet. Only the families whose values changed are written again (shownValues.ts).
+// A scrape then copies a few thousand ready Buffers.
 import type { NodeView } from '../domain.js';
 import { probeDescriptors, type ProbeDescriptor } from '../probe/descriptors.js';
 import type { ByteWriter } from './byteWriter.js';
 import { fleetLayout, type FleetLayout } from './fleetFamilies.js';
-import { backoffBits, familyLines, labelsOf, type NodeLabels } from './nodeLines.js';
+import { familyLines, labelsOf, type NodeLabels } from './nodeLines.js';
 import { Segment, SEGMENT_NODES } from './segment.js';
+import { ShownValues, valuePlan, type ValuePlan } from './shownValues.js';
 
 interface Entry {
   name: string;
   /** The view revision the lines were written from (undefined: rewritten at every scrape). */
   revision: number | undefined;
-  /** The height lag and backoff bits the lines show. */
+  /** The height lag the lines show. */
   lag: number | undefined;
-  backoff: number;
-  /** The probe views the backoff bits were read from: snapshots share the array while no flag changed. */
+  /** The probe views the backoff lines were read from: snapshots share the array while no flag changed. */
   probes: readonly unknown[];
   labels: NodeLabels;
   seg: Segment;
+  /** What the node's lines show, value by value (shared by the run of nodes). */
+  shown: ShownValues;
   at: number;
 }
 
@@ -32,14 +35,15 @@ export class FleetColumns {
   /** What the kept lines were written for; a change rebuilds them all. */
   private infoKeys: readonly string[] = [];
   private built: FleetLayout | undefined;
-  private layoutOf: { descriptors: ProbeDescriptor[]; layout: FleetLayout } | undefined;
+  private layoutOf: { descriptors: ProbeDescriptor[]; layout: FleetLayout; plan: ValuePlan } | undefined;
 
   /** The layout for the probe table in use (probes may be registered at run time). */
   layout(): FleetLayout {
     const descriptors = [...probeDescriptors()];
     const cur = this.layoutOf;
     if (!cur || cur.descriptors.length !== descriptors.length || cur.descriptors.some((d, i) => d !== descriptors[i])) {
-      this.layoutOf = { descriptors, layout: fleetLayout(descriptors) };
+      const layout = fleetLayout(descriptors);
+      this.layoutOf = { descriptors, layout, plan: valuePlan(layout.nodeFamilies, descriptors.length) };
     }
     return this.layoutOf!.layout;
   }
@@ -84,30 +88,33 @@ export class FleetColumns {
       }
       if (e.lag !== n.lagBlocks) {
         e.lag = n.lagBlocks;
-        e.seg.set(layout.lagSlot, e.at, familyLines(lagFamily, n, e.labels, this.infoKeys, e.lag));
+        if (e.shown.take(e.at, layout.lagSlot, lagFamily, n, e.lag)) e.seg.set(layout.lagSlot, e.at, familyLines(lagFamily, n, e.labels, this.infoKeys, e.lag));
       }
       if (n.probes === e.probes) continue;
       e.probes = n.probes;
-      const bits = backoffBits(n);
-      if (bits !== e.backoff) {
-        e.backoff = bits;
-        e.seg.set(layout.backoffSlot, e.at, familyLines(backoffFamily, n, e.labels, this.infoKeys, e.lag));
-      }
+      if (e.shown.take(e.at, layout.backoffSlot, backoffFamily, n, e.lag)) e.seg.set(layout.backoffSlot, e.at, familyLines(backoffFamily, n, e.labels, this.infoKeys, e.lag));
     }
   }
 
-  /** Every family's lines of one node, from its view `n` and the height lag `lag`. */
+  /** One node's lines, from its view `n` and the height lag `lag`: the families whose values changed. */
   private rewrite(e: Entry, n: NodeView, lag: number | undefined, layout: FleetLayout): void {
-    e.labels = labelsOf(n, e.labels);
-    layout.nodeFamilies.forEach((f, i) => e.seg.set(i, e.at, familyLines(f, n, e.labels, this.infoKeys, lag)));
+    const labels = labelsOf(n, e.labels);
+    if (labels !== e.labels) {
+      // A new network or probe list: every line's labels change.
+      e.labels = labels;
+      e.shown.forget(e.at);
+    }
+    layout.nodeFamilies.forEach((f, i) => {
+      if (e.shown.take(e.at, i, f, n, lag)) e.seg.set(i, e.at, familyLines(f, n, labels, this.infoKeys, lag));
+    });
     e.revision = n.revision;
     e.lag = lag;
-    e.backoff = backoffBits(n);
     e.probes = n.probes;
   }
 
   /** Places every node anew (first scrape, nodes added, removed or reordered, info keys or probe table changed). */
   private rebuild(nodes: readonly NodeView[], infoKeys: readonly string[], layout: FleetLayout): void {
+    const plan = this.layoutOf!.plan;
     const old = this.byName;
     this.entries = [];
     this.byName = new Map();
@@ -117,8 +124,10 @@ export class FleetColumns {
       const labels = run.map((n) => labelsOf(n, old.get(n.name)?.labels));
       const lines = run.map((n, i) => layout.nodeFamilies.map((f) => familyLines(f, n, labels[i]!, infoKeys, n.lagBlocks)));
       const seg = new Segment(lines, layout.nodeFamilies.length);
+      const shown = new ShownValues(run.length, plan);
       run.forEach((n, i) => {
-        const e: Entry = { name: n.name, revision: n.revision, lag: n.lagBlocks, backoff: backoffBits(n), probes: n.probes, labels: labels[i]!, seg, at: i };
+        layout.nodeFamilies.forEach((f, k) => shown.take(i, k, f, n, n.lagBlocks));
+        const e: Entry = { name: n.name, revision: n.revision, lag: n.lagBlocks, probes: n.probes, labels: labels[i]!, seg, shown, at: i };
         this.entries.push(e);
         this.byName.set(n.name, e);
       });

@@ -19,14 +19,6 @@ export function labelsOf(n: NodeView, prev: NodeLabels | undefined): NodeLabels 
   return { network: n.network, probes: n.probes.map((p) => p.probe), node, perProbe: n.probes.map((p) => `${node},probe="${p.probe}"`) };
 }
 
-/** Which probes of the view are backing off, as bits (the backoff lines change with it alone). */
-export function backoffBits(n: NodeView): number {
-  let bits = 0;
-  // Multiplying, not shifting: exact for up to 53 probes.
-  for (const p of n.probes) bits = bits * 2 + (p.backingOff ? 1 : 0);
-  return bits;
-}
-
 /**
  * The lines of family `f` for node `n` ('' when it has none). The height lag is passed apart:
  * it follows the network's highest node, so it is not part of the node's own view.
