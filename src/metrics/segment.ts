@@ -39,7 +39,10 @@ export class Segment {
     const count = starts.length - 1;
     const start = starts[at]!;
     const end = starts[at + 1]!;
-    const len = Buffer.byteLength(lines);
+    // Encoded once, to learn their length and to copy them in place (byteLength then write
+    // walked the concatenated string twice).
+    if (lines.length * 3 > scratch.length) scratch = Buffer.allocUnsafeSlow(lines.length * 3);
+    const len = lines.length === 0 ? 0 : scratch.write(lines, 0, 'utf8');
     let col = this.cols[f]!;
     if (len !== end - start) {
       const used = starts[count]!;
@@ -52,7 +55,7 @@ export class Segment {
       col.copyWithin(start + len, end, used);
       for (let k = at + 1; k <= count; k++) starts[k] = starts[k]! + delta;
     }
-    if (len > 0) col.write(lines, start, 'utf8');
+    if (len > 0) scratch.copy(col, start, 0, len);
   }
 
   /** Copies family `f`'s lines of every node of the run into `out`. */
@@ -61,6 +64,9 @@ export class Segment {
     out.writeRange(this.cols[f]!, 0, starts[starts.length - 1]!);
   }
 }
+
+/** Where set() encodes lines: a node's lines of one family are a few hundred bytes (3 bytes per UTF-16 unit at most). */
+let scratch = Buffer.allocUnsafeSlow(16 * 1024);
 
 /** Capacity for `used` bytes: room for lines to grow a little without reallocating. */
 const roomFor = (used: number) => used + (used >> 3) + 256;
