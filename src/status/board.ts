@@ -7,7 +7,7 @@
 import type { ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
 import { BoardReader, type BoardFleet } from './boardReader.js';
-import { deriveNodeStatus, followLag, type DeriveInput, type Derived } from './derive.js';
+import { deriveNodeStatus, followLag, followLagQuietly, type DeriveInput, type Derived } from './derive.js';
 import { StatusEvents } from './events.js';
 import { NodeHistory, type PollEntry, type UptimeWindow } from './history.js';
 import type { StatusFileData } from './persist.js';
@@ -32,7 +32,13 @@ export class StatusBoard {
   private readonly derive: (input: DeriveInput, now: number) => Derived;
   private version = 0;
   private updatedAt?: number;
-  private readonly reader = new BoardReader(this.byName, (name) => this.track(name));
+  private readonly reader = new BoardReader(
+    this.byName,
+    (name) => this.track(name),
+    // What refreshNode would do for a node with nothing else due: a lag on the same side of the
+    // "behind" limit, short of it, changes the shown lag alone.
+    (t, lag) => t.derived !== undefined && !t.changed && followLagQuietly(t.derived, lag),
+  );
 
   constructor(private readonly opts: StatusBoardOptions = {}) {
     this.now = opts.now ?? Date.now;

@@ -28,6 +28,11 @@ export class BoardReader {
   constructor(
     private readonly byName: Map<string, Tracked>,
     private readonly track: (name: string) => Tracked,
+    /**
+     * Takes a node's new lag in place when nothing else about it is due (the board's rule); false:
+     * the update must look at the node.
+     */
+    private readonly followLag: (t: Tracked, lagBlocks: number | undefined) => boolean = () => false,
   ) {}
 
   /** Takes in what changed; returns the nodes to look at, in the fleet's order (valid until the next call). */
@@ -107,7 +112,14 @@ export class BoardReader {
       this.heights.move(t.net, before, t.height);
       this.mark(t, pass);
     }
-    for (const net of this.heights.settle()) for (const t of this.members.get(net) ?? []) this.mark(t, pass);
+    // A tip that moved changes every member's lag, but most members only show it: taken in place
+    // here (a check per node), the update looks at the few it may change otherwise. Visiting
+    // every member cost a third of the board's updates at 1,000 nodes / 15 s.
+    for (const net of this.heights.settle()) {
+      for (const t of this.members.get(net) ?? []) {
+        if (t.mark !== pass && (this.timed.has(t) || this.held.has(t) || !this.followLag(t, this.lag(t)))) this.mark(t, pass);
+      }
+    }
     for (const t of this.timed) this.mark(t, pass);
     for (const t of this.held) this.mark(t, pass);
     return order.sort(byFleetOrder);

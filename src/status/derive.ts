@@ -182,6 +182,13 @@ export function followLag(d: Derived, lagBlocks: number | undefined): boolean {
   return true;
 }
 
+/** followLag for a lag that leaves the words as they are (short of the "behind" limit before and after); false otherwise, and nothing taken. */
+export function followLagQuietly(d: Derived, lagBlocks: number | undefined): boolean {
+  if (isBehind(lagBlocks) || isBehind(d.status.lagBlocks)) return false;
+  d.status.lagBlocks = lagBlocks;
+  return true;
+}
+
 function joinedText(reasons: Reason[], status: StatusKind): string {
   let text = '';
   for (const r of reasons) {
