@@ -1,6 +1,7 @@
 // Which nodes a status board update must look at, read from the fleet: the nodes with a new
-// state (the fleet records them for its watchers), every node of a network whose tip moved
-// (their lag changed), the nodes the clock alone may change and those holding a change; every
+// state (the fleet records them for its watchers), the nodes of a network whose tip moved for
+// which the new lag is more than a number to show (the others take it in place), the nodes the
+// clock alone may change and those holding a change; every
 // node only on the first update and when nodes came or went. Walking every node on each update
 // (several times a second) costs more than the changes themselves at fleet scale.
 import { isUp, livenessProbes, nodeHeight, type FleetChanges, type FleetState, type NodeState } from '../state/fleetState.js';
@@ -32,7 +33,7 @@ export class BoardReader {
      * Takes a node's new lag in place when nothing else about it is due (the board's rule); false:
      * the update must look at the node.
      */
-    private readonly followLag: (t: Tracked, lagBlocks: number | undefined) => boolean = () => false,
+    private readonly followLag: (t: Tracked, lagBlocks: number | undefined) => boolean,
   ) {}
 
   /** Takes in what changed; returns the nodes to look at, in the fleet's order (valid until the next call). */
@@ -94,9 +95,9 @@ export class BoardReader {
   }
 
   /**
-   * The nodes this update must look at, in the fleet's order: those with a new state, every node
-   * of a network whose tip moved (their lag changed), those the clock may change and those
-   * holding a change. Undefined when a node is not where the last full read put it.
+   * The nodes this update must look at, in the fleet's order: those with a new state, those of a
+   * network whose tip moved that do not take the new lag in place, those the clock may change and
+   * those holding a change. Undefined when a node is not where the last full read put it.
    */
   private readChanged(changes: FleetChanges, pass: number): Tracked[] | undefined {
     for (const n of changes.nodes) {
