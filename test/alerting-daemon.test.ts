@@ -125,7 +125,10 @@ describe('built-in alerting in the daemon', () => {
     expect(from('/pd', '"resolve"')[0]!.body.dedup_key).toBe(pd.dedup_key);
     // One firing and one resolved per receiver, nothing repeated.
     expect(['/slack', '/pd', '/hook'].map((p) => received.filter((r) => r.path.startsWith(p)).length)).toEqual([2, 2, 2]);
-    expect(logText.match(/"msg":"notification sent"/g)?.length).toBe(6);
+    // A delivery is logged once its answer is back, which can be after the receiver saw it.
+    const sentLines = () => logText.match(/"msg":"notification sent"/g)?.length ?? 0;
+    await waitFor('every delivery logged', () => (sentLines() >= 6 ? true : undefined), { timeoutMs: WAIT });
+    expect(sentLines()).toBe(6);
     for (const secret of [SLACK_SECRET, PD_KEY, HOOK_AUTH, 'hook-auth-canary-55']) expect(logText).not.toContain(secret);
   });
 
