@@ -2,10 +2,10 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
-/** Clock ticks per second (USER_HZ), 100 on Linux unless getconf says otherwise. */
 /** Node-polls the exporter and the floor make before measuring: V8 is done optimising their hot paths by then. */
 export const WARM_POLLS = 4_000;
 
+/** Clock ticks per second (USER_HZ), 100 on Linux unless getconf says otherwise. */
 export const CLK_TCK: number = (() => {
   const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
   const n = Number(r.stdout?.trim());
