@@ -86,9 +86,9 @@ export class FleetColumns {
         this.rewrite(e, n, n.lagBlocks, layout);
         continue;
       }
-      if (e.lag !== n.lagBlocks) {
+      if (e.shown.take(e.at, layout.lagSlot, lagFamily, n, n.lagBlocks)) {
         e.lag = n.lagBlocks;
-        if (e.shown.take(e.at, layout.lagSlot, lagFamily, n, e.lag)) e.seg.set(layout.lagSlot, e.at, familyLines(lagFamily, n, e.labels, this.infoKeys, e.lag));
+        e.seg.set(layout.lagSlot, e.at, familyLines(lagFamily, n, e.labels, this.infoKeys, e.lag));
       }
       if (n.probes === e.probes) continue;
       e.probes = n.probes;
