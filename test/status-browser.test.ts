@@ -52,6 +52,8 @@ type Page$ = any;
 const UPDATED_BY_SCRIPT = () => /updated \d+ s ago/.test((globalThis as Page$).document.getElementById('updated').textContent);
 
 const rowStatus = (page: Page, node: string) => page.locator(`#nodes tr[data-node="${node}"] .pill`).innerText();
+/** A network's Answering, Degraded and Down cells in the Networks table. */
+const networkCells = (page: Page, network: string) => page.locator('#networks tbody tr').filter({ has: page.locator(`th:text-is("${network}")`) }).locator('td').evaluateAll((tds) => tds.slice(0, 3).map((td) => (td as Page$).textContent));
 
 describe.skipIf(skip)('status page in chromium', () => {
   it('loads with no console errors, under a CSP without inline scripts, and updates itself', async () => {
@@ -78,6 +80,7 @@ describe.skipIf(skip)('status page in chromium', () => {
     const { page, problems } = await watchedPage(browser!.context);
     await page.goto(sf.daemon.url + '/');
     expect(await rowStatus(page, 'val-eu-1')).toContain('up');
+    expect(await networkCells(page, 'mainnet')).toEqual(['2/2', '0', '0']);
     await page.evaluate("window.marker = 'same document'");
     const refreshMs = Number(await page.locator('body').getAttribute('data-refresh'));
     const node = sf.fleet.node('val-eu-1');
@@ -94,9 +97,12 @@ describe.skipIf(skip)('status page in chromium', () => {
     );
     const seenAfter = Date.now() - t0;
     expect(await page.evaluate('window.marker')).toBe('same document');
+    // The Networks table follows too (it counts the whole fleet, from the same refresh).
+    expect(await networkCells(page, 'mainnet')).toEqual(['1/2', '0', '1']);
     console.log(`status browser: down shown ${seenAfter} ms after the fault (interval ${STATUS_FLEET_INTERVAL_MS} ms, page refresh ${refreshMs} ms)`);
     node.setFault('none');
     await page.waitForFunction(() => (globalThis as Page$).document.querySelector('#nodes tr[data-node="val-eu-1"] .pill').textContent.includes('up'), undefined, { timeout: 30_000 + refreshMs + 3000 });
+    expect(await networkCells(page, 'mainnet')).toEqual(['2/2', '0', '0']);
     const events = await page.locator('#events').innerText();
     expect(events).toContain('val-eu-1 down: HTTP 502 from proxy');
     expect(events).toMatch(/val-eu-1 up after \d/);

@@ -78,6 +78,11 @@ describe('status pages in windows of the worst-first list', () => {
     const window = JSON.parse((await get(d, '/api/v1/nodes?recent=2&offset=2&limit=3')).body) as { nodes: Array<{ name: string; recent: unknown[] }>; total: number; offset: number; summary: Record<string, number> };
     expect(window.nodes).toEqual(all.nodes.slice(2, 5));
     expect(window).toMatchObject({ total: 7, offset: 2, summary: { down: 2, up: 5 } });
+    // The networks count every node whatever the window: the page script rebuilds its Networks table from them.
+    expect((window as unknown as { networks: unknown }).networks).toEqual([
+      { network: 'alpha', answering: 3, degraded: 0, down: 1, total: 4, highestBlock: 100 },
+      { network: 'beta', answering: 2, degraded: 0, down: 1, total: 3, highestBlock: 100 },
+    ]);
     const tail = JSON.parse((await get(d, '/api/v1/nodes?offset=5')).body) as { nodes: Array<{ name: string }> };
     expect(tail.nodes.map((n) => n.name)).toEqual(all.nodes.slice(5).map((n) => n.name));
     expect(JSON.parse((await get(d, '/api/v1/nodes?offset=99')).body)).toMatchObject({ nodes: [], total: 7 });

@@ -61,6 +61,31 @@ export function summary(nodes: NodeStatus[]): Record<StatusKind, number> {
   return out;
 }
 
+/** One row of the fleet page's Networks table: how many of a network's nodes answer, and its highest block. */
+export interface NetworkRow {
+  network: string;
+  /** Nodes up or degraded. */
+  answering: number;
+  degraded: number;
+  down: number;
+  total: number;
+  highestBlock: number | null;
+}
+
+export function networkRows(nodes: readonly NodeStatus[]): NetworkRow[] {
+  const nets = new Map<string, NetworkRow>();
+  for (const n of nodes) {
+    let r = nets.get(n.network);
+    if (!r) nets.set(n.network, (r = { network: n.network, answering: 0, degraded: 0, down: 0, total: 0, highestBlock: null }));
+    r.total++;
+    if (n.status === 'up' || n.status === 'degraded') r.answering++;
+    if (n.status === 'degraded') r.degraded++;
+    else if (n.status === 'down') r.down++;
+    if (n.height !== undefined) r.highestBlock = Math.max(r.highestBlock ?? 0, n.height);
+  }
+  return [...nets.values()].sort((a, b) => a.network.localeCompare(b.network));
+}
+
 function eventJson(e: StatusEvent) {
   return { at: e.at, kind: e.kind, node: e.node ?? null, text: e.text, ...(e.changes === undefined ? {} : { changes: e.changes, firstAt: e.firstAt }) };
 }
@@ -87,6 +112,8 @@ export function nodesJson(src: StatusSource, recent: number, window?: NodeWindow
     /** Rows per window; null when every node is listed. */
     limit: window && Number.isFinite(window.limit) ? window.limit : null,
     alerts: src.activeAlerts?.() ?? null,
+    /** Every network of the fleet, whatever the window. */
+    networks: networkRows(nodes),
     nodes: shown.map((n) => nodeRow(src.board, n, recent)),
     events: src.board.recentEvents(20).map(eventJson),
   };

@@ -182,6 +182,19 @@ export const STATUS_JS = `'use strict';
     });
     sec.appendChild(ul);
   }
+  // Same cells as the server's networksHtml (fleetPage.ts); the list covers the whole fleet, not only this page.
+  function networks(list) {
+    var table = document.getElementById('networks');
+    if (!table || !list) return;
+    var tbody = el('tbody');
+    list.forEach(function (n) {
+      var tr = el('tr'), th = el('th', null, n.network);
+      th.setAttribute('scope', 'row'); tr.appendChild(th);
+      [n.answering + '/' + n.total, n.degraded, n.down, n.highestBlock == null ? '\u2014' : n.highestBlock].forEach(function (v) { tr.appendChild(el('td', 'n', String(v))); });
+      tbody.appendChild(tr);
+    });
+    table.replaceChild(tbody, table.tBodies[0]);
+  }
   // Same words and links as the server's pager (fleetPage.ts), from the window the refresh returned.
   function pager(data) {
     var navs = document.querySelectorAll('nav.pager');
@@ -208,6 +221,7 @@ export const STATUS_JS = `'use strict';
     document.getElementById('summary').textContent = s.down + ' down \\u00b7 ' + s.degraded + ' degraded \\u00b7 ' + s.up + ' up' + (s.unknown ? ' \\u00b7 ' + s.unknown + ' not polled yet' : '');
     document.title = (s.down ? s.down + ' down \\u2013 ' : '') + 'Ledger fleet status';
     alerts(data.alerts);
+    networks(data.networks);
     events(data.events);
   }
   function node(data) {

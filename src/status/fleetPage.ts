@@ -1,8 +1,8 @@
 // The fleet status page at `/`: alerts, nodes (worst first), networks and recent events.
 // Plain HTML that works without JavaScript; the page script refreshes it from /api/v1/nodes.
-import { nodesJson, type NodeRow, type StatusSource } from './api.js';
+import { nodesJson, type NetworkRow, type NodeRow, type StatusSource } from './api.js';
 import { esc, historyBars, page, percent, timeCell } from './html.js';
-import type { AlertView, NodeStatus } from './types.js';
+import type { AlertView } from './types.js';
 
 /** Polls shown as bars in each row of the fleet page (the node page shows all 100). */
 export const ROW_BARS = 30;
@@ -43,18 +43,9 @@ export function summaryText(s: Record<string, number>): string {
   return `${s.down} down · ${s.degraded} degraded · ${s.up} up${s.unknown ? ` · ${s.unknown} not polled yet` : ''}`;
 }
 
-function networksHtml(rows: readonly NodeStatus[]): string {
-  const nets = new Map<string, { up: number; degraded: number; down: number; total: number; height?: number }>();
-  for (const r of rows) {
-    const n = nets.get(r.network) ?? { up: 0, degraded: 0, down: 0, total: 0 };
-    n.total++;
-    if (r.status === 'up' || r.status === 'degraded' || r.status === 'down') n[r.status]++;
-    if (r.height !== undefined) n.height = Math.max(n.height ?? 0, r.height);
-    nets.set(r.network, n);
-  }
-  const body = [...nets]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, n]) => `<tr><th scope="row">${esc(name)}</th><td class="n">${n.up + n.degraded}/${n.total}</td><td class="n">${n.degraded}</td><td class="n">${n.down}</td><td class="n">${n.height ?? '—'}</td></tr>`)
+function networksHtml(nets: readonly NetworkRow[]): string {
+  const body = nets
+    .map((n) => `<tr><th scope="row">${esc(n.network)}</th><td class="n">${n.answering}/${n.total}</td><td class="n">${n.degraded}</td><td class="n">${n.down}</td><td class="n">${n.highestBlock ?? '—'}</td></tr>`)
     .join('');
   return `<table id="networks"><thead><tr><th scope="col">Network</th><th scope="col" class="n">Answering</th><th scope="col" class="n">Degraded</th><th scope="col" class="n">Down</th><th scope="col" class="n">Highest block</th></tr></thead><tbody>${body}</tbody></table>`;
 }
@@ -92,7 +83,7 @@ export function fleetPage(src: StatusSource, info: { version: string; ready: boo
 ${alertsHtml(data.alerts, now)}
 <section aria-labelledby="nodes-h"><h2 id="nodes-h">Nodes</h2>
 ${pager}<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead><tbody>${data.nodes.map((r) => rowHtml(r, now)).join('\n')}</tbody></table>${pager}</section>
-<section aria-labelledby="nets-h"><h2 id="nets-h">Networks</h2>${networksHtml(src.board.nodes())}</section>
+<section aria-labelledby="nets-h"><h2 id="nets-h">Networks</h2>${networksHtml(data.networks)}</section>
 <section aria-labelledby="events-h"><h2 id="events-h">Recent events</h2><div id="events">${eventsHtml(data.events, now)}</div></section>
 </main>
 <footer><a href="metrics">/metrics</a> · <a href="api/v1/nodes">/api/v1/nodes</a> · <a href="api/evidence?limit=20">/api/evidence</a> · <a href="healthz">/healthz</a> · <a href="readyz">/readyz</a></footer>`;
