@@ -2,9 +2,10 @@
 // node-poll, the same requests (undici's dispatch API, no streams) on the node's one keep-alive
 // socket, one after another: GET /health (JSON.parse), GET /metrics (read as text), and the
 // JSON-RPC methods the node's build offers (JSON.parse). Node-polls run back to back with a bounded number in flight; CPU from
-// /proc ticks. A paced variant (each round spread over the interval) can be printed beside it.
+// /proc ticks. A paced variant (on the exporter's schedule) can be printed beside it.
 import { Agent } from 'undici';
 import { RPC_METHODS } from '../src/domain.js';
+import { tickPhase } from '../src/schedule/scheduler.js';
 import { methodsOf } from '../src/sim/index.js';
 import type { FleetNode } from './fleet.js';
 import { countConnections } from './fleet.js';
@@ -98,19 +99,27 @@ async function backToBack(poll: (n: FleetNode) => Promise<void>, nodes: FleetNod
   return next;
 }
 
-/** Each round spreads the node-polls evenly over the interval, as the exporter's scheduler does. */
+/**
+ * The floor on the exporter's schedule: each node at its own phase (src/schedule/scheduler.ts),
+ * a slot's nodes started together by one timer. What pacing itself costs (waking for each slot,
+ * fewer requests per wake than back to back) shows as this loop's excess over the back-to-back one.
+ */
 async function paced(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], rounds: number, intervalMs: number): Promise<number> {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const slots = new Map<number, FleetNode[]>();
+  for (const n of nodes) {
+    const phase = tickPhase(n.name, intervalMs);
+    (slots.get(phase) ?? slots.set(phase, []).get(phase)!).push(n);
+  }
+  const phases = [...slots.keys()].sort((a, b) => a - b);
   const pending: Promise<void>[] = [];
+  const start = Date.now();
   for (let r = 0; r < rounds; r++) {
-    const start = Date.now();
-    for (let i = 0; i < nodes.length; i++) {
-      const wait = start + (i * intervalMs) / nodes.length - Date.now();
-      if (wait > 1) await sleep(wait);
-      pending.push(poll(nodes[i]!));
+    for (const phase of phases) {
+      const wait = start + r * intervalMs + phase - Date.now();
+      if (wait > 0) await sleep(wait);
+      for (const n of slots.get(phase)!) pending.push(poll(n));
     }
-    const rest = start + intervalMs - Date.now();
-    if (rest > 0) await sleep(rest);
   }
   await Promise.all(pending);
   return nodes.length * rounds;
