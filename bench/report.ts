@@ -8,6 +8,8 @@ export interface ScenarioResult {
   nodes: number;
   intervalMs: number;
   floor?: FloorResult;
+  /** The floor paced on the exporter's schedule (--paced). */
+  paced?: FloorResult;
   exporter: ExporterResult;
 }
 
@@ -31,6 +33,18 @@ export function tableRow(r: ScenarioResult): string {
   const e = r.exporter;
   const ratio = r.floor ? (e.cpuPerPollMs / r.floor.cpuPerPollMs).toFixed(2) : 'n/a';
   return `| ${r.label} | ${r.intervalMs / 1000} s | ${ms(e.cpuPerPollMs, 3)} / ${r.floor ? ms(r.floor.cpuPerPollMs, 3) : 'n/a'} | ${ratio} | ${pct(e.sysShare)} / ${r.floor ? pct(r.floor.sysShare) : 'n/a'} | ${(e.coreShare * 100).toFixed(0)}% | ${Math.round(e.connectsPerMin)} | ${e.sockets} | ${ms(e.renderP50Ms, 1)} / ${ms(e.renderMaxMs, 1)} | ${ms(e.scrapeP50Ms, 1)} / ${ms(e.scrapeMaxMs, 1)} | ${mb(e.steadyRss)} / ${mb(e.peakRss)} | ${ms(e.lateP50Ms, 0)} / ${ms(e.lateP99Ms, 0)} / ${ms(e.lateMaxMs, 0)} | ${e.overruns} | ${e.failedPolls} |`;
+}
+
+/**
+ * With --paced: the exporter beside the floor on its own schedule. The back-to-back floor is the
+ * goal's; this one splits the gap into what pacing costs any program and what is the exporter's.
+ */
+export function pacedTable(rows: readonly ScenarioResult[]): string {
+  const paced = rows.filter((r) => r.paced);
+  if (paced.length === 0) return '';
+  const line = (r: ScenarioResult) =>
+    `| ${r.label} | ${r.intervalMs / 1000} s | ${ms(r.exporter.cpuPerPollMs, 3)} | ${ms(r.paced!.cpuPerPollMs, 3)} | ${(r.exporter.cpuPerPollMs / r.paced!.cpuPerPollMs).toFixed(2)} | ${r.floor ? (r.paced!.cpuPerPollMs / r.floor.cpuPerPollMs).toFixed(2) : 'n/a'} |`;
+  return ['| fleet | interval | CPU per node-poll: exporter | paced floor | exporter / paced floor | paced / back-to-back floor |', '|---|---|---|---|---|---|', ...paced.map(line)].join('\n');
 }
 
 /** What the steady RSS is made of: V8 heap used / committed, and memory held outside it. */

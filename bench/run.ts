@@ -18,7 +18,7 @@ import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import { bothFloors, runFloor, type FloorResult } from './floor.js';
-import { exporterLine, floorLine, machineLine, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
+import { exporterLine, floorLine, machineLine, pacedTable, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
 import { runRenderProfile, type RenderProfile } from './renderProfile.js';
 import { runHostileBench, runHostilePhase, type HostileRun } from './hostile.js';
 import { runSoak } from './soak.js';
@@ -195,16 +195,19 @@ async function main(): Promise<void> {
       // speed drifts over the minutes the exporter runs.
       const floorBefore = await phase<FloorResult>('floor', common);
       console.log(floorLine(label, floorBefore, `floor before (back to back, ${v['in-flight']} in flight)`));
-      if (v.paced) console.log(floorLine(label, await phase<FloorResult>('paced', common), "paced loop (the floor on the exporter's schedule)"));
+      const paced = v.paced ? await phase<FloorResult>('paced', common) : undefined;
+      if (paced) console.log(floorLine(label, paced, "paced loop (the floor on the exporter's schedule)"));
       const exporter = await phase<ExporterResult>('exporter', common);
       console.log(exporterLine(label, exporter));
       const floorAfter = await phase<FloorResult>('floor', common);
       console.log(floorLine(label, floorAfter, 'floor after'));
       const floor = bothFloors(floorBefore, floorAfter);
-      rows.push({ label, nodes: s.nodes, intervalMs: s.intervalMs, floor, exporter });
+      rows.push({ label, nodes: s.nodes, intervalMs: s.intervalMs, floor, ...(paced ? { paced } : {}), exporter });
     }
     await fleet?.close();
     console.log(`\n${TABLE_HEADER}\n${rows.map(tableRow).join('\n')}`);
+    const pacedRows = pacedTable(rows);
+    if (pacedRows) console.log(`\n${pacedRows}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
