@@ -4,9 +4,9 @@
 // rounded to slots of at most 1 s (at least eight per interval) and one timer fires a slot's
 // nodes together: spread over the interval, but the event loop wakes once per slot, not once
 // per node, and a burst's answers are read in few wake-ups. A loop polling 1,000 nodes at 15 s
-// spent 1.23 ms of CPU per node-poll paced node by node and 0.51 ms in 250 ms slots
-// (the floor of bench/floor.ts, paced); the exporter itself at 1,000 nodes / 15 s, 1 s slots against 250 ms, ran
-// at 0.82-0.92x the CPU (three runs side by side); 2 s slots measured no better than 1 s.
+// spent 1.23 ms of CPU per node-poll paced node by node and 0.51 ms in 250 ms slots (the
+// floor of bench/floor.ts, paced); the exporter itself at 1,000 nodes / 15 s, 1 s slots against
+// 250 ms, ran at 0.82-0.92x the CPU (three runs side by side); 2 s slots measured no better.
 // A tick runs the node's due probes in sequence as one task; when the node's previous task is
 // still queued or in flight, each due probe is skipped and counted as an overrun. A global
 // bound caps the tasks (so the requests) in flight.
