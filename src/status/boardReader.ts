@@ -1,9 +1,9 @@
 // Which nodes a status board update must look at, read from the fleet: the nodes with a new
 // state (the fleet records them for its watchers), the nodes of a network whose tip moved for
 // which the new lag is more than a number to show (the others take it in place), the nodes the
-// clock alone may change and those holding a change; every
-// node only on the first update and when nodes came or went. Walking every node on each update
-// (several times a second) costs more than the changes themselves at fleet scale.
+// clock alone may change and those holding a change; every node only on the first update and
+// when nodes came or went. Walking every node on each update (several times a second) costs more
+// than the changes themselves at fleet scale.
 import { isUp, livenessProbes, nodeHeight, type FleetChanges, type FleetState, type NodeState } from '../state/fleetState.js';
 import { NetworkHeights } from './networkHeights.js';
 import type { Tracked } from './tracked.js';
