@@ -1,6 +1,11 @@
 // Receiver payloads (Alertmanager push and webhook v4, Slack, PagerDuty) and the per-receiver
 // queue's retry policy, over an injected send function and sleep.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { ANSWER_EXCERPT_CHARS, httpSend } from '../src/alerting/sender.js';
+import { HttpClient } from '../src/http/client.js';
+import { Secrets } from '../src/redact.js';
 import type { Notification, NotifiedAlert } from '../src/alerting/notification.js';
 import { ReceiverQueue, backoffMs, DEFAULT_RETRY, type DeliveryReport, type SendOutcome } from '../src/alerting/queue.js';
 import { buildRequests, type OutboundRequest, type ReceiverSpec } from '../src/alerting/receivers/index.js';
@@ -242,5 +247,34 @@ describe('receiver queue', () => {
       expect(nodes(await s.q.drain(60_000))).toEqual(['a']);
       expect(s.answers).toHaveLength(1);
     });
+  });
+});
+
+describe('a receiver that refuses says why', () => {
+  it('the start of its answer is in the failure message, on one line, bounded, secrets scrubbed', async () => {
+    const secret = 'T000/B000/XXXXsecretXXXX';
+    const secrets = new Secrets();
+    secrets.add(secret);
+    const replies = [`invalid_token\n(for hooks.slack.com/services/${secret})`, `{"status":"invalid event","errors":["${'x'.repeat(500)}"]}`];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(req.url === '/slack' ? 403 : 400, { 'content-type': 'text/plain' }).end(replies[req.url === '/slack' ? 0 : 1]));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = new HttpClient({ secrets });
+    try {
+      const send = httpSend(client, 2000);
+      const slack = await send({ url: `${base}/slack`, headers: {}, body: '{}', label: 'slack s' });
+      expect(slack).toMatchObject({ ok: false, retryable: false, status: 403 });
+      expect(slack.message).toBe('POST slack s: HTTP 403: invalid_token (for hooks.slack.com/services/[REDACTED])');
+      const pd = await send({ url: `${base}/pd`, headers: {}, body: '{}', label: 'pagerduty p' });
+      expect(pd.message).toMatch(/^POST pagerduty p: HTTP 400: \{"status":"invalid event","errors":\["x+\.\.\.$/);
+      expect(pd.message!.length).toBeLessThan('POST pagerduty p: HTTP 400: '.length + ANSWER_EXCERPT_CHARS + 4);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

@@ -51,6 +51,16 @@ export function httpSend(client: HttpClient, timeoutMs: number): SendFn {
     const out = await client.send({ method: 'POST', url: req.url, headers: req.headers, body: req.body, timeoutMs, maxBytes: MAX_ANSWER_BYTES, redirect: 'none', label: `POST ${req.label}` });
     if (out.ok) return { ok: true, retryable: false, status: out.response.status };
     const retryable = out.reason === 'timeout' || out.reason === 'connect' || out.reason === 'http_5xx' || out.status === 429;
-    return { ok: false, retryable, status: out.status, message: client.secrets.scrub(out.message), retryAfterMs: out.retryAfterMs };
+    const why = out.response && out.status !== undefined && out.status >= 400 ? answerExcerpt(out.response.body) : '';
+    return { ok: false, retryable, status: out.status, message: client.secrets.scrub(why ? `${out.message}: ${why}` : out.message), retryAfterMs: out.retryAfterMs };
   };
+}
+
+/** Characters of a refusal's body put in the message: receivers say why there (Slack's `invalid_token`, PagerDuty's `errors`). */
+export const ANSWER_EXCERPT_CHARS = 200;
+
+/** The start of an error answer on one line (control characters and runs of spaces collapsed), or ''. */
+export function answerExcerpt(body: Buffer): string {
+  const text = body.subarray(0, ANSWER_EXCERPT_CHARS * 4).toString('utf8').replace(/[\u0000-\u001f\u007f\s]+/gu, ' ').trim();
+  return text.length > ANSWER_EXCERPT_CHARS ? `${text.slice(0, ANSWER_EXCERPT_CHARS)}...` : text;
 }
