@@ -165,6 +165,7 @@ describe('push receivers (Prometheus -> Alertmanager)', () => {
     const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
     d.update([a], T0);
     const [first] = ticks(d, T0, T0);
+    d.noteDelivered(first!);
     const saved = structuredClone(d.exportState());
     const again = dispatcher({ groupWaitMs: 0 });
     again.importState(saved);
@@ -179,7 +180,9 @@ describe('push receivers (Prometheus -> Alertmanager)', () => {
     const d = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
     const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
     d.update([a], T0);
-    expect(ticks(d, T0, T0).map((n) => n.status)).toEqual(['firing']);
+    const told = ticks(d, T0, T0);
+    expect(told.map((n) => n.status)).toEqual(['firing']);
+    d.noteDelivered(told[0]!);
     const gone = resolve(a, T0 + M);
     d.update([gone], T0 + M);
     const [lost] = ticks(d, T0 + M, T0 + M);
@@ -191,7 +194,7 @@ describe('push receivers (Prometheus -> Alertmanager)', () => {
     // ...and after a restart from the state saved right after the failure.
     const before = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
     before.update([a], T0);
-    ticks(before, T0, T0);
+    before.noteDelivered(ticks(before, T0, T0)[0]!);
     before.update([gone], T0 + M);
     before.noteFailed(ticks(before, T0 + M, T0 + M)[0]!);
     const restarted = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
@@ -201,5 +204,94 @@ describe('push receivers (Prometheus -> Alertmanager)', () => {
     expect(resent.map((n) => [n.status, n.alerts.map((x) => x.status)])).toEqual([['resolved', ['resolved']]]);
     restarted.update([gone], T0 + 4 * M);
     expect(ticks(restarted, T0 + 4 * M, T0 + 10 * M)).toEqual([]);
+  });
+});
+
+describe('what each receiver was told', () => {
+  const critical: RouteSpec = { match: { severity: 'critical' }, receivers: ['pager'] };
+  const H = 3600 * S;
+
+  it('a reload that adds a route above keeps the group (no second page); one that moves it stops the old receiver', () => {
+    const d = dispatcher({ groupWaitMs: 0, groupIntervalMs: M, repeatIntervalMs: 4 * H, routes: [critical], receivers: ['pager', 'slack'] });
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    d.update([a], T0);
+    const [paged] = ticks(d, T0, T0);
+    expect(paged!.groupKey).toBe('{severity="critical"}:{alertname="LedgerNodeDown",network="main"}');
+    d.noteDelivered(paged!);
+    // A drop route inserted above: same group, same key (PagerDuty's dedup_key), nothing new.
+    const withDrop = { ...DEFAULT_TIMING, groupWaitMs: 0, groupIntervalMs: M, repeatIntervalMs: 4 * H, groupBy: ['alertname', 'network'], receivers: ['pager', 'slack'] };
+    d.configure({ routing: { ...withDrop, routes: [{ match: { network: 'test' }, receivers: [] }, critical] } });
+    d.update([a], T0 + M);
+    const reminded = ticks(d, T0 + M, T0 + 5 * H, M);
+    expect(reminded.map((n) => [n.receiver, n.groupKey, n.at - T0])).toEqual([['pager', paged!.groupKey, 4 * H]]);
+    // The critical route now pages Slack instead: Slack is told at the group's next flush, the
+    // pager never again.
+    d.configure({ routing: { ...withDrop, routes: [{ match: { severity: 'critical' }, receivers: ['slack'] }] } });
+    const t = T0 + 5 * H;
+    d.update([a], t);
+    const after = ticks(d, t, t + 10 * H, M);
+    expect(after.filter((n) => n.receiver === 'pager')).toEqual([]);
+    expect(after.filter((n) => n.receiver === 'slack').map((n) => [n.status, n.at - t])).toEqual([
+      ['firing', M],
+      ['firing', 4 * H + M],
+      ['firing', 8 * H + M],
+    ]);
+  });
+
+  it('a notification handed out but never confirmed (kill -9 while queued or in flight) is sent again after the restart', () => {
+    const d = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    d.update([a], T0);
+    const [lost] = ticks(d, T0, T0);
+    const restarted = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
+    restarted.importState(structuredClone(d.exportState()));
+    restarted.update([a], T0 + 10 * S);
+    const again = ticks(restarted, T0 + 10 * S, T0 + 2 * M);
+    expect(again.map((n) => [n.groupKey, n.status, n.alerts.map((x) => x.id)])).toEqual([[lost!.groupKey, 'firing', [a.id]]]);
+    // The same for a resolve: confirmed firing, then the resolve is lost to a kill.
+    restarted.noteDelivered(again[0]!);
+    const gone = resolve(a, T0 + 3 * M);
+    restarted.update([gone], T0 + 3 * M);
+    const [lostResolve] = ticks(restarted, T0 + 3 * M, T0 + 3 * M);
+    expect(lostResolve!.status).toBe('resolved');
+    const third = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
+    third.importState(structuredClone(restarted.exportState()));
+    third.update([gone], T0 + 4 * M);
+    const resent = ticks(third, T0 + 4 * M, T0 + 6 * M);
+    expect(resent.map((n) => [n.status, n.alerts.map((x) => x.status)])).toEqual([['resolved', ['resolved']]]);
+    third.noteDelivered(resent[0]!);
+    const fourth = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
+    fourth.importState(structuredClone(third.exportState()));
+    fourth.update([gone], T0 + 7 * M);
+    expect(ticks(fourth, T0 + 7 * M, T0 + 20 * M)).toEqual([]);
+  });
+
+  it('a window mutes reminders of an alert already paged, but sends its resolve so the incident closes', () => {
+    let windowOpen = false;
+    const d = dispatcher({ groupWaitMs: 0, groupIntervalMs: M, repeatIntervalMs: H }, { isSilenced: () => (windowOpen ? 'upgrade' : undefined) });
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    d.update([a], T0);
+    d.noteDelivered(ticks(d, T0, T0)[0]!);
+    windowOpen = true;
+    d.update([a], T0 + M);
+    expect(ticks(d, T0 + M, T0 + 3 * H, M)).toEqual([]);
+    const t = T0 + 3 * H;
+    d.update([resolve(a, t)], t);
+    const closed = ticks(d, t, t + 10 * M, M);
+    expect(closed.map((n) => [n.status, n.alerts.map((x) => `${x.labels.node}:${x.status}`)])).toEqual([['resolved', ['a:resolved']]]);
+  });
+
+  it('lastNotifiedAt counts confirmed deliveries only (never 1970 after a failure)', () => {
+    const d = dispatcher({ groupWaitMs: 0 });
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    d.update([a], T0);
+    const [n] = ticks(d, T0, T0);
+    expect(d.lastNotifiedAt(a)).toBeUndefined();
+    d.noteFailed(n!);
+    expect(d.lastNotifiedAt(a)).toBeUndefined();
+    d.update([a], T0 + 5 * M);
+    const [retry] = ticks(d, T0 + 5 * M, T0 + 6 * M);
+    d.noteDelivered(retry!);
+    expect(d.lastNotifiedAt(a)).toBe(retry!.createdAt);
   });
 });

@@ -2,7 +2,7 @@
 // removed by reload, labels that change, overrides, range-based alerts and restored state.
 import { describe, expect, it } from 'vitest';
 import { findDefinition } from '../src/alerting/definitions/index.js';
-import { AlertEngine, type EngineOptions } from '../src/alerting/engine.js';
+import { AlertEngine, PENDING_OUTAGE_TOLERANCE_MS, type EngineOptions } from '../src/alerting/engine.js';
 import type { AlertInstance } from '../src/alerting/instance.js';
 import type { ExporterSignals } from '../src/alerting/types.js';
 import { FAILURE_REASONS, type FailureReason } from '../src/domain.js';
@@ -180,6 +180,22 @@ describe('alert instance transitions (LedgerNodeDown: for 1m, keep_firing_for 5m
     third.restore(second.list());
     third.evaluate({ snapshot: up, exporter: quiet }, T0 + 10 * M);
     expect(find(third, 'LedgerNodeDown', 'a')).toMatchObject({ state: 'resolved', resolvedAt: T0 + 10 * M, firingSince: T0 + 60 * S });
+  });
+
+  it('a pending instance saved more than an hour before the restart starts pending again (nobody watched meanwhile)', () => {
+    const first = new AlertEngine(opts());
+    run(first, T0, T0 + 45 * S, 15 * S, () => down);
+    const saved = structuredClone(first.list());
+    const later = T0 + 45 * S + PENDING_OUTAGE_TOLERANCE_MS + M;
+    const late = new AlertEngine(opts());
+    late.restore(saved, later - (T0 + 45 * S));
+    late.evaluate({ snapshot: down, exporter: quiet }, later);
+    expect(find(late, 'LedgerNodeDown', 'a')).toMatchObject({ state: 'pending', activeAt: later });
+    // Within the tolerance it keeps its activeAt, so `for` counts from before the restart.
+    const soon = new AlertEngine(opts());
+    soon.restore(saved, PENDING_OUTAGE_TOLERANCE_MS - M);
+    soon.evaluate({ snapshot: down, exporter: quiet }, T0 + 45 * S + PENDING_OUTAGE_TOLERANCE_MS - M);
+    expect(find(soon, 'LedgerNodeDown', 'a')).toMatchObject({ state: 'firing', activeAt: T0 });
   });
 });
 

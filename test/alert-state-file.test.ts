@@ -24,7 +24,7 @@ const inst = (i: number, state: AlertInstance['state'] = 'firing'): AlertInstanc
 describe('alert state file', () => {
   it('round-trips instances and the notification log, written atomically (no temp file left)', async () => {
     const d = path.join(dir, 'ok');
-    const state = { instances: [inst(1), inst(2, 'pending'), inst(3, 'resolved')], dispatcher: { log: { 'slack\u00000:{}': { firing: ['id1'], resolved: [], at: 5000 } }, pushed: { 'am\u0000id1': { at: 6000, status: 'firing' as const } } } };
+    const state = { instances: [inst(1), inst(2, 'pending'), inst(3, 'resolved')], dispatcher: { log: { 'slack\u00000:{}': { firing: ['id1'], resolved: [], at: 5000 } }, pushed: { 'am\u0000id1': { at: 6000, status: 'firing' as const } }, unconfirmed: { 'slack\u00000:{}': { alerts: ['id1'], at: 5000 } } } };
     await saveAlertState(d, state, 7000);
     expect(readdirSync(d)).toEqual([ALERT_STATE_FILE]);
     const loaded = (await loadAlertState(d)).state!;

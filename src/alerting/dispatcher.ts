@@ -32,9 +32,18 @@ export interface LogEntry {
   at: number;
 }
 
+/** A notification handed to a receiver's queue and not yet reported delivered or failed. */
+export interface Unconfirmed {
+  /** Every alert it carried: until it is confirmed, the receiver may believe any of them fires. */
+  alerts: string[];
+  at: number;
+}
+
 export interface DispatcherState {
   log: Record<string, LogEntry>;
   pushed: Record<string, { at: number; status: 'firing' | 'resolved' }>;
+  /** Saved so that a process killed before a delivery was confirmed sends it again on start. */
+  unconfirmed?: Record<string, Unconfirmed>;
 }
 
 interface Group {
@@ -54,6 +63,8 @@ export class NotificationDispatcher {
   private readonly groups = new Map<string, Group>();
   private log = new Map<string, LogEntry>();
   private pushed = new Map<string, { at: number; status: 'firing' | 'resolved' }>();
+  /** receiver + group key -> the last notification handed out and not yet confirmed. */
+  private unconfirmed = new Map<string, Unconfirmed>();
   /** Resolved instances already flushed from their group (id -> resolvedAt). */
   private readonly flushedResolved = new Map<string, number>();
   private current: AlertInstance[] = [];
@@ -77,7 +88,7 @@ export class NotificationDispatcher {
     this.current = instances.filter((i) => i.state !== 'pending');
     const live = new Set(this.current.map((i) => i.id));
     for (const id of this.flushedResolved.keys()) if (!live.has(id)) this.flushedResolved.delete(id);
-    for (const g of this.groups.values()) for (const id of g.alerts.keys()) if (!live.has(id)) g.alerts.delete(id);
+    const placed = new Map<string, string>();
     for (const inst of this.current) {
       if (inst.state === 'resolved' && this.flushedResolved.get(inst.id) === inst.resolvedAt) continue;
       const route = this.router.route(inst.labels);
@@ -86,11 +97,16 @@ export class NotificationDispatcher {
       const groupLabels = pickLabels(inst.labels, route.groupBy);
       // Alerts whose delivery differs from their route's form a group of their own.
       const same = receivers.length === route.receivers.length && receivers.every((r, i) => r === route.receivers[i]);
-      const key = `${route.index}:{${labelsKey(groupLabels)}}${same ? '' : `>${receivers.join(',')}`}`;
+      const key = `${route.key}:{${labelsKey(groupLabels)}}${same ? '' : `>${receivers.join(',')}`}`;
       let g = this.groups.get(key);
       if (!g) this.groups.set(key, (g = { key, route, receivers, labels: groupLabels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs }));
+      else Object.assign(g, { route, receivers }); // a reload may have changed its timing or receivers
       g.alerts.set(inst.id, toNotified(inst));
+      placed.set(inst.id, key);
     }
+    // An alert leaves every group it is no longer routed to (gone, or moved by a reload's routes):
+    // the old group's receivers are not reminded of it again, and its log entry ends at its flush.
+    for (const g of this.groups.values()) for (const id of g.alerts.keys()) if (placed.get(id) !== g.key) g.alerts.delete(id);
   }
 
   /** Notifications due at `now`. */
@@ -126,45 +142,75 @@ export class NotificationDispatcher {
       for (const a of n.alerts) this.pushed.delete(n.receiver + SEP + a.id);
       return;
     }
-    // As far as we know the receiver still believes these fire; due at once (at 0).
-    this.log.set(n.receiver + SEP + n.groupKey, { firing: n.alerts.map((a) => a.id), resolved: [], at: 0 });
+    const key = n.receiver + SEP + n.groupKey;
+    if (this.unconfirmed.get(key)?.at === n.createdAt) this.unconfirmed.delete(key);
+    this.markUntold(key, n.alerts.map((a) => a.id));
     for (const a of n.alerts) if (a.status === 'resolved') this.flushedResolved.delete(a.id);
   }
 
-  exportState(): DispatcherState {
-    return { log: Object.fromEntries(this.log), pushed: Object.fromEntries(this.pushed) };
+  /** The receiver accepted `n`: it no longer needs sending after a restart. */
+  noteDelivered(n: Notification): void {
+    const key = n.receiver + SEP + n.groupKey;
+    if (this.unconfirmed.get(key)?.at === n.createdAt) this.unconfirmed.delete(key);
   }
 
+  exportState(): DispatcherState {
+    return { log: Object.fromEntries(this.log), pushed: Object.fromEntries(this.pushed), unconfirmed: Object.fromEntries(this.unconfirmed) };
+  }
+
+  /**
+   * Restores a saved state. A notification that was handed out but never confirmed (the process
+   * was killed while it was queued, in flight or waiting for a retry) counts as failed: it is
+   * sent again, so a kill loses no page (it may arrive twice).
+   */
   importState(state: DispatcherState): void {
     this.log = new Map(Object.entries(state.log));
     this.pushed = new Map(Object.entries(state.pushed));
+    this.unconfirmed = new Map();
+    for (const [key, u] of Object.entries(state.unconfirmed ?? {})) this.markUntold(key, u.alerts);
   }
 
-  /** When each receiver last got a notification for the group an alert is in. */
+  /** When each receiver last got a notification for the group an alert is in (confirmed ones only). */
   lastNotifiedAt(inst: AlertInstance): number | undefined {
     let last: number | undefined;
-    for (const entry of this.log.values()) if (entry.firing.includes(inst.id) || entry.resolved.includes(inst.id)) last = Math.max(last ?? 0, entry.at);
+    for (const [key, entry] of this.log) {
+      if (entry.at === 0 || this.unconfirmed.get(key)?.at === entry.at) continue;
+      if (entry.firing.includes(inst.id) || entry.resolved.includes(inst.id)) last = Math.max(last ?? 0, entry.at);
+    }
     for (const [key, p] of this.pushed) if (key.endsWith(SEP + inst.id)) last = Math.max(last ?? 0, p.at);
     return last;
   }
 
+  /** As far as we know the receiver still believes these fire: due at the group's next flush (at 0). */
+  private markUntold(logKey: string, alertIds: string[]): void {
+    this.log.set(logKey, { firing: alertIds, resolved: [], at: 0 });
+  }
+
   private flush(g: Group, now: number): Notification[] {
-    // A resolved alert counts as silenced when it resolved inside a window (nothing to tell then).
-    const visible = [...g.alerts.values()].filter((a) => !this.opts.isSilenced?.(a.labels, a.status === 'resolved' ? (a.endsAt ?? now) : now));
-    const firing = visible.filter((a) => a.status === 'firing');
-    const resolved = visible.filter((a) => a.status === 'resolved');
+    // A resolved alert counts as silenced when it resolved inside a window.
+    const silenced = (a: NotifiedAlert) => this.opts.isSilenced?.(a.labels, a.status === 'resolved' ? (a.endsAt ?? now) : now) !== undefined;
+    const all = [...g.alerts.values()];
     const out: Notification[] = [];
     for (const receiver of g.receivers) {
       if (this.isPush(receiver)) continue;
       const logKey = receiver + SEP + g.key;
       const entry = this.log.get(logKey);
-      if (!needsUpdate(entry, firing, resolved, g.route, now)) continue;
+      // A window mutes what the receiver has not been told. What it was told still fires for it:
+      // a told alert that stays silenced is kept (no reminders while muted), and its resolve is
+      // sent even inside the window, so the incident it opened closes.
+      const told = new Set(entry?.firing);
+      const firing = all.filter((a) => a.status === 'firing' && !silenced(a));
+      const held = all.filter((a) => a.status === 'firing' && silenced(a) && told.has(a.id));
+      const resolved = all.filter((a) => a.status === 'resolved' && (!silenced(a) || told.has(a.id)));
+      if (!needsUpdate(entry, firing, held, resolved, g.route, now)) continue;
       const alerts = g.route.sendResolved ? [...firing, ...resolved] : firing;
+      const stillFiring = firing.length + held.length > 0;
       if (alerts.length > 0) {
-        out.push({ receiver, groupKey: g.key, groupLabels: g.labels, status: firing.length > 0 ? 'firing' : 'resolved', alerts, createdAt: now });
+        out.push({ receiver, groupKey: g.key, groupLabels: g.labels, status: stillFiring ? 'firing' : 'resolved', alerts, createdAt: now });
+        this.unconfirmed.set(logKey, { alerts: alerts.map((a) => a.id), at: now });
       }
-      if (firing.length === 0) this.log.delete(logKey);
-      else this.log.set(logKey, { firing: firing.map((a) => a.id), resolved: resolved.map((a) => a.id), at: now });
+      if (!stillFiring) this.log.delete(logKey);
+      else this.log.set(logKey, { firing: [...firing, ...held].map((a) => a.id), resolved: resolved.map((a) => a.id), at: alerts.length > 0 ? now : (entry?.at ?? now) });
     }
     for (const a of g.alerts.values()) {
       if (a.status !== 'resolved') continue;
@@ -220,15 +266,18 @@ export class NotificationDispatcher {
   }
 }
 
-/** Alertmanager's dedup rule: notify on new firing alerts, on all resolved, on newly resolved (sendResolved), or on repeat. */
-function needsUpdate(entry: LogEntry | undefined, firing: NotifiedAlert[], resolved: NotifiedAlert[], route: ResolvedRoute, now: number): boolean {
+/**
+ * Alertmanager's dedup rule: notify on new firing alerts, on all resolved, on newly resolved
+ * (sendResolved), or on repeat. `held`: told alerts a window now mutes (no repeat for them alone).
+ */
+function needsUpdate(entry: LogEntry | undefined, firing: NotifiedAlert[], held: NotifiedAlert[], resolved: NotifiedAlert[], route: ResolvedRoute, now: number): boolean {
   if (!entry) return firing.length > 0;
   const before = new Set(entry.firing);
   if (firing.some((a) => !before.has(a.id))) return true;
-  if (firing.length === 0) return entry.firing.length > 0;
+  if (firing.length === 0 && held.length === 0) return entry.firing.length > 0;
   const resolvedBefore = new Set(entry.resolved);
   if (route.sendResolved && resolved.some((a) => !resolvedBefore.has(a.id))) return true;
-  return now - entry.at >= route.repeatIntervalMs;
+  return firing.length > 0 && now - entry.at >= route.repeatIntervalMs;
 }
 
 function toNotified(inst: AlertInstance): NotifiedAlert {

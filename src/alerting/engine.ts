@@ -33,6 +33,9 @@ interface ActiveRule {
 
 export const RESOLVED_RETENTION_MS = 15 * 60_000;
 
+/** How old a saved pending instance may be and still keep its activeAt (see restore). */
+export const PENDING_OUTAGE_TOLERANCE_MS = 3_600_000;
+
 export class AlertEngine {
   private rules: ActiveRule[] = [];
   private readonly instances = new Map<string, AlertInstance>();
@@ -58,9 +61,18 @@ export class AlertEngine {
     return this.rules.find((r) => r.def.name === name)?.params;
   }
 
-  /** Puts back instances saved before a restart (their activeAt and firingSince included). */
-  restore(saved: Iterable<AlertInstance>): void {
-    for (const inst of saved) this.instances.set(inst.id, inst);
+  /**
+   * Puts back instances saved before a restart (their activeAt and firingSince included).
+   * `downMs`: time since the state was saved. A pending instance saved longer ago than
+   * PENDING_OUTAGE_TOLERANCE_MS starts pending again: nobody watched the condition meanwhile, so
+   * a restart hours later must not fire it at the first evaluation (Prometheus's
+   * --rules.alert.for-outage-tolerance, same default).
+   */
+  restore(saved: Iterable<AlertInstance>, downMs = 0): void {
+    for (const inst of saved) {
+      if (inst.state === 'pending' && downMs > PENDING_OUTAGE_TOLERANCE_MS) continue;
+      this.instances.set(inst.id, inst);
+    }
   }
 
   evaluate(inputs: EngineInputs, now: number): void {

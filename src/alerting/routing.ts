@@ -1,6 +1,7 @@
 // Routes: the first route whose `match` fits an alert's labels decides its receivers and its
 // grouping and timing (Alertmanager semantics; a route's own values override the defaults).
 import { compileLabelMatch, type LabelMatch, type LabelMatcher } from './maintenanceMatch.js';
+import { labelsKey } from './labels.js';
 import type { Labels } from './types.js';
 
 export interface GroupTiming {
@@ -25,6 +26,12 @@ export interface RoutingSpec extends GroupTiming {
 
 export interface ResolvedRoute extends GroupTiming {
   index: number;
+  /**
+   * The route's identity in group keys (so in the notification log and PagerDuty's dedup_key):
+   * its match, as Alertmanager keys a group by its route's matchers. Not its position: adding a
+   * route above it must not move its open groups under a new key.
+   */
+  key: string;
   receivers: readonly string[];
   groupBy: readonly string[];
 }
@@ -36,10 +43,12 @@ export class Router {
 
   constructor(spec: RoutingSpec) {
     const specs: readonly RouteSpec[] = spec.routes.length > 0 ? spec.routes : [{ receivers: spec.receivers }];
+    const seen = new Map<string, number>();
     this.routes = specs.map((r, index) => ({
       matches: compileLabelMatch(r.match ?? {}),
       route: {
         index,
+        key: routeKey(r.match ?? {}, seen),
         receivers: r.receivers,
         groupBy: r.groupBy ?? spec.groupBy,
         groupWaitMs: r.groupWaitMs ?? spec.groupWaitMs,
@@ -54,4 +63,12 @@ export class Router {
   route(labels: Labels): ResolvedRoute | undefined {
     return this.routes.find((r) => r.matches(labels))?.route;
   }
+}
+
+/** `{name="value",...}` of a route's match; a second route with the same match gets `#2`, and so on. */
+function routeKey(match: LabelMatch, seen: Map<string, number>): string {
+  const text = `{${labelsKey(match)}}`;
+  const n = (seen.get(text) ?? 0) + 1;
+  seen.set(text, n);
+  return n === 1 ? text : `${text}#${n}`;
 }

@@ -73,6 +73,10 @@ export class AlertingRuntime {
   private engine: AlertEngine;
   private dispatcher: NotificationDispatcher;
   private queues = new Map<string, { queue: ReceiverQueue; spec: ReceiverSpec }>();
+  /** Receivers whose secrets could not be read: name -> why (scrubbed), and when it was last tried. */
+  private unavailable = new Map<string, { reason: string; triedAt: number }>();
+  /** Reloads one at a time: each takes the queues the one before it built. */
+  private reconfiguring: Promise<void> = Promise.resolve();
   /** Queues replaced by a reload finishing their send in flight. */
   private draining: Promise<void> = Promise.resolve();
   private evalTimer: NodeJS.Timeout | undefined;
@@ -98,7 +102,7 @@ export class AlertingRuntime {
     const loaded = await loadAlertState(this.settings.stateDir);
     if (loaded.problem) this.deps.logger.error({ component: 'alerting' }, loaded.problem);
     if (loaded.state) {
-      this.engine.restore(loaded.state.instances);
+      this.engine.restore(loaded.state.instances, Math.max(0, this.now() - (loaded.state.savedAt ?? 0)));
       this.dispatcher.importState(loaded.state.dispatcher);
       this.deps.logger.info({ component: 'alerting', active: loaded.state.instances.length }, 'alert state restored');
     }
@@ -107,7 +111,14 @@ export class AlertingRuntime {
   }
 
   /** A reload: new rules, routes and receivers; instances and the notification log stay. */
-  async reconfigure(settings: AlertingSettings): Promise<void> {
+  reconfigure(settings: AlertingSettings): Promise<void> {
+    const run = this.reconfiguring.then(() => this.applySettings(settings));
+    this.reconfiguring = run.catch(() => undefined);
+    return run;
+  }
+
+  private async applySettings(settings: AlertingSettings): Promise<void> {
+    if (this.stopped) return;
     this.settings = settings;
     this.engine.configure(this.engineOptions());
     this.dispatcher.configure(this.dispatcherOptions());
@@ -180,6 +191,7 @@ export class AlertingRuntime {
     this.stopped = true;
     clearInterval(this.evalTimer);
     clearTimeout(this.pumpTimer);
+    await this.reconfiguring; // a reload under way finishes building its queues, then they drain here
     const left = await Promise.all([...this.queues.values()].map(({ queue }) => queue.drain(graceMs)));
     for (const n of left.flat()) this.dispatcher.noteFailed(n);
     await this.draining; // queues a reload replaced, so the state file knows what they delivered
@@ -191,7 +203,10 @@ export class AlertingRuntime {
     const now = this.now();
     for (const n of this.dispatcher.tick(now)) {
       const target = this.queues.get(n.receiver);
-      if (!target) continue;
+      if (!target) {
+        this.unusable(n, now);
+        continue;
+      }
       target.queue.enqueue(n, buildRequests(target.spec, n, { externalUrl: this.settings.externalUrl ?? this.deps.defaultExternalUrl, now }));
     }
     void this.save(false);
@@ -203,12 +218,34 @@ export class AlertingRuntime {
     }
   }
 
+  /**
+   * A notification for a receiver that has no queue (its secret could not be read): counted and
+   * logged as failed, kept due, and the receiver is built again (at most once per evaluation
+   * interval), so a secret that appears later is picked up without a reload.
+   */
+  private unusable(n: Notification, now: number): void {
+    const down = this.unavailable.get(n.receiver);
+    this.report({ receiver: n.receiver, notification: n, result: 'failure', attempts: 0, durationMs: 0, message: `receiver not usable: ${down?.reason ?? 'not configured'}` });
+    if (!down || this.stopped || now - down.triedAt < this.settings.evaluationIntervalMs) return;
+    down.triedAt = now;
+    const spec = this.settings.receivers.find((r) => r.name === n.receiver);
+    if (!spec) return;
+    void this.buildQueue(spec).then((built) => {
+      if (!built || this.stopped || this.queues.has(spec.name) || !this.settings.receivers.includes(spec)) return;
+      this.queues.set(spec.name, built);
+      this.unavailable.delete(spec.name);
+      this.deps.logger.info({ component: 'alerting', receiver: spec.name }, 'receiver usable again');
+    });
+  }
+
   private report(r: DeliveryReport): void {
     this.counts.note(r);
     const n = r.notification;
     const line = { component: 'alerting', receiver: r.receiver, group: n.groupKey, count: n.alerts.length, status: n.status, attempts: r.attempts, httpStatus: r.status };
-    if (r.result === 'success') this.deps.logger.info(line, 'notification sent');
-    else {
+    if (r.result === 'success') {
+      this.dispatcher.noteDelivered(n);
+      this.deps.logger.info(line, 'notification sent');
+    } else {
       this.deps.logger.warn({ ...line, result: r.result }, `notification ${r.result === 'dropped' ? 'dropped (queue full)' : 'failed'}${r.message ? `: ${this.deps.secrets.scrub(r.message)}` : ''}`);
       this.dispatcher.noteFailed(n);
     }
@@ -218,24 +255,33 @@ export class AlertingRuntime {
   /** Built whole before use: a notification due meanwhile goes to the queues still in place. */
   private async buildQueues(): Promise<Map<string, { queue: ReceiverQueue; spec: ReceiverSpec }>> {
     const queues = new Map<string, { queue: ReceiverQueue; spec: ReceiverSpec }>();
+    this.unavailable = new Map();
     for (const r of this.settings.receivers) {
-      let spec: ReceiverSpec;
-      try {
-        spec = await materializeReceiver(r, this.deps.secrets);
-      } catch (err) {
-        this.deps.logger.error({ component: 'alerting', receiver: r.name }, this.deps.secrets.scrub((err as Error).message));
-        continue;
-      }
-      const queue = new ReceiverQueue({
-        receiver: r.name,
-        send: this.deps.sendFor(r),
-        sleep: (ms, signal) => sleep(ms, signal),
-        now: this.now,
-        onReport: (rep) => this.report(rep),
-      });
-      queues.set(r.name, { queue, spec });
+      const built = await this.buildQueue(r);
+      if (built) queues.set(r.name, built);
     }
     return queues;
+  }
+
+  /** The receiver's queue, or undefined (logged, and the receiver noted as unavailable). */
+  private async buildQueue(r: ReceiverSettings): Promise<{ queue: ReceiverQueue; spec: ReceiverSpec } | undefined> {
+    let spec: ReceiverSpec;
+    try {
+      spec = await materializeReceiver(r, this.deps.secrets);
+    } catch (err) {
+      const reason = this.deps.secrets.scrub((err as Error).message);
+      if (this.unavailable.get(r.name)?.reason !== reason) this.deps.logger.error({ component: 'alerting', receiver: r.name }, reason);
+      this.unavailable.set(r.name, { reason, triedAt: this.now() });
+      return undefined;
+    }
+    const queue = new ReceiverQueue({
+      receiver: r.name,
+      send: this.deps.sendFor(r),
+      sleep: (ms, signal) => sleep(ms, signal),
+      now: this.now,
+      onReport: (rep) => this.report(rep),
+    });
+    return { queue, spec };
   }
 
   private schedule(): void {

@@ -17,6 +17,8 @@ export const MAX_SAVED_LOG_ENTRIES = 20_000;
 export interface AlertState {
   instances: AlertInstance[];
   dispatcher: DispatcherState;
+  /** When the file was written (ms); set when read back. */
+  savedAt?: number;
 }
 
 const labels = z.record(z.string(), z.string());
@@ -39,6 +41,7 @@ const fileSchema = z.object({
   dispatcher: z.object({
     log: z.record(z.string(), z.object({ firing: z.array(z.string()), resolved: z.array(z.string()), at: z.number() })),
     pushed: z.record(z.string(), z.object({ at: z.number(), status: z.enum(['firing', 'resolved']) })),
+    unconfirmed: z.record(z.string(), z.object({ alerts: z.array(z.string()), at: z.number() })).optional(),
   }),
 });
 
@@ -51,7 +54,7 @@ export function serializeAlertState(state: AlertState, now: number): string {
     version: ALERT_STATE_VERSION,
     savedAt: now,
     instances,
-    dispatcher: { log: newest(state.dispatcher.log), pushed: newest(state.dispatcher.pushed) },
+    dispatcher: { log: newest(state.dispatcher.log), pushed: newest(state.dispatcher.pushed), unconfirmed: newest(state.dispatcher.unconfirmed ?? {}) },
   });
 }
 
@@ -67,7 +70,7 @@ export function parseAlertState(text: string): AlertState {
     const i = parsed.error.issues[0]!;
     throw new Error(`${i.path.join('.') || '(root)'}: ${i.message}`);
   }
-  return { instances: parsed.data.instances, dispatcher: parsed.data.dispatcher };
+  return { instances: parsed.data.instances, dispatcher: parsed.data.dispatcher, savedAt: parsed.data.savedAt };
 }
 
 export type LoadResult = { state?: AlertState; problem?: string };
