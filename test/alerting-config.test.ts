@@ -103,6 +103,50 @@ describe('alerting section', () => {
     ]);
   });
 
+  it('durations are whole milliseconds, with a floor where a tiny value would flood something', () => {
+    expect(
+      problems(
+        yaml(
+          ...NODE,
+          'alerting:',
+          '  evaluationInterval: 1ns',
+          '  groupWait: 1ns',
+          '  groupInterval: 500ms',
+          '  repeatInterval: 999ms',
+          '  rules:',
+          '    LedgerNodeDown: {for: 1.5ms, keepFiringFor: -1s}',
+          '  receivers:',
+          '    - name: hook',
+          '      webhook: {url: "https://a", timeout: 10ms}',
+          '  routes:',
+          '    - receivers: [hook]',
+          '      groupInterval: 1s1us',
+          '  maintenance:',
+          '    - {name: w, schedule: "0 3 * * 0", duration: 1m0.5ms}',
+          '  heartbeat: {url: "https://hc.example.org/x", interval: 5.0001s, timeout: 100.5ms}',
+        ),
+      ),
+    ).toEqual([
+      'fleet.yaml:5:23: alerting.evaluationInterval: duration must be at least 100ms',
+      'fleet.yaml:6:14: alerting.groupWait: duration must be a whole number of milliseconds',
+      'fleet.yaml:7:18: alerting.groupInterval: duration must be at least 1s',
+      'fleet.yaml:8:19: alerting.repeatInterval: duration must be at least 1s',
+      'fleet.yaml:10:27: alerting.rules.LedgerNodeDown.for: duration must be a whole number of milliseconds',
+      'fleet.yaml:10:49: alerting.rules.LedgerNodeDown.keepFiringFor: duration must not be negative',
+      'fleet.yaml:13:44: alerting.receivers[0].webhook.timeout: duration must be at least 100ms',
+      'fleet.yaml:16:22: alerting.routes[0].groupInterval: duration must be a whole number of milliseconds',
+      'fleet.yaml:18:50: alerting.maintenance[0].duration: duration must be a whole number of milliseconds',
+      'fleet.yaml:19:58: alerting.heartbeat.interval: duration must be a whole number of milliseconds',
+      'fleet.yaml:19:76: alerting.heartbeat.timeout: duration must be a whole number of milliseconds',
+    ]);
+    // Zero stays valid where it means "at once", and the floors themselves are accepted.
+    const a = parse(
+      yaml(...NODE, 'alerting:', '  evaluationInterval: 100ms', '  groupWait: 0s', '  groupInterval: 1s', '  repeatInterval: 1s', '  rules: {LedgerNodeDown: {for: 0s, keepFiringFor: 0s}}', '  receivers: [{name: h, webhook: {url: "https://a", timeout: 100ms}}]'),
+    ).alerting!;
+    expect(a).toMatchObject({ evaluationIntervalMs: 100, routing: { groupWaitMs: 0, groupIntervalMs: 1000, repeatIntervalMs: 1000 }, receivers: [{ timeoutMs: 100 }] });
+    expect(a.rules.LedgerNodeDown).toMatchObject({ forMs: 0, keepFiringForMs: 0 });
+  });
+
   it('duplicate receivers and unknown route receivers (checked once the receivers are valid)', () => {
     expect(
       problems(yaml(...NODE, 'alerting:', '  receivers:', '    - name: s', '      pagerduty: {routingKey: k}', '    - name: s', '      pagerduty: {routingKey: k}', '  routes:', '    - receivers: [s, nobody]')),

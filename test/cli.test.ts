@@ -60,6 +60,16 @@ describe('check-config', () => {
     expect(r.stdout).toMatch(/3 problems found/);
   });
 
+  it('exits 1 for a 1ns poll interval, naming the floor at its position', async () => {
+    const text = 'defaults: {interval: 1ns}\nnodes:\n  - name: a\n    url: http://127.0.0.1:9710\n';
+    const file = join(dir, 'tiny-interval.yaml');
+    writeFileSync(file, text);
+    const r = await runCli(['check-config', file]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const at = positionOf(text, '1ns');
+    expect(r.stdout).toContain(`${file}:${at.line}:${at.col}: defaults.interval: duration must be at least 100ms`);
+  });
+
   it('exits 2 for a file that does not exist', async () => {
     const missing = join(dir, 'no-such-config.yaml');
     const r = await runCli(['check-config', missing]);

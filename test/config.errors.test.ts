@@ -74,8 +74,36 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     expect(problems(yaml('defaults:', '  interval: 15', ...NODE, '    timeout: 2d', '    interval: 0s'))).toEqual([
       'fleet.yaml:2:13: defaults.interval: invalid duration: expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m',
       'fleet.yaml:6:14: nodes[0].timeout: invalid duration: unknown unit; expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m',
-      'fleet.yaml:7:15: nodes[0].interval: duration must be greater than 0',
+      'fleet.yaml:7:15: nodes[0].interval: duration must be at least 100ms',
     ]);
+  });
+
+  it('durations are whole milliseconds above a floor per field: no 1ns poll interval', () => {
+    expect(
+      problems(
+        yaml(
+          'defaults: {interval: 1ns, timeout: 1500us}',
+          ...NODE,
+          '    interval: 99ms',
+          '    timeout: 150.5ms',
+          'agentPlatform:',
+          '  baseUrl: https://p.example.org',
+          '  interval: 0.5us',
+          '  timeout: 10ms',
+        ),
+      ),
+    ).toEqual([
+      'fleet.yaml:1:22: defaults.interval: duration must be at least 100ms',
+      'fleet.yaml:1:36: defaults.timeout: duration must be at least 100ms',
+      'fleet.yaml:5:15: nodes[0].interval: duration must be at least 100ms',
+      'fleet.yaml:6:14: nodes[0].timeout: duration must be a whole number of milliseconds',
+      'fleet.yaml:9:13: agentPlatform.interval: duration must be at least 100ms',
+      'fleet.yaml:10:12: agentPlatform.timeout: duration must be at least 100ms',
+    ]);
+    // The floors themselves, fractions that come to whole milliseconds (exactly: 1.005s is 1005 ms), and sub-ms units that do.
+    const c = parseConfig(yaml('defaults: {interval: 100ms, timeout: 100000us}', ...NODE, '    interval: 1.005s', 'agentPlatform: {baseUrl: "https://p.example.org", interval: 0.1s, timeout: 100000000ns}'), { file: FILE, env: {} });
+    expect(c.nodes[0]).toMatchObject({ intervalMs: 1005, timeoutMs: 100 });
+    expect(c.agentPlatform).toMatchObject({ intervalMs: 100, timeoutMs: 100 });
   });
 
   it('timeout > interval is refused where the timeout is set; equal, inherited and built-in timeouts never fail (as Prometheus)', () => {

@@ -2,7 +2,7 @@
 // routes (maintenance and heartbeat come from their own modules). Every cross-field rule is a
 // zod issue with a path, so problems come out as file:line:col like the rest of the config.
 import * as z from 'zod';
-import { durationReason, parseDuration } from '../config/duration.js';
+import { configDurationReason, formatDuration, type DurationBounds } from '../config/duration.js';
 import { LABEL_NAME_RE, commonUrlReason, nameReason, parseUrl } from '../config/rules.js';
 import { ALERT_DEFINITIONS } from './definitions/index.js';
 import { heartbeatSchema } from './heartbeatConfig.js';
@@ -18,15 +18,19 @@ const reasoned = (rule: (s: string) => string | undefined, description?: string)
   return description ? s.meta({ description }) : s;
 };
 
-const durationField = (description: string, allowZero = false) =>
-  reasoned((s) => {
-    const reason = durationReason(s);
-    if (reason) return `invalid duration: ${reason}`;
-    const ms = parseDuration(s);
-    if (ms < 0 || (!allowZero && ms === 0)) return allowZero ? 'duration must not be negative' : 'duration must be greater than 0';
-    if (ms > 7 * 24 * 3_600_000) return 'duration must be at most 168h';
-    return undefined;
-  }, `${description} Go-style duration, e.g. 30s, 5m, 4h.`);
+const MAX_MS = 7 * 24 * 3_600_000;
+/** Waits where 0 means "at once": groupWait, for, keepFiringFor. */
+const WAIT: DurationBounds = { minMs: 0, maxMs: MAX_MS };
+/** evaluationInterval and receiver timeouts, with the floor of poll intervals and probe timeouts. */
+const LOOP: DurationBounds = { minMs: 100, maxMs: MAX_MS };
+/** groupInterval and repeatInterval pace messages to people: Slack takes one a second per webhook. */
+const NOTIFY: DurationBounds = { minMs: 1_000, maxMs: MAX_MS };
+
+const durationField = (description: string, bounds: DurationBounds) =>
+  reasoned(
+    (s) => configDurationReason(s, bounds),
+    `${description} Go-style duration, e.g. 30s, 5m, 4h; whole milliseconds, ${bounds.minMs === 0 ? '0s' : formatDuration(bounds.minMs)} to 168h.`,
+  );
 
 /** Receiver URLs: http(s), no credentials in the URL (the alertmanager kind has basicAuth for that). */
 export function receiverUrlReason(raw: string): string | undefined {
@@ -41,7 +45,7 @@ const url = (description: string) => reasoned(receiverUrlReason, description);
 const baseUrl = (description: string) => reasoned((s) => commonUrlReason(s, parseUrl(s)) ?? receiverUrlReason(s), description);
 const path = (description: string) => z.string().min(1, 'path must not be empty').meta({ description });
 const label = reasoned((s) => (LABEL_NAME_RE.test(s) ? undefined : `invalid label name "${s}": must match [a-zA-Z_][a-zA-Z0-9_]*`));
-const timeout = durationField('Timeout of one request to this receiver (default 10s).').optional();
+const timeout = durationField('Timeout of one request to this receiver (default 10s).', LOOP).optional();
 
 const alertmanagerSchema = z.strictObject({
   urls: z.array(baseUrl('Alertmanager base URL; alerts go to <url>/api/v2/alerts.')).min(1, 'at least one URL'),
@@ -101,9 +105,9 @@ const receiverSchema = z
   });
 
 const timingShape = {
-  groupWait: durationField('Wait before the first notification of a new group.', true).optional(),
-  groupInterval: durationField('Wait before notifying changes of a group already notified.').optional(),
-  repeatInterval: durationField('Reminder interval while a group still fires.').optional(),
+  groupWait: durationField('Wait before the first notification of a new group.', WAIT).optional(),
+  groupInterval: durationField('Wait before notifying changes of a group already notified.', NOTIFY).optional(),
+  repeatInterval: durationField('Reminder interval while a group still fires.', NOTIFY).optional(),
   sendResolved: z.boolean().optional(),
 };
 
@@ -119,8 +123,8 @@ const routeSchema = z.strictObject({
 const ruleSchema = z.strictObject({
   enabled: z.boolean().optional(),
   threshold: z.number().finite().optional(),
-  for: durationField('Time the condition must hold before the alert fires.', true).optional(),
-  keepFiringFor: durationField('Time a firing alert is held after its condition clears.', true).optional(),
+  for: durationField('Time the condition must hold before the alert fires.', WAIT).optional(),
+  keepFiringFor: durationField('Time a firing alert is held after its condition clears.', WAIT).optional(),
   severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional(),
 });
 
@@ -129,7 +133,7 @@ export const ALERTING_DEFAULTS = { stateDir: './data/alerting', evaluationInterv
 export const alertingSchema = z
   .strictObject({
     stateDir: path('Durable alert and notification state (relative to the config file).').default(ALERTING_DEFAULTS.stateDir),
-    evaluationInterval: durationField('How often the alerts are evaluated.').default(ALERTING_DEFAULTS.evaluationInterval),
+    evaluationInterval: durationField('How often the alerts are evaluated.', LOOP).default(ALERTING_DEFAULTS.evaluationInterval),
     externalUrl: baseUrl('Base of links in notifications; default http://<listen>.').optional(),
     runbookBaseUrl: z.string().min(1).optional().meta({ description: 'Base of runbook links; default alerts/RUNBOOKS.md (its path in this repository).' }),
     rules: z.record(z.string(), ruleSchema).default({}).meta({ description: 'Per-alert overrides; unknown alert names are errors.' }),

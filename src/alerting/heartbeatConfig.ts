@@ -1,7 +1,7 @@
 // `alerting.heartbeat`: the dead-man's switch URL, method and interval (one module per section).
 // The `alerting:` section module includes `heartbeatSchema` under `heartbeat`.
 import * as z from 'zod';
-import { durationReason, parseDuration } from '../config/duration.js';
+import { configDurationReason, durationReason, parseDuration } from '../config/duration.js';
 
 /** Why a heartbeat URL cannot be used, without repeating it (the URL usually is the secret). */
 export function heartbeatUrlReason(raw: string): string | undefined {
@@ -18,10 +18,8 @@ export function heartbeatUrlReason(raw: string): string | undefined {
 
 const boundedDuration = (minMs: number, maxMs: number, what: string) =>
   z.string().superRefine((s, ctx) => {
-    const reason = durationReason(s);
-    if (reason) return ctx.addIssue({ code: 'custom', message: `invalid duration: ${reason}` });
-    const ms = parseDuration(s);
-    if (ms < minMs || ms > maxMs) ctx.addIssue({ code: 'custom', message: what });
+    const reason = configDurationReason(s, { minMs, maxMs, tooShort: what, tooLong: what });
+    if (reason) ctx.addIssue({ code: 'custom', message: reason });
   });
 
 export const heartbeatSchema = z

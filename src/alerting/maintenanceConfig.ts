@@ -2,7 +2,7 @@
 // section). The `alerting:` section module includes `maintenanceSchema` under `maintenance`.
 import { validateDetailed } from 'node-cron';
 import * as z from 'zod';
-import { durationReason, parseDuration } from '../config/duration.js';
+import { configDurationReason, parseDuration } from '../config/duration.js';
 import { LABEL_NAME_RE, nameReason } from '../config/rules.js';
 import type { MaintenanceWindowSpec } from './maintenance.js';
 import { timezoneReason } from './maintenanceCron.js';
@@ -23,12 +23,7 @@ export function cronReason(expr: string): string | undefined {
 }
 
 function windowDurationReason(text: string): string | undefined {
-  const reason = durationReason(text);
-  if (reason) return `invalid duration: ${reason}`;
-  const ms = parseDuration(text);
-  if (ms < 60_000) return 'duration must be at least 1m';
-  if (ms > MAX_RECURRING_DURATION_MS) return 'duration must be at most 168h (use a one-off window with start/end for longer work)';
-  return undefined;
+  return configDurationReason(text, { minMs: 60_000, maxMs: MAX_RECURRING_DURATION_MS, tooLong: 'duration must be at most 168h (use a one-off window with start/end for longer work)' });
 }
 
 const reasoned = (rule: (s: string) => string | undefined) =>

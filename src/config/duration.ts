@@ -10,6 +10,8 @@ const UNIT_MS: Record<string, number> = {
   m: 60_000,
   h: 3_600_000,
 };
+// Exact nanoseconds per unit, to tell whole milliseconds apart without float error.
+const UNIT_NS: Record<string, bigint> = { ns: 1n, us: 1_000n, 'µs': 1_000n, 'μs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
 // Longest first, so "ms" wins over "m".
 const UNIT_RE = /^(ns|us|µs|μs|ms|s|m|h)/;
 const NUMBER_RE = /^(\d+(?:\.\d*)?|\.\d+)/;
@@ -29,6 +31,27 @@ export function parseDuration(text: string): number {
   return r.ms;
 }
 
+export interface DurationBounds {
+  minMs: number;
+  maxMs: number;
+  /** Messages replacing "duration must be at least/at most ...". */
+  tooShort?: string;
+  tooLong?: string;
+}
+
+/**
+ * Why `text` is not a duration a config field accepts: malformed, outside the field's bounds, or
+ * not whole milliseconds (timers have millisecond resolution, and a value such as 1ns is a typo).
+ */
+export function configDurationReason(text: string, bounds: DurationBounds): string | undefined {
+  const r = parse(text);
+  if (r.error !== undefined) return `invalid duration: ${r.error}`;
+  if (r.ms < bounds.minMs) return bounds.tooShort ?? (bounds.minMs === 0 ? 'duration must not be negative' : `duration must be at least ${formatDuration(bounds.minMs)}`);
+  if (r.ms > bounds.maxMs) return bounds.tooLong ?? `duration must be at most ${formatDuration(bounds.maxMs)}`;
+  if (!r.wholeMs) return 'duration must be a whole number of milliseconds';
+  return undefined;
+}
+
 /** Compact Go-style rendering of whole milliseconds, for messages and docs ("1m30s"). */
 export function formatDuration(ms: number): string {
   if (ms === 0) return '0s';
@@ -44,7 +67,7 @@ export function formatDuration(ms: number): string {
 
 const HINT = 'expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m';
 
-function parse(text: string): { ms: number; error?: undefined } | { ms?: undefined; error: string } {
+function parse(text: string): { ms: number; wholeMs: boolean; error?: undefined } | { ms?: undefined; error: string } {
   if (typeof text !== 'string' || text.length === 0) return { error: `empty; ${HINT}` };
   let rest = text;
   let sign = 1;
@@ -53,9 +76,10 @@ function parse(text: string): { ms: number; error?: undefined } | { ms?: undefin
     rest = rest.slice(1);
   }
   // Go accepts a bare "0" without a unit.
-  if (rest === '0') return { ms: 0 };
+  if (rest === '0') return { ms: 0, wholeMs: true };
   if (rest.length === 0) return { error: `no number; ${HINT}` };
   let total = 0;
+  const parts: Array<[string, bigint]> = [];
   // Every iteration consumes at least one character, so the loop is bounded by the length.
   while (rest.length > 0) {
     const num = NUMBER_RE.exec(rest);
@@ -65,7 +89,22 @@ function parse(text: string): { ms: number; error?: undefined } | { ms?: undefin
     if (!unit) return { error: rest.length === 0 ? `missing unit; ${HINT}` : `unknown unit; ${HINT}` };
     rest = rest.slice(unit[0].length);
     total += Number(num[0]) * (UNIT_MS[unit[0]] as number);
+    parts.push([num[0], UNIT_NS[unit[0]] as bigint]);
   }
   if (!Number.isFinite(total)) return { error: 'too large' };
-  return { ms: sign * total };
+  const exact = exactMs(parts);
+  return exact === undefined ? { ms: sign * total, wholeMs: false } : { ms: sign * exact, wholeMs: true };
+}
+
+/** The sum of decimal `parts` (number text, ns per unit) in whole milliseconds, or undefined when it is not whole. */
+function exactMs(parts: Array<[string, bigint]>): number | undefined {
+  // Scale every number to the same count of decimals, so the sum is one exact integer.
+  const decimals = Math.max(...parts.map(([n]) => (n.includes('.') ? n.length - n.indexOf('.') - 1 : 0)));
+  let sum = 0n;
+  for (const [n, unitNs] of parts) {
+    const [int = '', frac = ''] = n.split('.');
+    sum += BigInt((int || '0') + frac.padEnd(decimals, '0')) * unitNs;
+  }
+  const perMs = 1_000_000n * 10n ** BigInt(decimals);
+  return sum % perMs === 0n ? Number(sum / perMs) : undefined;
 }

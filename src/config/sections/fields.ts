@@ -2,7 +2,7 @@
 // byte sizes, and the timeout/interval rule (exactly as strict as Prometheus, not stricter).
 import * as z from 'zod';
 import { byteSizeReason, parseByteSize } from '../byteSize.js';
-import { durationReason, parseDuration } from '../duration.js';
+import { configDurationReason, parseDuration, type DurationBounds } from '../duration.js';
 import { formatPath, type PathProblem, type PathSegment } from '../problems.js';
 import { nameReason } from '../rules.js';
 
@@ -16,18 +16,19 @@ export function checked(rule: (s: string) => string | undefined, prefix = '', ty
   });
 }
 
-const MAX_DURATION_MS = 24 * 3_600_000; // timers stay far below setTimeout's 24.8-day limit
+/**
+ * Poll intervals and request timeouts of nodes and the agent platform. The floor stops a typo
+ * such as 1ns for 1s from flooding a node with requests, yet leaves sub-second polling to tests
+ * and labs; a shorter timeout fails on anything but loopback. The ceiling keeps timers far below
+ * setTimeout's 24.8-day limit.
+ */
+const POLL_DURATION: DurationBounds = { minMs: 100, maxMs: 24 * 3_600_000 };
 
 // No JSON-schema pattern: the file may hold ${VAR} where a duration goes.
 export function duration(description: string) {
-  return checked((s) => {
-    const reason = durationReason(s);
-    if (reason) return `invalid duration: ${reason}`;
-    const ms = parseDuration(s);
-    if (ms <= 0) return 'duration must be greater than 0';
-    if (ms > MAX_DURATION_MS) return 'duration must be at most 24h';
-    return undefined;
-  }, '', 'invalid duration: expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m').meta({ description: `${description} Go-style duration, e.g. 500ms, 15s, 2m, 1h30m.` });
+  return checked((s) => configDurationReason(s, POLL_DURATION), '', 'invalid duration: expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m').meta({
+    description: `${description} Go-style duration, e.g. 500ms, 15s, 2m, 1h30m; whole milliseconds, 100ms to 24h.`,
+  });
 }
 
 export function byteSize(description: string, min: number, max: number) {
@@ -47,8 +48,9 @@ export const nameOf = (what: string) => checked(nameReason, `${what} `);
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+// A duration with its own problem is reported there, not compared with another.
 function durationMs(v: unknown): number | undefined {
-  return typeof v === 'string' && durationReason(v) === undefined ? parseDuration(v) : undefined;
+  return typeof v === 'string' && configDurationReason(v, POLL_DURATION) === undefined ? parseDuration(v) : undefined;
 }
 
 /** A duration as configured at `path` in `obj`, or undefined when not set there. */
