@@ -1,7 +1,8 @@
 // The exporter as users run it (the built CLI in a child process) against simulated nodes:
 // reload on file change and SIGHUP, graceful stop on SIGTERM/SIGINT with a probe hanging, and
 // kill -9 during a burst of 5xx answers followed by a restart on the same evidence directory.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -48,8 +49,8 @@ function entry(node: SimNode, over: Partial<NodeEntry> = {}): NodeEntry {
   return { name: node.name, url: node.url, network: node.network, ...over };
 }
 
-async function launch(configPath: string): Promise<ExporterChild> {
-  const e = await startExporter(configPath);
+async function launch(configPath: string, onSpawn?: (child: ChildProcess) => Promise<void>): Promise<ExporterChild> {
+  const e = await startExporter(configPath, [], 20_000, onSpawn);
   started.push(e);
   return e;
 }
@@ -63,6 +64,12 @@ function testDir(name: string): string {
 const reloads = (t: string, result: 'success' | 'failure') => sampleValue(t, 'ledger_exporter_config_reloads_total', { result });
 const up = (t: string, node: string) => sampleValue(t, 'ledger_node_up', { node });
 const isReloadLog = (why: string, msg: string) => (l: LogLine) => l.msg === msg && l.why === why;
+
+/** Whether process `pid` catches SIGHUP: bit 0 of SigCgt in /proc/<pid>/status (Linux). */
+function catchesSighup(pid: number): boolean {
+  const m = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m !== null && (BigInt(`0x${m[1]}`) & 1n) === 1n;
+}
 
 describe('reload', () => {
   it('applies a rewritten file without a restart, keeps kept nodes\' counters, and rejects an invalid file', async () => {
@@ -182,6 +189,35 @@ describe('reload', () => {
     expect(up(after, 'late')).toBe(1);
     expect(up(after, 'keep')).toBe(1);
     expect(ex.child.exitCode).toBeNull();
+  }, 60_000);
+});
+
+describe('SIGHUP during start-up', () => {
+  it.skipIf(process.platform !== 'linux')('is held, not fatal: the exporter starts, logs the deferral and reloads once ready', async () => {
+    // systemd's ExecReload may signal at any moment. Before node runs the CLI's first line no
+    // program can catch a signal, so the test sends SIGHUP as soon as the process catches it,
+    // while the rest of the CLI still loads, and changes the file first: the reload must apply it.
+    const d = testDir('sighup-startup');
+    const file = join(d, 'exporter.yaml');
+    writeFileSync(file, configYaml({ nodes: [entry(fleet.node('keep'))] }));
+    let hupSent = false;
+    const ex = await launch(file, async (child) => {
+      await waitFor('the CLI to catch SIGHUP', () => catchesSighup(child.pid!), { timeoutMs: 15_000, intervalMs: 2 });
+      writeAtomically(file, configYaml({ nodes: [entry(fleet.node('keep')), entry(fleet.node('late'))] }));
+      hupSent = child.kill('SIGHUP');
+    });
+    expect(hupSent).toBe(true);
+
+    await ex.waitForLog('the deferred reload applied', isReloadLog('SIGHUP', 'configuration applied'));
+    const logs = ex.logs();
+    const deferred = logs.findIndex((l) => l.msg === 'SIGHUP during start-up: the reload runs once the exporter is ready');
+    expect(deferred, ex.output()).toBeGreaterThanOrEqual(0);
+    expect(deferred).toBeLessThan(logs.findIndex((l) => l.msg === 'exporter listening'));
+    const t = await waitForMetrics(ex.url, 'keep and late up', (x) => (up(x, 'keep') === 1 && up(x, 'late') === 1 ? x : undefined), 15_000, ex.output);
+    expect(reloads(t, 'success')).toBe(1);
+    expect(reloads(t, 'failure')).toBe(0);
+    expect(ex.logs().filter((l) => l.msg === 'configuration applied')).toHaveLength(1);
+    expect({ code: ex.child.exitCode, signal: ex.child.signalCode }).toEqual({ code: null, signal: null });
   }, 60_000);
 });
 

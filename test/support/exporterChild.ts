@@ -37,8 +37,16 @@ export interface ExporterChild {
   kill(): Promise<void>;
 }
 
-/** Starts `node dist/cli.js --config <file> --log-format json` and waits until it listens. */
-export async function startExporter(configPath: string, extraArgs: string[] = [], timeoutMs = 20_000): Promise<ExporterChild> {
+/**
+ * Starts `node dist/cli.js --config <file> --log-format json` and waits until it listens;
+ * `onSpawn` runs meanwhile, from the moment the process exists (e.g. to signal it during start-up).
+ */
+export async function startExporter(
+  configPath: string,
+  extraArgs: string[] = [],
+  timeoutMs = 20_000,
+  onSpawn?: (child: ChildProcess) => Promise<void>,
+): Promise<ExporterChild> {
   requireBuiltCli();
   const child = spawn(process.execPath, [CLI, '--config', configPath, '--log-format', 'json', '--log-level', 'info', ...extraArgs], {
     cwd: REPO,
@@ -92,7 +100,10 @@ export async function startExporter(configPath: string, extraArgs: string[] = []
       check();
     });
 
-  const listening = await waitForLog('exporter listening', (l) => l.msg === 'exporter listening' && typeof l.url === 'string', timeoutMs).catch(async (err: unknown) => {
+  const [listening] = await Promise.all([
+    waitForLog('exporter listening', (l) => l.msg === 'exporter listening' && typeof l.url === 'string', timeoutMs),
+    onSpawn?.(child),
+  ]).catch(async (err: unknown) => {
     child.kill('SIGKILL');
     await exitPromise;
     throw err;
