@@ -12,9 +12,9 @@ import { AlertEngine } from './engine.js';
 import type { AlertInstance } from './instance.js';
 import { NotificationCounts } from './metrics.js';
 import type { Notification } from './notification.js';
-import { ReceiverQueue, type DeliveryReport, type SendFn } from './queue.js';
-import { buildRequests, type ReceiverSpec } from './receivers/index.js';
-import { materializeReceiver } from './sender.js';
+import type { DeliveryReport, SendFn } from './queue.js';
+import { ReceiverSet } from './receiverSet.js';
+import { buildRequests } from './receivers/index.js';
 import type { AlertingSettings, ReceiverSettings } from './settings.js';
 import { loadAlertState, saveAlertState } from './stateFile.js';
 import type { ExporterSignals, Labels } from './types.js';
@@ -72,9 +72,7 @@ export class AlertingRuntime {
   readonly counts: NotificationCounts;
   private engine: AlertEngine;
   private dispatcher: NotificationDispatcher;
-  private queues = new Map<string, { queue: ReceiverQueue; spec: ReceiverSpec }>();
-  /** Receivers whose secrets could not be read: name -> why (scrubbed), and when it was last tried. */
-  private unavailable = new Map<string, { reason: string; triedAt: number }>();
+  private receivers: ReceiverSet | undefined;
   /** Reloads one at a time: each takes the queues the one before it built. */
   private reconfiguring: Promise<void> = Promise.resolve();
   /** Queues replaced by a reload finishing their send in flight. */
@@ -106,7 +104,7 @@ export class AlertingRuntime {
       this.dispatcher.importState(loaded.state.dispatcher);
       this.deps.logger.info({ component: 'alerting', active: loaded.state.instances.length }, 'alert state restored');
     }
-    this.queues = await this.buildQueues();
+    this.receivers = await this.buildReceivers();
     this.schedule();
   }
 
@@ -122,8 +120,8 @@ export class AlertingRuntime {
     this.settings = settings;
     this.engine.configure(this.engineOptions());
     this.dispatcher.configure(this.dispatcherOptions());
-    const old = [...this.queues.values()];
-    this.queues = await this.buildQueues();
+    const old = this.receivers?.all() ?? [];
+    this.receivers = await this.buildReceivers();
     this.schedule();
     // The old queues finish the send in flight as at shutdown (a delivered notification is not
     // sent again); what they still held goes out through the new ones.
@@ -179,7 +177,7 @@ export class AlertingRuntime {
   }
 
   queueLengths(): Map<string, number> {
-    return new Map([...this.queues].map(([name, q]) => [name, q.queue.length]));
+    return this.receivers?.lengths() ?? new Map();
   }
 
   /**
@@ -192,7 +190,7 @@ export class AlertingRuntime {
     clearInterval(this.evalTimer);
     clearTimeout(this.pumpTimer);
     await this.reconfiguring; // a reload under way finishes building its queues, then they drain here
-    const left = await Promise.all([...this.queues.values()].map(({ queue }) => queue.drain(graceMs)));
+    const left = await Promise.all((this.receivers?.all() ?? []).map(({ queue }) => queue.drain(graceMs)));
     for (const n of left.flat()) this.dispatcher.noteFailed(n);
     await this.draining; // queues a reload replaced, so the state file knows what they delivered
     if (left.flat().length > 0) this.deps.logger.warn({ component: 'alerting', count: left.flat().length }, 'notifications not delivered at shutdown: sent after the restart');
@@ -202,9 +200,11 @@ export class AlertingRuntime {
   private pump(): void {
     const now = this.now();
     for (const n of this.dispatcher.tick(now)) {
-      const target = this.queues.get(n.receiver);
+      const target = this.receivers?.get(n.receiver);
       if (!target) {
-        this.unusable(n, now);
+        // Its secret could not be read: counted as failed (so it stays due), and built again.
+        this.report({ receiver: n.receiver, notification: n, result: 'failure', attempts: 0, durationMs: 0, message: `receiver not usable: ${this.receivers?.whyUnusable(n.receiver)}` });
+        if (!this.stopped) this.receivers?.retry(n.receiver, this.settings.evaluationIntervalMs);
         continue;
       }
       target.queue.enqueue(n, buildRequests(target.spec, n, { externalUrl: this.settings.externalUrl ?? this.deps.defaultExternalUrl, now }));
@@ -216,26 +216,6 @@ export class AlertingRuntime {
       this.pumpTimer = setTimeout(() => this.pump(), Math.max(0, Math.min(next - now, this.settings.evaluationIntervalMs)));
       this.pumpTimer.unref();
     }
-  }
-
-  /**
-   * A notification for a receiver that has no queue (its secret could not be read): counted and
-   * logged as failed, kept due, and the receiver is built again (at most once per evaluation
-   * interval), so a secret that appears later is picked up without a reload.
-   */
-  private unusable(n: Notification, now: number): void {
-    const down = this.unavailable.get(n.receiver);
-    this.report({ receiver: n.receiver, notification: n, result: 'failure', attempts: 0, durationMs: 0, message: `receiver not usable: ${down?.reason ?? 'not configured'}` });
-    if (!down || this.stopped || now - down.triedAt < this.settings.evaluationIntervalMs) return;
-    down.triedAt = now;
-    const spec = this.settings.receivers.find((r) => r.name === n.receiver);
-    if (!spec) return;
-    void this.buildQueue(spec).then((built) => {
-      if (!built || this.stopped || this.queues.has(spec.name) || !this.settings.receivers.includes(spec)) return;
-      this.queues.set(spec.name, built);
-      this.unavailable.delete(spec.name);
-      this.deps.logger.info({ component: 'alerting', receiver: spec.name }, 'receiver usable again');
-    });
   }
 
   private report(r: DeliveryReport): void {
@@ -252,36 +232,8 @@ export class AlertingRuntime {
     void this.save(false);
   }
 
-  /** Built whole before use: a notification due meanwhile goes to the queues still in place. */
-  private async buildQueues(): Promise<Map<string, { queue: ReceiverQueue; spec: ReceiverSpec }>> {
-    const queues = new Map<string, { queue: ReceiverQueue; spec: ReceiverSpec }>();
-    this.unavailable = new Map();
-    for (const r of this.settings.receivers) {
-      const built = await this.buildQueue(r);
-      if (built) queues.set(r.name, built);
-    }
-    return queues;
-  }
-
-  /** The receiver's queue, or undefined (logged, and the receiver noted as unavailable). */
-  private async buildQueue(r: ReceiverSettings): Promise<{ queue: ReceiverQueue; spec: ReceiverSpec } | undefined> {
-    let spec: ReceiverSpec;
-    try {
-      spec = await materializeReceiver(r, this.deps.secrets);
-    } catch (err) {
-      const reason = this.deps.secrets.scrub((err as Error).message);
-      if (this.unavailable.get(r.name)?.reason !== reason) this.deps.logger.error({ component: 'alerting', receiver: r.name }, reason);
-      this.unavailable.set(r.name, { reason, triedAt: this.now() });
-      return undefined;
-    }
-    const queue = new ReceiverQueue({
-      receiver: r.name,
-      send: this.deps.sendFor(r),
-      sleep: (ms, signal) => sleep(ms, signal),
-      now: this.now,
-      onReport: (rep) => this.report(rep),
-    });
-    return { queue, spec };
+  private buildReceivers(): Promise<ReceiverSet> {
+    return ReceiverSet.build(this.settings.receivers, { logger: this.deps.logger, secrets: this.deps.secrets, sendFor: this.deps.sendFor, now: this.now, onReport: (r) => this.report(r) });
   }
 
   private schedule(): void {
@@ -320,19 +272,6 @@ export class AlertingRuntime {
         deliveryTargets(findDefinition(labels.alertname ?? '')?.delivery, labels, all.filter((r) => routed.includes(r.name)), all).map((r) => r.name),
     };
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
 }
 
 export type { Notification };
