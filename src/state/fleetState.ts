@@ -166,10 +166,16 @@ export class FleetState {
         changed.push(t.name);
       } else {
         // Same node: keep history, take new settings (interval, labels, probe list).
-        if (!sameViewedSettings(old.target, t)) this.revise(old);
+        const sameViewed = sameViewedSettings(old.target, t);
         old.target = t;
-        for (const p of [...old.probes.keys()]) if (!t.probes.includes(p)) old.probes.delete(p);
+        for (const p of [...old.probes.keys()]) {
+          if (t.probes.includes(p)) continue;
+          old.probes.delete(p);
+          // No run will replace or clear what it stored (a health height would hide blockNumber's).
+          probeDescriptor(p).clear(old);
+        }
         for (const p of t.probes) if (!old.probes.has(p)) old.probes.set(p, newProbeState());
+        if (!sameViewed) this.revise(old);
         old.firstRoundDone = old.firstRoundDone && [...old.probes.values()].every((s) => s.lastRun);
       }
     }
