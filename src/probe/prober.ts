@@ -111,7 +111,13 @@ export class NodeProber {
       answer = await this.call(ns, name);
     }
     if (answer.ok) return answer.result;
-    if (answer.methodNotFound) throw new Unsupported(`${ns}_${name} is not offered by this node`);
+    if (answer.methodNotFound) {
+      // A pinned word the node no longer speaks (e.g. clw after an upgrade to claw) is an outage.
+      if (this.target.rpcNamespace !== 'auto' && (await this.namespaceGone(ns, name))) {
+        throw new ProbeError('rpc_error', `namespace ${ns} not offered by the node (method not found: ${ns}_${RPC_METHODS.blockNumber})`);
+      }
+      throw new Unsupported(`${ns}_${name} is not offered by this node`);
+    }
     throw new ProbeError('rpc_error', `${ns}_${name}: JSON-RPC error ${answer.code}: ${answer.message}`);
   }
 
