@@ -30,6 +30,24 @@ describe('ConnectionLog', () => {
     log.release();
   });
 
+  it('an origin with several connections (nodes behind one gateway) has one open until the last closes', () => {
+    const d = new EventEmitter();
+    const log = ConnectionLog.attach(asPool(d));
+    const g = log.entry('http://gw:80');
+    d.emit('connect', 'http://gw:80', []);
+    d.emit('connect', 'http://gw:80', []);
+    const newest = g.current;
+    // A request that begins now and sees no new connection went out on one of these two.
+    d.emit('disconnect', 'http://gw:80', [], new Error('closed'));
+    expect(g).toEqual({ current: newest, open: 1 });
+    d.emit('disconnect', 'http://gw:80', [], new Error('closed'));
+    expect(g).toEqual({ current: undefined, open: 0 });
+    // A disconnect never seen connected (the log attached late) leaves the count at zero.
+    d.emit('disconnect', 'http://gw:80', [], new Error('closed'));
+    expect(g.open).toBe(0);
+    log.release();
+  });
+
   it('an entry held by a destination stays live when the last client releases the log and a new one attaches', () => {
     const d = new EventEmitter();
     const dest = new Destination(new URL('http://node-1:8080/health'));

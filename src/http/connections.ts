@@ -1,7 +1,9 @@
 // Which origins have an open connection, each numbered when it opened, fed by the pool's
 // connect and disconnect events. It lets the client tell a request written on a socket that was
 // already open (reused keep-alive) from one written on a socket opened for it: only the first
-// kind may fail because the server closed an idle connection just as the request went out.
+// kind may fail because the server closed an idle connection just as the request went out. An
+// origin may hold several sockets (nodes behind one gateway): a request went out on one open
+// before it when one was open as it began and none opened since.
 import type { Dispatcher } from 'undici';
 
 const originOf = (o: unknown): string => (o instanceof URL ? o.origin : String(o));
@@ -9,9 +11,11 @@ const originOf = (o: unknown): string => (o instanceof URL ? o.origin : String(o
 /** One log per pool, shared by the clients on it (so many clients on one pool add one listener pair). */
 const logs = new WeakMap<Dispatcher, ConnectionLog>();
 
-/** One origin's entry in a log: the number of its open connection, undefined when none is open. */
+/** One origin's entry in a log: the number of its newest connection, undefined when none is open. */
 export interface OriginConnection {
   current: number | undefined;
+  /** Connections open now. */
+  open: number;
 }
 
 export class ConnectionLog {
@@ -20,10 +24,15 @@ export class ConnectionLog {
   private readonly byOrigin = new Map<string, OriginConnection>();
   private users = 0;
 
-  private readonly onConnect = (origin: unknown) => void (this.entry(originOf(origin)).current = ++this.seq);
+  private readonly onConnect = (origin: unknown) => {
+    const e = this.entry(originOf(origin));
+    e.current = ++this.seq;
+    e.open++;
+  };
   private readonly onDisconnect = (origin: unknown) => {
     const e = this.byOrigin.get(originOf(origin));
-    if (e) e.current = undefined;
+    if (!e || e.open === 0) return;
+    if (--e.open === 0) e.current = undefined;
   };
 
   private constructor(private readonly dispatcher: Dispatcher) {}
@@ -45,7 +54,10 @@ export class ConnectionLog {
     this.dispatcher.off('connect', this.onConnect);
     this.dispatcher.off('disconnect', this.onDisconnect);
     // Entries stay (senders may hold them) and say "none open" until a client listens again.
-    for (const e of this.byOrigin.values()) e.current = undefined;
+    for (const e of this.byOrigin.values()) {
+      e.current = undefined;
+      e.open = 0;
+    }
   }
 
   /**
@@ -54,7 +66,7 @@ export class ConnectionLog {
    */
   entry(origin: string): OriginConnection {
     let e = this.byOrigin.get(origin);
-    if (!e) this.byOrigin.set(origin, (e = { current: undefined }));
+    if (!e) this.byOrigin.set(origin, (e = { current: undefined, open: 0 }));
     return e;
   }
 }
