@@ -8,7 +8,7 @@ import { mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, secretsOf } from '../src/config/index.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
@@ -42,7 +42,7 @@ let foreign: RawServer;
 const seen: IncomingHttpHeaders[] = [];
 let behaviour: RawHandler;
 let config: ExporterConfig;
-let dispatcher: Agent;
+let dispatcher: Dispatcher;
 /** The run's secrets, as the daemon builds them: the config's, plus header files read since. */
 let secrets: Secrets;
 

@@ -2,7 +2,7 @@
 // never a crash, never a secret in the result, and never a stale value that still looks fresh:
 // each case first gets a good answer from a real loopback server, then the bad one, and checks
 // the snapshot the metrics view would render.
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FailureReason, NodeTarget, ProbeName, ProbeResult } from '../src/domain.js';
 import { nodeSecrets } from '../src/config/secrets.js';
@@ -51,7 +51,7 @@ async function server(handler: RawHandler, tls?: { key: string; cert: string }):
   return s;
 }
 
-function dispatcher(agent: Agent = createDispatcher({ connectTimeoutMs: 2000 })): Agent {
+function dispatcher(agent: Dispatcher = createDispatcher({ connectTimeoutMs: 2000 })): Dispatcher {
   cleanups.push(() => agent.destroy());
   return agent;
 }
@@ -79,7 +79,7 @@ function target(url: string, over: Partial<NodeTarget> = {}): NodeTarget {
   };
 }
 
-function prober(t: NodeTarget, agent: Agent, maxResponseBytes = CAP): NodeProber {
+function prober(t: NodeTarget, agent: Dispatcher, maxResponseBytes = CAP): NodeProber {
   const secrets = new Secrets();
   secrets.addAll(nodeSecrets(t));
   return new NodeProber(t, { client: new HttpClient({ dispatcher: agent, secrets }), maxResponseBytes, maxUpstreamSeries: 1000 });

@@ -7,7 +7,7 @@ import type { Secrets } from '../redact.js';
 import { classifyTransportError, errorCode, statusReason, type HttpFailureReason } from './classify.js';
 import { ConnectionLog } from './connections.js';
 import { Destination } from './destination.js';
-import { createDispatcher } from './dispatcher.js';
+import { createDispatcher, NodeDispatcher } from './dispatcher.js';
 import { Deadlines, type DeadlineClock } from './deadlines.js';
 import { exchange, ExchangeError, type Answer } from './exchange.js';
 import { parseRetryAfter } from './retryAfter.js';
@@ -129,6 +129,11 @@ export class HttpClient {
     deadline.clear();
     outcome.durationMs = performance.now() - t0;
     return outcome;
+  }
+
+  /** Sockets each origin may hold: one per node behind it (see dispatcher.ts); a pool of another kind keeps its own policy. */
+  setConnectionsPerOrigin(perOrigin: ReadonlyMap<string, number>): void {
+    if (this.dispatcher instanceof NodeDispatcher) this.dispatcher.setConnectionsPerOrigin(perOrigin);
   }
 
   /** Closes the pool if this client made it. */

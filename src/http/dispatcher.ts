@@ -1,34 +1,171 @@
 // The one place outbound connection pools are made, so the pool policy is decided here only.
-import { Agent, buildConnector } from 'undici';
+import { buildConnector, Client, Dispatcher, errors, Pool } from 'undici';
 
 export interface DispatcherOptions {
   connectTimeoutMs?: number;
 }
 
-export function createDispatcher(opts: DispatcherOptions = {}): Agent {
-  return new Agent({
-    keepAliveTimeout: 30_000,
-    keepAliveMaxTimeout: 120_000,
-    // One connector for every origin: undici otherwise builds one per origin's client, each with
-    // its own TLS session cache (a Map and a FinalizationRegistry, ~0.5 KB per node: 5 MB of heap at
-    // 10,000 nodes, most of them plain HTTP). Sessions stay keyed by server name, so each TLS node
-    // still resumes its own; they are held weakly, so the bound is on names, not on memory.
-    connect: buildConnector({ timeout: opts.connectTimeoutMs ?? 5_000, maxCachedSessions: 65_536 }),
-    // One socket per origin, kept alive and reused (with 1, undici gives each origin a single
-    // client rather than a pool; a pool opens a second socket whenever a request arrives before
-    // the previous one's socket is marked free, i.e. on every back-to-back request). The
-    // scheduler sends a node's probes one after another, so a node on an origin of its own has
-    // exactly one socket and one request in flight: 10,000 nodes hold 10,000 sockets and open
-    // none once warm. Nodes behind one origin (a gateway routing by path) queue on its socket.
-    // Sequence rather than HTTP/1.1 pipelining (pipelining: 1): a pipelined request waits behind
-    // a slow answer anyway, a timeout must destroy the socket and with it every request queued
-    // on it (the node's other probes would fail as `connect` and their deadlines would run while
-    // they wait), and proxies in front of nodes often mishandle pipelining. Nor did it pay off:
-    // sending a node's five requests pipelined on its socket, also with the socket corked, cost
-    // the same CPU per node-poll as sending them in sequence (1,000 nodes paced over 2 s: 0.58
-    // against 0.61 ms, within noise), because undici writes each request on its own (the first
-    // one on an idle socket only after a check-phase turn) and the node answers each on its own.
-    connections: 1,
-    pipelining: 1,
-  });
+/** One origin's dispatcher, the sockets it may hold, and how many are open now. */
+interface OriginEntry {
+  dispatcher: Client | Pool;
+  connections: number;
+  open: number;
+}
+
+/**
+ * Sockets per origin, as undici's Agent keeps them, with a size per origin that a config sets:
+ * one socket per node behind the origin (setConnectionsPerOrigin), one for any other origin.
+ *
+ * A node on an origin of its own gets a single Client with one socket (a pool of one would open a
+ * second socket whenever a request arrives before the previous one's socket is marked free, i.e.
+ * on every back-to-back request). The scheduler sends a node's probes one after another, so such
+ * a node has exactly one socket and one request in flight: 10,000 nodes hold 10,000 sockets and
+ * open none once warm. Nodes behind one origin (a gateway routing by path) get a pool of as many
+ * sockets as there are of them: still at most one per node, and a node that hangs holds only one
+ * of them, so its neighbours' requests never wait (and time out) behind it.
+ *
+ * Sequence rather than HTTP/1.1 pipelining (pipelining: 1): a pipelined request waits behind a
+ * slow answer anyway, a timeout must destroy the socket and with it every request queued on it
+ * (the node's other probes would fail as `connect` and their deadlines would run while they
+ * wait), and proxies in front of nodes often mishandle pipelining. Nor did it pay off: sending a
+ * node's five requests pipelined on its socket, also with the socket corked, cost the same CPU
+ * per node-poll as sending them in sequence (1,000 nodes paced over 2 s: 0.58 against 0.61 ms,
+ * within noise), because undici writes each request on its own (the first one on an idle socket
+ * only after a check-phase turn) and the node answers each on its own.
+ */
+export class NodeDispatcher extends Dispatcher {
+  private readonly options: Client.Options;
+  private readonly origins = new Map<string, OriginEntry>();
+  /** Dispatchers replaced by a new size, finishing what they were sent. */
+  private readonly retired = new Set<Client | Pool>();
+  private perOrigin: ReadonlyMap<string, number> = new Map();
+  private state: 'open' | 'closed' | 'destroyed' = 'open';
+
+  constructor(opts: DispatcherOptions = {}) {
+    super();
+    this.options = {
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 120_000,
+      // One connector for every origin: undici otherwise builds one per origin's client, each with
+      // its own TLS session cache (a Map and a FinalizationRegistry, ~0.5 KB per node: 5 MB of heap
+      // at 10,000 nodes, most of them plain HTTP). Sessions stay keyed by server name, so each TLS
+      // node still resumes its own; they are held weakly, so the bound is on names, not on memory.
+      connect: buildConnector({ timeout: opts.connectTimeoutMs ?? 5_000, maxCachedSessions: 65_536 }),
+      pipelining: 1,
+    };
+  }
+
+  get closed(): boolean {
+    return this.state !== 'open';
+  }
+
+  get destroyed(): boolean {
+    return this.state === 'destroyed';
+  }
+
+  /**
+   * Sockets each origin may hold (the nodes behind it; any origin not named: one). An origin whose
+   * size changed gets a new pool for its next request; the old one finishes its requests and closes.
+   */
+  setConnectionsPerOrigin(perOrigin: ReadonlyMap<string, number>): void {
+    this.perOrigin = perOrigin;
+    for (const [origin, e] of this.origins) {
+      if (e.connections === this.connectionsOf(origin)) continue;
+      this.origins.delete(origin);
+      this.retire(e.dispatcher);
+    }
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    if (this.state !== 'open') throw this.state === 'closed' ? new errors.ClientClosedError() : new errors.ClientDestroyedError();
+    const origin = opts.origin instanceof URL ? opts.origin.origin : String(opts.origin);
+    const e = this.origins.get(origin) ?? this.add(origin);
+    return e.dispatcher.dispatch(opts, handler);
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    if (this.state === 'open') this.state = 'closed';
+    return settle(this.all((d) => d.close()), callback);
+  }
+
+  override destroy(err: Error | null, callback: () => void): void;
+  override destroy(callback: () => void): void;
+  override destroy(err: Error | null): Promise<void>;
+  override destroy(): Promise<void>;
+  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
+    const err = typeof a === 'function' ? null : (a ?? null);
+    this.state = 'destroyed';
+    return settle(this.all((d) => d.destroy(err)), typeof a === 'function' ? a : b);
+  }
+
+  private connectionsOf(origin: string): number {
+    return Math.max(1, this.perOrigin.get(origin) ?? 1);
+  }
+
+  private add(origin: string): OriginEntry {
+    const connections = this.connectionsOf(origin);
+    const d = connections === 1 ? new Client(origin, this.options) : new Pool(origin, { ...this.options, connections });
+    const e: OriginEntry = { dispatcher: d, connections, open: 0 };
+    const events: Dispatcher = d;
+    events.on('connect', (o, targets) => {
+      e.open++;
+      this.emit('connect', o, [this, ...targets]);
+    });
+    events.on('disconnect', (o, targets, error) => {
+      e.open = Math.max(0, e.open - 1);
+      this.dropIfUnused(origin, e);
+      this.emit('disconnect', o, [this, ...targets], error);
+    });
+    events.on('connectionError', (o, targets, error) => {
+      this.dropIfUnused(origin, e);
+      this.emit('connectionError', o, [this, ...targets], error);
+    });
+    events.on('drain', this.onDrain);
+    this.origins.set(origin, e);
+    return e;
+  }
+
+  private readonly onDrain = (origin: URL) => void this.emit('drain', origin);
+
+  /** As undici's Agent: an origin's dispatcher goes once no socket is left, so origins seen once (receivers, removed nodes) are not kept. */
+  private dropIfUnused(origin: string, e: OriginEntry): void {
+    if (e.open > 0 || this.origins.get(origin) !== e) return;
+    this.origins.delete(origin);
+    if (!e.dispatcher.destroyed) void e.dispatcher.close().catch(() => undefined);
+  }
+
+  private retire(d: Client | Pool): void {
+    this.retired.add(d);
+    void d
+      .close()
+      .catch(() => undefined)
+      .finally(() => this.retired.delete(d));
+  }
+
+  private all(f: (d: Client | Pool) => Promise<void>): Promise<unknown> {
+    const ds = [...[...this.origins.values()].map((e) => e.dispatcher), ...this.retired];
+    this.origins.clear();
+    return Promise.all(ds.map((d) => f(d).catch(() => undefined)));
+  }
+}
+
+function settle(p: Promise<unknown>, callback: (() => void) | undefined): Promise<void> | void {
+  if (!callback) return p.then(() => undefined);
+  void p.then(() => callback());
+}
+
+export function createDispatcher(opts: DispatcherOptions = {}): NodeDispatcher {
+  return new NodeDispatcher(opts);
+}
+
+/** Nodes per origin of their URLs (credentials and paths aside): the sockets each origin may hold. */
+export function nodesPerOrigin(urls: Iterable<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const url of urls) {
+    const origin = new URL(url).origin;
+    out.set(origin, (out.get(origin) ?? 0) + 1);
+  }
+  return out;
 }
