@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimFleet, methodsOf } from '../src/sim/index.js';
+import { NATIVE_DECIMALS, SimFleet, methodsOf } from '../src/sim/index.js';
 import { HEX64, http, manualClock, rpc, rpcRaw } from './sim-helpers.js';
 
 const clock = manualClock();
@@ -132,6 +132,17 @@ describe('result shapes', () => {
     }
     // At least one stake whose low digits a float64 cannot hold.
     expect(body.result.some((v) => BigInt(Number(v.stake)) !== BigInt(v.stake as string))).toBe(true);
+  });
+
+  it('getValidators: stakes fit the native token (9 decimals): together below the total supply', async () => {
+    for (const node of ['cur', 'main']) {
+      const validators = (await rpc(url(node), 'claw_getValidators')).result as { stake: string; weight: number }[];
+      const staked = validators.reduce((sum, v) => sum + BigInt(v.stake), 0n);
+      const supply = BigInt((await rpc(url(node), 'claw_totalSupply')).result as string);
+      expect(staked < supply, `${node}: ${staked} staked of ${supply}`).toBe(true);
+      // The weight is the stake in whole tokens.
+      for (const v of validators) expect(v.weight).toBe(Number(BigInt(v.stake) / 10n ** BigInt(NATIVE_DECIMALS)));
+    }
   });
 
   it('getMiningStats: exact shape and consistent values', async () => {

@@ -193,12 +193,14 @@ function drawValidators(rand: () => number, network: string): { validators: Vali
   const delegations: DelegationRecord[] = [];
   for (let i = 0; i < nValidators; i++) {
     const address = hex32(`${network}:validator:${i}`);
-    // Odd low digits on purpose: any float64 parse of these strings loses precision.
-    const selfStake = BigInt(randInt(rand, 1_000, 40_000)) * 10n ** 18n + BigInt(randInt(rand, 1, 999_999_999));
+    // 10-20 M tokens each: at most 21 validators stake less than the smallest genesis supply
+    // (500 M), and every stake is over 2^53 base units, as in the field. Odd low digits on
+    // purpose: any float64 parse of these strings loses precision.
+    const selfStake = BigInt(randInt(rand, 10_000_000, 20_000_000)) * UNIT + BigInt(randInt(rand, 1, 999_999_999));
     let delegated = 0n;
     const nDelegators = randInt(rand, 0, 3);
     for (let d = 0; d < nDelegators; d++) {
-      const amount = BigInt(randInt(rand, 1, 500)) * 10n ** 17n + BigInt(randInt(rand, 0, 999_999));
+      const amount = BigInt(randInt(rand, 1, 500)) * 1_000n * UNIT + BigInt(randInt(rand, 0, 999_999));
       delegated += amount;
       delegations.push({ delegator: hex32(`${network}:delegator:${(i + d) % 7}`), validator: address, amount });
     }
@@ -207,7 +209,7 @@ function drawValidators(rand: () => number, network: string): { validators: Vali
       address,
       stake,
       selfStake,
-      weight: Number(stake / 10n ** 18n),
+      weight: Number(stake / UNIT),
       agentScore: randInt(rand, 0, 10_000),
       commission: randInt(rand, 0, 2_000),
     });
