@@ -162,6 +162,8 @@ export interface FailedResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Uint8Array;
+  /** Only the start of the body arrived (cut at the size cap, or it failed midway). */
+  truncated?: boolean;
 }
 
 /** Result of one probe run against one node. */

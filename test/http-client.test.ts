@@ -37,6 +37,10 @@ beforeAll(async () => {
       else if (path === '/busy') res.writeHead(503, { 'retry-after': '7' }).end(`busy, you sent ${req.headers.authorization}`);
       else if (path === '/nope') res.writeHead(404).end();
       else if (path === '/hang') return; // never answers
+      else if (path === '/503-stall') res.writeHead(503, { 'content-length': '100' }).write('<html>busy'); // the rest never comes
+      else if (path === '/503-cut') {
+        res.writeHead(503, { 'content-length': '100' }).write('<html>over', () => res.socket?.destroy());
+      }
       else if (path === '/local-redirect') res.writeHead(302, { location: '/ok' }).end();
       else if (path === '/foreign-redirect') res.writeHead(302, { location: `${otherBase}/steal` }).end();
       else res.writeHead(500).end();
@@ -90,6 +94,20 @@ describe('HttpClient', () => {
     await c.close();
     expect(out).toMatchObject({ ok: false, reason: 'timeout' });
     expect(out.durationMs).toBeLessThan(5000);
+  });
+
+  it('a 5xx whose body stalls or is cut stays a 5xx, with what arrived of it (for evidence), not a timeout', async () => {
+    const c = client();
+    const stalled = await c.send({ method: 'GET', url: `${base}/503-stall`, timeoutMs: 300, maxBytes: 1000 });
+    const cut = await c.send({ method: 'GET', url: `${base}/503-cut`, timeoutMs: 2000, maxBytes: 1000 });
+    await c.close();
+    for (const [out, text] of [[stalled, '<html>busy'], [cut, '<html>over']] as const) {
+      expect(out).toMatchObject({ ok: false, reason: 'http_5xx', status: 503 });
+      if (out.ok) return;
+      expect(out.response?.body.toString()).toBe(text);
+      expect(out.response?.truncated).toBe(true);
+    }
+    expect(!stalled.ok && stalled.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/503-stall: HTTP 503, body cut short \(timed out/);
   });
 
   it('a 2xx body over the cap is an invalid response, cut at the cap', async () => {

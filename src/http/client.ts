@@ -114,7 +114,13 @@ export class HttpClient {
           hop--;
           continue;
         }
-        const failure = this.failure(classifyTransportError(e.error, to.display, deadline.passed));
+        const transport = classifyTransportError(e.error, to.display, deadline.passed);
+        if (e.partial) {
+          // The node answered 5xx, then its body failed: still a 5xx (with evidence), not a timeout.
+          outcome = this.failure({ reason: 'http_5xx', message: `${labelOf(req, to)}: HTTP ${e.partial.status}, body cut short (${transport.message})` }, e.partial);
+          break;
+        }
+        const failure = this.failure(transport);
         if (e.status !== undefined) failure.status = e.status;
         outcome = failure;
         break;
@@ -169,7 +175,7 @@ export class HttpClient {
 
 /** The request as messages name it; the path without the query (a query may carry a token). */
 function labelOf(req: HttpRequest, to: Destination): string {
-  return req.label ?? `${req.method} ${to.display}${to.url.pathname}`;
+  return req.label ?? `${req.method} ${to.display.replace(/\/$/, '')}${to.url.pathname}`;
 }
 
 function isIdempotent(req: HttpRequest): boolean {

@@ -32,6 +32,8 @@ export class ExchangeError extends Error {
     readonly status?: number,
     /** Nothing of an answer arrived, and the request went out on a connection opened before it. */
     readonly silentOnReusedSocket = false,
+    /** A 5xx whose body then failed (timed out, cut): what arrived of it, kept as evidence. */
+    readonly partial?: Answer,
   ) {
     super('exchange failed');
   }
@@ -80,7 +82,10 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
     this.deadline.watch(undefined);
     if (err === undefined || (err === CAP_REACHED && this.truncated)) {
       this.resolve({ status: this.status!, headers: this.headers, body: this.body(), truncated: this.truncated });
-    } else this.reject(new ExchangeError(err, this.status, this.reused && !this.answered));
+    } else {
+      const partial = this.status !== undefined && this.status >= 500 ? { status: this.status, headers: this.headers, body: this.body(), truncated: true } : undefined;
+      this.reject(new ExchangeError(err, this.status, this.reused && !this.answered, partial));
+    }
   }
 
   private body(): Buffer {

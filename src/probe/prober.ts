@@ -78,7 +78,7 @@ export class NodeProber {
         // A node may echo what it was sent (credentials, header values) in any text it returns.
         message: this.opts.client.secrets.scrub(e.message),
         httpStatus: e.response?.status,
-        response: e.response && { method, status: e.response.status, headers: e.response.headers, body: e.response.body },
+        response: e.response && { method, status: e.response.status, headers: e.response.headers, body: e.response.body, ...(e.response.truncated ? { truncated: true } : {}) },
       };
     }
   }

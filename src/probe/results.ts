@@ -71,6 +71,7 @@ export function evidenceOf(target: NodeTarget, result: ProbeResult & { kind: 'fa
     attempt: ps?.consecutiveFailures ?? 1,
     headers: response.headers,
     body: response.body,
+    ...(response.truncated ? { bodyTruncated: true } : {}),
     runnerStatus: { consecutiveFailures: ps?.consecutiveFailures ?? 1, lastSuccess: node.lastSuccessAt ?? null },
   };
 }
