@@ -82,6 +82,14 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
   };
 }
 
+/**
+ * The request target as a URL. An origin-form target ("/...") is all path: resolved against a
+ * base, "//metrics" would name host "metrics" with path "/" (the status page).
+ */
+function parseTarget(raw: string): URL {
+  return new URL(raw.startsWith('/') ? `http://localhost${raw}` : raw, 'http://localhost');
+}
+
 async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const rawUrl = req.url ?? '/';
   if (rawUrl.length > MAX_URL_LENGTH) return send(res, 414, 'text/plain; charset=utf-8', 'request target too long\n', false);
@@ -92,7 +100,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   const head = method === 'HEAD';
   let url: URL;
   try {
-    url = new URL(rawUrl, 'http://localhost');
+    url = parseTarget(rawUrl);
   } catch {
     return send(res, 400, 'text/plain; charset=utf-8', 'bad request target\n', head);
   }
