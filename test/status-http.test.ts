@@ -50,6 +50,10 @@ describe('status over HTTP', () => {
     expect(await get('/api/v1/nodes/nope')).toMatchObject({ status: 404, text: '{"error":"unknown node: nope"}' });
     expect((await get('/api/v1/nodes?recent=500')).status).toBe(400);
     expect(JSON.parse((await get('/api/v1/nodes/val-eu-1/uptime/2h/badge.svg')).text)).toEqual({ error: 'uptime window must be one of: 1h, 24h, 7d' });
+    // Names every object inherits are not windows either.
+    for (const inherited of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      expect(await get(`/api/v1/nodes/val-eu-1/uptime/${inherited}/badge.svg`), inherited).toMatchObject({ status: 400, text: '{"error":"uptime window must be one of: 1h, 24h, 7d"}' });
+    }
     const missing = await get('/nodes/%3Cscript%3E');
     expect(missing.status).toBe(404);
     expect(missing.text).toContain('No node named &#34;&#60;script&#62;&#34; is configured.');

@@ -100,6 +100,6 @@ export async function statusRoute(deps: StatusRouteDeps, pathname: string, param
   if (!apiMatch[2]) return json(200, nodeJson(src, name));
   if (apiMatch[3] === undefined) return svg(statusBadge(name, status.status));
   const window = apiMatch[3];
-  if (!(window in UPTIME_WINDOWS)) return json(400, { error: `uptime window must be one of: ${Object.keys(UPTIME_WINDOWS).join(', ')}` });
+  if (!Object.hasOwn(UPTIME_WINDOWS, window)) return json(400, { error: `uptime window must be one of: ${Object.keys(UPTIME_WINDOWS).join(', ')}` });
   return svg(uptimeBadge(window, src.board.uptime(name, window as UptimeWindow)));
 }
