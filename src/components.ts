@@ -3,6 +3,7 @@
 import type { ExporterSignals } from './alerting/types.js';
 import type { ConfigDiff } from './config/diff.js';
 import type { ExporterConfig } from './domain.js';
+import type { EvidenceReader } from './evidence/api.js';
 import type { HttpClient } from './http/client.js';
 import type { Logger } from './logger.js';
 import type { RegistryExtension } from './metrics/view.js';
@@ -26,6 +27,11 @@ export interface DaemonContext {
   url: string;
   /** What the exporter knows about itself (poll overruns, evidence write errors, agent key verdict). */
   signals(): ExporterSignals;
+  /**
+   * The running evidence store's records; absent when the store is off. Its directory is the
+   * one from start-up: a reload that changes evidence.dir takes effect at the next restart.
+   */
+  evidence?: EvidenceReader;
 }
 
 export interface DaemonComponent {

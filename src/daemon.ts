@@ -98,7 +98,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     evidenceWriteErrors: evidence?.stats().writeErrors ?? 0,
     agentKeyValid: agent?.checker.lastKeyVerdict()?.keyValid ?? undefined,
   });
-  const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, signals };
+  const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, signals, evidence };
   for (const c of components) await c.start?.(ctx);
   log.info({ url, nodes: initial.nodes.length, version: VERSION }, 'exporter listening');
 

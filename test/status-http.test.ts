@@ -63,6 +63,19 @@ describe('status over HTTP', () => {
     expect(page.text).toContain('HTTP 502 from proxy');
   });
 
+  it("lists the running store's evidence after a reload names another evidence directory (taken at the next restart)", async () => {
+    const started = sf.daemon.config();
+    sf.daemon.applyConfig({ ...started, evidence: { ...started.evidence, dir: join(sf.dir, 'evidence-after-reload') } });
+    try {
+      const page = await get('/nodes/test-proxy');
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain('could not be read');
+      expect(page.text).toMatch(/<li class="evidence">.*HTTP 502/);
+    } finally {
+      sf.daemon.applyConfig(started);
+    }
+  });
+
   it('logs one line per node state change and records reloads as events', async () => {
     const node = sf.fleet.node('val-eu-1');
     node.setFault('hang');

@@ -1,7 +1,6 @@
 // The on-call view as a daemon component: it sees each probe result and reload, serves the
 // status pages and API, and keeps its history file. The alert engine reports through noteAlert.
 import type { DaemonComponent, DaemonContext } from '../components.js';
-import { readEvidence } from '../evidence/index.js';
 import type { Logger } from '../logger.js';
 import type { StatusBoard } from './board.js';
 import { statusRoute } from './routes.js';
@@ -36,7 +35,6 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
     minIntervalMs: () => Math.min(10_000, ...running().config().nodes.map((n) => n.intervalMs)),
     activeAlerts: opts.activeAlerts,
   });
-  const evidenceDir = () => running().config().evidence.dir;
   return {
     name: 'status',
     board: service.board,
@@ -44,12 +42,15 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
       (req) => {
         if (!ctx) return undefined;
         service.freshen();
+        // The running store, not config().evidence.dir: a reload may name another directory,
+        // which the store only moves to at the next restart.
+        const store = opts.evidence === false ? undefined : ctx.evidence;
         return statusRoute(
           {
             source: service.source(),
             version: opts.version,
             ready: () => running().state.ready(),
-            evidence: opts.evidence === false ? undefined : async (node, limit) => (await readEvidence(evidenceDir(), { node, limit })).records,
+            evidence: store && (async (node, limit) => (await store.read({ node, limit }, {})).records),
           },
           req.pathname,
           req.params,
