@@ -3,7 +3,7 @@
 import type { ExporterSignals } from './alerting/types.js';
 import type { ConfigDiff } from './config/diff.js';
 import type { ExporterConfig } from './domain.js';
-import type { EvidenceReader } from './evidence/api.js';
+import type { LimitedEvidenceReader } from './evidence/api.js';
 import type { HttpClient } from './http/client.js';
 import type { Logger } from './logger.js';
 import type { RegistryExtension } from './metrics/view.js';
@@ -28,10 +28,11 @@ export interface DaemonContext {
   /** What the exporter knows about itself (poll overruns, evidence write errors, agent key verdict). */
   signals(): ExporterSignals;
   /**
-   * The running evidence store's records; absent when the store is off. Its directory is the
-   * one from start-up: a reload that changes evidence.dir takes effect at the next restart.
+   * The running evidence store's records, within /api/evidence's limits (shared with it); absent
+   * when the store is off. Its directory is the one from start-up: a reload that changes
+   * evidence.dir takes effect at the next restart.
    */
-  evidence?: EvidenceReader;
+  evidence?: LimitedEvidenceReader;
 }
 
 export interface DaemonComponent {

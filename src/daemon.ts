@@ -76,13 +76,15 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
   const components = opts.components ?? [];
   const parts = await assemble(initial, opts, components);
   const { state, scheduler, evidence, client, agent, view, snapshot, current } = parts;
+  // One set of evidence limits for /api/evidence and the node pages.
+  const evidenceApi = createEvidenceApi(evidence ?? null);
   const handler = createRequestHandler({
     logger: log,
     version: VERSION,
     metrics: () => view,
     ready: () => state.ready(),
     snapshot,
-    evidence: createEvidenceApi(evidence ?? null),
+    evidence: evidenceApi,
     routes: components.flatMap((c) => c.routes ?? []),
   });
   const server = buildServer(opts.web, handler);
@@ -98,7 +100,7 @@ export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions):
     evidenceWriteErrors: evidence?.stats().writeErrors ?? 0,
     agentKeyValid: agent?.checker.lastKeyVerdict()?.keyValid ?? undefined,
   });
-  const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, signals, evidence };
+  const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, signals, evidence: evidence && evidenceApi };
   for (const c of components) await c.start?.(ctx);
   log.info({ url, nodes: initial.nodes.length, version: VERSION }, 'exporter listening');
 

@@ -1,6 +1,7 @@
 // Clients that ask too much of /api/evidence, over real loopback HTTP (issue 15, finding 2): a
 // query reads the newest file backwards and stops at `limit` or at its byte bound, and only a few
-// queries run at once (429 beyond), however large the evidence directory is.
+// queries run at once (429 beyond), however large the evidence directory is. Node pages, which
+// list a node's newest evidence, read within the same limits.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,9 @@ import { DEFAULT_EVIDENCE_API_LIMITS } from '../src/evidence/index.js';
 import { evidenceFileName } from '../src/evidence/files.js';
 import { buildEvidenceRecord, serializeRecord } from '../src/evidence/record.js';
 import { createLogger } from '../src/logger.js';
+import { statusComponent } from '../src/status/component.js';
 import { DEFAULT_HTTP_LIMITS } from '../src/web/webConfig.js';
+import { target } from './support/targets.js';
 
 const FILES = 48;
 const FILE_BYTES = 1 << 20;
@@ -35,11 +38,12 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lfe-hostile-clients-'));
   const evDir = join(dir, 'evidence');
   mkdirSync(evDir);
-  // 48 MiB of evidence about "bulk", then the newest file ends with ten records about "recent".
+  // 48 MiB of evidence about "bulk", then the newest file ends with ten records about "recent";
+  // the oldest file starts with three about "old", beyond the byte bound of a query.
   const start = Date.now() - 3_600_000;
   let attempt = 0;
   for (let f = 0; f < FILES; f++) {
-    const lines: Buffer[] = [];
+    const lines: Buffer[] = f === 0 ? [0, 1, 2].map((i) => line('old', i, new Date(start - 1000 + i))) : [];
     let size = 0;
     while (size < FILE_BYTES) {
       const l = line('bulk', attempt++, new Date(start + attempt));
@@ -52,12 +56,14 @@ beforeAll(async () => {
   const config: ExporterConfig = {
     listen: { host: '127.0.0.1', port: 0 },
     polling: { concurrency: 4, maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 },
-    nodes: [],
+    // Configured so that it has a node page; nothing answers there, and refused connections leave no evidence.
+    nodes: [target('old', { probes: ['health'], intervalMs: 60_000 })],
     networks: {},
     evidence: { dir: evDir, maxBytes: 256 << 20, maxAgeDays: 30 },
   };
   const sink = new Writable({ write: (_c, _e, cb) => cb() });
-  daemon = await startDaemon(config, { logger: createLogger({ level: 'silent', destination: sink }), defaultMetrics: false });
+  const logger = createLogger({ level: 'silent', destination: sink });
+  daemon = await startDaemon(config, { logger, defaultMetrics: false, components: [statusComponent({ logger, version: 'test', file: false })] });
 }, 60_000);
 
 afterAll(async () => {
@@ -91,6 +97,27 @@ describe('/api/evidence under hostile queries', () => {
     expect(refused.every((a) => a.retryAfter === '1' && /too many evidence queries/.test(a.body.error ?? ''))).toBe(true);
     // Once they are done, queries are served again.
     expect((await get('/api/evidence?node=recent&limit=1')).status).toBe(200);
+  });
+
+  it("reads a node page's evidence within the same byte bound, and says older records may exist", async () => {
+    const res = await request(daemon.url + '/nodes/old');
+    const page = await res.body.text();
+    expect(res.statusCode).toBe(200);
+    expect(page).not.toContain('<li class="evidence">');
+    expect(page).toContain('id="evidence-partial"');
+  });
+
+  it('gives node pages places among the same few queries: beyond them a page says "evidence busy" and is still served', async () => {
+    const pages = async () => {
+      const res = await request(daemon.url + '/nodes/old');
+      return { status: res.statusCode, text: await res.body.text() };
+    };
+    const query = () => get('/api/evidence?node=absent&limit=1000');
+    const [queries, views] = await Promise.all([Promise.all([query(), query()]), Promise.all([pages(), pages(), pages(), pages()])]);
+    expect(queries.every((q) => q.status === 200 || q.status === 429)).toBe(true);
+    expect(views.map((v) => v.status)).toEqual([200, 200, 200, 200]);
+    expect(views.filter((v) => v.text.includes('Evidence busy')).length).toBeGreaterThanOrEqual(1);
+    expect(views.every((v) => v.text.includes('<table id="probes">'))).toBe(true);
   });
 });
 

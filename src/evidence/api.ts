@@ -1,7 +1,8 @@
 // GET /api/evidence as a function of the query string, so the server only copies status, headers
 // and JSON. Each query reads the newest file backwards and stops at `limit` or at a byte bound;
 // only a few run at once (429 beyond), so no client can make the exporter read the whole
-// directory into memory, however large it is or however many ask.
+// directory into memory, however large it is or however many ask. Node pages query within the
+// same limits (read), since anyone who can load a page can ask for one.
 import type { EvidenceQuery, ReadOptions, ReadResult } from './files.js';
 import type { EvidenceRecord } from './record.js';
 import { parseEvidenceQuery } from './query.js';
@@ -26,21 +27,36 @@ export interface EvidenceApiLimits {
 
 export const DEFAULT_EVIDENCE_API_LIMITS: Required<EvidenceApiLimits> = { maxConcurrent: 2, maxScanBytes: 32 * 1024 * 1024 };
 
-/** The /api/evidence handler with its concurrency bound. */
-export function createEvidenceApi(store: EvidenceReader | null, limits: EvidenceApiLimits = {}): { handle(params: URLSearchParams): Promise<EvidenceApiResponse> } {
+/** Evidence queries within the API's limits: its byte bound, and a place among its few at once. */
+export interface LimitedEvidenceReader {
+  /** The newest matching records; 'busy' when the most queries allowed at once are running. */
+  read(q: EvidenceQuery): Promise<ReadResult | 'busy'>;
+}
+
+export interface EvidenceApi extends LimitedEvidenceReader {
+  /** GET /api/evidence from its query string. */
+  handle(params: URLSearchParams): Promise<EvidenceApiResponse>;
+}
+
+/** The /api/evidence handler and reader, sharing one concurrency bound and byte bound. */
+export function createEvidenceApi(store: EvidenceReader | null, limits: EvidenceApiLimits = {}): EvidenceApi {
   const { maxConcurrent, maxScanBytes } = { ...DEFAULT_EVIDENCE_API_LIMITS, ...limits };
   let running = 0;
+  async function limited<T>(busy: T, query: () => Promise<T>): Promise<T> {
+    if (running >= maxConcurrent) return busy;
+    running++;
+    try {
+      return await query();
+    } finally {
+      running--;
+    }
+  }
+  const tooMany: EvidenceApiResponse = { status: 429, body: { error: `too many evidence queries at once (at most ${maxConcurrent}); retry shortly` }, headers: { 'retry-after': '1' } };
   return {
-    async handle(params) {
-      if (running >= maxConcurrent) {
-        return { status: 429, body: { error: `too many evidence queries at once (at most ${maxConcurrent}); retry shortly` }, headers: { 'retry-after': '1' } };
-      }
-      running++;
-      try {
-        return await evidenceApiResponse(store, params, { maxScanBytes });
-      } finally {
-        running--;
-      }
+    handle: (params) => limited(tooMany, () => evidenceApiResponse(store, params, { maxScanBytes })),
+    async read(q) {
+      if (!store) throw new Error('evidence store is not available');
+      return limited<ReadResult | 'busy'>('busy', () => store.read(q, { maxScanBytes }));
     },
   };
 }

@@ -50,7 +50,7 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
             source: service.source(),
             version: opts.version,
             ready: () => running().state.ready(),
-            evidence: store && (async (node, limit) => (await store.read({ node, limit }, {})).records),
+            evidence: store && ((node, limit) => store.read({ node, limit })),
           },
           req.pathname,
           req.params,

@@ -5,8 +5,11 @@ import { eventsHtml } from './fleetPage.js';
 import { esc, historyBars, page, percent, sparkline, STATUS_LABEL, timeCell } from './html.js';
 import { HISTORY_LENGTH } from './history.js';
 
-/** Evidence shown on the node page: the newest records, or why there are none. */
-export type EvidenceSection = { records: EvidenceRecord[] } | { disabled: true } | { error: string };
+/**
+ * Evidence shown on the node page: the newest records (partial: the read stopped at its byte
+ * bound), or why there are none (busy: the evidence queries allowed at once are running).
+ */
+export type EvidenceSection = { records: EvidenceRecord[]; partial?: boolean } | { disabled: true } | { error: string } | { busy: true };
 
 const dash = '<span class="muted">—</span>';
 const opt = (x: string | number | null | undefined) => (x === null || x === undefined ? dash : esc(String(x)));
@@ -24,14 +27,17 @@ function probesHtml(probes: NonNullable<ReturnType<typeof nodeJson>>['node']['pr
 function evidenceHtml(ev: EvidenceSection, name: string): string {
   if ('disabled' in ev) return '<p class="muted">The evidence store is not enabled.</p>';
   if ('error' in ev) return `<p class="warn-msg">Evidence could not be read: ${esc(ev.error)}</p>`;
-  if (ev.records.length === 0) return '<p class="muted">No evidence recorded for this node (evidence is kept for 5xx answers).</p>';
+  if ('busy' in ev) return '<p class="muted" id="evidence-busy">Evidence busy (other queries are reading it), try again in a moment.</p>';
+  const more = `<p><a href="../api/evidence?node=${encodeURIComponent(name)}&amp;limit=50">All evidence of this node as JSON</a></p>`;
+  const partial = ev.partial ? '<p class="muted" id="evidence-partial">Only the newest evidence files were read (the read stops at a size limit); older records may exist.</p>' : '';
+  if (ev.records.length === 0) return partial ? partial + more : '<p class="muted">No evidence recorded for this node (evidence is kept for 5xx answers).</p>';
   const items = ev.records
     .map(
       (r) =>
         `<li class="evidence"><p><time datetime="${esc(r.time)}">${esc(r.time.replace('T', ' ').slice(0, 19))} UTC</time> · ${esc(r.probe)} probe · <strong>${esc(r.method)}</strong> · HTTP ${r.status} · ${Math.round(r.durationMs)} ms · attempt ${r.attempt}${r.headers.server ? ` · server: ${esc(r.headers.server)}` : ''}</p><pre>${esc(r.body.slice(0, 600))}${r.body.length > 600 || r.bodyTruncated ? '\n…' : ''}</pre></li>`,
     )
     .join('');
-  return `<ol class="evidence-list">${items}</ol><p><a href="../api/evidence?node=${encodeURIComponent(name)}&amp;limit=50">All evidence of this node as JSON</a></p>`;
+  return `<ol class="evidence-list">${items}</ol>${partial}${more}`;
 }
 
 export function nodePage(src: StatusSource, name: string, evidence: EvidenceSection): string | undefined {

@@ -1,6 +1,6 @@
 // HTTP routes of the on-call view: pages, badges, the JSON API and the pages' static files.
 // Returns undefined for paths it does not own, so the server can try its other routes.
-import type { EvidenceRecord } from '../evidence/record.js';
+import type { ReadResult } from '../evidence/files.js';
 import { nodeJson, nodesJson, type StatusSource } from './api.js';
 import { FAVICON_SVG, STATUS_CSS, STATUS_JS } from './assets.js';
 import { statusBadge, uptimeBadge } from './badge.js';
@@ -21,8 +21,8 @@ export interface StatusRouteDeps {
   source: StatusSource;
   version: string;
   ready: () => boolean;
-  /** Newest evidence records of a node; absent when the evidence store is off. */
-  evidence?: (node: string, limit: number) => Promise<EvidenceRecord[]>;
+  /** Newest evidence records of a node, 'busy' when too many queries run; absent when the evidence store is off. */
+  evidence?: (node: string, limit: number) => Promise<Pick<ReadResult, 'records' | 'partial'> | 'busy'>;
 }
 
 /** Scripts and styles from this server only, no inline script, nothing framed or posted. */
@@ -58,7 +58,8 @@ function decodeName(raw: string): string | undefined {
 async function evidenceFor(deps: StatusRouteDeps, name: string): Promise<EvidenceSection> {
   if (!deps.evidence) return { disabled: true };
   try {
-    return { records: await deps.evidence(name, EVIDENCE_ON_PAGE) };
+    const read = await deps.evidence(name, EVIDENCE_ON_PAGE);
+    return read === 'busy' ? { busy: true } : { records: read.records, partial: read.partial };
   } catch (err) {
     return { error: (err as NodeJS.ErrnoException).code ?? 'read failed' };
   }
