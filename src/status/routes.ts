@@ -2,12 +2,13 @@
 // Returns undefined for paths it does not own, so the server can try its other routes.
 import type { ReadResult } from '../evidence/files.js';
 import { nodeJson, nodesJson, type StatusSource } from './api.js';
-import { FAVICON_SVG, STATUS_CSS, STATUS_JS } from './assets.js';
+import { FAVICON_SVG, STATUS_CSS } from './assets.js';
 import { statusBadge, uptimeBadge } from './badge.js';
 import { fleetPage } from './fleetPage.js';
 import { esc, page } from './html.js';
 import { HISTORY_LENGTH, UPTIME_WINDOWS, type UptimeWindow } from './history.js';
 import { nodePage, type EvidenceSection } from './nodePage.js';
+import { STATUS_JS } from './script.js';
 import { parseIntParam } from '../web/queryInt.js';
 
 export interface StatusReply {

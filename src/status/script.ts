@@ -1,0 +1,203 @@
+// The pages' script, served from /static/status.js like the stylesheet (assets.ts). Plain browser
+// JavaScript (no build step): refreshes the page from the JSON API it names in data-api, keeps
+// relative times and "updated N s ago" current, and says when updates fail.
+export const STATUS_JS = `'use strict';
+(function () {
+  var body = document.body;
+  var api = body.getAttribute('data-api');
+  var refresh = Math.max(1000, Number(body.getAttribute('data-refresh')) || 5000);
+  var skew = 0;
+  var lastOk = Number(body.getAttribute('data-generated')) || Date.now();
+  var failing = false;
+  var SVG = 'http://www.w3.org/2000/svg';
+  function now() { return Date.now() + skew; }
+  function pad(n) { return (n < 10 ? '0' : '') + n; }
+  function fmt(ms) {
+    var s = Math.max(0, ms) / 1000;
+    if (s < 90) return Math.round(s) + ' s';
+    var t = Math.round(s);
+    if (t < 3600) return Math.floor(t / 60) + 'm' + pad(t % 60) + 's';
+    if (t < 86400) return Math.floor(t / 3600) + 'h' + pad(Math.floor((t % 3600) / 60)) + 'm';
+    return Math.floor(t / 86400) + 'd' + Math.floor((t % 86400) / 3600) + 'h';
+  }
+  function rel(t) { var d = t - now(); return Math.abs(d) < 1000 ? '(now)' : d > 0 ? '(in ' + fmt(d) + ')' : '(' + fmt(-d) + ' ago)'; }
+  function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
+  function dash() { return el('span', 'muted', '\\u2014'); }
+  function timeEl(ms) {
+    var f = document.createDocumentFragment();
+    if (ms == null) { f.appendChild(dash()); return f; }
+    var iso = new Date(ms).toISOString();
+    var t = el('time', null, (iso.slice(0, 10) === new Date(now()).toISOString().slice(0, 10) ? '' : iso.slice(0, 10) + ' ') + iso.slice(11, 19) + ' UTC');
+    t.setAttribute('datetime', iso);
+    var r = el('span', 'rel', rel(ms));
+    r.setAttribute('data-rel-of', String(ms));
+    f.appendChild(t); f.appendChild(document.createTextNode(' ')); f.appendChild(r);
+    return f;
+  }
+  function bars(polls, slots) {
+    var H = { up: 6, degraded: 12, down: 18 }, c = { up: 0, degraded: 0, down: 0 };
+    var svg = document.createElementNS(SVG, 'svg');
+    var width = slots * 5, start = slots - polls.length;
+    svg.setAttribute('class', 'bars'); svg.setAttribute('viewBox', '0 0 ' + width + ' 18');
+    svg.setAttribute('width', String(width)); svg.setAttribute('height', '18'); svg.setAttribute('role', 'img');
+    polls.forEach(function (p, i) {
+      c[p.outcome]++;
+      var r = document.createElementNS(SVG, 'rect'), h = H[p.outcome] || 18;
+      r.setAttribute('class', 'bar ' + p.outcome); r.setAttribute('x', String((start + i) * 5)); r.setAttribute('y', String(18 - h));
+      r.setAttribute('width', '4'); r.setAttribute('height', String(h));
+      var t = document.createElementNS(SVG, 'title');
+      t.textContent = new Date(p.at).toISOString().replace('T', ' ').slice(0, 19) + ' UTC: ' + p.outcome + (p.reason ? ': ' + p.reason : '') + ' (' + p.durationMs + ' ms)';
+      r.appendChild(t); svg.appendChild(r);
+    });
+    var label = polls.length ? 'last ' + polls.length + ' polls: ' + c.up + ' up, ' + c.degraded + ' degraded, ' + c.down + ' down' : 'no polls yet';
+    svg.setAttribute('aria-label', label);
+    return svg;
+  }
+  function pct(x) { return x == null ? '\\u2014' : (x * 100 >= 99.995 ? '100' : (x * 100).toFixed(2)) + '%'; }
+  function num(x) { return x == null ? dash() : document.createTextNode(String(x)); }
+  function cell(tr, label, cls, content) {
+    var td = el('td', cls);
+    td.setAttribute('data-label', label);
+    if (content != null) td.appendChild(typeof content === 'string' ? document.createTextNode(content) : content);
+    tr.appendChild(td);
+    return td;
+  }
+  function pill(cls, text) { return el('span', 'pill ' + cls, text); }
+  function why(text, backingOff) {
+    var f = document.createDocumentFragment();
+    f.appendChild(text ? document.createTextNode(text) : dash());
+    if (backingOff) { f.appendChild(document.createTextNode(' ')); f.appendChild(el('span', 'tag', 'backing off')); }
+    return f;
+  }
+  function nodeRow(r, labels) {
+    var tr = el('tr', 'row-' + r.status);
+    tr.setAttribute('data-node', r.name);
+    var th = el('th'); th.setAttribute('scope', 'row');
+    var a = el('a', null, r.name); a.setAttribute('href', 'nodes/' + encodeURIComponent(r.name));
+    th.appendChild(a); th.appendChild(document.createTextNode(' ')); th.appendChild(el('span', 'net', r.network));
+    tr.appendChild(th);
+    cell(tr, labels[1], 'st', pill(r.status, r.label));
+    cell(tr, labels[2], 'why', why(r.reason, r.backingOff));
+    cell(tr, labels[3], null, timeEl(r.since));
+    cell(tr, labels[4], null, timeEl(r.lastCheck));
+    cell(tr, labels[5], null, timeEl(r.nextCheck));
+    cell(tr, labels[6], 'n', num(r.height));
+    cell(tr, labels[7], 'n', num(r.lagBlocks));
+    cell(tr, labels[8], null, r.version == null ? dash() : r.version);
+    cell(tr, labels[9], 'n', pct(r.uptime['24h']));
+    cell(tr, labels[10], 'hist', bars(r.recent || [], 30));
+    return tr;
+  }
+  function events(list) {
+    var box = document.getElementById('events');
+    if (!box) return;
+    box.textContent = '';
+    if (!list.length) { box.appendChild(el('p', 'muted', 'No events yet.')); return; }
+    var ol = el('ol', 'events');
+    list.forEach(function (e) { var li = el('li', 'ev ' + e.kind); li.appendChild(timeEl(e.at)); li.appendChild(document.createTextNode(' ' + e.text)); ol.appendChild(li); });
+    box.appendChild(ol);
+  }
+  function alerts(list) {
+    var sec = document.getElementById('alerts');
+    if (!sec || list == null) return;
+    var old = sec.querySelector('ul, p'); if (old) old.remove();
+    if (!list.length) { sec.appendChild(el('p', 'ok-msg', 'No alerts pending or firing.')); return; }
+    var ul = el('ul', 'alerts');
+    list.forEach(function (a) {
+      var li = el('li', 'alert ' + (a.state === 'firing' ? 'firing' : 'pending'));
+      li.appendChild(el('strong', null, a.name)); li.appendChild(document.createTextNode(' '));
+      li.appendChild(el('span', 'tag', a.state)); li.appendChild(document.createTextNode(' ')); li.appendChild(el('span', 'tag', a.severity));
+      var where = Object.keys(a.labels).filter(function (k) { return k === 'node' || k === 'network'; }).map(function (k) { return k + '=' + a.labels[k]; }).join(' ');
+      li.appendChild(document.createTextNode(' ' + where));
+      if (a.summary) { li.appendChild(el('br')); li.appendChild(document.createTextNode(a.summary)); }
+      ul.appendChild(li);
+    });
+    sec.appendChild(ul);
+  }
+  // Same cells as the server's networksHtml (fleetPage.ts); the list covers the whole fleet, not only this page.
+  function networks(list) {
+    var table = document.getElementById('networks');
+    if (!table || !list) return;
+    var tbody = el('tbody');
+    list.forEach(function (n) {
+      var tr = el('tr'), th = el('th', null, n.network);
+      th.setAttribute('scope', 'row'); tr.appendChild(th);
+      [n.answering + '/' + n.total, n.degraded, n.down, n.highestBlock == null ? '\u2014' : n.highestBlock].forEach(function (v) { tr.appendChild(el('td', 'n', String(v))); });
+      tbody.appendChild(tr);
+    });
+    table.replaceChild(tbody, table.tBodies[0]);
+  }
+  // Same words and links as the server's pager (fleetPage.ts), from the window the refresh returned.
+  function pager(data) {
+    var navs = document.querySelectorAll('nav.pager');
+    if (!navs.length || !data.limit) return;
+    var pages = Math.max(1, Math.ceil(data.total / data.limit)), page = Math.floor(data.offset / data.limit) + 1;
+    function link(nav, n, text) { var a = el('a', null, text); a.setAttribute('href', n === 1 ? './' : '?page=' + n); nav.appendChild(document.createTextNode(' ')); nav.appendChild(a); }
+    navs.forEach(function (nav) {
+      nav.textContent = '';
+      nav.appendChild(el('span', null, data.nodes.length
+        ? 'nodes ' + (data.offset + 1) + '\u2013' + (data.offset + data.nodes.length) + ' of ' + data.total + ', worst first (page ' + page + ' of ' + pages + ')'
+        : 'no nodes on this page: the fleet has ' + data.total + ' (' + pages + ' page' + (pages === 1 ? '' : 's') + ')'));
+      if (page > 1) { link(nav, 1, '\u00ab first'); link(nav, Math.min(page - 1, pages), '\u2039 previous'); }
+      if (page < pages) { link(nav, page + 1, 'next \u203a'); link(nav, pages, 'last \u00bb'); }
+    });
+  }
+  function fleet(data) {
+    pager(data);
+    var table = document.getElementById('nodes');
+    var labels = Array.prototype.map.call(table.querySelectorAll('thead th'), function (th) { return th.textContent; });
+    var tbody = el('tbody');
+    data.nodes.forEach(function (r) { tbody.appendChild(nodeRow(r, labels)); });
+    table.replaceChild(tbody, table.tBodies[0]);
+    var s = data.summary;
+    document.getElementById('summary').textContent = s.down + ' down \\u00b7 ' + s.degraded + ' degraded \\u00b7 ' + s.up + ' up' + (s.unknown ? ' \\u00b7 ' + s.unknown + ' not polled yet' : '');
+    document.title = (s.down ? s.down + ' down \\u2013 ' : '') + 'Ledger fleet status';
+    alerts(data.alerts);
+    networks(data.networks);
+    events(data.events);
+  }
+  function node(data) {
+    var n = data.node;
+    var st = document.getElementById('node-status');
+    st.className = 'pill ' + n.status; st.textContent = n.label;
+    document.getElementById('node-reason').textContent = n.reason || 'answering normally';
+    var rows = document.querySelectorAll('#probes tbody tr');
+    n.probes.forEach(function (p, i) {
+      var tr = rows[i]; if (!tr) return;
+      var c = tr.cells;
+      tr.className = 'probe-' + p.outcome;
+      c[1].textContent = ''; c[1].appendChild(pill(p.outcome, p.outcome === 'failing' ? '\\u25bc failing' : p.outcome === 'ok' ? '\\u25cf ok' : p.outcome === 'unsupported' ? '\\u25cb unsupported' : '? pending'));
+      c[2].textContent = ''; c[2].appendChild(why(p.text, p.backingOff));
+      c[3].textContent = p.durationMs == null ? '\\u2014' : p.durationMs + ' ms';
+      c[4].textContent = ''; c[4].appendChild(timeEl(p.lastRun));
+      c[5].textContent = ''; c[5].appendChild(timeEl(p.lastSuccess));
+      c[6].textContent = ''; c[6].appendChild(timeEl(p.nextCheck));
+    });
+    var hist = document.querySelector('.hist-big');
+    if (hist) { hist.textContent = ''; hist.appendChild(bars(n.recent || [], 100)); }
+  }
+  function tick() {
+    document.querySelectorAll('[data-rel-of]').forEach(function (e) { e.textContent = rel(Number(e.getAttribute('data-rel-of'))); });
+    var u = document.getElementById('updated');
+    if (u) {
+      u.textContent = (failing ? 'update failed, retrying; last updated ' : 'updated ') + fmt(now() - lastOk) + ' ago';
+      u.classList.toggle('stale', failing || now() - lastOk > 3 * refresh);
+    }
+  }
+  function poll() {
+    fetch(api, { cache: 'no-store', headers: { accept: 'application/json' } })
+      .then(function (res) { if (!res.ok) throw new Error('HTTP ' + res.status); return res.json(); })
+      .then(function (data) {
+        skew = data.generatedAt - Date.now();
+        lastOk = data.generatedAt;
+        failing = false;
+        if (data.nodes) fleet(data); else if (data.node) node(data);
+      })
+      .catch(function () { failing = true; })
+      .then(function () { tick(); setTimeout(poll, refresh); });
+  }
+  tick();
+  setInterval(tick, 1000);
+  if (api) setTimeout(poll, refresh);
+})();
+`;
