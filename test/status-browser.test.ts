@@ -4,6 +4,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, CHROMIUM_PATH, openBrowser } from '../scripts/browser.mjs';
+import type { NodeTarget } from '../src/domain.js';
 import { startStatusFleet, STATUS_FLEET_INTERVAL_MS, type StatusFleet } from './support/statusFleet.js';
 
 const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === '1';
@@ -106,6 +107,95 @@ describe.skipIf(skip)('status page in chromium', () => {
     const events = await page.locator('#events').innerText();
     expect(events).toContain('val-eu-1 down: HTTP 502 from proxy');
     expect(events).toMatch(/val-eu-1 up after \d/);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('keeps every fact of a node page current without reloading after a fault: status since, checks, height, peers, events, chart', async () => {
+    const { page, problems } = await watchedPage(browser!.context);
+    await page.goto(sf.daemon.url + '/nodes/val-eu-1');
+    await page.waitForFunction(UPDATED_BY_SCRIPT, undefined, { timeout: 15_000 });
+    await page.evaluate("window.marker = 'same document'");
+    const facts = () =>
+      page.evaluate(() => {
+        const doc = (globalThis as Page$).document;
+        const when = (id: string) => doc.querySelector(`#${id} time`)?.getAttribute('datetime') ?? null;
+        const text = (id: string) => doc.getElementById(id).textContent as string;
+        return { since: when('node-since'), last: when('node-last'), next: when('node-next'), height: text('node-height'), peers: text('node-peers'), newestEvent: doc.querySelector('#events li')?.textContent ?? null, chart: doc.querySelector('#node-spark svg')?.getAttribute('aria-label') ?? null, title: doc.title as string };
+      });
+    const before = await facts();
+    expect(before.height).toMatch(/^\d+/);
+    expect(before.peers).toMatch(/^\d+$/);
+    expect(before.newestEvent ?? '').not.toMatch(/down: HTTP 502 from proxy/);
+    const refreshMs = Number(await page.locator('body').getAttribute('data-refresh'));
+    const node = sf.fleet.node('val-eu-1');
+    node.setFault('proxy_502');
+    try {
+      await page.waitForFunction(() => (globalThis as Page$).document.getElementById('node-status').textContent.includes('DOWN'), undefined, { timeout: STATUS_FLEET_INTERVAL_MS + refreshMs + 3000 });
+      const after = await facts();
+      const api = (await (await fetch(sf.daemon.url + '/api/v1/nodes/val-eu-1')).json()) as { node: { since: number } };
+      expect(await page.evaluate('window.marker')).toBe('same document');
+      // Filled from the same refresh as the status pill: the page agrees with the API, not with the page load.
+      expect(after.since).toBe(new Date(api.node.since).toISOString());
+      expect(after.since).not.toBe(before.since);
+      expect(after.last).not.toBe(before.last);
+      expect(after.next).not.toBe(before.next);
+      expect(after.height).toBe('—');
+      expect(after.peers).toBe('—');
+      // A change soon after others is told as "flapping: N changes in T, now down".
+      expect(after.newestEvent).toMatch(/val-eu-1 .*down: HTTP 502 from proxy/);
+      expect(after.chart).not.toBe(before.chart);
+      expect(after.title).toBe('val-eu-1: down – Ledger fleet status');
+    } finally {
+      node.setFault('none');
+    }
+    await page.waitForFunction(() => (globalThis as Page$).document.getElementById('node-status').textContent.includes('up'), undefined, { timeout: 30_000 + refreshMs + 3000 });
+    expect(await page.locator('#node-height').innerText()).toMatch(/^\d+/);
+    expect(await page.locator('#events li').first().innerText()).toMatch(/val-eu-1 .*up/);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('keeps each probe row under its own name when a reload changes the probe list', async () => {
+    const { page, problems } = await watchedPage(browser!.context);
+    await page.goto(sf.daemon.url + '/nodes/rpc-legacy');
+    const rows = () =>
+      page.evaluate(() =>
+        [...(globalThis as Page$).document.querySelectorAll('#probes tbody tr')].map((tr: Page$) => ({
+          probe: tr.cells[0].textContent,
+          result: tr.cells[1].textContent,
+          supported: tr.cells[7].textContent,
+          labels: [...tr.cells].slice(1).map((c: Page$) => c.getAttribute('data-label')).join(','),
+        })),
+      );
+    const loaded = await rows();
+    expect(loaded.map((r) => r.probe)).toEqual(['health', 'metrics', 'blockNumber', 'miningStats', 'validators']);
+    expect(loaded.at(-1)).toMatchObject({ probe: 'validators', result: '○ unsupported', supported: 'no (earlier node build)' });
+    const refreshMs = Number(await page.locator('body').getAttribute('data-refresh'));
+    const started = sf.daemon.config();
+    const withProbes = (probes: NodeTarget['probes']) => ({ ...started, nodes: started.nodes.map((n) => (n.name === 'rpc-legacy' ? { ...n, probes } : n)) });
+    const rowsShown = (names: string[]) =>
+      page.waitForFunction(
+        (want: string[]) => {
+          const trs = [...(globalThis as Page$).document.querySelectorAll('#probes tbody tr')];
+          return trs.map((tr: Page$) => tr.cells[0].textContent).join() === want.join() && !trs.some((tr: Page$) => tr.cells[1].textContent.includes('pending'));
+        },
+        names,
+        { timeout: 2 * STATUS_FLEET_INTERVAL_MS + refreshMs + 5000 },
+      );
+    try {
+      sf.daemon.applyConfig(withProbes(['health', 'validators']));
+      await rowsShown(['health', 'validators']);
+      const labels = loaded[0]!.labels;
+      expect(await rows()).toEqual([
+        { probe: 'health', result: '● ok', supported: 'yes', labels },
+        { probe: 'validators', result: '○ unsupported', supported: 'no (earlier node build)', labels },
+      ]);
+    } finally {
+      sf.daemon.applyConfig(started);
+    }
+    await rowsShown(['health', 'metrics', 'blockNumber', 'miningStats', 'validators']);
+    expect((await rows()).at(-1)).toMatchObject({ probe: 'validators', result: '○ unsupported' });
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);

@@ -1,4 +1,6 @@
 // The page of one node (/nodes/<name>): status and why, probes, history, events, evidence, labels.
+// The page script fills every element with an id from /api/v1/nodes/<name> (script.ts); only the
+// evidence stays as loaded (reading it has its own limits).
 import type { EvidenceRecord } from '../evidence/record.js';
 import { nodeJson, type StatusSource } from './api.js';
 import { eventsHtml } from './fleetPage.js';
@@ -18,7 +20,7 @@ function probesHtml(probes: NonNullable<ReturnType<typeof nodeJson>>['node']['pr
   const rows = probes
     .map(
       (p) =>
-        `<tr class="probe-${p.outcome}"><th scope="row">${esc(p.probe)}</th><td data-label="Result"><span class="pill ${p.outcome}">${esc(p.outcome === 'failing' ? '▼ failing' : p.outcome === 'ok' ? '● ok' : p.outcome === 'unsupported' ? '○ unsupported' : '? pending')}</span></td><td data-label="Reason">${esc(p.text)}${p.backingOff ? ' <span class="tag">backing off</span>' : ''}</td><td data-label="Duration" class="n">${p.durationMs === null ? dash : `${p.durationMs} ms`}</td><td data-label="Last run">${timeCell(p.lastRun ?? undefined, now)}</td><td data-label="Last success">${timeCell(p.lastSuccess ?? undefined, now)}</td><td data-label="Next check">${timeCell(p.nextCheck ?? undefined, now)}</td><td data-label="Supported">${p.supported ? 'yes' : 'no (earlier node build)'}</td></tr>`,
+        `<tr class="probe-${p.outcome}" data-probe="${esc(p.probe)}"><th scope="row">${esc(p.probe)}</th><td data-label="Result"><span class="pill ${p.outcome}">${esc(p.outcome === 'failing' ? '▼ failing' : p.outcome === 'ok' ? '● ok' : p.outcome === 'unsupported' ? '○ unsupported' : '? pending')}</span></td><td data-label="Reason">${esc(p.text)}${p.backingOff ? ' <span class="tag">backing off</span>' : ''}</td><td data-label="Duration" class="n">${p.durationMs === null ? dash : `${p.durationMs} ms`}</td><td data-label="Last run">${timeCell(p.lastRun ?? undefined, now)}</td><td data-label="Last success">${timeCell(p.lastSuccess ?? undefined, now)}</td><td data-label="Next check">${timeCell(p.nextCheck ?? undefined, now)}</td><td data-label="Supported">${p.supported ? 'yes' : 'no (earlier node build)'}</td></tr>`,
     )
     .join('');
   return `<table id="probes"><thead><tr><th scope="col">Probe</th><th scope="col">Result</th><th scope="col">Reason</th><th scope="col">Duration</th><th scope="col">Last run</th><th scope="col">Last success</th><th scope="col">Next check</th><th scope="col">Supported</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -48,27 +50,28 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
   const enc = encodeURIComponent(name);
   const labels = Object.entries(n.labels).map(([k, v]) => `<span class="tag">${esc(k)}=${esc(v)}</span>`).join(' ') || dash;
   const recent = n.recent ?? [];
+  const uptime24h = percent(n.uptime['24h'] ?? undefined);
   const body = `<header class="top"><p><a href="../">← All nodes</a></p><h1>${esc(name)} <span class="pill ${n.status}" id="node-status">${esc(n.label)}</span></h1>
-<p class="meta"><span id="node-reason" class="why">${esc(n.reason) || 'answering normally'}</span>${n.backingOff ? ' <span class="tag">backing off</span>' : ''} · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span></p></header>
+<p class="meta"><span id="node-reason" class="why">${esc(n.reason) || 'answering normally'}</span><span id="node-backoff">${n.backingOff ? ' <span class="tag">backing off</span>' : ''}</span> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span></p></header>
 <main>
 <section aria-labelledby="sum-h"><h2 id="sum-h">Summary</h2><dl class="facts">
-<dt>Status since</dt><dd>${timeCell(n.since ?? undefined, now)}</dd>
-<dt>Last check</dt><dd>${timeCell(n.lastCheck ?? undefined, now)}</dd>
-<dt>Next check</dt><dd>${timeCell(n.nextCheck ?? undefined, now)}${n.backingOff ? ' (backing off after failures)' : ''}</dd>
-<dt>Network</dt><dd>${esc(n.network)}</dd>
-<dt>Version</dt><dd>${opt(n.version)}</dd>
-<dt>RPC namespace</dt><dd>${opt(n.namespace)}</dd>
-<dt>Height</dt><dd>${opt(n.height)}${n.lagBlocks !== null ? ` (${n.lagBlocks} behind the highest node)` : ''}</dd>
-<dt>Last block age</dt><dd>${n.blockAgeSecs === null ? dash : `${n.blockAgeSecs} s`}</dd>
-<dt>Peers</dt><dd>${opt(n.peers)}</dd>
-<dt>Labels</dt><dd>${labels}</dd>
-<dt>Uptime</dt><dd>1 h ${percent(n.uptime['1h'] ?? undefined)} · 24 h ${percent(n.uptime['24h'] ?? undefined)} · 7 d ${percent(n.uptime['7d'] ?? undefined)}</dd>
-<dt>Badges</dt><dd><img alt="status badge of ${esc(name)}" src="../api/v1/nodes/${enc}/badge.svg"> <img alt="24 h uptime badge of ${esc(name)}" src="../api/v1/nodes/${enc}/uptime/24h/badge.svg"></dd>
+<dt>Status since</dt><dd id="node-since">${timeCell(n.since ?? undefined, now)}</dd>
+<dt>Last check</dt><dd id="node-last">${timeCell(n.lastCheck ?? undefined, now)}</dd>
+<dt>Next check</dt><dd id="node-next">${timeCell(n.nextCheck ?? undefined, now)}${n.backingOff ? ' (backing off after failures)' : ''}</dd>
+<dt>Network</dt><dd id="node-network">${esc(n.network)}</dd>
+<dt>Version</dt><dd id="node-version">${opt(n.version)}</dd>
+<dt>RPC namespace</dt><dd id="node-namespace">${opt(n.namespace)}</dd>
+<dt>Height</dt><dd id="node-height">${opt(n.height)}${n.lagBlocks !== null ? ` (${n.lagBlocks} behind the highest node)` : ''}</dd>
+<dt>Last block age</dt><dd id="node-age">${n.blockAgeSecs === null ? dash : `${n.blockAgeSecs} s`}</dd>
+<dt>Peers</dt><dd id="node-peers">${opt(n.peers)}</dd>
+<dt>Labels</dt><dd id="node-labels">${labels}</dd>
+<dt>Uptime</dt><dd id="node-uptime">1 h ${percent(n.uptime['1h'] ?? undefined)} · 24 h ${uptime24h} · 7 d ${percent(n.uptime['7d'] ?? undefined)}</dd>
+<dt>Badges</dt><dd id="node-badges" data-shows="${esc(`${n.status} ${uptime24h}`)}"><img alt="status badge of ${esc(name)}" src="../api/v1/nodes/${enc}/badge.svg"> <img alt="24 h uptime badge of ${esc(name)}" src="../api/v1/nodes/${enc}/uptime/24h/badge.svg"></dd>
 </dl></section>
 <section aria-labelledby="probes-h"><h2 id="probes-h">Probes</h2>${probesHtml(n.probes, now)}</section>
-<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2><div class="hist-big">${historyBars(recent, HISTORY_LENGTH)}</div><h3>Response time</h3>${sparkline(recent)}</section>
-<section aria-labelledby="ev-h"><h2 id="ev-h">Events</h2>${eventsHtml(data.events, now)}</section>
-<section aria-labelledby="evid-h"><h2 id="evid-h">Recent evidence</h2>${evidenceHtml(evidence, name)}</section>
+<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2><div class="hist-big">${historyBars(recent, HISTORY_LENGTH)}</div><h3>Response time</h3><div id="node-spark">${sparkline(recent)}</div></section>
+<section aria-labelledby="ev-h"><h2 id="ev-h">Events</h2><div id="events">${eventsHtml(data.events, now)}</div></section>
+<section aria-labelledby="evid-h"><h2 id="evid-h">Recent evidence <span class="muted small">(as of page load)</span></h2>${evidenceHtml(evidence, name)}</section>
 </main>
 <footer><a href="../api/v1/nodes/${enc}">This node as JSON</a> · <a href="../metrics">/metrics</a></footer>`;
   return page({ title: `${name}: ${n.status} – Ledger fleet status`, root: '../', api: `api/v1/nodes/${enc}`, refreshMs: src.refreshMs, generatedAt: now, body });

@@ -156,25 +156,97 @@ export const STATUS_JS = `'use strict';
     networks(data.networks);
     events(data.events);
   }
+  function fill(e, content) { e.textContent = ''; e.appendChild(typeof content === 'string' ? document.createTextNode(content) : content); }
+  function put(id, content) { var e = document.getElementById(id); if (e) fill(e, content); }
+  function spark(polls) {
+    var f = document.createDocumentFragment();
+    if (polls.length < 2) { f.appendChild(el('p', 'muted', 'Not enough polls for a response-time chart yet.')); return f; }
+    var W = 300, H = 40, ds = polls.map(function (p) { return p.durationMs; });
+    var max = Math.max.apply(null, [1].concat(ds)), step = W / (ds.length - 1);
+    var label = 'response time of the last ' + ds.length + ' polls: min ' + Math.min.apply(null, ds) + ' ms, max ' + max + ' ms, latest ' + ds[ds.length - 1] + ' ms';
+    var svg = document.createElementNS(SVG, 'svg'), t = document.createElementNS(SVG, 'title'), line = document.createElementNS(SVG, 'polyline');
+    svg.setAttribute('class', 'spark'); svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+    svg.setAttribute('width', String(W)); svg.setAttribute('height', String(H)); svg.setAttribute('role', 'img'); svg.setAttribute('aria-label', label);
+    t.textContent = label; svg.appendChild(t);
+    line.setAttribute('points', ds.map(function (d, i) { return (i * step).toFixed(1) + ',' + (H - 2 - (d / max) * (H - 4)).toFixed(1); }).join(' '));
+    line.setAttribute('fill', 'none'); line.setAttribute('stroke-width', '1.5');
+    svg.appendChild(line); f.appendChild(svg); f.appendChild(el('p', 'muted small', label));
+    return f;
+  }
+  var RESULT = { failing: '\\u25bc failing', ok: '\\u25cf ok', unsupported: '\\u25cb unsupported' };
+  function fillProbe(tr, p) {
+    var c = tr.cells;
+    tr.className = 'probe-' + p.outcome;
+    c[0].textContent = p.probe;
+    fill(c[1], pill(p.outcome, RESULT[p.outcome] || '? pending'));
+    fill(c[2], why(p.text, p.backingOff));
+    fill(c[3], p.durationMs == null ? dash() : p.durationMs + ' ms');
+    fill(c[4], timeEl(p.lastRun)); fill(c[5], timeEl(p.lastSuccess)); fill(c[6], timeEl(p.nextCheck));
+    c[7].textContent = p.supported ? 'yes' : 'no (earlier node build)';
+  }
+  // Rows are the node's probes by name: a reload that changed the list gets new rows, so a result
+  // never shows under another probe's name.
+  function probes(list) {
+    var table = document.getElementById('probes');
+    if (!table) return;
+    var rows = table.tBodies[0].rows;
+    var same = rows.length === list.length && list.every(function (p, i) { return rows[i].getAttribute('data-probe') === p.probe; });
+    if (!same) {
+      var labels = Array.prototype.map.call(table.querySelectorAll('thead th'), function (th) { return th.textContent; });
+      var tbody = el('tbody');
+      list.forEach(function (p) {
+        var tr = el('tr'), th = el('th');
+        tr.setAttribute('data-probe', p.probe); th.setAttribute('scope', 'row'); tr.appendChild(th);
+        for (var i = 1; i < labels.length; i++) cell(tr, labels[i], i === 3 ? 'n' : null);
+        tbody.appendChild(tr);
+      });
+      table.replaceChild(tbody, table.tBodies[0]);
+      rows = tbody.rows;
+    }
+    list.forEach(function (p, i) { fillProbe(rows[i], p); });
+  }
+  // Badges are images: fetched again (a new query string) only when what they show changed.
+  function badges(n, at) {
+    var box = document.getElementById('node-badges');
+    var shows = n.status + ' ' + pct(n.uptime['24h']);
+    if (!box || box.getAttribute('data-shows') === shows) return;
+    box.setAttribute('data-shows', shows);
+    box.querySelectorAll('img').forEach(function (img) { img.setAttribute('src', img.getAttribute('src').split('?')[0] + '?at=' + at); });
+  }
+  // Same facts and words as the server's nodePage (nodePage.ts); the evidence stays as loaded.
   function node(data) {
     var n = data.node;
     var st = document.getElementById('node-status');
     st.className = 'pill ' + n.status; st.textContent = n.label;
+    document.title = n.name + ': ' + n.status + ' \\u2013 Ledger fleet status';
     document.getElementById('node-reason').textContent = n.reason || 'answering normally';
-    var rows = document.querySelectorAll('#probes tbody tr');
-    n.probes.forEach(function (p, i) {
-      var tr = rows[i]; if (!tr) return;
-      var c = tr.cells;
-      tr.className = 'probe-' + p.outcome;
-      c[1].textContent = ''; c[1].appendChild(pill(p.outcome, p.outcome === 'failing' ? '\\u25bc failing' : p.outcome === 'ok' ? '\\u25cf ok' : p.outcome === 'unsupported' ? '\\u25cb unsupported' : '? pending'));
-      c[2].textContent = ''; c[2].appendChild(why(p.text, p.backingOff));
-      c[3].textContent = p.durationMs == null ? '\\u2014' : p.durationMs + ' ms';
-      c[4].textContent = ''; c[4].appendChild(timeEl(p.lastRun));
-      c[5].textContent = ''; c[5].appendChild(timeEl(p.lastSuccess));
-      c[6].textContent = ''; c[6].appendChild(timeEl(p.nextCheck));
-    });
+    var off = document.createDocumentFragment();
+    if (n.backingOff) { off.appendChild(document.createTextNode(' ')); off.appendChild(el('span', 'tag', 'backing off')); }
+    put('node-backoff', off);
+    put('node-since', timeEl(n.since));
+    put('node-last', timeEl(n.lastCheck));
+    var next = timeEl(n.nextCheck);
+    if (n.backingOff) next.appendChild(document.createTextNode(' (backing off after failures)'));
+    put('node-next', next);
+    put('node-network', n.network);
+    put('node-version', num(n.version));
+    put('node-namespace', num(n.namespace));
+    var height = document.createDocumentFragment();
+    height.appendChild(num(n.height));
+    if (n.lagBlocks != null) height.appendChild(document.createTextNode(' (' + n.lagBlocks + ' behind the highest node)'));
+    put('node-height', height);
+    put('node-age', n.blockAgeSecs == null ? dash() : n.blockAgeSecs + ' s');
+    put('node-peers', num(n.peers));
+    var labels = document.createDocumentFragment();
+    Object.keys(n.labels).forEach(function (k, i) { if (i) labels.appendChild(document.createTextNode(' ')); labels.appendChild(el('span', 'tag', k + '=' + n.labels[k])); });
+    put('node-labels', labels.childNodes.length ? labels : dash());
+    put('node-uptime', '1 h ' + pct(n.uptime['1h']) + ' \\u00b7 24 h ' + pct(n.uptime['24h']) + ' \\u00b7 7 d ' + pct(n.uptime['7d']));
+    badges(n, data.generatedAt);
+    probes(n.probes);
     var hist = document.querySelector('.hist-big');
     if (hist) { hist.textContent = ''; hist.appendChild(bars(n.recent || [], 100)); }
+    put('node-spark', spark(n.recent || []));
+    events(data.events);
   }
   function tick() {
     document.querySelectorAll('[data-rel-of]').forEach(function (e) { e.textContent = rel(Number(e.getAttribute('data-rel-of'))); });
