@@ -87,6 +87,34 @@ export class Secrets {
   }
 }
 
+/** A path segment at least this long in a secret URL is secret material (Slack's token segment). */
+const SECRET_SEGMENT_CHARS = 8;
+
+/**
+ * The parts of a secret URL a server may echo without the rest (its path, a long path segment,
+ * its query), raw and percent-decoded: a Slack webhook's secret is its path.
+ */
+export function urlSecretParts(raw: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return [];
+  }
+  const raws = [u.pathname + u.search, u.pathname, u.search.slice(1), ...u.pathname.split('/').filter((seg) => seg.length >= SECRET_SEGMENT_CHARS)];
+  const out = new Set<string>();
+  for (const part of raws) {
+    if (part.length < SECRET_SEGMENT_CHARS) continue;
+    out.add(part);
+    try {
+      out.add(decodeURIComponent(part));
+    } catch {
+      /* keep the raw form only */
+    }
+  }
+  return [...out];
+}
+
 /** User and password of a URL, raw and percent-decoded, plus the Basic token built from them. */
 export function urlCredentials(raw: string): string[] {
   let u: URL;

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ANSWER_EXCERPT_CHARS, httpSend } from '../src/alerting/sender.js';
+import { ANSWER_EXCERPT_CHARS, answerExcerpt, httpSend, materializeReceiver } from '../src/alerting/sender.js';
 import { HttpClient } from '../src/http/client.js';
 import { Secrets } from '../src/redact.js';
 import type { Notification, NotifiedAlert } from '../src/alerting/notification.js';
@@ -251,6 +251,17 @@ describe('receiver queue', () => {
 });
 
 describe('a receiver that refuses says why', () => {
+  it('a secret URL registers its path and long segments too, so an echo of the path alone is scrubbed', async () => {
+    const secrets = new Secrets();
+    const spec = await materializeReceiver({ name: 's', kind: 'slack', webhookUrl: { value: 'https://hooks.example.org/services/T0AAAA/B0BBBB/tok%2Bsecret%2Fvalue' }, timeoutMs: 1000 }, secrets);
+    expect(spec.kind).toBe('slack');
+    const echo = 'got POST /services/T0AAAA/B0BBBB/tok%2Bsecret%2Fvalue and tok+secret/value and tok%2Bsecret%2Fvalue';
+    expect(secrets.scrub(echo)).toBe('got POST [REDACTED] and [REDACTED] and [REDACTED]');
+    // Scrubbed before the cut: a secret straddling the 200th character leaves no head behind.
+    const cutHere = `${'x'.repeat(ANSWER_EXCERPT_CHARS - 20)} /services/T0AAAA/B0BBBB/tok%2Bsecret%2Fvalue`;
+    expect(answerExcerpt(Buffer.from(cutHere), (t) => secrets.scrub(t))).toBe(`${'x'.repeat(ANSWER_EXCERPT_CHARS - 20)} [REDACTED]`);
+  });
+
   it('the start of its answer is in the failure message, on one line, bounded, secrets scrubbed', async () => {
     const secret = 'T000/B000/XXXXsecretXXXX';
     const secrets = new Secrets();

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { SecretValue } from '../domain.js';
 import type { HttpClient } from '../http/client.js';
 import type { Secrets } from '../redact.js';
-import { urlCredentials } from '../redact.js';
+import { urlCredentials, urlSecretParts } from '../redact.js';
 import type { SendFn, SendOutcome } from './queue.js';
 import type { ReceiverSpec } from './receivers/types.js';
 import type { ReceiverSettings } from './settings.js';
@@ -26,6 +26,7 @@ export async function materializeReceiver(r: ReceiverSettings, secrets: Secrets)
   const keep = (s: string) => {
     secrets.add(s);
     secrets.addAll(urlCredentials(s));
+    secrets.addAll(urlSecretParts(s));
     return s;
   };
   switch (r.kind) {
@@ -51,7 +52,7 @@ export function httpSend(client: HttpClient, timeoutMs: number): SendFn {
     const out = await client.send({ method: 'POST', url: req.url, headers: req.headers, body: req.body, timeoutMs, maxBytes: MAX_ANSWER_BYTES, redirect: 'none', label: `POST ${req.label}` });
     if (out.ok) return { ok: true, retryable: false, status: out.response.status };
     const retryable = out.reason === 'timeout' || out.reason === 'connect' || out.reason === 'http_5xx' || out.status === 429;
-    const why = out.response && out.status !== undefined && out.status >= 400 ? answerExcerpt(out.response.body) : '';
+    const why = out.response && out.status !== undefined && out.status >= 400 ? answerExcerpt(out.response.body, (t) => client.secrets.scrub(t)) : '';
     return { ok: false, retryable, status: out.status, message: client.secrets.scrub(why ? `${out.message}: ${why}` : out.message), retryAfterMs: out.retryAfterMs };
   };
 }
@@ -59,8 +60,11 @@ export function httpSend(client: HttpClient, timeoutMs: number): SendFn {
 /** Characters of a refusal's body put in the message: receivers say why there (Slack's `invalid_token`, PagerDuty's `errors`). */
 export const ANSWER_EXCERPT_CHARS = 200;
 
-/** The start of an error answer on one line (control characters and runs of spaces collapsed), or ''. */
-export function answerExcerpt(body: Buffer): string {
-  const text = body.subarray(0, ANSWER_EXCERPT_CHARS * 4).toString('utf8').replace(/[\u0000-\u001f\u007f\s]+/gu, ' ').trim();
+/**
+ * The start of an error answer on one line (control characters and runs of spaces collapsed), or
+ * ''. The whole answer is scrubbed before it is cut: a cut must not leave the head of a secret.
+ */
+export function answerExcerpt(body: Buffer, scrub: (text: string) => string): string {
+  const text = scrub(body.toString('utf8')).replace(/[\u0000-\u001f\u007f\s]+/gu, ' ').trim();
   return text.length > ANSWER_EXCERPT_CHARS ? `${text.slice(0, ANSWER_EXCERPT_CHARS)}...` : text;
 }
