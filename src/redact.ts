@@ -87,12 +87,13 @@ export class Secrets {
   }
 }
 
-/** A path segment at least this long in a secret URL is secret material (Slack's token segment). */
-const SECRET_SEGMENT_CHARS = 8;
+/** A token-like path segment: long, with letters and digits (Slack's last segment), not a word. */
+const tokenLike = (seg: string) => seg.length >= 16 && /[0-9]/.test(seg) && /[A-Za-z]/.test(seg);
 
 /**
- * The parts of a secret URL a server may echo without the rest (its path, a long path segment,
- * its query), raw and percent-decoded: a Slack webhook's secret is its path.
+ * The parts of a secret URL a server may echo without the rest, raw and percent-decoded: its
+ * token-like path segments, its path and query when they hold one, its query. Not plain words of
+ * the path ("services"): the set is shared by the whole process and scrubs every text it sees.
  */
 export function urlSecretParts(raw: string): string[] {
   let u: URL;
@@ -101,10 +102,13 @@ export function urlSecretParts(raw: string): string[] {
   } catch {
     return [];
   }
-  const raws = [u.pathname + u.search, u.pathname, u.search.slice(1), ...u.pathname.split('/').filter((seg) => seg.length >= SECRET_SEGMENT_CHARS)];
+  const tokens = u.pathname.split('/').filter(tokenLike);
+  const query = u.search.slice(1);
+  // Longest first: scrub() replaces in this order, and a part replaced first hides the whole.
+  const raws = [...(tokens.length > 0 || query.length >= 8 ? [u.pathname + u.search, u.pathname] : []), ...(query.length >= 8 ? [query] : []), ...tokens];
   const out = new Set<string>();
   for (const part of raws) {
-    if (part.length < SECRET_SEGMENT_CHARS) continue;
+    if (part.length < 8) continue;
     out.add(part);
     try {
       out.add(decodeURIComponent(part));

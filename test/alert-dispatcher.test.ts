@@ -281,6 +281,17 @@ describe('what each receiver was told', () => {
     expect(closed.map((n) => [n.status, n.alerts.map((x) => `${x.labels.node}:${x.status}`)])).toEqual([['resolved', ['a:resolved']]]);
   });
 
+  it('a state saved when groups were keyed by route position is read in today\'s keys: no second page after an upgrade', () => {
+    const routing = { groupWaitMs: 0, groupIntervalMs: M, routes: [{ match: { network: 'test' }, receivers: [] }, critical], receivers: ['pager'] };
+    const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
+    const d = dispatcher(routing);
+    d.importState({ log: { 'pager\u00001:{alertname="LedgerNodeDown",network="main"}': { firing: [a.id], resolved: [], at: T0 } }, pushed: {} });
+    d.update([a], T0 + M);
+    expect(ticks(d, T0 + M, T0 + 3 * H, M)).toEqual([]);
+    expect(Object.keys(d.exportState().log)).toEqual(['pager\u0000{severity="critical"}:{alertname="LedgerNodeDown",network="main"}']);
+    expect(d.lastNotifiedAt(a)).toBe(T0);
+  });
+
   it('lastNotifiedAt counts confirmed deliveries only (never 1970 after a failure)', () => {
     const d = dispatcher({ groupWaitMs: 0 });
     const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });

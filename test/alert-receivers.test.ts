@@ -257,6 +257,12 @@ describe('a receiver that refuses says why', () => {
     expect(spec.kind).toBe('slack');
     const echo = 'got POST /services/T0AAAA/B0BBBB/tok%2Bsecret%2Fvalue and tok+secret/value and tok%2Bsecret%2Fvalue';
     expect(secrets.scrub(echo)).toBe('got POST [REDACTED] and [REDACTED] and [REDACTED]');
+    // Plain words of the path are not secrets: the set scrubs every log line and node answer.
+    expect(secrets.scrub('503 services unavailable (p2p-services)')).toBe('503 services unavailable (p2p-services)');
+    const am = new Secrets();
+    await materializeReceiver({ name: 'am', kind: 'alertmanager', urls: ['http://am:9093'], basicAuth: { username: 'ops', password: { value: 'am-pass-123' } }, timeoutMs: 1000 }, am);
+    const header = `Basic ${Buffer.from('ops:am-pass-123').toString('base64')}`;
+    expect(am.scrub(`401: you sent authorization: ${header}`)).toBe('401: you sent authorization: [REDACTED]');
     // Scrubbed before the cut: a secret straddling the 200th character leaves no head behind.
     const cutHere = `${'x'.repeat(ANSWER_EXCERPT_CHARS - 20)} /services/T0AAAA/B0BBBB/tok%2Bsecret%2Fvalue`;
     expect(answerExcerpt(Buffer.from(cutHere), (t) => secrets.scrub(t))).toBe(`${'x'.repeat(ANSWER_EXCERPT_CHARS - 20)} [REDACTED]`);

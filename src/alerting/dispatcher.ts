@@ -164,10 +164,11 @@ export class NotificationDispatcher {
    * sent again, so a kill loses no page (it may arrive twice).
    */
   importState(state: DispatcherState): void {
-    this.log = new Map(Object.entries(state.log));
+    const current = (logKey: string) => logKey.slice(0, logKey.indexOf(SEP) + 1) + this.router.currentKey(logKey.slice(logKey.indexOf(SEP) + 1));
+    this.log = new Map(Object.entries(state.log).map(([k, e]) => [current(k), e]));
     this.pushed = new Map(Object.entries(state.pushed));
     this.unconfirmed = new Map();
-    for (const [key, u] of Object.entries(state.unconfirmed ?? {})) this.markUntold(key, u.alerts);
+    for (const [key, u] of Object.entries(state.unconfirmed ?? {})) this.markUntold(current(key), u.alerts);
   }
 
   /** When each receiver last got a notification for the group an alert is in (confirmed ones only). */

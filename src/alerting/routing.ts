@@ -59,6 +59,17 @@ export class Router {
     }));
   }
 
+  /**
+   * A group key saved when groups were keyed by route position ("1:{...}"), in today's form (the
+   * route's match), read against today's routes: an upgrade then neither pages open groups again
+   * nor keeps their old entries for good. Other keys are returned as they are.
+   */
+  currentKey(groupKey: string): string {
+    const m = /^(\d+):\{/.exec(groupKey);
+    const route = m ? this.routes[Number(m[1])]?.route : undefined;
+    return route ? route.key + groupKey.slice(m![1]!.length) : groupKey;
+  }
+
   /** The first matching route, or undefined (no route matches: the alert is not sent). */
   route(labels: Labels): ResolvedRoute | undefined {
     return this.routes.find((r) => r.matches(labels))?.route;

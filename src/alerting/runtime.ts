@@ -247,7 +247,10 @@ export class AlertingRuntime {
   /** Writes the state when it changed (or always, at shutdown); one write at a time. */
   private save(force: boolean): Promise<void> {
     const state = { instances: this.engine.list(), dispatcher: this.dispatcher.exportState() };
-    const key = JSON.stringify([state.instances.map((i) => [i.id, i.state, i.keepFiringSince]), state.dispatcher]);
+    // While an alert is pending, written at least once a minute: its file's savedAt tells a
+    // restart how long nobody watched (the engine's outage tolerance for pending alerts).
+    const watching = state.instances.some((i) => i.state === 'pending') ? Math.floor(this.now() / 60_000) : -1;
+    const key = JSON.stringify([state.instances.map((i) => [i.id, i.state, i.keepFiringSince]), state.dispatcher, watching]);
     if (!force && key === this.lastSavedKey) return this.saving;
     this.lastSavedKey = key;
     this.saving = this.saving.then(() =>

@@ -33,6 +33,8 @@ export async function materializeReceiver(r: ReceiverSettings, secrets: Secrets)
     case 'alertmanager': {
       const bearerToken = r.bearerToken ? keep(await readSecret(r.bearerToken, `receiver ${r.name} bearer token`)) : undefined;
       const basicAuth = r.basicAuth ? { username: r.basicAuth.username, password: keep(await readSecret(r.basicAuth.password, `receiver ${r.name} password`)) } : undefined;
+      // The header a server may echo back (decoding to user:password).
+      if (basicAuth) keep(`Basic ${Buffer.from(`${basicAuth.username}:${basicAuth.password}`).toString('base64')}`);
       return { name: r.name, kind: 'alertmanager', urls: r.urls, ...(bearerToken ? { bearerToken } : {}), ...(basicAuth ? { basicAuth } : {}) };
     }
     case 'webhook':

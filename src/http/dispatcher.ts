@@ -133,7 +133,8 @@ export class NodeDispatcher extends Dispatcher {
   private dropIfUnused(origin: string, e: OriginEntry): void {
     if (e.open > 0 || this.origins.get(origin) !== e) return;
     this.origins.delete(origin);
-    if (!e.dispatcher.destroyed) void e.dispatcher.close().catch(() => undefined);
+    // Retired, not only closed: a request still queued on it keeps it alive, and destroy() must reach it.
+    if (!e.dispatcher.destroyed) this.retire(e.dispatcher);
   }
 
   private retire(d: Client | Pool): void {
