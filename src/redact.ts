@@ -106,17 +106,7 @@ export function urlSecretParts(raw: string): string[] {
   const query = u.search.slice(1);
   // Longest first: scrub() replaces in this order, and a part replaced first hides the whole.
   const raws = [...(tokens.length > 0 || query.length >= 8 ? [u.pathname + u.search, u.pathname] : []), ...(query.length >= 8 ? [query] : []), ...tokens];
-  const out = new Set<string>();
-  for (const part of raws) {
-    if (part.length < 8) continue;
-    out.add(part);
-    try {
-      out.add(decodeURIComponent(part));
-    } catch {
-      /* keep the raw form only */
-    }
-  }
-  return [...out];
+  return [...new Set(raws.filter((part) => part.length >= 8).flatMap((part) => [part, safeDecode(part)]))];
 }
 
 /** User and password of a URL, raw and percent-decoded, plus the Basic token built from them. */

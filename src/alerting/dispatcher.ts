@@ -142,16 +142,20 @@ export class NotificationDispatcher {
       for (const a of n.alerts) this.pushed.delete(n.receiver + SEP + a.id);
       return;
     }
-    const key = n.receiver + SEP + n.groupKey;
-    if (this.unconfirmed.get(key)?.at === n.createdAt) this.unconfirmed.delete(key);
-    this.markUntold(key, n.alerts.map((a) => a.id));
+    this.markUntold(this.settle(n), n.alerts.map((a) => a.id));
     for (const a of n.alerts) if (a.status === 'resolved') this.flushedResolved.delete(a.id);
   }
 
   /** The receiver accepted `n`: it no longer needs sending after a restart. */
   noteDelivered(n: Notification): void {
+    this.settle(n);
+  }
+
+  /** `n` has an outcome: it is no longer unconfirmed (unless a later flush replaced it). Returns its log key. */
+  private settle(n: Notification): string {
     const key = n.receiver + SEP + n.groupKey;
     if (this.unconfirmed.get(key)?.at === n.createdAt) this.unconfirmed.delete(key);
+    return key;
   }
 
   exportState(): DispatcherState {
@@ -164,7 +168,10 @@ export class NotificationDispatcher {
    * sent again, so a kill loses no page (it may arrive twice).
    */
   importState(state: DispatcherState): void {
-    const current = (logKey: string) => logKey.slice(0, logKey.indexOf(SEP) + 1) + this.router.currentKey(logKey.slice(logKey.indexOf(SEP) + 1));
+    const current = (logKey: string) => {
+      const at = logKey.indexOf(SEP) + 1;
+      return logKey.slice(0, at) + this.router.currentKey(logKey.slice(at));
+    };
     this.log = new Map(Object.entries(state.log).map(([k, e]) => [current(k), e]));
     this.pushed = new Map(Object.entries(state.pushed));
     this.unconfirmed = new Map();

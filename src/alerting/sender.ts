@@ -55,7 +55,8 @@ export function httpSend(client: HttpClient, timeoutMs: number): SendFn {
     if (out.ok) return { ok: true, retryable: false, status: out.response.status };
     const retryable = out.reason === 'timeout' || out.reason === 'connect' || out.reason === 'http_5xx' || out.status === 429;
     const why = out.response && out.status !== undefined && out.status >= 400 ? answerExcerpt(out.response.body, (t) => client.secrets.scrub(t)) : '';
-    return { ok: false, retryable, status: out.status, message: client.secrets.scrub(why ? `${out.message}: ${why}` : out.message), retryAfterMs: out.retryAfterMs };
+    // out.message is scrubbed by the client, the excerpt before it was cut.
+    return { ok: false, retryable, status: out.status, message: why ? `${out.message}: ${why}` : out.message, retryAfterMs: out.retryAfterMs };
   };
 }
 
