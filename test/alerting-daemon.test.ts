@@ -6,16 +6,13 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertingComponent, type AlertingComponent } from '../src/alerting/component.js';
 import type { AlertingSettings } from '../src/alerting/settings.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
-import { createLogger } from '../src/logger.js';
-import { Secrets } from '../src/redact.js';
+import type { Daemon } from '../src/daemon.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
-import { alertingFleetConfig, closeServer, onlyRules } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeServer, onlyRules, startAlertingDaemon } from './support/alertingDaemon.js';
 
 const NETWORK = 'alrt';
 const VICTIM = 'alrt-2';
@@ -41,7 +38,7 @@ describe('built-in alerting in the daemon', () => {
   let base = '';
   const received: Received[] = [];
   const behaviour: Record<string, Behaviour> = { '/slack': 'ok', '/pd': 'ok', '/hook': 'ok' };
-  let logText = '';
+  let log: () => string = () => '';
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-alerting-daemon-'));
@@ -81,10 +78,8 @@ describe('built-in alerting in the daemon', () => {
       maintenance: [],
     };
     const config = alertingFleetConfig(fleet.nodes, { dir, network: NETWORK, intervalMs: 500, timeoutMs: 400, concurrency: 16, maxUpstreamSeries: 500, alerting: settings });
-    const secrets = new Secrets();
-    const destination = new Writable({ write: (chunk: Buffer, _e, cb) => ((logText += chunk.toString()), cb()) });
     alerting = alertingComponent();
-    daemon = await startDaemon(config, { logger: createLogger({ level: 'info', destination, secrets }), secrets, defaultMetrics: false, components: [alerting] });
+    ({ daemon, log } = await startAlertingDaemon(config, alerting));
   }, 60_000);
 
   afterAll(async () => {
@@ -126,10 +121,10 @@ describe('built-in alerting in the daemon', () => {
     // One firing and one resolved per receiver, nothing repeated.
     expect(['/slack', '/pd', '/hook'].map((p) => received.filter((r) => r.path.startsWith(p)).length)).toEqual([2, 2, 2]);
     // A delivery is logged once its answer is back, which can be after the receiver saw it.
-    const sentLines = () => logText.match(/"msg":"notification sent"/g)?.length ?? 0;
+    const sentLines = () => log().match(/"msg":"notification sent"/g)?.length ?? 0;
     await waitFor('every delivery logged', () => (sentLines() >= 6 ? true : undefined), { timeoutMs: WAIT });
     expect(sentLines()).toBe(6);
-    for (const secret of [SLACK_SECRET, PD_KEY, HOOK_AUTH, 'hook-auth-canary-55']) expect(logText).not.toContain(secret);
+    for (const secret of [SLACK_SECRET, PD_KEY, HOOK_AUTH, 'hook-auth-canary-55']) expect(log()).not.toContain(secret);
   });
 
   it('receivers answering 500, 429 with Retry-After, hanging or closing the connection never delay polling', { timeout: 4 * WAIT }, async () => {

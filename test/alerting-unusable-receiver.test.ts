@@ -1,21 +1,16 @@
 // A receiver whose secret file cannot be read when the exporter starts: its notifications count
 // as failed (so LedgerExporterNotificationsFailing can name it) and stay due, and once the file
 // appears the receiver is built again without a reload and the page goes out.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertingComponent } from '../src/alerting/component.js';
 import type { AlertingSettings } from '../src/alerting/settings.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
-import { createLogger } from '../src/logger.js';
-import { Secrets } from '../src/redact.js';
+import type { Daemon } from '../src/daemon.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
-import { alertingFleetConfig, closeServer, onlyRules } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeServer, onlyRules, startAlertingDaemon, startWebhook } from './support/alertingDaemon.js';
 
 const NODE = 'ur-1';
 
@@ -25,13 +20,13 @@ describe('a receiver whose secret is missing at start-up', () => {
   let daemon: Daemon;
   let hook: Server;
   let hookUrl = '';
-  let logText = '';
+  let log: () => string = () => '';
   const posts: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-unusable-receiver-'));
     fleet = await SimFleet.start([{ name: NODE, network: 'ur', build: 'current', peers: 5 }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 });
-    ({ server: hook, url: hookUrl } = await startWebhookText((text) => posts.push(text)));
+    ({ server: hook, url: hookUrl } = await startWebhook((body) => void posts.push(JSON.stringify(body))));
     const alerting: AlertingSettings = {
       stateDir: path.join(dir, 'state'),
       evaluationIntervalMs: 250,
@@ -42,9 +37,7 @@ describe('a receiver whose secret is missing at start-up', () => {
       maintenance: [],
     };
     const config = alertingFleetConfig(fleet.nodes, { dir, network: 'ur', intervalMs: 300, timeoutMs: 250, concurrency: 4, maxUpstreamSeries: 500, alerting });
-    const secrets = new Secrets();
-    const destination = new Writable({ write: (chunk: Buffer, _e, cb) => ((logText += chunk.toString()), cb()) });
-    daemon = await startDaemon(config, { logger: createLogger({ level: 'info', destination, secrets }), secrets, defaultMetrics: false, components: [alertingComponent()] });
+    ({ daemon, log } = await startAlertingDaemon(config));
   }, 60_000);
 
   afterAll(async () => {
@@ -61,31 +54,15 @@ describe('a receiver whose secret is missing at start-up', () => {
 
   it('counts its notifications as failed, keeps them due, and sends once the secret can be read', { timeout: 60_000 }, async () => {
     await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: 20_000, intervalMs: 50 });
-    expect(logText).toMatch(/cannot read receiver slack webhook URL from .*slack-url \(ENOENT\)/);
+    expect(log()).toMatch(/cannot read receiver slack webhook URL from .*slack-url \(ENOENT\)/);
     await fleet.node(NODE).kill();
     await waitFor('a failed notification', async () => ((await failures()) >= 1 ? true : undefined), { timeoutMs: 20_000, intervalMs: 100 });
-    expect(logText).toMatch(/notification failed: receiver not usable: cannot read receiver slack webhook URL/);
+    expect(log()).toMatch(/notification failed: receiver not usable: cannot read receiver slack webhook URL/);
     expect(posts).toEqual([]);
     writeFileSync(path.join(dir, 'slack-url'), `${hookUrl}\n`);
     await waitFor('the page, once the secret is there', () => (posts.length > 0 ? true : undefined), { timeoutMs: 20_000, intervalMs: 100 });
     expect(posts[0]).toContain(NODE);
-    expect(logText).toContain('receiver usable again');
-    expect(logText).not.toContain(hookUrl);
+    expect(log()).toContain('receiver usable again');
+    expect(log()).not.toContain(hookUrl);
   });
 });
-
-/** A loopback Slack stand-in: every POST body is handed over as text; answers 200 "ok". */
-async function startWebhookText(onText: (text: string) => void): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (text += c));
-    req.on('end', () => {
-      if (req.method === 'POST') onText(text);
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/services/T0UR/B0UR/urSecret` };
-}

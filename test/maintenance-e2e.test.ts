@@ -7,16 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertingComponent } from '../src/alerting/component.js';
 import type { AlertingSettings } from '../src/alerting/settings.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
-import { createLogger } from '../src/logger.js';
-import { Secrets } from '../src/redact.js';
+import type { Daemon } from '../src/daemon.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
-import { alertingFleetConfig, closeServer, onlyRules, startWebhook, type Notified } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeServer, onlyRules, startAlertingDaemon, startWebhook, type Notified } from './support/alertingDaemon.js';
 
 const NETWORK = 'mnt';
 const WINDOW = 'disk-swap';
@@ -36,7 +32,7 @@ describe('maintenance window in the daemon', () => {
   let hook: Server;
   let windowEnd = 0;
   const pages: Notified[] = [];
-  let logText = '';
+  let log: () => string = () => '';
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-maint-e2e-'));
@@ -69,9 +65,7 @@ describe('maintenance window in the daemon', () => {
       maintenance: [{ name: WINDOW, startMs: Date.now() - 1000, endMs: windowEnd, match: { node: '~mnt-(swap|blip)' } }],
     };
     const config = alertingFleetConfig(fleet.nodes, { dir, network: NETWORK, intervalMs: 300, timeoutMs: 250, concurrency: 8, maxUpstreamSeries: 100, alerting: settings });
-    const secrets = new Secrets();
-    const destination = new Writable({ write: (chunk: Buffer, _e, cb) => ((logText += chunk.toString()), cb()) });
-    daemon = await startDaemon(config, { logger: createLogger({ level: 'info', destination, secrets }), secrets, defaultMetrics: false, components: [alertingComponent()] });
+    ({ daemon, log } = await startAlertingDaemon(config));
   }, 60_000);
 
   afterAll(async () => {
@@ -120,10 +114,10 @@ describe('maintenance window in the daemon', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(pagesFor('mnt-swap')).toHaveLength(1);
     expect(pagesFor('mnt-blip')).toEqual([]);
-    expect(logText).toContain('maintenance window ended');
+    expect(log()).toContain('maintenance window ended');
     // The start-up dry check named the unreachable receiver once, without its token; the good one passed.
-    expect(logText.match(/receiver am-down failed its start-up check: alertmanager am-down url #1: unreachable/g)).toHaveLength(1);
-    expect(logText).not.toContain('receiver hook failed');
-    expect(logText).not.toContain('am-token-canary-4410');
+    expect(log().match(/receiver am-down failed its start-up check: alertmanager am-down url #1: unreachable/g)).toHaveLength(1);
+    expect(log()).not.toContain('receiver hook failed');
+    expect(log()).not.toContain('am-token-canary-4410');
   });
 });

@@ -1,13 +1,18 @@
 // Set-up shared by the tests that run the built-in alerting inside a daemon in this process: a
-// config over simulated nodes with only the alerts under test enabled, a loopback webhook
-// receiver, and closing it.
+// config over simulated nodes with only the alerts under test enabled, the daemon with its log
+// captured, a loopback webhook receiver, and closing it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { Writable } from 'node:stream';
+import { alertingComponent, type AlertingComponent } from '../../src/alerting/component.js';
 import { ALERT_DEFINITIONS } from '../../src/alerting/definitions/index.js';
 import type { RuleOverride } from '../../src/alerting/params.js';
 import type { AlertingSettings } from '../../src/alerting/settings.js';
+import { startDaemon, type Daemon } from '../../src/daemon.js';
 import type { ExporterConfig } from '../../src/domain.js';
+import { createLogger } from '../../src/logger.js';
+import { Secrets } from '../../src/redact.js';
 
 /** Every contract alert disabled except the ones given, with their overrides. */
 export function onlyRules(enabled: Record<string, RuleOverride>): Record<string, RuleOverride> {
@@ -34,6 +39,15 @@ export function alertingFleetConfig(nodes: ReadonlyArray<{ name: string; url: st
     evidence: { dir: path.join(o.dir, 'evidence'), maxBytes: 1024 * 1024, maxAgeDays: 1 },
     alerting: o.alerting,
   };
+}
+
+/** A daemon running only the built-in alerting, its log (info and up, secrets scrubbed) kept as text. */
+export async function startAlertingDaemon(config: ExporterConfig, alerting: AlertingComponent = alertingComponent()): Promise<{ daemon: Daemon; log: () => string }> {
+  let text = '';
+  const secrets = new Secrets();
+  const destination = new Writable({ write: (chunk: Buffer, _e, cb) => ((text += chunk.toString()), cb()) });
+  const daemon = await startDaemon(config, { logger: createLogger({ level: 'info', destination, secrets }), secrets, defaultMetrics: false, components: [alerting] });
+  return { daemon, log: () => text };
 }
 
 /** Closes a loopback receiver and the connections the exporter keeps open to it. */
