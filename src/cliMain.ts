@@ -16,6 +16,7 @@ import { ALERT_DEFINITIONS } from './alerting/definitions/index.js';
 import { Secrets } from './redact.js';
 import { configReloader } from './reload.js';
 import { noteStartupHup, releaseStartupHup } from './startupHup.js';
+import { noteStartupStop, releaseStartupStop } from './startupStop.js';
 import { isSubcommand, type Subcommand } from './subcommands.js';
 import { VERSION } from './version.js';
 
@@ -85,10 +86,13 @@ async function webOptions(path: string | undefined): Promise<Partial<DaemonOptio
   return { web: await loadWebConfig(path) };
 }
 
-/** Stops cleanly on SIGTERM/SIGINT: no new probes, in-flight ones finish within a bound, evidence flushed. */
 /** Longest a clean shutdown may take (probes in flight get 5 s, then evidence is flushed). */
 const SHUTDOWN_WATCHDOG_MS = 20_000;
 
+/**
+ * Stops cleanly on SIGTERM/SIGINT: no new probes, in-flight ones finish within a bound, evidence
+ * flushed. A stop requested during start-up (held by the entry point) runs now.
+ */
 function onShutdown(log: Logger, stop: () => Promise<void>): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
@@ -113,6 +117,9 @@ function onShutdown(log: Logger, stop: () => Promise<void>): void {
   };
   process.on('SIGTERM', handler);
   process.on('SIGINT', handler);
+  // Released after the handlers above are in place, so no signal falls between the two.
+  const early = releaseStartupStop();
+  if (early) handler(early);
 }
 
 /**
@@ -161,6 +168,9 @@ async function runExporter(argv: string[]): Promise<number> {
   if (!values.config) throw new UsageError('--config <file.yaml> is required (or use: demo)');
   const log = makeLogger(values);
   noteStartupHup(() => log.info('SIGHUP during start-up: the reload runs once the exporter is ready'));
+  noteStartupStop((signal, again) =>
+    again ? log.warn({ signal }, 'second signal during start-up: exiting at once') : log.info({ signal }, 'stop requested during start-up: the exporter stops once it has started'),
+  );
   applyHeapPolicy();
   const path = resolve(values.config);
   const sharding = shardAssignment(values);
