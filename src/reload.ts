@@ -19,8 +19,27 @@ export interface ConfigScope {
   summary(): object;
 }
 
-/** Returns the reload to run on each event, with why it runs ('SIGHUP', 'file changed'). */
+/**
+ * Returns the reload to run on each event, with why it runs ('SIGHUP', 'file changed'). Reloads
+ * run one at a time, in the order asked: one that arrives while another runs waits for it and then
+ * reads the file as it is by then. Run at once, an older read that finished last (a slow disk, a
+ * file being replaced) would apply an older config over a newer one.
+ */
 export function configReloader(path: string, daemon: Reloadable, log: Logger, scope: ConfigScope): (why: string) => Promise<void> {
+  const once = reloadOnce(path, daemon, log, scope);
+  let queue: Promise<void> = Promise.resolve();
+  let running = 0;
+  return (why) => {
+    if (running > 0) log.debug({ why }, 'configuration reload waits for the one in progress');
+    running++;
+    const run = queue.then(() => once(why)).finally(() => running--);
+    // A reload that failed unexpectedly must not stop the ones after it.
+    queue = run.catch(() => undefined);
+    return run;
+  };
+}
+
+function reloadOnce(path: string, daemon: Reloadable, log: Logger, scope: ConfigScope): (why: string) => Promise<void> {
   // The text read last makes events that changed nothing (other files, editors writing twice)
   // free: no reload, no count, no log.
   let lastText: string | undefined;
