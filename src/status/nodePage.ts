@@ -9,9 +9,10 @@ import { HISTORY_LENGTH } from './history.js';
 
 /**
  * Evidence shown on the node page: the newest records (partial: the read stopped at its byte
- * bound), or why there are none (busy: the evidence queries allowed at once are running).
+ * bound), or why there are none (busy: the evidence queries allowed at once are running;
+ * missing: the evidence directory is gone, e.g. deleted while the exporter runs).
  */
-export type EvidenceSection = { records: EvidenceRecord[]; partial?: boolean } | { disabled: true } | { error: string } | { busy: true };
+export type EvidenceSection = { records: EvidenceRecord[]; partial?: boolean } | { disabled: true } | { missing: true } | { error: string } | { busy: true };
 
 const dash = '<span class="muted">—</span>';
 const opt = (x: string | number | null | undefined) => (x === null || x === undefined ? dash : esc(String(x)));
@@ -28,6 +29,7 @@ function probesHtml(probes: NonNullable<ReturnType<typeof nodeJson>>['node']['pr
 
 function evidenceHtml(ev: EvidenceSection, name: string): string {
   if ('disabled' in ev) return '<p class="muted">The evidence store is not enabled.</p>';
+  if ('missing' in ev) return '<p class="muted" id="evidence-missing">No evidence records: the evidence directory is missing.</p>';
   if ('error' in ev) return `<p class="warn-msg">Evidence could not be read: ${esc(ev.error)}</p>`;
   if ('busy' in ev) return '<p class="muted" id="evidence-busy">Evidence busy (other queries are reading it), try again in a moment.</p>';
   const more = `<p><a href="../api/evidence?node=${encodeURIComponent(name)}&amp;limit=50">All evidence of this node as JSON</a></p>`;

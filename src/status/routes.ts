@@ -62,7 +62,10 @@ async function evidenceFor(deps: StatusRouteDeps, name: string): Promise<Evidenc
     const read = await deps.evidence(name, EVIDENCE_ON_PAGE);
     return read === 'busy' ? { busy: true } : { records: read.records, partial: read.partial };
   } catch (err) {
-    return { error: (err as NodeJS.ErrnoException).code ?? 'read failed' };
+    const code = (err as NodeJS.ErrnoException).code;
+    // Deleted while the exporter runs: there are no records to show, which is no read fault.
+    if (code === 'ENOENT') return { missing: true };
+    return { error: code ?? 'read failed' };
   }
 }
 
