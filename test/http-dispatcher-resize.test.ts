@@ -1,0 +1,121 @@
+// NodeDispatcher.setConnectionsPerOrigin over real HTTP to a server on 127.0.0.1: an origin whose
+// socket count changed gets a new pool for its next request, while the old one (retired) finishes
+// the request it was sent and then closes its socket; close() and destroy() reach retired pools.
+// The server holds chosen requests until the test releases them, so "in flight" is a state the
+// test waits for, not a race.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NodeDispatcher } from '../src/http/dispatcher.js';
+import { waitFor } from './support/processes.js';
+
+let server: Server;
+let origin: string;
+/** Every socket the server accepted, in order, and whether it has closed. */
+let sockets: Array<{ socket: Socket; closed: boolean }> = [];
+/** Requests to /hold, answered when the test calls them. */
+let held: Array<() => void> = [];
+const dispatchers: NodeDispatcher[] = [];
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const answer = () => res.end(`answer to ${req.url}`);
+    if (req.url === '/hold') held.push(answer);
+    else answer();
+  });
+  server.on('connection', (socket: Socket) => {
+    const entry = { socket, closed: false };
+    sockets.push(entry);
+    socket.once('close', () => (entry.closed = true));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  for (const answer of held.splice(0)) answer();
+  await Promise.all(dispatchers.splice(0).map((d) => d.destroy()));
+  server.closeAllConnections();
+  sockets = [];
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+function dispatcher(): NodeDispatcher {
+  const d = new NodeDispatcher();
+  dispatchers.push(d);
+  return d;
+}
+
+const get = (d: NodeDispatcher, path: string) =>
+  request(`${origin}${path}`, { dispatcher: d, headersTimeout: 10_000, bodyTimeout: 10_000 }).then(async (r) => ({ status: r.statusCode, body: await r.body.text() }));
+
+/** Starts a request to /hold and waits until the server holds it (wrapped, so awaiting this does not await the answer). */
+async function holdOne(d: NodeDispatcher): Promise<{ answer: Promise<{ status: number; body: string }> }> {
+  const before = held.length;
+  const answer = get(d, '/hold');
+  answer.catch(() => undefined); // the test awaits it later; until then a rejection is not unhandled
+  await waitFor('the server to hold the request', () => held.length > before, { timeoutMs: 10_000, intervalMs: 5 });
+  return { answer };
+}
+
+describe('NodeDispatcher.setConnectionsPerOrigin', () => {
+  it('retires the old pool: its request in flight completes, the next goes over a new socket, the old socket closes', async () => {
+    const d = dispatcher();
+    const inFlight = (await holdOne(d)).answer;
+    expect(sockets).toHaveLength(1);
+
+    d.setConnectionsPerOrigin(new Map([[origin, 2]]));
+    // The old pool's only socket is busy; the next request goes through a new pool and a new socket.
+    expect(await get(d, '/next')).toEqual({ status: 200, body: 'answer to /next' });
+    expect(sockets).toHaveLength(2);
+    expect(sockets[0]!.closed).toBe(false);
+
+    held.shift()!();
+    expect(await inFlight).toEqual({ status: 200, body: 'answer to /hold' });
+    await waitFor('the retired pool to close its socket', () => sockets[0]!.closed, { timeoutMs: 10_000, intervalMs: 10 });
+    // The new pool keeps its socket for the requests after it.
+    expect(sockets[1]!.closed).toBe(false);
+    expect(await get(d, '/again')).toEqual({ status: 200, body: 'answer to /again' });
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('an unchanged size keeps the pool and its socket', async () => {
+    const d = dispatcher();
+    expect(await get(d, '/first')).toEqual({ status: 200, body: 'answer to /first' });
+    d.setConnectionsPerOrigin(new Map([[origin, 1], ['http://127.0.0.1:1', 3]]));
+    expect(await get(d, '/second')).toEqual({ status: 200, body: 'answer to /second' });
+    expect(sockets).toHaveLength(1);
+    expect(sockets[0]!.closed).toBe(false);
+  });
+
+  it('close() waits for a retired pool to finish its request in flight', async () => {
+    const d = dispatcher();
+    const inFlight = (await holdOne(d)).answer;
+    d.setConnectionsPerOrigin(new Map([[origin, 2]]));
+    let closed = false;
+    const closing = d.close().then(() => (closed = true));
+    // A full round trip to the server over another client: close() has had every chance to settle.
+    expect(await (await fetch(`${origin}/probe`)).text()).toBe('answer to /probe');
+    expect(closed).toBe(false);
+
+    held.shift()!();
+    expect(await inFlight).toEqual({ status: 200, body: 'answer to /hold' });
+    await closing;
+    await waitFor('the retired socket to close', () => sockets[0]!.closed, { timeoutMs: 10_000, intervalMs: 10 });
+  });
+
+  it('destroy() reaches a retired pool: its request in flight is rejected and its socket closed', async () => {
+    const d = dispatcher();
+    const inFlight = (await holdOne(d)).answer;
+    d.setConnectionsPerOrigin(new Map([[origin, 2]]));
+    await d.destroy();
+    // Destroyed, not timed out: the request's own headers timeout (10 s) has not run out.
+    await expect(inFlight).rejects.toMatchObject({ code: 'UND_ERR_DESTROYED' });
+    await waitFor('the retired socket to close', () => sockets[0]!.closed, { timeoutMs: 10_000, intervalMs: 10 });
+    await expect(get(d, '/after')).rejects.toThrow();
+  });
+});
