@@ -29,6 +29,10 @@ export async function runSoak(nodes: FleetNode[], minutes: number, intervalMs: n
   const sampleEvery = Math.min(30_000, (minutes * 60_000) / 10);
   let nextSample = Date.now();
   let changes = 0;
+  // The live heap (after a full GC, --expose-gc) once warm and at the end: growth of what is kept,
+  // apart from garbage not yet collected. RSS keeps the GC's own timing.
+  const liveAt = Date.now() + Math.min(120_000, (minutes * 60_000) / 5);
+  let liveFirst: string | undefined;
   console.log(`soak: ${nodes.length} nodes, interval ${intervalMs} ms, ${minutes} min`);
   console.log('soak: t(s)  rss(MB)  heap(MB)  evidence(MB)  records  dropped  writeErrors');
   const t0 = Date.now();
@@ -46,6 +50,7 @@ export async function runSoak(nodes: FleetNode[], minutes: number, intervalMs: n
         await res.body.dump();
         changes++;
       }
+      if (liveFirst === undefined && Date.now() >= liveAt) liveFirst = liveHeap(t0);
       if (Date.now() >= nextSample) {
         nextSample += sampleEvery;
         await daemon.metricsView().render('text');
@@ -58,7 +63,14 @@ export async function runSoak(nodes: FleetNode[], minutes: number, intervalMs: n
       await sleep(1000);
     }
     console.log(`soak: ${changes} fault changes over ${minutes} min`);
+    if (liveFirst !== undefined) console.log(`soak: live heap after a full GC ${liveFirst} -> ${liveHeap(t0)}`);
   } finally {
     await daemon.close();
   }
+}
+
+function liveHeap(t0: number): string {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  return `${mb(m.heapUsed)} MB (RSS ${mb(m.rss)} MB) at ${Math.round((Date.now() - t0) / 1000)} s`;
 }
