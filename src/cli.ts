@@ -7,7 +7,9 @@ import { holdStartupStop } from './startupStop.js';
 import { isSubcommand } from './subcommands.js';
 
 if (!isSubcommand(process.argv[2])) {
-  holdStartupHup();
+  // Stops first: a caught SIGHUP then shows that all three are held (Node.js itself catches
+  // SIGTERM/SIGINT from its start, to restore the terminal before it dies of them).
   holdStartupStop();
+  holdStartupHup();
 }
 await import('./cliMain.js');

@@ -1,7 +1,8 @@
 // SIGTERM and SIGINT while the exporter starts (the built CLI in a child process): held from the
 // entry point's first line, logged once there is a logger, and a clean stop with exit 0 once the
 // daemon has started; a start that fails still exits with its error. The signal is sent as soon
-// as the process catches SIGHUP (held on the same first line), while the rest of the CLI loads.
+// as the process catches SIGHUP (held on the same first line, after SIGTERM and SIGINT; Node.js
+// catches those two from its own start), while the rest of the CLI loads.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
