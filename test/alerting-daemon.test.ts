@@ -3,7 +3,7 @@
 // receivers that fail, rate-limit, hang or drop the connection never hold up polling.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import type { AlertingSettings } from '../src/alerting/settings.js';
 import type { Daemon } from '../src/daemon.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
-import { alertingFleetConfig, closeServer, onlyRules, startAlertingDaemon } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeAlertingRig, onlyRules, startAlertingDaemon } from './support/alertingDaemon.js';
 
 const NETWORK = 'alrt';
 const VICTIM = 'alrt-2';
@@ -82,12 +82,7 @@ describe('built-in alerting in the daemon', () => {
     ({ daemon, log } = await startAlertingDaemon(config, alerting));
   }, 60_000);
 
-  afterAll(async () => {
-    await daemon?.close();
-    await fleet?.close();
-    await closeServer(receiver);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAlertingRig({ daemon, fleet, receiver, dir }));
 
   const from = (prefix: string, status: string) =>
     received.filter((r) => r.path.startsWith(prefix) && JSON.stringify(r.body).includes(status));

@@ -2,7 +2,7 @@
 // finishes on the old queue and is recorded as delivered, so the receiver gets it once; what is
 // due after the reload goes through the new queues. Real daemon, simulated node, loopback receiver.
 import type { Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
-import { alertingFleetConfig, closeServer, onlyRules, startWebhook, type Notified } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeAlertingRig, onlyRules, startWebhook, type Notified } from './support/alertingDaemon.js';
 
 const NODE = 'rl-1';
 const HOLD_MS = 1500;
@@ -51,12 +51,7 @@ describe('built-in alerting across a config reload', () => {
     daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), defaultMetrics: false, components: [alertingComponent()] });
   }, 60_000);
 
-  afterAll(async () => {
-    await daemon?.close();
-    await fleet?.close();
-    await closeServer(hook);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAlertingRig({ daemon, fleet, receiver: hook, dir }));
 
   it('a notification in flight during a reload is delivered once; the resolved one goes through the new queue', { timeout: 60_000 }, async () => {
     await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: 20_000, intervalMs: 50 });

@@ -2,7 +2,7 @@
 // as failed (so LedgerExporterNotificationsFailing can name it) and stay due, and once the file
 // appears the receiver is built again without a reload and the page goes out.
 import type { Server } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import type { AlertingSettings } from '../src/alerting/settings.js';
 import type { Daemon } from '../src/daemon.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
-import { alertingFleetConfig, closeServer, onlyRules, startAlertingDaemon, startWebhook } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeAlertingRig, onlyRules, startAlertingDaemon, startWebhook } from './support/alertingDaemon.js';
 
 const NODE = 'ur-1';
 
@@ -40,12 +40,7 @@ describe('a receiver whose secret is missing at start-up', () => {
     ({ daemon, log } = await startAlertingDaemon(config));
   }, 60_000);
 
-  afterAll(async () => {
-    await daemon?.close();
-    await fleet?.close();
-    await closeServer(hook);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAlertingRig({ daemon, fleet, receiver: hook, dir }));
 
   const failures = async () => {
     const text = await (await fetch(`${daemon.url}/metrics`)).text();

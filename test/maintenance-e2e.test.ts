@@ -4,7 +4,7 @@
 // sent then, once. A node outside the window pages at once.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import type { AlertingSettings } from '../src/alerting/settings.js';
 import type { Daemon } from '../src/daemon.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
-import { alertingFleetConfig, closeServer, onlyRules, startAlertingDaemon, startWebhook, type Notified } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeAlertingRig, onlyRules, startAlertingDaemon, startWebhook, type Notified } from './support/alertingDaemon.js';
 
 const NETWORK = 'mnt';
 const WINDOW = 'disk-swap';
@@ -68,12 +68,7 @@ describe('maintenance window in the daemon', () => {
     ({ daemon, log } = await startAlertingDaemon(config));
   }, 60_000);
 
-  afterAll(async () => {
-    await daemon?.close();
-    await fleet?.close();
-    await closeServer(hook);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAlertingRig({ daemon, fleet, receiver: hook, dir }));
 
   const listed = async () => ((await (await fetch(`${daemon.url}/api/alerts`)).json()) as { alerts: Listed[] }).alerts;
   const pagesFor = (node: string) => pages.filter((p) => p.nodes.includes(node));

@@ -1,6 +1,7 @@
 // Set-up shared by the tests that run the built-in alerting inside a daemon in this process: a
 // config over simulated nodes with only the alerts under test enabled, the daemon with its log
 // captured, a loopback webhook receiver, and closing it.
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -55,6 +56,17 @@ export async function closeServer(server: Server | undefined): Promise<void> {
   if (!server) return;
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
+}
+
+/**
+ * Tears down what an alerting test started, any part of which may be missing (set-up failed half
+ * way): the daemon first, so it stops sending, then the fleet, the receiver and the directory.
+ */
+export async function closeAlertingRig(rig: { daemon?: { close(): Promise<unknown> }; fleet?: { close(): Promise<unknown> }; receiver?: Server; dir?: string }): Promise<void> {
+  await rig.daemon?.close();
+  await rig.fleet?.close();
+  await closeServer(rig.receiver);
+  if (rig.dir) rmSync(rig.dir, { recursive: true, force: true });
 }
 
 /** What a webhook notification carries that the tests read. */
