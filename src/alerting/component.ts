@@ -72,14 +72,15 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
       await teardown(live);
     },
     activeAlerts: () => live.runtime?.list() ?? [],
+    // Read at each status refresh: from the instances, with no walk of the notification log.
     statusAlerts: () =>
-      live.runtime?.list().map((a) => ({
-        name: a.name,
-        severity: a.labels.severity ?? '',
-        state: a.state,
-        labels: { ...a.labels },
-        summary: a.annotations.summary,
-        since: Date.parse(a.firingSince ?? a.activeAt),
+      live.runtime?.active().map((i) => ({
+        name: i.alertname,
+        severity: i.labels.severity ?? '',
+        state: i.state as 'pending' | 'firing',
+        labels: { ...i.labels },
+        summary: i.annotations.summary,
+        since: i.firingSince ?? i.activeAt,
       })),
     evaluateNow: () => live.runtime?.evaluate(),
   };

@@ -159,17 +159,26 @@ export class AlertingRuntime {
   /** Pending and firing alerts, for /api/alerts and the status page. */
   list(): ListedAlert[] {
     const now = this.now();
-    return this.engine.active().map((i) => ({
-      name: i.alertname,
-      labels: i.labels,
-      annotations: i.annotations,
-      state: i.state as 'pending' | 'firing',
-      value: i.value,
-      activeAt: iso(i.activeAt)!,
-      ...(i.firingSince !== undefined ? { firingSince: iso(i.firingSince) } : {}),
-      ...(this.dispatcher.lastNotifiedAt(i) !== undefined ? { lastNotifiedAt: iso(this.dispatcher.lastNotifiedAt(i)) } : {}),
-      ...(this.dispatcher.silencedBy(i.labels, now) ? { silencedBy: this.dispatcher.silencedBy(i.labels, now) } : {}),
-    }));
+    return this.engine.active().map((i) => {
+      const notified = this.dispatcher.lastNotifiedAt(i);
+      const silencedBy = this.dispatcher.silencedBy(i.labels, now);
+      return {
+        name: i.alertname,
+        labels: i.labels,
+        annotations: i.annotations,
+        state: i.state as 'pending' | 'firing',
+        value: i.value,
+        activeAt: iso(i.activeAt)!,
+        ...(i.firingSince !== undefined ? { firingSince: iso(i.firingSince) } : {}),
+        ...(notified !== undefined ? { lastNotifiedAt: iso(notified) } : {}),
+        ...(silencedBy ? { silencedBy } : {}),
+      };
+    });
+  }
+
+  /** Pending and firing instances, without the delivery facts list() looks up for each. */
+  active(): readonly AlertInstance[] {
+    return this.engine.active();
   }
 
   instances(): readonly AlertInstance[] {
