@@ -133,7 +133,12 @@ export function urlCredentials(raw: string): string[] {
 
 /** The `Basic` credential for a URL's user info. */
 export function basicToken(u: URL): string {
-  return Buffer.from(`${safeDecode(u.username)}:${safeDecode(u.password)}`).toString('base64');
+  return basicCredential(safeDecode(u.username), safeDecode(u.password));
+}
+
+/** The `Basic` credential (RFC 7617) for a user and password. */
+export function basicCredential(username: string, password: string): string {
+  return Buffer.from(`${username}:${password}`).toString('base64');
 }
 
 function safeDecode(part: string): string {

@@ -6,6 +6,7 @@
 //   reachability is tested: HEAD on the URL's origin (never its path, which may be the secret).
 import type { HttpOutcome, HttpRequest } from '../http/index.js';
 import type { Secrets } from '../redact.js';
+import { alertmanagerAuthorization } from './receivers/alertmanager.js';
 import { materializeReceiver } from './sender.js';
 import type { ReceiverSettings } from './settings.js';
 
@@ -33,8 +34,8 @@ export async function dryCheckReceivers(targets: readonly DryCheckTarget[], send
 
 async function checkAlertmanager(t: DryCheckTarget & { kind: 'alertmanager' }, send: Send): Promise<DryCheckResult> {
   const headers: Record<string, string> = {};
-  if (t.bearerToken) headers.authorization = `Bearer ${t.bearerToken}`;
-  else if (t.basicAuth) headers.authorization = `Basic ${Buffer.from(`${t.basicAuth.username}:${t.basicAuth.password}`).toString('base64')}`;
+  const authorization = alertmanagerAuthorization(t);
+  if (authorization) headers.authorization = authorization;
   const problems: string[] = [];
   for (const [i, base] of t.urls.entries()) {
     const label = `alertmanager ${t.name} url #${i + 1}`;

@@ -6,6 +6,7 @@ import type { HttpClient } from '../http/client.js';
 import type { Secrets } from '../redact.js';
 import { urlCredentials, urlSecretParts } from '../redact.js';
 import type { SendFn, SendOutcome } from './queue.js';
+import { alertmanagerAuthorization } from './receivers/alertmanager.js';
 import type { ReceiverSpec } from './receivers/types.js';
 import type { ReceiverSettings } from './settings.js';
 
@@ -34,7 +35,7 @@ export async function materializeReceiver(r: ReceiverSettings, secrets: Secrets)
       const bearerToken = r.bearerToken ? keep(await readSecret(r.bearerToken, `receiver ${r.name} bearer token`)) : undefined;
       const basicAuth = r.basicAuth ? { username: r.basicAuth.username, password: keep(await readSecret(r.basicAuth.password, `receiver ${r.name} password`)) } : undefined;
       // The header a server may echo back (decoding to user:password).
-      if (basicAuth) keep(`Basic ${Buffer.from(`${basicAuth.username}:${basicAuth.password}`).toString('base64')}`);
+      if (basicAuth) keep(alertmanagerAuthorization({ basicAuth })!);
       return { name: r.name, kind: 'alertmanager', urls: r.urls, ...(bearerToken ? { bearerToken } : {}), ...(basicAuth ? { basicAuth } : {}) };
     }
     case 'webhook':

@@ -1,5 +1,6 @@
 // Alertmanager's own formats: the /api/v2/alerts push (as Prometheus sends it) and the webhook
 // payload (version "4") that Alertmanager sends to webhook receivers, so existing consumers work.
+import { basicCredential } from '../../redact.js';
 import type { Notification, NotifiedAlert } from '../notification.js';
 import type { OutboundRequest, PayloadContext, ReceiverSpec } from './types.js';
 
@@ -21,8 +22,8 @@ export function alertmanagerRequests(spec: ReceiverSpec & { kind: 'alertmanager'
     })),
   );
   const headers: Record<string, string> = { ...JSON_HEADERS };
-  if (spec.bearerToken) headers.authorization = `Bearer ${spec.bearerToken}`;
-  else if (spec.basicAuth) headers.authorization = `Basic ${Buffer.from(`${spec.basicAuth.username}:${spec.basicAuth.password}`).toString('base64')}`;
+  const authorization = alertmanagerAuthorization(spec);
+  if (authorization) headers.authorization = authorization;
   return spec.urls.map((base, i) => ({
     url: `${base.replace(/\/+$/, '')}/api/v2/alerts`,
     headers,
@@ -68,4 +69,11 @@ function common(maps: ReadonlyArray<Readonly<Record<string, string>>>): Record<s
   const [first, ...rest] = maps;
   if (!first) return {};
   return Object.fromEntries(Object.entries(first).filter(([k, v]) => rest.every((m) => m[k] === v)));
+}
+
+/** The Authorization header an Alertmanager receiver sends: its bearer token, else its basic auth. */
+export function alertmanagerAuthorization(auth: { bearerToken?: string; basicAuth?: { username: string; password: string } }): string | undefined {
+  if (auth.bearerToken) return `Bearer ${auth.bearerToken}`;
+  if (auth.basicAuth) return `Basic ${basicCredential(auth.basicAuth.username, auth.basicAuth.password)}`;
+  return undefined;
 }
