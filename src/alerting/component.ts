@@ -37,6 +37,9 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
   const live: Live = {};
   let ctx: DaemonContext | undefined;
   const counts = new NotificationCounts();
+  // Reloads apply one after another: one that takes alerting away waits for sends in flight, and
+  // one that gives it back meanwhile must build after that shutdown, not reconfigure what it stops.
+  let reloads: Promise<void> = Promise.resolve();
 
   return {
     name: 'alerting',
@@ -58,17 +61,20 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
       if (!ctx || !diff.sections.includes('alerting')) return;
       const next = diff.next.alerting;
       const c = ctx;
-      void (async () => {
-        if (live.runtime && next) {
-          live.schedule?.apply(next.maintenance);
-          await live.runtime.reconfigure(next);
-        } else {
-          await teardown(live);
-          if (next) await build(live, c, opts, counts);
-        }
-      })().catch((err: Error) => c.logger.error({ component: 'alerting' }, `alerting reload failed: ${c.secrets.scrub(err.message)}`));
+      reloads = reloads
+        .then(async () => {
+          if (live.runtime && next) {
+            live.schedule?.apply(next.maintenance);
+            await live.runtime.reconfigure(next);
+          } else {
+            await teardown(live);
+            if (next) await build(live, c, opts, counts);
+          }
+        })
+        .catch((err: Error) => c.logger.error({ component: 'alerting' }, `alerting reload failed: ${c.secrets.scrub(err.message)}`));
     },
     async stop() {
+      await reloads; // a reload that builds alerting must not do so after the stop
       await teardown(live);
     },
     activeAlerts: () => live.runtime?.list() ?? [],
