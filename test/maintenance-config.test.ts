@@ -96,6 +96,9 @@ describe('heartbeat config', () => {
       'heartbeat.url: URL must not contain user:password',
       'heartbeat.timeout: timeout must be less than interval',
     ]);
+    // Outside its own bounds, a duration is not also compared with the other.
+    expect(problems({ heartbeat: { url: 'https://hc/x', interval: '1m', timeout: '90s' } })).toEqual(['heartbeat.timeout: timeout must be between 100ms and 1m']);
+    expect(problems({ heartbeat: { url: 'https://hc/x', interval: '2s', timeout: '10s' } })).toEqual(['heartbeat.interval: interval must be between 5s and 24h']);
   });
 });
 

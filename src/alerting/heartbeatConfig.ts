@@ -1,7 +1,7 @@
 // `alerting.heartbeat`: the dead-man's switch URL, method and interval (one module per section).
 // The `alerting:` section module includes `heartbeatSchema` under `heartbeat`.
 import * as z from 'zod';
-import { configDurationReason, durationReason, parseDuration } from '../config/duration.js';
+import { configDurationReason, parseDuration, type DurationBounds } from '../config/duration.js';
 
 /** Why a heartbeat URL cannot be used, without repeating it (the URL usually is the secret). */
 export function heartbeatUrlReason(raw: string): string | undefined {
@@ -16,9 +16,13 @@ export function heartbeatUrlReason(raw: string): string | undefined {
   return undefined;
 }
 
-const boundedDuration = (minMs: number, maxMs: number, what: string) =>
+const bounds = (minMs: number, maxMs: number, what: string): DurationBounds => ({ minMs, maxMs, tooShort: what, tooLong: what });
+const INTERVAL = bounds(5_000, 24 * 3_600_000, 'interval must be between 5s and 24h');
+const TIMEOUT = bounds(100, 60_000, 'timeout must be between 100ms and 1m');
+
+const boundedDuration = (b: DurationBounds) =>
   z.string().superRefine((s, ctx) => {
-    const reason = configDurationReason(s, { minMs, maxMs, tooShort: what, tooLong: what });
+    const reason = configDurationReason(s, b);
     if (reason) ctx.addIssue({ code: 'custom', message: reason });
   });
 
@@ -32,11 +36,12 @@ export const heartbeatSchema = z
       })
       .meta({ description: 'Pinged while polling and evaluation run (a secret: never logged).' }),
     method: z.enum(['GET', 'POST'], { error: 'method must be GET or POST' }).default('GET'),
-    interval: boundedDuration(5_000, 24 * 3_600_000, 'interval must be between 5s and 24h').default('1m'),
-    timeout: boundedDuration(100, 60_000, 'timeout must be between 100ms and 1m').default('10s'),
+    interval: boundedDuration(INTERVAL).default('1m'),
+    timeout: boundedDuration(TIMEOUT).default('10s'),
   })
   .superRefine((h, ctx) => {
-    if (durationReason(h.interval) || durationReason(h.timeout)) return;
+    // A duration with its own problem is reported there, not compared with the other.
+    if (configDurationReason(h.interval, INTERVAL) || configDurationReason(h.timeout, TIMEOUT)) return;
     if (parseDuration(h.timeout) >= parseDuration(h.interval)) ctx.addIssue({ code: 'custom', path: ['timeout'], message: 'timeout must be less than interval' });
   })
   .optional()
