@@ -1,5 +1,9 @@
 // The one place outbound connection pools are made, so the pool policy is decided here only.
 import { buildConnector, Client, Dispatcher, errors, Pool } from 'undici';
+import { trimFinished } from './queueTrim.js';
+
+/** How often idle dispatchers drop the finished requests they still list (queueTrim.ts). */
+const TRIM_EVERY_MS = 30_000;
 
 export interface DispatcherOptions {
   connectTimeoutMs?: number;
@@ -40,9 +44,11 @@ export class NodeDispatcher extends Dispatcher {
   private readonly retired = new Set<Client | Pool>();
   private perOrigin: ReadonlyMap<string, number> = new Map();
   private state: 'open' | 'closed' | 'destroyed' = 'open';
+  private readonly trimTimer: NodeJS.Timeout;
 
   constructor(opts: DispatcherOptions = {}) {
     super();
+    this.trimTimer = setInterval(() => this.trimFinished(), TRIM_EVERY_MS).unref();
     this.options = {
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 120_000,
@@ -76,6 +82,20 @@ export class NodeDispatcher extends Dispatcher {
     }
   }
 
+  /**
+   * Drops the finished requests idle dispatchers still list (queueTrim.ts). Returns how many, or
+   * undefined when undici's fields were not found (nothing was touched).
+   */
+  trimFinished(): number | undefined {
+    let dropped = 0;
+    for (const { dispatcher } of this.origins.values()) {
+      const n = trimFinished(dispatcher);
+      if (n === undefined) return undefined;
+      dropped += n;
+    }
+    return dropped;
+  }
+
   override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     if (this.state !== 'open') throw this.state === 'closed' ? new errors.ClientClosedError() : new errors.ClientDestroyedError();
     const origin = opts.origin instanceof URL ? opts.origin.origin : String(opts.origin);
@@ -87,6 +107,7 @@ export class NodeDispatcher extends Dispatcher {
   override close(callback: () => void): void;
   override close(callback?: () => void): Promise<void> | void {
     if (this.state === 'open') this.state = 'closed';
+    clearInterval(this.trimTimer);
     return settle(this.all((d) => d.close()), callback);
   }
 
@@ -97,6 +118,7 @@ export class NodeDispatcher extends Dispatcher {
   override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
     const err = typeof a === 'function' ? null : (a ?? null);
     this.state = 'destroyed';
+    clearInterval(this.trimTimer);
     return settle(this.all((d) => d.destroy(err)), typeof a === 'function' ? a : b);
   }
 
