@@ -117,8 +117,9 @@ async function build(live: Live, c: DaemonContext, opts: AlertingComponentOption
     now: opts.now,
   });
   await live.runtime.start();
-  // Sends nothing; a receiver that cannot work is named now rather than at the first outage.
-  void warnUnusableReceivers(settings.receivers, { send: (req) => c.client.send(req), secrets: c.secrets, log });
+  // Sends nothing; a receiver that cannot work is named now rather than at the first outage. It
+  // checks what the runtime built, so each secret is read, and an unreadable one logged, once.
+  void warnUnusableReceivers(live.runtime.builtReceivers(), { send: (req) => c.client.send(req), log });
   log.info({ receivers: settings.receivers.map((r) => r.name), evaluationIntervalMs: settings.evaluationIntervalMs }, 'built-in alerting on');
 }
 
