@@ -15,8 +15,7 @@ import { alertsForShard, shardComponent, ShardAssignment, ShardSpecError } from 
 import { ALERT_DEFINITIONS } from './alerting/definitions/index.js';
 import { Secrets } from './redact.js';
 import { configReloader } from './reload.js';
-import { noteStartupHup, releaseStartupHup } from './startupHup.js';
-import { noteStartupStop, releaseStartupStop } from './startupStop.js';
+import { noteStartupSignals, releaseStartupHup, releaseStartupStop } from './startupSignals.js';
 import { isSubcommand, type Subcommand } from './subcommands.js';
 import { VERSION } from './version.js';
 
@@ -167,10 +166,11 @@ async function runExporter(argv: string[]): Promise<number> {
   if (values.version) return (process.stdout.write(`${VERSION}\n`), 0);
   if (!values.config) throw new UsageError('--config <file.yaml> is required (or use: demo)');
   const log = makeLogger(values);
-  noteStartupHup(() => log.info('SIGHUP during start-up: the reload runs once the exporter is ready'));
-  noteStartupStop((signal, again) =>
-    again ? log.warn({ signal }, 'second signal during start-up: exiting at once') : log.info({ signal }, 'stop requested during start-up: the exporter stops once it has started'),
-  );
+  noteStartupSignals({
+    hup: () => log.info('SIGHUP during start-up: the reload runs once the exporter is ready'),
+    stop: (signal, again) =>
+      again ? log.warn({ signal }, 'second signal during start-up: exiting at once') : log.info({ signal }, 'stop requested during start-up: the exporter stops once it has started'),
+  });
   applyHeapPolicy();
   const path = resolve(values.config);
   const sharding = shardAssignment(values);

@@ -4,14 +4,12 @@ import type { DaemonComponent, DaemonContext } from '../components.js';
 import type { ConfigDiff } from '../config/diff.js';
 import { alertingCollectors, NotificationCounts } from './metrics.js';
 import { maintenanceCollectors, MaintenanceSchedule } from './maintenanceSchedule.js';
-import { AlertingRuntime, type AlertingDeps, type ListedAlert } from './runtime.js';
+import { AlertingRuntime, type AlertingDeps } from './runtime.js';
 import { warnUnusableReceivers } from './receiverDryCheck.js';
 import { httpSend } from './sender.js';
 
 export interface AlertingComponent extends DaemonComponent {
-  /** Pending and firing alerts (the status page lists them); empty while alerting is off. */
-  activeAlerts(): ListedAlert[];
-  /** The same, in the status page's shape. */
+  /** Pending and firing alerts, in the status page's shape; undefined while alerting is off. */
   statusAlerts(): Array<{ name: string; severity: string; state: 'pending' | 'firing'; labels: Record<string, string>; summary?: string; since?: number }> | undefined;
   /** Runs one evaluation now (tests, and maintenance windows starting or ending). */
   evaluateNow(): void;
@@ -77,7 +75,6 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
       await reloads; // a reload that builds alerting must not do so after the stop
       await teardown(live);
     },
-    activeAlerts: () => live.runtime?.list() ?? [],
     // Read at each status refresh: from the instances, with no walk of the notification log.
     statusAlerts: () =>
       live.runtime?.active().map((i) => ({
@@ -117,8 +114,9 @@ async function build(live: Live, c: DaemonContext, opts: AlertingComponentOption
     now: opts.now,
   });
   await live.runtime.start();
-  // Sends nothing; a receiver that cannot work is named now rather than at the first outage.
-  void warnUnusableReceivers(settings.receivers, { send: (req) => c.client.send(req), secrets: c.secrets, log });
+  // Sends nothing; a receiver that cannot work is named now rather than at the first outage. It
+  // checks what the runtime built, so each secret is read, and an unreadable one logged, once.
+  void warnUnusableReceivers(live.runtime.builtReceivers(), { send: (req) => c.client.send(req), log });
   log.info({ receivers: settings.receivers.map((r) => r.name), evaluationIntervalMs: settings.evaluationIntervalMs }, 'built-in alerting on');
 }
 

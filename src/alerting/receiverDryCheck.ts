@@ -5,10 +5,7 @@
 // - webhook, slack, pagerduty: their APIs offer no check that sends nothing, so only
 //   reachability is tested: HEAD on the URL's origin (never its path, which may be the secret).
 import type { HttpOutcome, HttpRequest } from '../http/index.js';
-import type { Secrets } from '../redact.js';
 import { alertmanagerAuthorization } from './receivers/alertmanager.js';
-import { materializeReceiver } from './sender.js';
-import type { ReceiverSettings } from './settings.js';
 
 /** The parts of a configured receiver the check needs (fits the receivers' ReceiverSpec). */
 export type DryCheckTarget =
@@ -65,21 +62,15 @@ async function checkReachable(t: Exclude<DryCheckTarget, { kind: 'alertmanager' 
   return { receiver: t.name, ok: false, detail: `${label}: unreachable (${out.message})` };
 }
 
-/** Start-up: reads each receiver's secrets, checks it, and logs one warning per receiver that fails. */
+/**
+ * Start-up: checks the receivers alerting built (secrets already read), and logs one warning per
+ * receiver that fails. One whose secret could not be read is not among them: building it logged that.
+ */
 export async function warnUnusableReceivers(
-  receivers: readonly ReceiverSettings[],
-  deps: { send: Send; secrets: Secrets; log: { warn(obj: object, msg: string): void } },
+  built: readonly DryCheckTarget[],
+  deps: { send: Send; log: { warn(obj: object, msg: string): void } },
 ): Promise<DryCheckResult[]> {
-  const targets: DryCheckTarget[] = [];
-  const results: DryCheckResult[] = [];
-  for (const r of receivers) {
-    try {
-      targets.push(await materializeReceiver(r, deps.secrets));
-    } catch (err) {
-      results.push({ receiver: r.name, ok: false, detail: deps.secrets.scrub((err as Error).message) });
-    }
-  }
-  results.push(...(await dryCheckReceivers(targets, deps.send)));
+  const results = await dryCheckReceivers(built, deps.send);
   for (const r of results) if (!r.ok) deps.log.warn({ receiver: r.receiver, reason: r.detail }, `receiver ${r.receiver} failed its start-up check: ${r.detail}`);
   return results;
 }

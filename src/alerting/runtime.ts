@@ -14,7 +14,7 @@ import { NotificationCounts } from './metrics.js';
 import type { Notification } from './notification.js';
 import type { DeliveryReport, SendFn } from './queue.js';
 import { ReceiverSet } from './receiverSet.js';
-import { buildRequests } from './receivers/index.js';
+import { buildRequests, type ReceiverSpec } from './receivers/index.js';
 import type { AlertingSettings, ReceiverSettings } from './settings.js';
 import { loadAlertState, saveAlertState } from './stateFile.js';
 import type { ExporterSignals, Labels } from './types.js';
@@ -183,6 +183,11 @@ export class AlertingRuntime {
 
   instances(): readonly AlertInstance[] {
     return this.engine.list();
+  }
+
+  /** The receivers built from the config, secrets read; one whose secret could not be read is left out. */
+  builtReceivers(): ReceiverSpec[] {
+    return this.receivers?.all().map((r) => r.spec) ?? [];
   }
 
   queueLengths(): Map<string, number> {
