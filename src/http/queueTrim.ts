@@ -7,27 +7,23 @@
 // It empties the array only when the Client is idle (every request in it finished) and only from
 // a timer of its own: undici reads these fields while it completes a request, before it returns.
 
-/** The fields of one Client, when found. */
-interface QueueFields {
-  queue: symbol;
-  running: symbol;
-  pending: symbol;
-}
+/** Where a dispatcher class keeps what the trim reads: a Client its list, a Pool its Clients. */
+type Layout = { kind: 'client'; queue: symbol; running: symbol; pending: symbol } | { kind: 'pool'; clients: symbol } | null;
 
 type Fields = Record<symbol, unknown>;
 
-const fieldsByClass = new WeakMap<object, QueueFields | null>();
+/** Per class (prototype): found once, from the first instance's own symbol-keyed fields. */
+const layouts = new WeakMap<object, Layout>();
 
-function fieldsOf(client: object): QueueFields | null {
-  const proto = Object.getPrototypeOf(client) as object;
-  let found = fieldsByClass.get(proto);
+function layoutOf(dispatcher: object): Layout {
+  const proto = Object.getPrototypeOf(dispatcher) as object;
+  let found = layouts.get(proto);
   if (found !== undefined) return found;
-  const byName = new Map(Object.getOwnPropertySymbols(client).map((s) => [s.description, s]));
-  const queue = byName.get('queue');
-  const running = byName.get('running index');
-  const pending = byName.get('pending index');
-  found = queue && running && pending ? { queue, running, pending } : null;
-  fieldsByClass.set(proto, found);
+  const byName = new Map(Object.getOwnPropertySymbols(dispatcher).map((s) => [s.description, s]));
+  const [clients, queue, running, pending] = ['clients', 'queue', 'running index', 'pending index'].map((n) => byName.get(n));
+  if (clients) found = { kind: 'pool', clients };
+  else found = queue && running && pending ? { kind: 'client', queue, running, pending } : null;
+  layouts.set(proto, found);
   return found;
 }
 
@@ -37,9 +33,10 @@ function fieldsOf(client: object): QueueFields | null {
  */
 export function trimFinished(dispatcher: object): number | undefined {
   const own = dispatcher as Fields;
-  const clientsKey = Object.getOwnPropertySymbols(dispatcher).find((s) => s.description === 'clients');
-  if (clientsKey !== undefined) {
-    const clients = own[clientsKey];
+  const layout = layoutOf(dispatcher);
+  if (!layout) return undefined;
+  if (layout.kind === 'pool') {
+    const clients = own[layout.clients];
     if (!Array.isArray(clients)) return undefined;
     let dropped = 0;
     for (const c of clients as object[]) {
@@ -49,17 +46,15 @@ export function trimFinished(dispatcher: object): number | undefined {
     }
     return dropped;
   }
-  const f = fieldsOf(dispatcher);
-  if (!f) return undefined;
-  const queue = own[f.queue];
-  const running = own[f.running];
-  const pending = own[f.pending];
+  const queue = own[layout.queue];
+  const running = own[layout.running];
+  const pending = own[layout.pending];
   if (!Array.isArray(queue) || typeof running !== 'number' || typeof pending !== 'number') return undefined;
   // Idle: nothing running, nothing waiting; every entry is a finished request's empty slot.
   if (running !== queue.length || pending !== queue.length || queue.length === 0) return 0;
   const dropped = queue.length;
   queue.length = 0;
-  own[f.running] = 0;
-  own[f.pending] = 0;
+  own[layout.running] = 0;
+  own[layout.pending] = 0;
   return dropped;
 }
