@@ -7,13 +7,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertingComponent } from '../src/alerting/component.js';
-import type { AlertingSettings } from '../src/alerting/settings.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
-import { alertingFleetConfig, closeAlertingRig, onlyRules, startWebhook, type Notified } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeAlertingRig, nodeDownToWebhook, startWebhook, type Notified } from './support/alertingDaemon.js';
 
 const NODE = 'rl-1';
 const HOLD_MS = 1500;
@@ -38,15 +37,7 @@ describe('built-in alerting across a config reload', () => {
       if (first) onFirstPost?.();
       return first ? HOLD_MS : 0;
     }));
-    const alerting: AlertingSettings = {
-      stateDir: path.join(dir, 'state'),
-      evaluationIntervalMs: 250,
-      runbookBase: 'https://git.example.org/lfe/alerts/RUNBOOKS.md',
-      rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 500, keepFiringForMs: 0 } }),
-      routing: { groupBy: ['alertname'], groupWaitMs: 200, groupIntervalMs: 1000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['hook'] },
-      receivers: [{ name: 'hook', kind: 'webhook', url, headers: {}, timeoutMs: 5000 }],
-      maintenance: [],
-    };
+    const alerting = nodeDownToWebhook(dir, url);
     config = alertingFleetConfig(fleet.nodes, { dir, network: 'rl', intervalMs: 300, timeoutMs: 250, concurrency: 4, maxUpstreamSeries: 500, alerting });
     daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), defaultMetrics: false, components: [alertingComponent()] });
   }, 60_000);

@@ -6,12 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AlertingSettings } from '../src/alerting/settings.js';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import { standardComponents } from '../src/daemonParts.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
-import { alertingFleetConfig, closeAlertingRig, onlyRules, startWebhook } from './support/alertingDaemon.js';
+import { alertingFleetConfig, closeAlertingRig, nodeDownToWebhook, startWebhook } from './support/alertingDaemon.js';
 import { waitFor } from './support/processes.js';
 
 interface ListedAlert {
@@ -50,15 +49,7 @@ describe('alerts on the status page', () => {
     fleet.node('sa-down').setFault('down');
     let hookUrl = '';
     ({ server: hook, url: hookUrl } = await startWebhook(() => undefined));
-    const alerting: AlertingSettings = {
-      stateDir: path.join(dir, 'state'),
-      evaluationIntervalMs: 250,
-      runbookBase: 'https://git.example.org/lfe/alerts/RUNBOOKS.md',
-      rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 500, keepFiringForMs: 0 } }),
-      routing: { groupBy: ['alertname'], groupWaitMs: 200, groupIntervalMs: 1000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['hook'] },
-      receivers: [{ name: 'hook', kind: 'webhook', url: hookUrl, headers: {}, timeoutMs: 5000 }],
-      maintenance: [],
-    };
+    const alerting = nodeDownToWebhook(dir, hookUrl);
     const config = alertingFleetConfig(fleet.nodes, { dir, network: 'sa', intervalMs: 300, timeoutMs: 250, concurrency: 4, maxUpstreamSeries: 500, alerting });
     const logger = createLogger({ level: 'silent' });
     daemon = await startDaemon(config, { logger, defaultMetrics: false, components: standardComponents(logger) });

@@ -20,6 +20,22 @@ export function onlyRules(enabled: Record<string, RuleOverride>): Record<string,
   return { ...Object.fromEntries(ALERT_DEFINITIONS.map((d) => [d.name, { enabled: false }])), ...enabled };
 }
 
+/**
+ * Alerting with only LedgerNodeDown (firing after 500 ms, evaluated every 250 ms), grouped by alert
+ * name and sent to one webhook receiver named `hook`; state under `dir`.
+ */
+export function nodeDownToWebhook(dir: string, url: string): AlertingSettings {
+  return {
+    stateDir: path.join(dir, 'state'),
+    evaluationIntervalMs: 250,
+    runbookBase: 'https://git.example.org/lfe/alerts/RUNBOOKS.md',
+    rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 500, keepFiringForMs: 0 } }),
+    routing: { groupBy: ['alertname'], groupWaitMs: 200, groupIntervalMs: 1000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['hook'] },
+    receivers: [{ name: 'hook', kind: 'webhook', url, headers: {}, timeoutMs: 5000 }],
+    maintenance: [],
+  };
+}
+
 export interface AlertingFleetOptions {
   dir: string;
   network: string;
