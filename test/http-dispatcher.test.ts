@@ -1,6 +1,11 @@
-// NodeDispatcher.setConnectionsPerOrigin over real HTTP to a server on 127.0.0.1: an origin whose
-// socket count changed gets a new pool for its next request, while the old one (retired) finishes
-// the request it was sent and then closes its socket; close() and destroy() reach retired pools.
+// NodeDispatcher over real HTTP to a server on 127.0.0.1.
+// - setConnectionsPerOrigin: an origin whose socket count changed gets a new pool for its next
+//   request, while the old one (retired) finishes the request it was sent and then closes its
+//   socket; close() and destroy() reach retired pools.
+// - trimFinished: an idle origin's Client (or each Client of a Pool) forgets the finished requests
+//   undici keeps listing, a Client with a request in flight is left as it is, and the socket stays
+//   the one it was. The list is read through the same symbols the trim uses, so an undici that
+//   renamed them fails here instead of letting the trim silently do nothing.
 // The server holds chosen requests until the test releases them, so "in flight" is a state the
 // test waits for, not a race.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -117,5 +122,78 @@ describe('NodeDispatcher.setConnectionsPerOrigin', () => {
     await expect(inFlight).rejects.toMatchObject({ code: 'UND_ERR_DESTROYED' });
     await waitFor('the retired socket to close', () => sockets[0]!.closed, { timeoutMs: 10_000, intervalMs: 10 });
     await expect(get(d, '/after')).rejects.toThrow();
+  });
+});
+
+async function sequence(d: NodeDispatcher, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) expect(await get(d, `/r${i}`)).toEqual({ status: 200, body: `answer to /r${i}` });
+}
+
+type Fields = Record<symbol, unknown>;
+const symbolNamed = (o: object, name: string) => Object.getOwnPropertySymbols(o).find((s) => s.description === name);
+
+/** The undici Clients behind the dispatcher's origins (a Pool's own Clients for a pooled origin). */
+function clientsOf(d: NodeDispatcher): object[] {
+  const origins = (d as unknown as { origins: Map<string, { dispatcher: object }> }).origins;
+  return [...origins.values()].flatMap(({ dispatcher: x }) => {
+    const key = symbolNamed(x, 'clients');
+    return key ? ((x as Fields)[key] as object[]) : [x];
+  });
+}
+
+/** Entries in a Client's request list (finished, running and pending). */
+function listed(client: object): number {
+  const key = symbolNamed(client, 'queue');
+  expect(key, 'undici Client has no "queue" field').toBeDefined();
+  const queue = (client as Fields)[key!];
+  expect(Array.isArray(queue)).toBe(true);
+  return (queue as unknown[]).length;
+}
+
+describe('NodeDispatcher.trimFinished', () => {
+  it('empties an idle Client list of finished requests and keeps using its socket', async () => {
+    const d = dispatcher();
+    await sequence(d, 40);
+    const [client] = clientsOf(d);
+    // undici itself keeps them until 257 have run.
+    expect(listed(client!)).toBe(40);
+    expect(d.trimFinished()).toBe(40);
+    expect(listed(client!)).toBe(0);
+    expect(d.trimFinished()).toBe(0);
+    // Past undici's own cut at 257, with trims between: every answer right, one socket throughout.
+    await sequence(d, 300);
+    expect(d.trimFinished()).toBe(300 - 257);
+    await sequence(d, 5);
+    expect(sockets).toHaveLength(1);
+    expect(clientsOf(d)).toEqual([client]);
+  });
+
+  it('leaves a Client with a request in flight as it is, and trims it once it is idle', async () => {
+    const d = dispatcher();
+    await sequence(d, 10);
+    const inFlight = (await holdOne(d)).answer;
+    const [client] = clientsOf(d);
+    expect(listed(client!)).toBe(11);
+    expect(d.trimFinished()).toBe(0);
+    expect(listed(client!)).toBe(11);
+    held.shift()!();
+    expect(await inFlight).toEqual({ status: 200, body: 'answer to /hold' });
+    expect(d.trimFinished()).toBe(11);
+    await sequence(d, 3);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('trims each Client of an origin pooled for several nodes', async () => {
+    const d = dispatcher();
+    d.setConnectionsPerOrigin(new Map([[origin, 2]]));
+    // Two in parallel, twice: the pool runs them on its two Clients.
+    for (let round = 0; round < 2; round++) await Promise.all([get(d, '/a'), get(d, '/b')]);
+    const clients = clientsOf(d);
+    expect(clients).toHaveLength(2);
+    const before = clients.reduce((n, c) => n + listed(c), 0);
+    expect(before).toBe(4);
+    expect(d.trimFinished()).toBe(4);
+    expect(clients.map(listed)).toEqual([0, 0]);
+    expect(await get(d, '/after')).toEqual({ status: 200, body: 'answer to /after' });
   });
 });
