@@ -3,7 +3,7 @@
 // (the 2 s interval case) and when none did. For profiling the scrape path (--cpu-prof).
 import { startDaemon } from '../src/daemon.js';
 import type { ExporterConfig, ProbeData, ProbeResult } from '../src/domain.js';
-import { parseExposition } from '../src/exposition/index.js';
+import { UpstreamReader } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';
 import { percentile } from './proc.js';
 
@@ -69,6 +69,8 @@ export async function runRenderProfile(count: number, dir: string): Promise<Rend
   } as ExporterConfig;
   const daemon = await startDaemon(config, { logger: createLogger({ level: 'error' }), evidence: false });
   const validators = Array.from({ length: 21 }, (_, k) => ({ address: k.toString(16).padStart(64, '0'), stake: 10n ** 21n, weight: 1, agentScore: 50 }));
+  // Each node's answers read as the prober reads them: after the first, by the node's last shape.
+  const readers = Array.from({ length: count }, () => new UpstreamReader({}));
   /** CPU of applying the results (what polling pays, parsing excluded), per node-round. */
   const fillMs: number[] = [];
   const fill = (round: number) => {
@@ -77,7 +79,7 @@ export async function runRenderProfile(count: number, dir: string): Promise<Rend
       const height = 100_000 + round + (i % 7);
       return [
         { probe: 'health', value: { status: 'ok', version: '0.5.8', chainId: 'claw-mainnet', height, peerCount: 8, epoch: 5, uptimeSecs: 1000 + round, lastBlockAgeSecs: 1, mempoolSize: 3 } },
-        { probe: 'metrics', value: parseExposition(nodeMetrics(i, height)).families },
+        { probe: 'metrics', value: readers[i]!.read(nodeMetrics(i, height)) },
         { probe: 'blockNumber', value: height },
         { probe: 'miningStats', value: { totalMiners: 10, activeMiners: 7, currentBlockReward: 10n ** 9n, miningUpgradeHeight: 200_000, upgraded: false } },
         { probe: 'validators', value: validators },

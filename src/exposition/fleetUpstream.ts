@@ -8,7 +8,7 @@ import { planUpstream, type UpstreamPlan } from './plan.js';
 import { parseDetailed } from './parse.js';
 import { shapeText, type UpstreamShape } from './shape.js';
 import { DEFAULT_UPSTREAM_PREFIX, preparedFromPlan, prepareUpstream, type PrepareOptions, type PreparedUpstream, type UpstreamAnswer } from './upstream.js';
-import { renderUpstreamWithStats } from './upstreamMerge.js';
+import { mergeLayout, writeMerged, type MergeLayout } from './upstreamMerge.js';
 
 /** What this module reads of a node's state. */
 export interface UpstreamNode {
@@ -27,6 +27,8 @@ export interface UpstreamSink {
 export class FleetUpstream {
   /** Samples per node left out by conflicts at the last scrape. */
   private conflicted = new Map<string, number>();
+  /** The last scrape's merge, reused while every node sends the same families. */
+  private layout: MergeLayout | undefined;
   /** Per shape, its plan with this view's prefix and secrets (at scrubVersion `version`). */
   private readonly plans = new WeakMap<UpstreamShape, { plan: UpstreamPlan; version: number | undefined }>();
 
@@ -83,9 +85,13 @@ export class FleetUpstream {
 
   /** Writes the merged families and remembers what conflicts left out. */
   write(sources: Iterable<PreparedUpstream>, openMetrics: boolean, out: UpstreamSink): void {
-    const { conflicts } = renderUpstreamWithStats(sources, { openMetrics, write: (p) => out.write(p), writeRange: (b, start, end) => out.writeRange(b, start, end) });
+    const list = [...sources];
+    const layout = mergeLayout(list, this.layout);
+    writeMerged(layout, list, { openMetrics, write: (p) => out.write(p), writeRange: (b, start, end) => out.writeRange(b, start, end) });
+    if (layout === this.layout) return;
+    this.layout = layout;
     const byNode = new Map<string, number>();
-    for (const c of conflicts) byNode.set(c.node, (byNode.get(c.node) ?? 0) + c.samples);
+    for (const c of layout.conflicts) byNode.set(c.node, (byNode.get(c.node) ?? 0) + c.samples);
     this.conflicted = byNode;
   }
 
