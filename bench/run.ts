@@ -158,6 +158,7 @@ async function main(): Promise<void> {
     if (v.render) {
       const r = await phase<RenderProfile>('render', ['--render', v.render, '--dir', dir]);
       console.log(`render of ${v.render} nodes (${mb(r.bytes)} MB): CPU ${r.dirtyP50Ms.toFixed(1)} ms when every node changed, ${r.cleanP50Ms.toFixed(1)} ms when none did (medians)`);
+      console.log(`gzip scrape (render and compression, every node polled since the scrape before): CPU ${r.gzipP50Ms.toFixed(1)} ms, ${(r.reusedShare * 100).toFixed(0)}% of the body's compression reused (medians)`);
       console.log(`applying one node's five results (parsing excluded): CPU ${(r.applyPerNodeMs * 1000).toFixed(0)} us per node (median)`);
       console.log(`live after a full GC: heap ${mb(r.heapUsedBytes)} MB; per node ${(r.heapPerNodeBytes / 1024).toFixed(1)} KB of heap + ${(r.externalPerNodeBytes / 1024).toFixed(1)} KB external`);
       return;

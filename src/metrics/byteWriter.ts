@@ -5,11 +5,13 @@
 // most of a scrape.
 const FLUSH_AT = 16 * 1024;
 
-/** Takes the written bytes in consecutive pieces of at least `everyBytes` while writing goes on. */
+/** Takes the written bytes in consecutive pieces of at least `everyBytes` (or blocks) while writing goes on. */
 export interface ByteSink {
   everyBytes: number;
-  /** Bytes that are final: never written again (a view into the writer's memory, not a copy). */
-  take(bytes: Buffer): void;
+  /** Bytes that are final: never written again (a view into the writer's memory, not a copy); resolves to their compressed form. */
+  take(bytes: Buffer): Promise<Buffer>;
+  /** A block whose compressed form is known: `compressed` is what take() gave for the same bytes. */
+  takeCompressed(bytes: Buffer, compressed: Buffer): void;
 }
 
 export class ByteWriter {
@@ -18,6 +20,10 @@ export class ByteWriter {
   private pending = '';
   /** Bytes before this offset were handed to the sink. */
   private taken = 0;
+  /** Inside writeBlock: nothing is handed until the block ends. */
+  private inBlock = false;
+  /** Bytes written as blocks whose compressed form was given (see writeBlock). */
+  reusedBytes = 0;
 
   /** `reuse`: memory of an earlier writer that nobody reads any more, written instead of new memory. */
   constructor(
@@ -44,7 +50,41 @@ export class ByteWriter {
     this.flush();
     if (this.len + end - start > this.buf.length) this.grow(this.len + end - start);
     this.len += b.copy(this.buf, this.len, start, end);
-    if (this.sink && this.len - this.taken >= this.sink.everyBytes) this.hand();
+    if (this.sink && !this.inBlock && this.len - this.taken >= this.sink.everyBytes) this.hand();
+  }
+
+  /** Whether the written bytes go to a sink (a compressor) as well. */
+  get compressing(): boolean {
+    return this.sink !== undefined;
+  }
+
+  /**
+   * Writes what `fill` writes as one piece of its own for the sink, so that its compressed form
+   * can be kept (`keep` gets it) and given back when the same bytes are written again
+   * (`compressed`: the sink does not compress them again). Without a sink, or inside another
+   * block (it is then part of that one), only `fill` runs.
+   */
+  writeBlock(fill: () => void, compressed?: Buffer, keep?: (compressed: Promise<Buffer>) => void): void {
+    const sink = this.sink;
+    if (!sink || this.inBlock) return fill();
+    this.handRest();
+    this.inBlock = true;
+    try {
+      fill();
+      this.flush();
+    } finally {
+      this.inBlock = false;
+    }
+    if (this.len === this.taken) return;
+    const bytes = this.buf.subarray(this.taken, this.len);
+    this.taken = this.len;
+    if (compressed) {
+      sink.takeCompressed(bytes, compressed);
+      this.reusedBytes += bytes.length;
+    } else {
+      const zipped = sink.take(bytes);
+      keep?.(zipped);
+    }
   }
 
   /** Hands the sink every byte written so far that it has not had (the end of the writing). */
@@ -80,12 +120,12 @@ export class ByteWriter {
     // UTF-8 needs at most 3 bytes per UTF-16 code unit.
     if (this.len + s.length * 3 > this.buf.length) this.grow(this.len + s.length * 3);
     this.len += this.buf.write(s, this.len, 'utf8');
-    if (this.sink && this.len - this.taken >= this.sink.everyBytes) this.hand();
+    if (this.sink && !this.inBlock && this.len - this.taken >= this.sink.everyBytes) this.hand();
   }
 
   private hand(): void {
     // A view of memory this writer only appends to: a later grow() copies it and leaves it as is.
-    this.sink!.take(this.buf.subarray(this.taken, this.len));
+    void this.sink!.take(this.buf.subarray(this.taken, this.len));
     this.taken = this.len;
   }
 

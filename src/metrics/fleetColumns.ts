@@ -8,6 +8,7 @@ import type { NodeView } from '../domain.js';
 import { probeDescriptors, type ProbeDescriptor } from '../probe/descriptors.js';
 import type { ByteWriter } from './byteWriter.js';
 import { fleetLayout, type FleetLayout } from './fleetFamilies.js';
+import { KeptCompression } from './keptCompression.js';
 import { familyLines, labelsOf, type NodeLabels } from './nodeLines.js';
 import { Segment, SEGMENT_NODES } from './segment.js';
 import { ShownValues, valuePlan, type ValuePlan } from './shownValues.js';
@@ -36,6 +37,8 @@ export class FleetColumns {
   private infoKeys: readonly string[] = [];
   private built: FleetLayout | undefined;
   private layoutOf: { descriptors: ProbeDescriptor[]; layout: FleetLayout; plan: ValuePlan } | undefined;
+  /** Compressed blocks of the lines, for gzip scrapes. */
+  private readonly kept = new KeptCompression();
 
   /** The layout for the probe table in use (probes may be registered at run time). */
   layout(): FleetLayout {
@@ -60,9 +63,19 @@ export class FleetColumns {
     const layout = this.layout();
     if (infoKeys !== this.infoKeys || layout !== this.built || !this.placed(nodes)) this.rebuild(nodes, infoKeys, layout);
     else this.refresh(nodes, layout);
+    const segments = this.segments;
     layout.nodeFamilies.forEach((f, i) => {
-      out.write(openMetrics ? f.openMetrics : f.text);
-      for (const s of this.segments) s.writeFamily(i, out);
+      // Versions only grow, so their sum changes whenever one of them does.
+      let stamp = 0;
+      for (const s of segments) stamp += s.version(i);
+      // A family's every line is one block (with its header, which differs by format): smaller
+      // blocks kept more of a fleet where a few nodes change, but each is a piece compressed
+      // apart, and a piece costs ~1 ms of CPU besides its bytes (1,024-node blocks: ~300 pieces
+      // per 10,000-node scrape instead of ~30, and more CPU in all).
+      this.kept.write(out, (i << 1) | (openMetrics ? 1 : 0), stamp, () => {
+        out.write(openMetrics ? f.openMetrics : f.text);
+        for (const s of segments) s.writeFamily(i, out);
+      });
     });
   }
 
@@ -135,5 +148,6 @@ export class FleetColumns {
     }
     this.infoKeys = infoKeys;
     this.built = layout;
+    this.kept.clear();
   }
 }

@@ -4,6 +4,8 @@
 // into one valid stream; the CRC is computed here as pieces arrive. The render hands pieces over
 // while it is still writing the rest of the body (see ByteWriter's sink): a 10,000-node body is
 // ~50 MB, and its compression runs on the other cores during the render instead of after it.
+// A piece's compressed form stands anywhere in such a stream, so one kept from an earlier scrape
+// is spliced in as it is (addCompressed; keptCompression.ts).
 import { promisify } from 'node:util';
 import { constants, crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
 
@@ -41,9 +43,17 @@ export class GzipPieces {
   private finished = false;
   private readonly deflated: Array<Promise<Buffer>> = [];
 
-  add(piece: Buffer): void {
+  /** Resolves to the piece's compressed form: one that may stand anywhere in a stream of pieces. */
+  add(piece: Buffer): Promise<Buffer> {
     if (this.finished) throw new Error('gzip member already finished');
-    if (piece.length > 0) this.submit(piece, constants.Z_SYNC_FLUSH);
+    return piece.length > 0 ? this.submit(piece, constants.Z_SYNC_FLUSH) : Promise.resolve(Buffer.alloc(0));
+  }
+
+  /** A piece compressed before: `compressed` is what add() gave for the same bytes. */
+  addCompressed(piece: Buffer, compressed: Buffer): void {
+    if (this.finished) throw new Error('gzip member already finished');
+    this.count(piece);
+    this.deflated.push(Promise.resolve(compressed));
   }
 
   async finish(): Promise<Buffer> {
@@ -56,12 +66,17 @@ export class GzipPieces {
     return Buffer.concat([HEADER, ...parts, trailer]);
   }
 
-  private submit(piece: Buffer, flush: number): void {
+  private count(piece: Buffer): void {
     // (Node's crc32 of an empty buffer that zlib has read returns 0, not the running value.)
     if (piece.length > 0) this.crc = crc32(piece, this.crc);
     this.bytes += piece.length;
+  }
+
+  private submit(piece: Buffer, flush: number): Promise<Buffer> {
+    this.count(piece);
     const p = deflateRawAsync(piece, { level: LEVEL, finishFlush: flush, chunkSize: outputBytes(piece.length) });
     p.catch(() => undefined); // awaited by finish(); a failure meanwhile is not unhandled
     this.deflated.push(p);
+    return p;
   }
 }

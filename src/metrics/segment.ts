@@ -12,12 +12,15 @@ export class Segment {
   private readonly cols: Buffer[];
   /** Per family: where each node's lines start; entry `count` is where the last one ends. */
   private readonly starts: Uint32Array[];
+  /** Per family: how many times its lines were set (only ever grows). */
+  private readonly versions: number[];
 
   /** `lines[i][f]`: node i's lines of family f. */
   constructor(lines: readonly string[][], families: number) {
     const count = lines.length;
     this.cols = [];
     this.starts = [];
+    this.versions = new Array<number>(families).fill(0);
     for (let f = 0; f < families; f++) {
       let text = '';
       for (let i = 0; i < count; i++) text += lines[i]![f]!;
@@ -39,6 +42,7 @@ export class Segment {
     const count = starts.length - 1;
     const start = starts[at]!;
     const end = starts[at + 1]!;
+    this.versions[f]!++;
     // Encoded once, to learn their length and to copy them in place (byteLength then write
     // walked the concatenated string twice).
     if (lines.length * 3 > scratch.length) scratch = Buffer.allocUnsafeSlow(lines.length * 3);
@@ -56,6 +60,11 @@ export class Segment {
       for (let k = at + 1; k <= count; k++) starts[k] = starts[k]! + delta;
     }
     if (len > 0) scratch.copy(col, start, 0, len);
+  }
+
+  /** Changes whenever family `f`'s lines may have changed. */
+  version(f: number): number {
+    return this.versions[f]!;
   }
 
   /** Copies family `f`'s lines of every node of the run into `out`. */

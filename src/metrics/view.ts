@@ -95,6 +95,8 @@ export interface RenderedMetrics {
   body: Buffer;
   /** The body as one gzip member, when asked for: compressed in pieces while it was written. */
   gzipped?: Promise<Buffer>;
+  /** Of the body, the bytes whose compressed form an earlier scrape made (gzip only). */
+  reusedBytes?: number;
   /**
    * The body's memory may be written by a later render: call once nothing reads the body any
    * more (gzipped settled, or the render only measured). Not calling it is always safe.
@@ -186,7 +188,7 @@ export class MetricsView {
       // Not a spare far larger than the body (the fleet shrank): it would stay allocated for good.
       const spare = this.spare && this.spare.length >= this.lastBytes && this.spare.length <= 2 * want + 64 * 1024 ? this.spare : undefined;
       const gz = gzip ? new GzipPieces() : undefined;
-      const out = new ByteWriter(want, spare, gz && { everyBytes: GZIP_PIECE_BYTES, take: (piece) => gz.add(piece) });
+      const out = new ByteWriter(want, spare, gz && { everyBytes: GZIP_PIECE_BYTES, take: (piece) => gz.add(piece), takeCompressed: (piece, z) => gz.addCompressed(piece, z) });
       this.spare = undefined;
       writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.columns);
       if (!om) out.write('\n');
@@ -202,7 +204,7 @@ export class MetricsView {
         if (!released) this.spare = storage;
         released = true;
       };
-      return { contentType: registry.contentType, body: out.bytes(), ...(gz && { gzipped: gz.finish() }), release };
+      return { contentType: registry.contentType, body: out.bytes(), ...(gz && { gzipped: gz.finish(), reusedBytes: out.reusedBytes }), release };
     } finally {
       this.current = undefined;
     }
