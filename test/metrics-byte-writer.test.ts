@@ -2,7 +2,7 @@
 // gzip compresses them meanwhile): every byte exactly once, in order, and a piece once handed
 // never changes, also when the writer grows into new memory or goes on in reused memory.
 import { describe, expect, it } from 'vitest';
-import { ByteWriter } from '../src/metrics/byteWriter.js';
+import { ByteWriter, type TakenPiece } from '../src/metrics/byteWriter.js';
 
 function line(i: number): string {
   return `ledger_probe_success{node="node-${i}",network="mänet",probe="health"} ${i % 2}\n`;
@@ -14,7 +14,7 @@ describe('ByteWriter sink', () => {
       const pieces: Array<{ view: Buffer; copy: Buffer }> = [];
       const take = (b: Buffer) => {
         pieces.push({ view: b, copy: Buffer.from(b) });
-        return Promise.resolve(b);
+        return { crc: 0, length: b.length, compressed: Promise.resolve(b) };
       };
       const out = new ByteWriter(start, undefined, { everyBytes: 50_000, take, takeCompressed: () => expect.unreachable() });
       const range = Buffer.from(Array.from({ length: 500 }, (_, i) => line(i)).join(''));
@@ -42,44 +42,46 @@ describe('ByteWriter sink', () => {
     expect(out.bytes().toString()).toBe(line(1));
   });
 
-  it('hands a block as one piece of its own, whatever its size, and a block with its compressed form to takeCompressed', async () => {
-    const handed: Array<{ kind: 'take' | 'compressed'; text: string; compressed?: string }> = [];
+  it('hands a block as one piece of its own, whatever its size, and a kept block to takeCompressed instead of writing it', async () => {
+    const handed: Array<{ kind: 'take' | 'compressed'; text: string }> = [];
     const out = new ByteWriter(64, undefined, {
       everyBytes: 100,
       take: (b) => {
         handed.push({ kind: 'take', text: b.toString() });
-        return Promise.resolve(Buffer.from(`z(${b.length})`));
+        return { crc: 7, length: b.length, compressed: Promise.resolve(Buffer.from(`z(${b.length})`)) };
       },
-      takeCompressed: (b, z) => void handed.push({ kind: 'compressed', text: b.toString(), compressed: z.toString() }),
+      takeCompressed: (p) => void handed.push({ kind: 'compressed', text: `${p.compressed.toString()} ${p.length} ${p.crc}` }),
     });
     expect(out.compressing).toBe(true);
-    const kept: Array<Promise<Buffer>> = [];
+    const kept: Array<TakenPiece<Promise<Buffer>>> = [];
     out.write('before ');
     const big = 'b'.repeat(450);
     out.writeBlock(() => {
       out.write('block1 ');
       out.writeRange(Buffer.from(big), 0, big.length); // past everyBytes: not cut inside the block
       out.writeBlock(() => out.write('nested ')); // part of the outer block
-    }, undefined, (z) => kept.push(z));
-    out.writeBlock(() => out.write('block2 '), Buffer.from('Z2'));
+    }, undefined, (p) => kept.push(p));
+    out.writeBlock(() => expect.unreachable(), { crc: 9, length: 7, compressed: Buffer.from('Z2') });
     out.write('after');
     out.handRest();
     expect(handed).toEqual([
       { kind: 'take', text: 'before ' },
       { kind: 'take', text: `block1 ${big}nested ` },
-      { kind: 'compressed', text: 'block2 ', compressed: 'Z2' },
+      { kind: 'compressed', text: 'Z2 7 9' },
       { kind: 'take', text: 'after' },
     ]);
-    expect(out.bytes().toString()).toBe(`before block1 ${big}nested block2 after`);
+    // The kept block is in the sink's output only.
+    expect(out.bytes().toString()).toBe(`before block1 ${big}nested after`);
     expect(kept).toHaveLength(1);
-    expect((await kept[0]!).toString()).toBe(`z(${7 + big.length + 7})`);
-    expect(out.reusedBytes).toBe('block2 '.length);
+    expect(kept[0]!.length).toBe(7 + big.length + 7);
+    expect((await kept[0]!.compressed).toString()).toBe(`z(${7 + big.length + 7})`);
+    expect(out.reusedBytes).toBe(7);
   });
 
   it('without a sink writes a block as plain bytes', () => {
     const out = new ByteWriter(16);
     expect(out.compressing).toBe(false);
-    out.writeBlock(() => out.write('a'), Buffer.from('ignored'), () => expect.unreachable());
+    out.writeBlock(() => out.write('a'), { crc: 0, length: 7, compressed: Buffer.from('ignored') }, () => expect.unreachable());
     expect(out.bytes().toString()).toBe('a');
     expect(out.reusedBytes).toBe(0);
   });

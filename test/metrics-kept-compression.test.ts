@@ -1,6 +1,7 @@
 // A gzip scrape splices in the compressed form of per-node blocks that did not change since the
-// scrape before, instead of compressing them again. What a client reads back must always be the
-// body, exactly: after nodes changed, in either format, and after the lines were rebuilt.
+// scrape before, instead of writing and compressing them again. What a client reads back must
+// always be the exposition, exactly: after nodes changed, in either format, and after the lines
+// were rebuilt.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { ProbeResult } from '../src/domain.js';
@@ -33,13 +34,21 @@ function setup() {
   return { state, view, names };
 }
 
-/** One gzip scrape: the body, what the gzip member reads back as, and the bytes whose compression was reused. */
+/**
+ * One gzip scrape: what the gzip member reads back as, the bytes whose compression was reused,
+ * and the exposition a plain scrape of the same state gives (a gzip render's body leaves the
+ * reused blocks out).
+ */
 async function scrape(view: MetricsView, format: 'text' | 'openmetrics' = 'text'): Promise<{ body: string; unzipped: string; reused: number }> {
   const r: RenderedMetrics = await view.render(format, { gzip: true });
-  const body = r.body.toString();
   const unzipped = gunzipSync(await r.gzipped!).toString();
+  const reused = r.reusedBytes ?? -1;
+  expect(r.body.length + reused).toBe(Buffer.byteLength(unzipped));
   r.release();
-  return { body, unzipped, reused: r.reusedBytes ?? -1 };
+  const plain = await view.render(format);
+  const body = plain.body.toString();
+  plain.release();
+  return { body, unzipped, reused };
 }
 
 describe('kept compression of /metrics blocks', () => {

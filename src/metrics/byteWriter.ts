@@ -5,13 +5,20 @@
 // most of a scrape.
 const FLUSH_AT = 16 * 1024;
 
+/** A run of bytes as a compressing sink took it: its CRC-32, length and compressed form. */
+export interface TakenPiece<Z = Buffer> {
+  crc: number;
+  length: number;
+  compressed: Z;
+}
+
 /** Takes the written bytes in consecutive pieces of at least `everyBytes` (or blocks) while writing goes on. */
 export interface ByteSink {
   everyBytes: number;
-  /** Bytes that are final: never written again (a view into the writer's memory, not a copy); resolves to their compressed form. */
-  take(bytes: Buffer): Promise<Buffer>;
-  /** A block whose compressed form is known: `compressed` is what take() gave for the same bytes. */
-  takeCompressed(bytes: Buffer, compressed: Buffer): void;
+  /** Bytes that are final: never written again (a view into the writer's memory, not a copy). */
+  take(bytes: Buffer): TakenPiece<Promise<Buffer>>;
+  /** A block taken before, whose bytes are not written again: what take() gave for them, compressed. */
+  takeCompressed(piece: TakenPiece): void;
 }
 
 export class ByteWriter {
@@ -22,7 +29,7 @@ export class ByteWriter {
   private taken = 0;
   /** Inside writeBlock: nothing is handed until the block ends. */
   private inBlock = false;
-  /** Bytes written as blocks whose compressed form was given (see writeBlock). */
+  /** Bytes of the blocks given compressed (see writeBlock): in the sink's output, not in bytes(). */
   reusedBytes = 0;
 
   /** `reuse`: memory of an earlier writer that nobody reads any more, written instead of new memory. */
@@ -60,14 +67,20 @@ export class ByteWriter {
 
   /**
    * Writes what `fill` writes as one piece of its own for the sink, so that its compressed form
-   * can be kept (`keep` gets it) and given back when the same bytes are written again
-   * (`compressed`: the sink does not compress them again). Without a sink, or inside another
-   * block (it is then part of that one), only `fill` runs.
+   * can be kept (`keep` gets it). Given `kept` (what the sink took for the same bytes before),
+   * the sink takes that instead and `fill` does not run: the block's bytes are then in the sink's
+   * output only, not in bytes(). Without a sink, or inside another block (it is then part of that
+   * one), only `fill` runs.
    */
-  writeBlock(fill: () => void, compressed?: Buffer, keep?: (compressed: Promise<Buffer>) => void): void {
+  writeBlock(fill: () => void, kept?: TakenPiece, keep?: (piece: TakenPiece<Promise<Buffer>>) => void): void {
     const sink = this.sink;
     if (!sink || this.inBlock) return fill();
     this.handRest();
+    if (kept) {
+      sink.takeCompressed(kept);
+      this.reusedBytes += kept.length;
+      return;
+    }
     this.inBlock = true;
     try {
       fill();
@@ -78,13 +91,8 @@ export class ByteWriter {
     if (this.len === this.taken) return;
     const bytes = this.buf.subarray(this.taken, this.len);
     this.taken = this.len;
-    if (compressed) {
-      sink.takeCompressed(bytes, compressed);
-      this.reusedBytes += bytes.length;
-    } else {
-      const zipped = sink.take(bytes);
-      keep?.(zipped);
-    }
+    const piece = sink.take(bytes);
+    keep?.(piece);
   }
 
   /** Hands the sink every byte written so far that it has not had (the end of the writing). */

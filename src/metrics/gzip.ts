@@ -7,6 +7,8 @@
 // A piece's compressed form stands anywhere in such a stream, so one kept from an earlier scrape
 // is spliced in as it is (addCompressed; keptCompression.ts).
 import { crc32 } from 'node:zlib';
+import type { TakenPiece } from './byteWriter.js';
+import { crc32Combine } from './crc32Combine.js';
 import { deflatePiece } from './deflaters.js';
 
 /** Bytes per piece: a fraction of a large body each, and one piece for a small body. */
@@ -30,17 +32,20 @@ export class GzipPieces {
   private finished = false;
   private readonly deflated: Array<Promise<Buffer>> = [];
 
-  /** Resolves to the piece's compressed form: one that may stand anywhere in a stream of pieces. */
-  add(piece: Buffer): Promise<Buffer> {
+  /** Queues `piece` for compression; its compressed form may stand anywhere in a stream of pieces. */
+  add(piece: Buffer): TakenPiece<Promise<Buffer>> {
     if (this.finished) throw new Error('gzip member already finished');
-    return piece.length > 0 ? this.submit(piece) : Promise.resolve(Buffer.alloc(0));
+    const crc = crc32(piece);
+    const compressed = piece.length > 0 ? deflatePiece(piece) : Promise.resolve(Buffer.alloc(0));
+    compressed.catch(() => undefined); // awaited by finish(); a failure meanwhile is not unhandled
+    this.append(crc, piece.length, compressed);
+    return { crc, length: piece.length, compressed };
   }
 
-  /** A piece compressed before: `compressed` is what add() gave for the same bytes. */
-  addCompressed(piece: Buffer, compressed: Buffer): void {
+  /** A piece compressed before (what add() gave for the same bytes): its bytes are not needed again. */
+  addCompressed(piece: TakenPiece): void {
     if (this.finished) throw new Error('gzip member already finished');
-    this.count(piece);
-    this.deflated.push(Promise.resolve(compressed));
+    this.append(piece.crc, piece.length, Promise.resolve(piece.compressed));
   }
 
   async finish(): Promise<Buffer> {
@@ -53,17 +58,9 @@ export class GzipPieces {
     return Buffer.concat([HEADER, ...parts, trailer]);
   }
 
-  private count(piece: Buffer): void {
-    // (Node's crc32 of an empty buffer that zlib has read returns 0, not the running value.)
-    if (piece.length > 0) this.crc = crc32(piece, this.crc);
-    this.bytes += piece.length;
-  }
-
-  private submit(piece: Buffer): Promise<Buffer> {
-    this.count(piece);
-    const p = deflatePiece(piece);
-    p.catch(() => undefined); // awaited by finish(); a failure meanwhile is not unhandled
-    this.deflated.push(p);
-    return p;
+  private append(crc: number, length: number, compressed: Promise<Buffer>): void {
+    this.crc = crc32Combine(this.crc, crc, length);
+    this.bytes += length;
+    this.deflated.push(compressed);
   }
 }

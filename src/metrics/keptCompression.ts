@@ -3,15 +3,16 @@
 // lines: ~58% of the bytes at 1,000 nodes / 15 s), yet every scrape compressed them all again. A
 // block (a family's lines) that did not change since the last gzip scrape is compressed apart
 // from its neighbours and its compressed form kept; while its lines stay the same, later scrapes
-// splice that form into the stream (gzip.ts) instead of compressing the block again. A block that
-// changes at every scrape is never compressed apart: it joins the neighbouring bytes.
-import type { ByteWriter } from './byteWriter.js';
+// splice that form into the stream (gzip.ts) instead of writing and compressing the block again
+// (its CRC is kept too, see crc32Combine.ts). A block that changes at every scrape is never
+// compressed apart: it joins the neighbouring bytes.
+import type { ByteWriter, TakenPiece } from './byteWriter.js';
 
 interface Kept {
   /** The block's stamp when it was last written (see write). */
   stamp: number;
-  /** Its compressed form, once a scrape that found it unchanged compressed it apart. */
-  compressed?: Buffer;
+  /** Its compressed form, CRC and length, once a scrape that found it unchanged compressed it apart. */
+  piece?: TakenPiece;
 }
 
 export class KeptCompression {
@@ -33,16 +34,16 @@ export class KeptCompression {
       this.kept.set(key, { stamp });
       return fill();
     }
-    if (k.compressed) return out.writeBlock(fill, k.compressed);
-    out.writeBlock(fill, undefined, (zipped) => {
-      zipped.then(
+    if (k.piece) return out.writeBlock(fill, k.piece);
+    out.writeBlock(fill, undefined, ({ crc, length, compressed }) => {
+      compressed.then(
         (z) => {
           // Only for the same block at the same stamp. A copy: zlib's result may be a view of a
           // larger output buffer, and a small Buffer.from() one of Node's shared 8 KB slabs.
-          if (this.kept.get(key) === k && k.stamp === stamp) {
-            k.compressed = Buffer.allocUnsafeSlow(z.length);
-            z.copy(k.compressed);
-          }
+          if (this.kept.get(key) !== k || k.stamp !== stamp) return;
+          const copy = Buffer.allocUnsafeSlow(z.length);
+          z.copy(copy);
+          k.piece = { crc, length, compressed: copy };
         },
         () => undefined,
       );
