@@ -1,6 +1,7 @@
-// The kept deflate streams compress piece after piece from a reset state: every piece's compressed
-// form must inflate on its own (no reference to an earlier piece's bytes) and end byte-aligned,
-// not final, however many pieces are queued at once and whatever their order of completion.
+// The kept deflate streams compress piece after piece from a reset state, large pieces get a
+// stream of their own: every piece's compressed form must inflate on its own (no reference to an
+// earlier piece's bytes) and end byte-aligned, not final, however many pieces are queued at once
+// and whatever their order of completion.
 import { constants, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { deflatePiece } from '../src/metrics/deflaters.js';
@@ -14,7 +15,7 @@ function piece(i: number, bytes: number): Buffer {
 
 describe('deflatePiece', () => {
   it('compresses each of many pieces queued at once to a form that inflates alone', async () => {
-    const pieces = Array.from({ length: 40 }, (_, i) => piece(i, [1, 500, 70_000, 300_000][i % 4]!));
+    const pieces = Array.from({ length: 40 }, (_, i) => piece(i, [1, 500, 70_000, 300_000, 700_000][i % 5]!));
     const compressed = await Promise.all(pieces.map((p) => deflatePiece(p)));
     compressed.forEach((c, i) => {
       // Not final: read up to its end without asking for the end of the stream.
