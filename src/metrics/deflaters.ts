@@ -38,6 +38,9 @@ interface Job {
  */
 const OUTPUT_BYTES = 256 * 1024;
 
+/** A kept stream's output memory, held for the process's life: its pieces (under OWN_STREAM_BYTES) compress to ~35 KB or less; more takes a second buffer. */
+const KEPT_OUTPUT_BYTES = 64 * 1024;
+
 /** One kept stream: its pieces one after another, each from a reset state. */
 class Deflater {
   private stream: DeflateRaw;
@@ -60,7 +63,7 @@ class Deflater {
 
   private open(): DeflateRaw {
     // Every write ends in a sync flush: byte-aligned, not final.
-    const stream = createDeflateRaw({ level: LEVEL, flush: constants.Z_SYNC_FLUSH, chunkSize: OUTPUT_BYTES });
+    const stream = createDeflateRaw({ level: LEVEL, flush: constants.Z_SYNC_FLUSH, chunkSize: KEPT_OUTPUT_BYTES });
     stream.on('data', (chunk: Buffer) => this.out.push(chunk));
     return stream;
   }
