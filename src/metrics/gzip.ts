@@ -23,8 +23,9 @@ const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 255]);
 /**
  * A gzip member built from consecutive pieces of a body. Each piece is queued for compression as
  * soon as it is added (its memory must stay unchanged until finish() settles); finish() closes
- * the stream and joins the compressed pieces. The pieces go to as many kept deflate streams as
- * there are cores, at most four (deflaters.ts), so file writes always find a libuv thread free.
+ * the stream and joins the compressed pieces. Small pieces go to kept deflate streams, large ones
+ * to the thread pool at once (deflaters.ts): libuv's four threads take them in turn, so a file
+ * write waits behind at most one scrape's pieces (tens of ms).
  */
 export class GzipPieces {
   private crc = 0;
