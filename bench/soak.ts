@@ -53,7 +53,10 @@ export async function runSoak(nodes: FleetNode[], minutes: number, intervalMs: n
       if (liveFirst === undefined && Date.now() >= liveAt) liveFirst = liveHeap(t0);
       if (Date.now() >= nextSample) {
         nextSample += sampleEvery;
-        await daemon.metricsView().render('text');
+        // A scrape as Prometheus makes it (gzip), its memory released once compressed, as the server does.
+        const scrape = await daemon.metricsView().render('text', { gzip: true });
+        await scrape.gzipped;
+        scrape.release();
         const st = daemon.evidence!.stats();
         const records = [...st.recordsByNode.values()].reduce((a, b) => a + b, 0);
         const m = process.memoryUsage();
