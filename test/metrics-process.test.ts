@@ -1,7 +1,12 @@
-// process_open_fds follows the descriptors actually open (it is read at each scrape, never kept).
+// process_open_fds follows the descriptors actually open (it is read at each scrape, never kept);
+// the event-loop delay monitor samples at a rate that costs an idle exporter little.
+import { execFile } from 'node:child_process';
 import { closeSync, openSync, readdirSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { openFdCount, processMetricsRegistry } from '../src/metrics/processMetrics.js';
+import { EVENT_LOOP_SAMPLE_MS, openFdCount, processMetricsRegistry } from '../src/metrics/processMetrics.js';
+
+const execFileP = promisify(execFile);
 
 const linux = process.platform === 'linux';
 if (!linux) console.log('metrics-process: skipped: process_open_fds exists on Linux only');
@@ -36,5 +41,37 @@ describe('open descriptors without /proc listing', () => {
   });
   it('lists the directory where the size is 0 (older kernels), less the listing\'s own descriptor', () => {
     expect(openFdCount(fakeFs(0, 12))).toBe(11);
+  });
+});
+
+describe.runIf(linux)('the event-loop delay monitor behind nodejs_eventloop_lag_*', () => {
+  // A fresh process (the test runner's own timers would count too): both registries built, then
+  // how often its main thread woke up in 2 s of doing nothing else, from the kernel's count.
+  const script = `
+    const { processMetricsRegistry } = await import(${JSON.stringify(new URL('../dist/metrics/processMetrics.js', import.meta.url).href)});
+    await processMetricsRegistry('text').metrics();
+    await processMetricsRegistry('openmetrics').metrics();
+    const { readFileSync } = await import('node:fs');
+    const wakes = () => Number(/voluntary_ctxt_switches:\\s+(\\d+)/.exec(readFileSync('/proc/self/task/' + process.pid + '/status', 'utf8'))[1]);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = wakes();
+    await new Promise((r) => setTimeout(r, 2000));
+    console.log(JSON.stringify({ wakes: wakes() - before }));
+  `;
+
+  it('samples every EVENT_LOOP_SAMPLE_MS, so an idle exporter wakes ~10 times a second, not 100', async () => {
+    expect(EVENT_LOOP_SAMPLE_MS).toBe(100);
+    const { stdout } = await execFileP(process.execPath, ['--input-type=module', '-e', script]);
+    const { wakes } = JSON.parse(stdout.trim()) as { wakes: number };
+    // 20 samples in 2 s (prom-client's default of 10 ms: ~200). The bound leaves room for GC and
+    // the kernel's own reasons to switch the thread out.
+    expect(wakes).toBeGreaterThanOrEqual(15);
+    expect(wakes).toBeLessThan(60);
+  });
+
+  it('still reports the lag', async () => {
+    const text = await processMetricsRegistry('text').metrics();
+    expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_mean_seconds \d/m);
   });
 });
