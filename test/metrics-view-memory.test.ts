@@ -85,6 +85,23 @@ describe('/metrics body memory', () => {
     expect(next.body.buffer.byteLength * 10).toBeLessThan(bigBytes);
   });
 
+  it('drops memory grown far past the body it held, and keeps memory sized for the body', async () => {
+    const { view, advance } = setup(600);
+    advance();
+    // The first render has no size to go by: its memory doubled from 64 KB past the body.
+    const a = await view.render('text');
+    expect(a.body.buffer.byteLength).toBeGreaterThan(1.5 * a.body.length + 64 * 1024);
+    a.release();
+    advance();
+    const b = await view.render('text');
+    expect(b.body.buffer).not.toBe(a.body.buffer);
+    expect(b.body.buffer.byteLength).toBeLessThan(1.25 * b.body.length);
+    b.release();
+    advance();
+    const c = await view.render('text');
+    expect(c.body.buffer).toBe(b.body.buffer);
+  });
+
   it('compresses a body of several pieces while writing it, and its memory is reused only once released', async () => {
     const { view, advance } = setup(30_000);
     advance();

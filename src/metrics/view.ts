@@ -204,10 +204,13 @@ export class MetricsView {
       out.handRest();
       this.lastBytes[kind] = out.length;
       const storage = out.storage();
+      // Kept only near the size of what it held: memory grown for a larger body (a first render
+      // grows by doubling; a gzip body leaves the reused blocks out, about half) stays resident.
+      const keep = storage.length <= out.length + (out.length >> 1) + 64 * 1024;
       let released = false;
       const release = () => {
         // Once only: a second call could hand out memory a later render is writing.
-        if (!released) this.spare = storage;
+        if (!released && keep) this.spare = storage;
         released = true;
       };
       return { contentType: registry.contentType, body: out.bytes(), ...(gz && { gzipped: gz.finish(), reusedBytes: out.reusedBytes }), release };
