@@ -56,7 +56,16 @@ describe.runIf(linux)('the event-loop delay monitor behind nodejs_eventloop_lag_
     await new Promise((r) => setTimeout(r, 300));
     const before = wakes();
     await new Promise((r) => setTimeout(r, 2000));
-    console.log(JSON.stringify({ wakes: wakes() - before }));
+    const idle = wakes() - before;
+    const lag = async () => Object.fromEntries((await processMetricsRegistry('text').getMetricsAsJSON()).filter((m) => m.name.startsWith('nodejs_eventloop_lag_')).map((m) => [m.name.slice('nodejs_eventloop_lag_'.length, -'_seconds'.length), m.values[0].value]));
+    const atRest = await lag();
+    // Reading resets the monitor, whose first sample after that only starts a period.
+    await new Promise((r) => setTimeout(r, 250));
+    // The loop blocked for 300 ms: the sample due in it comes at least ~200 ms late.
+    const until = Date.now() + 300;
+    while (Date.now() < until);
+    await new Promise((r) => setTimeout(r, 500));
+    console.log(JSON.stringify({ wakes: idle, atRest, blocked: await lag() }));
   `;
 
   it('samples every EVENT_LOOP_SAMPLE_MS, so an idle exporter wakes ~10 times a second, not 100', async () => {
@@ -69,9 +78,13 @@ describe.runIf(linux)('the event-loop delay monitor behind nodejs_eventloop_lag_
     expect(wakes).toBeLessThan(60);
   });
 
-  it('still reports the lag', async () => {
-    const text = await processMetricsRegistry('text').metrics();
-    expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
-    expect(text).toMatch(/^nodejs_eventloop_lag_mean_seconds \d/m);
+  it('reports the delay beyond the sampling interval: about none at rest, a blocked loop as its length', async () => {
+    const { stdout } = await execFileP(process.execPath, ['--input-type=module', '-e', script]);
+    const { atRest, blocked } = JSON.parse(stdout.trim()) as Record<'atRest' | 'blocked', Record<string, number>>;
+    // Node's monitor records whole periods (0.1 s at rest); those would read as 100 ms of lag.
+    for (const stat of ['min', 'mean', 'p50', 'p90', 'p99']) expect(atRest[stat], stat).toBeLessThan(0.03);
+    expect(blocked.max).toBeGreaterThan(0.15);
+    expect(blocked.max).toBeLessThan(0.5);
+    expect(blocked.min).toBeLessThan(0.03);
   });
 });

@@ -18,6 +18,9 @@ const registries = new Map<ExpositionFormat, Registry>();
  */
 export const EVENT_LOOP_SAMPLE_MS = 100;
 
+/** The statistics prom-client reads from Node's delay monitor, which records whole periods between samples. */
+const DELAY_STATS = ['min', 'max', 'mean', 'p50', 'p90', 'p99'] as const;
+
 export function processMetricsRegistry(format: ExpositionFormat): Registry {
   let registry = registries.get(format);
   if (!registry) {
@@ -26,6 +29,7 @@ export function processMetricsRegistry(format: ExpositionFormat): Registry {
     registry = new (Registry as unknown as new (contentType: string) => Registry)(contentType);
     collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     countOpenFdsCheaply(registry);
+    showDelayBeyondSampling(registry);
     registries.set(format, registry);
   }
   return registry;
@@ -46,6 +50,25 @@ function countOpenFdsCheaply(registry: Registry): void {
       // No /proc: the gauge keeps its last value, as prom-client's does.
     }
   };
+}
+
+/**
+ * Node's monitor records each whole period between its samples (the sampling interval plus the
+ * delay), so at rest prom-client reports the interval itself as lag: 0.1 s at our sampling rate.
+ * The gauges show the delay alone. They are set by the collect of nodejs_eventloop_lag_seconds,
+ * which runs before any of them is read (prom-client's own order).
+ */
+function showDelayBeyondSampling(registry: Registry): void {
+  const periodSeconds = EVENT_LOOP_SAMPLE_MS / 1000;
+  for (const stat of DELAY_STATS) {
+    const gauge = registry.getSingleMetric(`nodejs_eventloop_lag_${stat}_seconds`) as Gauge | undefined;
+    if (!gauge) continue;
+    const read = gauge.get.bind(gauge);
+    gauge.get = async () => {
+      const metric = await read();
+      return { ...metric, values: metric.values.map((v) => ({ ...v, value: Math.max(0, v.value - periodSeconds) })) };
+    };
+  }
 }
 
 /** Descriptors open in this process; throws without /proc. */
