@@ -13,7 +13,8 @@ export const SIMULATE_USAGE = `Usage: ledger-fleet-exporter simulate [options]
   --control-port <p>     serve the control API on this port (0 = any free port)
   --block-time-ms <ms>   block time (default 3000)
   --flap-period-ms <ms>  period of the flapping fault (default 6000)
-  --keep-alive-ms <ms>   idle keep-alive of the nodes' servers (default Node's 5000)
+  --keep-alive-ms <ms>   idle keep-alive of the nodes' servers (default Node's 5000; 0: never
+                         closed idle and no Keep-Alive header, as hyper in the real nodes)
   --faults               give the last few nodes one fault each
 `;
 
@@ -65,7 +66,7 @@ export async function runSimulatorCli(argv: string[], io: SimulatorCliIo = {}): 
     controlPort: intOption(values, 'control-port', 0),
     blockTimeMs: intOption(values, 'block-time-ms', 1),
     flapPeriodMs: intOption(values, 'flap-period-ms', 2),
-    keepAliveTimeoutMs: intOption(values, 'keep-alive-ms', 1),
+    keepAliveTimeoutMs: intOption(values, 'keep-alive-ms', 0),
   });
   const write = (o: Record<string, unknown>) => out.write(`${JSON.stringify(o)}\n`);
   for (const n of fleet.nodes) {
