@@ -6,13 +6,16 @@
 //   undici keeps listing, a Client with a request in flight is left as it is, and the socket stays
 //   the one it was. The list is read through the same symbols the trim uses, so an undici that
 //   renamed them fails here instead of letting the trim silently do nothing.
+// - keepIdleFor: with a server that names no Keep-Alive timeout (as hyper, in front of the real
+//   nodes), an idle socket is kept for the time given and closed after it; idleKeepMs gives that
+//   time from the nodes' poll intervals.
 // The server holds chosen requests until the test releases them, so "in flight" is a state the
 // test waits for, not a race.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NodeDispatcher } from '../src/http/dispatcher.js';
+import { idleKeepMs, NodeDispatcher } from '../src/http/dispatcher.js';
 import { waitFor } from './support/processes.js';
 
 let server: Server;
@@ -195,5 +198,37 @@ describe('NodeDispatcher.trimFinished', () => {
     expect(d.trimFinished()).toBe(4);
     expect(clients.map(listed)).toEqual([0, 0]);
     expect(await get(d, '/after')).toEqual({ status: 200, body: 'answer to /after' });
+  });
+});
+
+describe('NodeDispatcher.keepIdleFor', () => {
+  // No Keep-Alive header and no idle close on the server's side: undici's own time decides.
+  let serverKeep: number;
+  beforeAll(() => {
+    serverKeep = server.keepAliveTimeout;
+    server.keepAliveTimeout = 0;
+  });
+  afterAll(() => {
+    server.keepAliveTimeout = serverKeep;
+  });
+
+  it('keeps an idle socket for the time given, then closes it and connects anew', async () => {
+    const d = dispatcher();
+    d.keepIdleFor(1_500);
+    expect(await get(d, '/a')).toEqual({ status: 200, body: 'answer to /a' });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await get(d, '/b')).toEqual({ status: 200, body: 'answer to /b' });
+    expect(sockets).toHaveLength(1);
+    // Closed by the client after ~1.5 s idle (undici's default would keep it 30 s).
+    await waitFor('the idle socket to close', () => sockets[0]!.closed, { timeoutMs: 10_000, intervalMs: 20 });
+    expect(await get(d, '/c')).toEqual({ status: 200, body: 'answer to /c' });
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('takes the time from the longest poll interval and timeout, with a margin, within 30 s and 10 minutes', () => {
+    expect(idleKeepMs([])).toBe(30_000);
+    expect(idleKeepMs([{ intervalMs: 15_000, timeoutMs: 5_000 }])).toBe(30_000);
+    expect(idleKeepMs([{ intervalMs: 15_000, timeoutMs: 5_000 }, { intervalMs: 60_000, timeoutMs: 10_000 }])).toBe(75_000);
+    expect(idleKeepMs([{ intervalMs: 3_600_000, timeoutMs: 5_000 }])).toBe(600_000);
   });
 });

@@ -142,6 +142,11 @@ export class HttpClient {
     if (this.dispatcher instanceof NodeDispatcher) this.dispatcher.setConnectionsPerOrigin(perOrigin);
   }
 
+  /** How long an idle socket is kept when its server names no time (see dispatcher.ts); a pool of another kind keeps its own policy. */
+  keepIdleFor(ms: number): void {
+    if (this.dispatcher instanceof NodeDispatcher) this.dispatcher.keepIdleFor(ms);
+  }
+
   /** Closes the pool if this client made it. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -5,6 +5,12 @@ import { trimFinished } from './queueTrim.js';
 /** How often idle dispatchers drop the finished requests they still list (queueTrim.ts). */
 const TRIM_EVERY_MS = 30_000;
 
+/** An idle socket's life when the server names none (undici's default), and its bounds. */
+const IDLE_KEEP_MIN_MS = 30_000;
+const IDLE_KEEP_MAX_MS = 600_000;
+/** The longest Keep-Alive timeout a server may give that is followed. */
+const SERVER_KEEP_MAX_MS = 120_000;
+
 export interface DispatcherOptions {
   connectTimeoutMs?: number;
 }
@@ -38,7 +44,7 @@ interface OriginEntry {
  * only after a check-phase turn) and the node answers each on its own.
  */
 export class NodeDispatcher extends Dispatcher {
-  private readonly options: Client.Options;
+  private options: Client.Options;
   private readonly origins = new Map<string, OriginEntry>();
   /** Dispatchers replaced by a new size, finishing what they were sent. */
   private readonly retired = new Set<Client | Pool>();
@@ -50,8 +56,8 @@ export class NodeDispatcher extends Dispatcher {
     super();
     this.trimTimer = setInterval(() => this.trimFinished(), TRIM_EVERY_MS).unref();
     this.options = {
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 120_000,
+      keepAliveTimeout: IDLE_KEEP_MIN_MS,
+      keepAliveMaxTimeout: SERVER_KEEP_MAX_MS,
       // One connector for every origin: undici otherwise builds one per origin's client, each with
       // its own TLS session cache (a Map and a FinalizationRegistry, ~0.5 KB per node: 5 MB of heap
       // at 10,000 nodes, most of them plain HTTP). Sessions stay keyed by server name, so each TLS
@@ -80,6 +86,17 @@ export class NodeDispatcher extends Dispatcher {
       this.origins.delete(origin);
       this.retire(e.dispatcher);
     }
+  }
+
+  /**
+   * How long a socket may sit idle when its server names no Keep-Alive timeout (hyper, in front of
+   * the real nodes, names none; a server that does is followed up to 2 minutes). Past it the
+   * socket closes and the origin's next request connects anew: a node polled every minute would
+   * connect for every poll under undici's 30 s. For origins made from now on: an origin made
+   * before keeps its time until its socket closes, and is then made anew.
+   */
+  keepIdleFor(ms: number): void {
+    this.options = { ...this.options, keepAliveTimeout: ms, keepAliveMaxTimeout: Math.max(ms, SERVER_KEEP_MAX_MS) };
   }
 
   /**
@@ -181,6 +198,17 @@ function settle(p: Promise<unknown>, callback: (() => void) | undefined): Promis
 
 export function createDispatcher(opts: DispatcherOptions = {}): NodeDispatcher {
   return new NodeDispatcher(opts);
+}
+
+/**
+ * How long an idle node socket is kept: past the longest gap between two of a node's polls (its
+ * interval; a poll that times out starts its next one no later), with a margin, within 30 s and
+ * 10 minutes.
+ */
+export function idleKeepMs(nodes: Iterable<{ intervalMs: number; timeoutMs: number }>): number {
+  let longest = 0;
+  for (const n of nodes) longest = Math.max(longest, n.intervalMs + n.timeoutMs);
+  return Math.min(IDLE_KEEP_MAX_MS, Math.max(IDLE_KEEP_MIN_MS, longest + 5_000));
 }
 
 /** Nodes per origin of their URLs (credentials and paths aside): the sockets each origin may hold. */
