@@ -202,8 +202,7 @@ export function createDispatcher(opts: DispatcherOptions = {}): NodeDispatcher {
 
 /**
  * How long an idle node socket is kept: past the longest gap between two of a node's polls (its
- * interval; a poll that times out starts its next one no later), with a margin, within 30 s and
- * 10 minutes.
+ * interval, and its timeout for a poll that took long), with a margin, within 30 s and 10 minutes.
  */
 export function idleKeepMs(nodes: Iterable<{ intervalMs: number; timeoutMs: number }>): number {
   let longest = 0;
