@@ -13,7 +13,6 @@ import { createEvidenceApi, evidenceCollectors, EvidenceStore } from './evidence
 import type { EvidenceInput } from './evidence/record.js';
 import { FleetUpstream } from './exposition/index.js';
 import { HttpClient } from './http/client.js';
-import { idleKeepMs, nodesPerOrigin } from './http/dispatcher.js';
 import type { Logger } from './logger.js';
 import { MetricsView, type ExporterCounters, type RegistryExtension } from './metrics/view.js';
 import { ProberPool } from './probe/probers.js';
@@ -147,8 +146,7 @@ async function assemble(initial: ExporterConfig, opts: DaemonOptions, components
   const current = { config: initial };
   const secrets = secretsOf(initial, opts.secrets ?? new Secrets());
   const client = new HttpClient({ secrets });
-  client.setConnectionsPerOrigin(nodesPerOrigin(initial.nodes.map((n) => n.url)));
-  client.keepIdleFor(idleKeepMs(initial.nodes));
+  client.fitNodes(initial.nodes);
   const state = new FleetState(initial.nodes, opts.backoff ?? DEFAULT_BACKOFF);
   const probers = new ProberPool(client, initial.polling, initial.nodes);
   const recheck = opts.unsupportedRecheckMs ?? defaultRecheck;
@@ -181,10 +179,7 @@ function applyConfig(parts: Parts, next: ExporterConfig, opts: DaemonOptions, co
   parts.state.setTargets(next.nodes);
   parts.probers.apply(diff);
   const { added, removed, changed } = diff.nodes;
-  if (added.length + removed.length + changed.length > 0) {
-    parts.client.setConnectionsPerOrigin(nodesPerOrigin(next.nodes.map((n) => n.url)));
-    parts.client.keepIdleFor(idleKeepMs(next.nodes));
-  }
+  if (added.length + removed.length + changed.length > 0) parts.client.fitNodes(next.nodes);
   parts.current.config = next;
   parts.scheduler.setTargets(next.nodes);
   if (next.nodes.length > prev.nodes.length) checkOpenFiles(log, next.nodes.length);

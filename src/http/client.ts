@@ -7,7 +7,7 @@ import type { Secrets } from '../redact.js';
 import { classifyTransportError, errorCode, statusReason, type HttpFailureReason } from './classify.js';
 import { ConnectionLog } from './connections.js';
 import { Destination } from './destination.js';
-import { createDispatcher, NodeDispatcher } from './dispatcher.js';
+import { createDispatcher, idleKeepMs, NodeDispatcher, nodesPerOrigin } from './dispatcher.js';
 import { Deadlines, type DeadlineClock } from './deadlines.js';
 import { exchange, ExchangeError, type Answer } from './exchange.js';
 import { parseRetryAfter } from './retryAfter.js';
@@ -142,9 +142,14 @@ export class HttpClient {
     if (this.dispatcher instanceof NodeDispatcher) this.dispatcher.setConnectionsPerOrigin(perOrigin);
   }
 
-  /** How long an idle socket is kept when its server names no time (see dispatcher.ts); a pool of another kind keeps its own policy. */
-  keepIdleFor(ms: number): void {
-    if (this.dispatcher instanceof NodeDispatcher) this.dispatcher.keepIdleFor(ms);
+  /**
+   * Fits the pool to the nodes polled (see dispatcher.ts): one socket per node behind each origin,
+   * idle sockets kept past the longest poll interval. A pool of another kind keeps its own policy.
+   */
+  fitNodes(nodes: readonly { url: string; intervalMs: number; timeoutMs: number }[]): void {
+    if (!(this.dispatcher instanceof NodeDispatcher)) return;
+    this.dispatcher.setConnectionsPerOrigin(nodesPerOrigin(nodes.map((n) => n.url)));
+    this.dispatcher.keepIdleFor(idleKeepMs(nodes));
   }
 
   /** Closes the pool if this client made it. */

@@ -8,7 +8,7 @@ const TRIM_EVERY_MS = 30_000;
 /** An idle socket's life when the server names none (undici's default), and its bounds. */
 const IDLE_KEEP_MIN_MS = 30_000;
 const IDLE_KEEP_MAX_MS = 600_000;
-/** The longest Keep-Alive timeout a server may give that is followed. */
+/** The longest Keep-Alive timeout a server may give that is followed, unless keepIdleFor asks for longer. */
 const SERVER_KEEP_MAX_MS = 120_000;
 
 export interface DispatcherOptions {
@@ -90,10 +90,10 @@ export class NodeDispatcher extends Dispatcher {
 
   /**
    * How long a socket may sit idle when its server names no Keep-Alive timeout (hyper, in front of
-   * the real nodes, names none; a server that does is followed up to 2 minutes). Past it the
-   * socket closes and the origin's next request connects anew: a node polled every minute would
-   * connect for every poll under undici's 30 s. For origins made from now on: an origin made
-   * before keeps its time until its socket closes, and is then made anew.
+   * the real nodes, names none; a server that does is followed up to this or 2 minutes, whichever
+   * is longer). Past it the socket closes and the origin's next request connects anew: a node
+   * polled every minute would connect for every poll under undici's 30 s. For origins made from
+   * now on: an origin made before keeps its time until its socket closes, and is then made anew.
    */
   keepIdleFor(ms: number): void {
     this.options = { ...this.options, keepAliveTimeout: ms, keepAliveMaxTimeout: Math.max(ms, SERVER_KEEP_MAX_MS) };
