@@ -22,6 +22,9 @@ RUN npm run build \
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# glibc's malloc returns large freed buffers to the system instead of keeping them in its heap
+# (src/mallocPolicy.ts: ~13 MB less RSS at 1,000 nodes). Read when the process starts.
+ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 # Files stay owned by root: the unprivileged process can read but not modify its own code.
 COPY --from=build /app/package.json ./package.json

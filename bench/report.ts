@@ -2,6 +2,7 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { ExporterResult } from './exporterPhase.js';
 import type { FloorResult } from './floor.js';
+import { MALLOC_ENV, mallocPolicyGiven } from '../src/mallocPolicy.js';
 
 export interface ScenarioResult {
   label: string;
@@ -21,7 +22,7 @@ export function machineLine(): string {
   const c = cpus();
   return `machine: ${c[0]?.model ?? 'unknown CPU'}, ${c.length} cores, ${mb(totalmem())} RAM, Node ${process.version}, load average at start ${loadavg()
     .map((l) => l.toFixed(1))
-    .join(' ')}`;
+    .join(' ')}, ${mallocPolicyGiven() ? `${Object.entries(MALLOC_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} (as the image and systemd unit set it)` : 'glibc malloc as started (without MALLOC_ENV of src/mallocPolicy.ts, which the image sets: more RSS)'}`;
 }
 
 export const TABLE_HEADER = [

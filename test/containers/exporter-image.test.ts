@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Wait, type StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SPECS } from '../../src/demo.js';
+import { MALLOC_ENV } from '../../src/mallocPolicy.js';
 import {
   assertDockerReady, baseUrl, dockerForSuite, IMAGES, imageHealthcheck, labelledContainer, logsOf, pollHttp, pollJson,
   startNetwork, startRemoved, Teardown,
@@ -55,6 +56,14 @@ describe.skipIf(skip)('exporter image: demo fleet', () => {
     const uid = await exporter.exec(['node', '-e', 'process.stdout.write(String(process.getuid()))']);
     expect(uid.exitCode).toBe(0);
     expect(Number(uid.output.trim())).toBe(UID_NODE);
+  });
+
+  it("runs with glibc's malloc setting of src/mallocPolicy.ts in its environment", async () => {
+    for (const [k, v] of Object.entries(MALLOC_ENV)) {
+      const seen = await exporter.exec(['node', '-e', `process.stdout.write(process.env.${k} ?? '(unset)')`]);
+      expect(seen.exitCode).toBe(0);
+      expect(seen.output.trim()).toBe(v);
+    }
   });
 
   it('is healthy by its own HEALTHCHECK, and unhealthy when the command cannot reach /healthz', async () => {
