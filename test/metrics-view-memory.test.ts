@@ -102,6 +102,34 @@ describe('/metrics body memory', () => {
     expect(c.body.buffer).toBe(b.body.buffer);
   });
 
+  it('writes plain and gzip scrapes into one memory, though a gzip body leaves out the blocks it reuses', async () => {
+    const { view, advance } = setup(600);
+    for (let i = 0; i < 2; i++) {
+      advance();
+      (await view.render('text')).release(); // the first grows by doubling and is dropped; the second is sized
+    }
+    advance();
+    const sized = await view.render('text');
+    const memory = sized.body.buffer;
+    sized.release();
+    const seen: ArrayBufferLike[] = [];
+    let smallest = Infinity;
+    for (let i = 0; i < 8; i++) {
+      advance();
+      const r = await view.render('text', { gzip: i % 2 === 0 });
+      if (r.gzipped) {
+        expect(gunzipSync(await r.gzipped).length).toBe(r.body.length + r.reusedBytes!);
+        smallest = Math.min(smallest, r.body.length);
+      }
+      seen.push(r.body.buffer);
+      r.release();
+    }
+    // Far smaller than the memory: a rule by the body's own size would drop it after each gzip scrape.
+    expect(smallest * 1.5 + 64 * 1024).toBeLessThan(memory.byteLength);
+    // (identity, not toBe: a failing toBe diffs the two buffers' bytes for minutes)
+    expect(seen.map((m) => m === memory)).toEqual(seen.map(() => true));
+  });
+
   it('compresses a body of several pieces while writing it, and its memory is reused only once released', async () => {
     const { view, advance } = setup(30_000);
     advance();

@@ -189,9 +189,7 @@ export class MetricsView {
       const kind = gzip ? 'gzip' : 'plain';
       const last = this.lastBytes[kind];
       const want = last + (last >> 3);
-      // Not a spare far larger than the bodies of either kind (the fleet shrank): it would stay allocated for good.
-      const largest = Math.max(this.lastBytes.plain, this.lastBytes.gzip);
-      const spare = this.spare && this.spare.length >= last && this.spare.length <= 2 * (largest + (largest >> 3)) + 64 * 1024 ? this.spare : undefined;
+      const spare = this.spare && this.spare.length >= last ? this.spare : undefined;
       const gz = gzip ? new GzipPieces() : undefined;
       const out = new ByteWriter(want, spare, gz && { everyBytes: GZIP_PIECE_BYTES, take: (piece) => gz.add(piece), takeCompressed: (piece) => gz.addCompressed(piece) });
       this.spare = undefined;
@@ -204,19 +202,28 @@ export class MetricsView {
       out.handRest();
       this.lastBytes[kind] = out.length;
       const storage = out.storage();
-      // Kept only near the size of what it held: memory grown for a larger body (a first render
-      // grows by doubling; a gzip body leaves the reused blocks out, about half) stays resident.
-      const keep = storage.length <= out.length + (out.length >> 1) + 64 * 1024;
       let released = false;
       const release = () => {
         // Once only: a second call could hand out memory a later render is writing.
-        if (!released && keep) this.spare = storage;
+        if (!released && this.worthKeeping(storage)) this.spare = storage;
         released = true;
       };
       return { contentType: registry.contentType, body: out.bytes(), ...(gz && { gzipped: gz.finish(), reusedBytes: out.reusedBytes }), release };
     } finally {
       this.current = undefined;
     }
+  }
+
+  /**
+   * Released memory is kept for the next render when it is near the size of the largest last body
+   * of either kind (a gzip body leaves the reused blocks out, about half of a plain one), so that
+   * plain and gzip scrapes share one memory instead of each dropping the other's, which stays
+   * resident until a full GC. Larger memory (a first render grows by doubling past its body, or the
+   * fleet shrank) is dropped: it would stay allocated for good.
+   */
+  private worthKeeping(storage: Buffer): boolean {
+    const largest = Math.max(this.lastBytes.plain, this.lastBytes.gzip);
+    return storage.length <= largest + (largest >> 1) + 64 * 1024;
   }
 }
 
