@@ -152,6 +152,11 @@ export class HttpClient {
     this.dispatcher.keepIdleFor(idleKeepMs(nodes));
   }
 
+  /** What fitNodes set for `origin` (diagnostics); undefined for a pool of another kind. */
+  fitOf(origin: string): { idleKeepMs: number; sockets: number } | undefined {
+    return this.dispatcher instanceof NodeDispatcher ? this.dispatcher.fit(origin) : undefined;
+  }
+
   /** Closes the pool if this client made it. */
   async close(): Promise<void> {
     if (this.closed) return;

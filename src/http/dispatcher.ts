@@ -99,6 +99,11 @@ export class NodeDispatcher extends Dispatcher {
     this.options = { ...this.options, keepAliveTimeout: ms, keepAliveMaxTimeout: Math.max(ms, SERVER_KEEP_MAX_MS) };
   }
 
+  /** How the pool is fitted now (diagnostics): the idle time of origins made from now on, and `origin`'s sockets. */
+  fit(origin: string): { idleKeepMs: number; sockets: number } {
+    return { idleKeepMs: this.options.keepAliveTimeout ?? IDLE_KEEP_MIN_MS, sockets: this.connectionsOf(new URL(origin).origin) };
+  }
+
   /**
    * Drops the finished requests idle dispatchers still list (queueTrim.ts). Returns how many, or
    * undefined when undici's fields were not found (nothing was touched).
