@@ -130,6 +130,31 @@ describe('/metrics body memory', () => {
     expect(seen.map((m) => m === memory)).toEqual(seen.map(() => true));
   });
 
+  it('stops keeping memory sized for plain bodies once only gzip scrapes come', async () => {
+    const { view, advance } = setup(600);
+    for (let i = 0; i < 3; i++) {
+      advance();
+      (await view.render('text')).release();
+    }
+    advance();
+    const sized = await view.render('text');
+    const memory = sized.body.buffer;
+    sized.release();
+    const seen: ArrayBufferLike[] = [];
+    for (let i = 0; i < 14; i++) {
+      advance();
+      const r = await view.render('text', { gzip: true });
+      await r.gzipped;
+      seen.push(r.body.buffer);
+      r.release();
+    }
+    // Shared while the plain scrape is recent, then memory sized for the (smaller) gzip bodies.
+    expect(seen.slice(0, 4).every((m) => m === memory)).toBe(true);
+    const last = seen.at(-1)!;
+    expect(last === memory).toBe(false);
+    expect(last.byteLength).toBeLessThan(0.75 * memory.byteLength);
+  });
+
   it('compresses a body of several pieces while writing it, and its memory is reused only once released', async () => {
     const { view, advance } = setup(30_000);
     advance();

@@ -23,6 +23,9 @@ import { GZIP_PIECE_BYTES, GzipPieces } from './gzip.js';
 import { processMetricsRegistry } from './processMetrics.js';
 import { FamilyRegistry } from './textFamily.js';
 
+/** A kind of body (plain, gzip) rendered within this many renders sizes the memory kept (see worthKeeping). */
+const RECENT_RENDERS = 8;
+
 /** How long results gather before their nodes' lines are built (a node's probes finish within it). */
 const CHUNK_BATCH_MS = 200;
 
@@ -113,6 +116,9 @@ export class MetricsView {
   private readonly defaultMetrics: boolean;
   /** The last body's size, by kind: a gzip render leaves the blocks it reuses out of its body. */
   private readonly lastBytes = { plain: 0, gzip: 0 };
+  /** Renders so far, and the number of each kind's last render. */
+  private renders = 0;
+  private readonly lastRender = { plain: 0, gzip: 0 };
   /** Memory of a body its reader released, for the next render. */
   private spare: Buffer | undefined;
   /** Each node's lines, kept between scrapes (both formats write the same sample lines). */
@@ -201,6 +207,7 @@ export class MetricsView {
       if (om) out.write('# EOF\n');
       out.handRest();
       this.lastBytes[kind] = out.length;
+      this.lastRender[kind] = ++this.renders;
       const storage = out.storage();
       let released = false;
       const release = () => {
@@ -216,13 +223,14 @@ export class MetricsView {
 
   /**
    * Released memory is kept for the next render when it is near the size of the largest last body
-   * of either kind (a gzip body leaves the reused blocks out, about half of a plain one), so that
-   * plain and gzip scrapes share one memory instead of each dropping the other's, which stays
-   * resident until a full GC. Larger memory (a first render grows by doubling past its body, or the
-   * fleet shrank) is dropped: it would stay allocated for good.
+   * of a kind rendered lately (a gzip body leaves the reused blocks out, about half of a plain
+   * one), so that plain and gzip scrapes share one memory instead of each dropping the other's,
+   * which stays resident until a full GC. Larger memory (a first render grows by doubling past its
+   * body, the fleet shrank, plain scrapes stopped) is dropped: it would stay allocated for good.
    */
   private worthKeeping(storage: Buffer): boolean {
-    const largest = Math.max(this.lastBytes.plain, this.lastBytes.gzip);
+    const recent = (kind: 'plain' | 'gzip') => (this.renders - this.lastRender[kind] < RECENT_RENDERS ? this.lastBytes[kind] : 0);
+    const largest = Math.max(recent('plain'), recent('gzip'));
     return storage.length <= largest + (largest >> 1) + 64 * 1024;
   }
 }
