@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../src/daemon.js';
 import type { ExporterConfig, NodeTarget, ProbeName } from '../src/domain.js';
 import { HttpClient } from '../src/http/client.js';
-import { createDispatcher, nodesPerOrigin } from '../src/http/dispatcher.js';
+import { createDispatcher } from '../src/http/dispatcher.js';
 import { createLogger } from '../src/logger.js';
 import { NodeProber } from '../src/probe/prober.js';
 import { Secrets } from '../src/redact.js';
@@ -53,7 +53,7 @@ describe('nodes behind one origin', () => {
   it('all share the origin: one hanging node does not fail its neighbour', async () => {
     expect(new URL(fleet.node('hung').url).origin).toBe(new URL(fleet.node(ok1).url).origin);
     const { client: c, prober } = client();
-    c.setConnectionsPerOrigin(nodesPerOrigin(['hung', ok1].map((n) => fleet.node(n).url)));
+    c.fitNodes(['hung', ok1].map((n) => nodeTarget(n)));
     for (const probe of ['health', 'blockNumber'] as const) {
       const { hung, ok } = await neighbours(prober, probe);
       expect(hung, probe).toMatchObject({ kind: 'failed', reason: 'timeout' });
@@ -64,10 +64,12 @@ describe('nodes behind one origin', () => {
   it('an origin sized for one node queues a second behind it; sized again (a reload), each gets its socket', async () => {
     const { client: c, prober } = client();
     const origin = new URL(fleet.node('hung').url).origin;
-    c.setConnectionsPerOrigin(new Map([[origin, 1]]));
+    c.fitNodes([nodeTarget('hung')]);
+    expect(c.fitOf(origin)?.sockets).toBe(1);
     const before = await neighbours(prober, 'health');
     expect(before.ok).toMatchObject({ kind: 'failed', reason: 'timeout' });
-    c.setConnectionsPerOrigin(new Map([[origin, 2]]));
+    c.fitNodes([nodeTarget('hung'), nodeTarget(ok1)]);
+    expect(c.fitOf(origin)?.sockets).toBe(2);
     const after = await neighbours(prober, 'health');
     expect(after.hung).toMatchObject({ kind: 'failed', reason: 'timeout' });
     expect(after.ok).toMatchObject({ kind: 'ok' });

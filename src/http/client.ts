@@ -137,11 +137,6 @@ export class HttpClient {
     return outcome;
   }
 
-  /** Sockets each origin may hold: one per node behind it (see dispatcher.ts); a pool of another kind keeps its own policy. */
-  setConnectionsPerOrigin(perOrigin: ReadonlyMap<string, number>): void {
-    if (this.dispatcher instanceof NodeDispatcher) this.dispatcher.setConnectionsPerOrigin(perOrigin);
-  }
-
   /**
    * Fits the pool to the nodes polled (see dispatcher.ts): one socket per node behind each origin,
    * idle sockets kept past the longest poll interval. A pool of another kind keeps its own policy.
