@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigDiff } from '../src/config/diff.js';
 import { startDaemon, type DaemonComponent } from '../src/daemon.js';
-import type { ExporterConfig, NodeTarget } from '../src/domain.js';
+import type { NodeTarget } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { waitFor } from './support/processes.js';
+import { daemonConfig } from './support/targets.js';
 
 let node: Server;
 let nodeUrl: string;
@@ -23,13 +24,6 @@ afterAll(async () => {
 });
 
 const target = (name: string): NodeTarget => ({ name, url: nodeUrl, network: 'n', labels: {}, intervalMs: 1000, timeoutMs: 1000, rpcNamespace: 'auto', probes: ['health'], headers: {} });
-const config = (nodes: NodeTarget[]): ExporterConfig => ({
-  listen: { host: '127.0.0.1', port: 0 },
-  polling: { concurrency: 4, maxResponseBytes: 1 << 16, maxUpstreamSeries: 10 },
-  nodes,
-  networks: {},
-  evidence: { dir: '/nonexistent-unused', maxBytes: 1 << 20, maxAgeDays: 1 },
-});
 
 describe('daemon components', () => {
   it('serve their routes, see each probe result and each reload diff, and start and stop with the daemon', async () => {
@@ -44,7 +38,7 @@ describe('daemon components', () => {
       start: (ctx) => void events.push(`start:${ctx.snapshot().nodes.length}`),
       stop: () => void events.push('stop'),
     };
-    const daemon = await startDaemon(config([target('a')]), { logger: createLogger({ level: 'silent' }), evidence: false, defaultMetrics: false, components: [component] });
+    const daemon = await startDaemon(daemonConfig([target('a')]), { logger: createLogger({ level: 'silent' }), evidence: false, defaultMetrics: false, components: [component] });
     try {
       expect(events).toEqual(['start:1']);
       const res = await fetch(`${daemon.url}/api/test?q=1`);
@@ -57,7 +51,7 @@ describe('daemon components', () => {
       // Listeners see the state after the result was applied: the run is already counted.
       expect(results[0]).toMatch(/^a:health:(ok|failed):1$/);
 
-      daemon.applyConfig(config([{ ...target('a'), labels: { rack: 'r1' } }, target('b')]));
+      daemon.applyConfig(daemonConfig([{ ...target('a'), labels: { rack: 'r1' } }, target('b')]));
       expect(diffs).toHaveLength(1);
       expect(diffs[0]!.nodes).toEqual({ added: ['b'], removed: [], changed: ['a'], unchanged: [] });
       expect(diffs[0]!.sections).toEqual(['nodes']);

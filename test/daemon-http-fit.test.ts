@@ -6,23 +6,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon, type DaemonComponent } from '../src/daemon.js';
 import type { DaemonContext } from '../src/components.js';
-import type { ExporterConfig, NodeTarget } from '../src/domain.js';
+import type { NodeTarget } from '../src/domain.js';
 import { idleKeepMs } from '../src/http/dispatcher.js';
 import { createLogger } from '../src/logger.js';
+import { daemonConfig, target as nodeTarget } from './support/targets.js';
 
 // Nothing listens there: polls fail fast and the test never waits for one.
 const ORIGIN = 'http://127.0.0.1:9';
 
-const target = (name: string, intervalMs: number, path = ''): NodeTarget => ({
-  name, url: `${ORIGIN}${path}`, network: 'n', labels: {}, intervalMs, timeoutMs: 2_000, rpcNamespace: 'auto', probes: ['health'], headers: {},
-});
-const config = (nodes: NodeTarget[]): ExporterConfig => ({
-  listen: { host: '127.0.0.1', port: 0 },
-  polling: { concurrency: 4, maxResponseBytes: 1 << 16, maxUpstreamSeries: 10 },
-  nodes,
-  networks: {},
-  evidence: { dir: '/nonexistent-unused', maxBytes: 1 << 20, maxAgeDays: 1 },
-});
+const target = (name: string, intervalMs: number, path = ''): NodeTarget => nodeTarget(name, { url: `${ORIGIN}${path}`, intervalMs, timeoutMs: 2_000, probes: ['health'] });
 
 let daemon: Daemon | undefined;
 afterEach(async () => {
@@ -33,7 +25,7 @@ afterEach(async () => {
 async function start(nodes: NodeTarget[]): Promise<DaemonContext> {
   let ctx: DaemonContext | undefined;
   const component: DaemonComponent = { name: 'fit-probe', start: (c) => void (ctx = c) };
-  daemon = await startDaemon(config(nodes), { logger: createLogger({ level: 'silent' }), evidence: false, defaultMetrics: false, components: [component] });
+  daemon = await startDaemon(daemonConfig(nodes), { logger: createLogger({ level: 'silent' }), evidence: false, defaultMetrics: false, components: [component] });
   if (!ctx) throw new Error('component not started');
   return ctx;
 }
@@ -47,11 +39,11 @@ describe('daemon: the HTTP client fitted to the nodes', () => {
 
     // A second node behind the same origin, polled every 2 minutes.
     const second = [target('a', 45_000), target('b', 120_000, '/b')];
-    daemon!.applyConfig(config(second));
+    daemon!.applyConfig(daemonConfig(second));
     expect(ctx.client.fitOf(ORIGIN)).toEqual({ idleKeepMs: 120_000 + 2_000 + 5_000, sockets: 2 });
 
     // Back to short intervals: the least undici keeps by default.
-    daemon!.applyConfig(config([target('a', 5_000)]));
+    daemon!.applyConfig(daemonConfig([target('a', 5_000)]));
     expect(ctx.client.fitOf(ORIGIN)).toEqual({ idleKeepMs: 30_000, sockets: 1 });
   });
 });

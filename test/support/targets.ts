@@ -1,4 +1,4 @@
-import { PROBE_NAMES, type NodeTarget } from '../../src/domain.js';
+import { PROBE_NAMES, type ExporterConfig, type NodeTarget } from '../../src/domain.js';
 
 /** A node target with test defaults; override what the test is about. */
 export function target(name: string, over: Partial<NodeTarget> = {}): NodeTarget {
@@ -13,5 +13,16 @@ export function target(name: string, over: Partial<NodeTarget> = {}): NodeTarget
     probes: [...PROBE_NAMES],
     headers: {},
     ...over,
+  };
+}
+
+/** A daemon config for `nodes` with test defaults, for a daemon started with `evidence: false` (the evidence dir is never used). */
+export function daemonConfig(nodes: NodeTarget[]): ExporterConfig {
+  return {
+    listen: { host: '127.0.0.1', port: 0 },
+    polling: { concurrency: 4, maxResponseBytes: 1 << 16, maxUpstreamSeries: 10 },
+    nodes,
+    networks: {},
+    evidence: { dir: '/nonexistent-unused', maxBytes: 1 << 20, maxAgeDays: 1 },
   };
 }
