@@ -114,11 +114,10 @@ export class MetricsView {
   private current: ScrapeInput | undefined;
   private infoKeys: string[] = [];
   private readonly defaultMetrics: boolean;
-  /** The last body's size, by kind: a gzip render leaves the blocks it reuses out of its body. */
-  private readonly lastBytes = { plain: 0, gzip: 0 };
-  /** Renders so far, and the number of each kind's last render. */
+  /** Renders so far. */
   private renders = 0;
-  private readonly lastRender = { plain: 0, gzip: 0 };
+  /** Each kind's last body size and render number: a gzip render leaves the blocks it reuses out of its body. */
+  private readonly last = { plain: { bytes: 0, render: 0 }, gzip: { bytes: 0, render: 0 } };
   /** Memory of a body its reader released, for the next render. */
   private spare: Buffer | undefined;
   /** Each node's lines, kept between scrapes (both formats write the same sample lines). */
@@ -193,7 +192,7 @@ export class MetricsView {
       // the memory of a released body if any: fresh memory costs a page fault per 4 KB (~50 ms
       // of CPU for a 10,000-node body), written memory does not.
       const kind = gzip ? 'gzip' : 'plain';
-      const last = this.lastBytes[kind];
+      const last = this.last[kind].bytes;
       const want = last + (last >> 3);
       const spare = this.spare && this.spare.length >= last ? this.spare : undefined;
       const gz = gzip ? new GzipPieces() : undefined;
@@ -206,8 +205,7 @@ export class MetricsView {
       this.writeUpstream(this.current.upstream, om, out);
       if (om) out.write('# EOF\n');
       out.handRest();
-      this.lastBytes[kind] = out.length;
-      this.lastRender[kind] = ++this.renders;
+      this.last[kind] = { bytes: out.length, render: ++this.renders };
       const storage = out.storage();
       let released = false;
       const release = () => {
@@ -229,8 +227,8 @@ export class MetricsView {
    * body, the fleet shrank, plain scrapes stopped) is dropped: it would stay allocated for good.
    */
   private worthKeeping(storage: Buffer): boolean {
-    const recent = (kind: 'plain' | 'gzip') => (this.renders - this.lastRender[kind] < RECENT_RENDERS ? this.lastBytes[kind] : 0);
-    const largest = Math.max(recent('plain'), recent('gzip'));
+    const recent = ({ bytes, render }: { bytes: number; render: number }) => (this.renders - render < RECENT_RENDERS ? bytes : 0);
+    const largest = Math.max(recent(this.last.plain), recent(this.last.gzip));
     return storage.length <= largest + (largest >> 1) + 64 * 1024;
   }
 }
