@@ -34,6 +34,12 @@ const NODE_KEEP_ALIVE_MS = 300_000;
 
 export async function startFleet(count: number, opts: { layout: Layout; perProcess: number; control?: boolean }): Promise<RunningFleet> {
   const processes: ChildProcess[] = [];
+  // However the bench's process ends (an error, process.exit() with close() still pending), the
+  // simulators it started end with it: they hold thousands of sockets and would run on as orphans.
+  const killLeft = () => {
+    for (const p of processes) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  };
+  process.once('exit', killLeft);
   const close = async () => {
     await Promise.all(
       processes.map(
@@ -45,6 +51,7 @@ export async function startFleet(count: number, opts: { layout: Layout; perProce
           }),
       ),
     );
+    process.off('exit', killLeft);
   };
   try {
     const shares: number[] = [];
