@@ -25,6 +25,26 @@ export function machineLine(): string {
     .join(' ')}, ${mallocPolicyGiven() ? `${Object.entries(MALLOC_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} (as the image and systemd unit set it)` : 'glibc malloc as started (without MALLOC_ENV of src/mallocPolicy.ts, which the image sets: more RSS)'}`;
 }
 
+let sink = 0;
+
+/**
+ * What the machine costs at this moment: a fixed compute loop, and the CPU of waking from a
+ * timer. A shared virtual machine's speed drifts, its wake-ups most, and that moves every figure
+ * of the bench: printed before and after the scenarios, so runs can be compared.
+ */
+export async function machineState(): Promise<string> {
+  const t0 = performance.now();
+  let x = 0;
+  for (let i = 0; i < 100_000_000; i++) x = (x + i * 7) % 1_000_003;
+  const loopMs = performance.now() - t0;
+  sink += x; // kept, so the loop is not optimised away
+  const WAKES = 1_000;
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < WAKES; i++) await new Promise((r) => setTimeout(r, 1));
+  const c = process.cpuUsage(c0);
+  return `machine state: a fixed loop took ${loopMs.toFixed(0)} ms, a timer wake-up ${((c.user + c.system) / WAKES).toFixed(0)} us of CPU`;
+}
+
 export const TABLE_HEADER = [
   '| fleet | interval | CPU per node-poll: exporter / floor | ratio | of which in the kernel: exporter / floor | share of one core | connects/min (steady) | sockets held | /metrics render p50 / max | whole scrape (gzip) p50 / max | RSS steady / peak | lateness p50 / p99 / max | overruns | failed polls |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',

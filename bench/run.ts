@@ -19,7 +19,7 @@ import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import { bothFloors, runFloor, type FloorResult } from './floor.js';
-import { exporterLine, floorLine, machineLine, pacedTable, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
+import { exporterLine, floorLine, machineLine, machineState, pacedTable, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
 import { runRenderProfile, type RenderProfile } from './renderProfile.js';
 import { runHostileBench, runHostilePhase, type HostileRun } from './hostile.js';
 import { runSoak } from './soak.js';
@@ -152,6 +152,7 @@ async function main(): Promise<void> {
   }
   console.log(machineLine());
   console.log('Other programs sharing the machine inflate CPU and latency figures; compare runs made under the same load.');
+  console.log(await machineState());
   const dir = mkdtempSync(join(tmpdir(), 'lfe-bench-'));
   const perProcess = Number(v['per-process']);
   try {
@@ -210,6 +211,7 @@ async function main(): Promise<void> {
     console.log(`\n${TABLE_HEADER}\n${rows.map(tableRow).join('\n')}`);
     const pacedRows = pacedTable(rows);
     if (pacedRows) console.log(`\n${pacedRows}`);
+    console.log(`\n${await machineState()} (at the end)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
