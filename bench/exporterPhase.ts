@@ -186,14 +186,36 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
   }
 }
 
-/** How long memory gets to settle before and after the reloads (V8's memory reducer, freed memory returned). */
+/** How long memory gets to settle before and after each batch of reloads (V8's memory reducer, freed memory returned). */
 const RELOAD_SETTLE_MS = 30_000;
 
-/** Memory of a polled fleet before, just after and some time after `count` config reloads (each a fresh config object), each after a full GC. */
-export async function runReloads(nodes: FleetNode[], count: number, evidenceDir: string): Promise<{ before: MemoryFigures; after: MemoryFigures; settled: MemoryFigures }> {
+/**
+ * Memory once what a full GC freed is given back: V8 returns freed pages on a helper thread after
+ * the collection, so one reading right after gc() may still count them (5-13 MB at 1,000 nodes).
+ * Collects until RSS moves by less than 1 MB between two readings (six rounds at most).
+ */
+async function memoryAfterGc(gc: () => void): Promise<MemoryFigures> {
+  let last = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 6; round++) {
+    gc();
+    await sleep(500);
+    const rss = process.memoryUsage.rss();
+    if (Math.abs(rss - last) < 1024 * 1024) break;
+    last = rss;
+  }
+  return process.memoryUsage();
+}
+
+/**
+ * Memory of a fleet polled at `intervalMs` (a daemon at its working size) before and after each of
+ * `batches` bursts of `count` config reloads (each a fresh config object), every figure 30 s after
+ * the burst and once a full GC's freed memory was given back. Growth that each burst adds again is
+ * what reloads keep; a change after the first burst only is V8 sizing its heap for the burst.
+ */
+export async function runReloads(nodes: FleetNode[], opts: { count: number; batches: number; intervalMs: number; evidenceDir: string }): Promise<MemoryFigures[]> {
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const make = (i: number) =>
-    simulatedFleetConfig(nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: 60_000, timeoutMs: 5_000, evidenceDir, labels: () => ({ role: `r${i % 3}` }) });
+    simulatedFleetConfig(nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: opts.intervalMs, timeoutMs: Math.min(5_000, opts.intervalMs - 1), evidenceDir: opts.evidenceDir, labels: () => ({ role: `r${i % 3}` }) });
   applyHeapPolicy(); // as the CLI does, so the figures are what operators get
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(make(0), { logger, components: standardComponents(logger) });
@@ -201,22 +223,22 @@ export async function runReloads(nodes: FleetNode[], count: number, evidenceDir:
     // Every node polled once first (sockets open, answers kept): what grows after that is the reloads'.
     const readyBy = Date.now() + 90_000;
     while (!daemon.ready() && Date.now() < readyBy) await sleep(100);
-    for (let i = 1; i <= 20; i++) daemon.applyConfig(make(i)); // warm-up
+    const WARM_RELOADS = 20;
+    for (let i = 1; i <= WARM_RELOADS; i++) daemon.applyConfig(make(i));
+    let reloads = WARM_RELOADS;
     await daemon.metricsView().render('text');
     await sleep(RELOAD_SETTLE_MS);
-    gc();
-    const before = process.memoryUsage();
-    for (let i = 1; i <= count; i++) {
-      daemon.applyConfig(make(i));
-      if (i % 50 === 0) await daemon.metricsView().render(i % 100 === 0 ? 'openmetrics' : 'text');
+    const figures = [await memoryAfterGc(gc)];
+    for (let b = 0; b < opts.batches; b++) {
+      for (let i = 0; i < opts.count; i++) {
+        daemon.applyConfig(make(++reloads));
+        if (reloads % 50 === 0) await daemon.metricsView().render(reloads % 100 === 0 ? 'openmetrics' : 'text');
+      }
+      // A daemon reloads now and then, not 500 times a minute: what stays once the burst settled.
+      await sleep(RELOAD_SETTLE_MS);
+      figures.push(await memoryAfterGc(gc));
     }
-    await sleep(100);
-    gc();
-    const after = process.memoryUsage();
-    // A daemon reloads now and then, not 500 times a minute: what stays once the burst settled.
-    await sleep(RELOAD_SETTLE_MS);
-    gc();
-    return { before, after, settled: process.memoryUsage() };
+    return figures;
   } finally {
     await daemon.close();
   }

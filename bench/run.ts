@@ -29,6 +29,10 @@ const me = fileURLToPath(import.meta.url);
 /** The floor measures at least this long: a few seconds' figure moves with the machine's speed of that moment. */
 const FLOOR_MIN_MS = 20_000;
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+/** Bursts of --reloads N config reloads: growth that each burst adds again is what reloads keep. */
+const RELOAD_BATCHES = 3;
+/** The reloaded daemon polls on the contract's example interval, so its heap is at its working size. */
+const RELOAD_INTERVAL_MS = 15_000;
 
 interface Scenario {
   nodes: number;
@@ -118,7 +122,7 @@ async function phaseMain(v: Values): Promise<void> {
   } else if (v.phase === 'render') {
     out = await runRenderProfile(Number(v.render), v.dir!);
   } else if (v.phase === 'reloads') {
-    out = await runReloads(nodes, Number(v.reloads ?? 500), join(v.dir!, 'evidence'));
+    out = await runReloads(nodes, { count: Number(v.reloads ?? 500), batches: RELOAD_BATCHES, intervalMs, evidenceDir: join(v.dir!, 'evidence') });
   } else throw new Error(`unknown phase ${v.phase}`);
   console.log(JSON.stringify(out));
 }
@@ -186,8 +190,9 @@ async function main(): Promise<void> {
         writeFileSync(join(dir, 'fleet.json'), JSON.stringify(fleet.nodes));
         console.log(`simulator: ${s.nodes} nodes, ${s.layout}, in ${fleet.processes.length} process(es)`);
         if (v.reloads !== undefined || (v.nodes === undefined && rows.length === 0)) {
-          const r = await phase<{ before: MemoryFigures; after: MemoryFigures; settled: MemoryFigures }>('reloads', ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--reloads', v.reloads ?? '500']);
-          console.log(`  ${v.reloads ?? 500} config reloads (${s.nodes} nodes), each figure after a full GC, before -> just after -> 30 s later: ${reloadFigures(r.before, r.after, r.settled)}`);
+          const count = v.reloads ?? '500';
+          const r = await phase<MemoryFigures[]>('reloads', ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--reloads', count, '--interval', `${RELOAD_INTERVAL_MS}ms`]);
+          console.log(`  config reloads (${s.nodes} nodes polled every ${RELOAD_INTERVAL_MS / 1000} s), ${RELOAD_BATCHES} bursts of ${count}, each figure 30 s after the burst, after a full GC once freed memory was given back, before -> after each burst: ${reloadFigures(...r)}`);
         }
       }
       const label = `${s.nodes.toLocaleString('en-US')} nodes${s.layout === 'shared-port' ? ', shared port' : ''}`;
