@@ -6,6 +6,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { SimBuild } from '../src/sim/index.js';
+import { endsWithBench } from './children.js';
 
 export interface FleetNode {
   name: string;
@@ -34,12 +35,6 @@ const NODE_KEEP_ALIVE_MS = 300_000;
 
 export async function startFleet(count: number, opts: { layout: Layout; perProcess: number; control?: boolean }): Promise<RunningFleet> {
   const processes: ChildProcess[] = [];
-  // However the bench's process ends (an error, process.exit() with close() still pending), the
-  // simulators it started end with it: they hold thousands of sockets and would run on as orphans.
-  const killLeft = () => {
-    for (const p of processes) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
-  };
-  process.once('exit', killLeft);
   const close = async () => {
     await Promise.all(
       processes.map(
@@ -51,17 +46,18 @@ export async function startFleet(count: number, opts: { layout: Layout; perProce
           }),
       ),
     );
-    process.off('exit', killLeft);
   };
   try {
     const shares: number[] = [];
     for (let left = count; left > 0; left -= opts.perProcess) shares.push(Math.min(left, opts.perProcess));
     const parts = await Promise.all(
       shares.map((n, k) => {
-        const child = spawn(
-          process.execPath,
-          [cli, 'simulate', '--nodes', String(n), '--layout', opts.layout, '--networks', 'mainnet,testnet', '--block-time-ms', '3000', '--keep-alive-ms', String(NODE_KEEP_ALIVE_MS), ...(opts.control ? ['--control-port', '0'] : [])],
-          { stdio: ['ignore', 'pipe', 'inherit'] },
+        const child = endsWithBench(
+          spawn(
+            process.execPath,
+            [cli, 'simulate', '--nodes', String(n), '--layout', opts.layout, '--networks', 'mainnet,testnet', '--block-time-ms', '3000', '--keep-alive-ms', String(NODE_KEEP_ALIVE_MS), ...(opts.control ? ['--control-port', '0'] : [])],
+            { stdio: ['ignore', 'pipe', 'inherit'] },
+          ),
         );
         processes.push(child);
         return readNodes(child, n, shares.length > 1 ? `s${k + 1}-` : '');

@@ -15,6 +15,7 @@ import { startDaemon } from '../src/daemon.js';
 import { simulatedFleetConfig } from '../src/demo.js';
 import { headerCacheSize } from '../src/exposition/familyHeaders.js';
 import { createLogger } from '../src/logger.js';
+import { endsWithBench } from './children.js';
 import type { BenchNode } from './hostileFleet.js';
 import { percentile, RssSampler } from './proc.js';
 
@@ -36,7 +37,7 @@ export interface HostileRun {
 }
 
 async function startFleet(count: number, hostile: boolean): Promise<{ nodes: BenchNode[]; child: ChildProcess }> {
-  const child = spawn(process.execPath, [fleetScript, String(count), hostile ? '1' : '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = endsWithBench(spawn(process.execPath, [fleetScript, String(count), hostile ? '1' : '0'], { stdio: ['ignore', 'pipe', 'inherit'] }));
   for await (const line of createInterface({ input: child.stdout! })) return { nodes: JSON.parse(line) as BenchNode[], child };
   throw new Error('bench fleet exited before listing its nodes');
 }

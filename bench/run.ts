@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js';
 import { applyHeapPolicy } from '../src/heapPolicy.js';
+import { endsWithBench } from './children.js';
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import { bothFloors, runFloor, type FloorResult } from './floor.js';
 import { exporterLine, floorLine, machineLine, machineState, pacedTable, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
@@ -77,7 +78,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof options }>>['values'
 /** Runs one phase in a fresh process (no inherited heap) and returns the JSON it prints last. */
 async function phase<T>(name: string, args: string[]): Promise<T> {
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--expose-gc', ...flags, me, '--phase', name, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = endsWithBench(spawn(process.execPath, ['--expose-gc', ...flags, me, '--phase', name, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }));
   let last = '';
   for await (const line of createInterface({ input: child.stdout! })) last = line;
   const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
@@ -87,7 +88,7 @@ async function phase<T>(name: string, args: string[]): Promise<T> {
 
 /** A hostile-bench exporter run in a fresh process; its last stdout line is the JSON result. */
 async function hostilePhase(args: string[]): Promise<HostileRun> {
-  const child = spawn(process.execPath, ['--expose-gc', me, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = endsWithBench(spawn(process.execPath, ['--expose-gc', me, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }));
   let last = '';
   for await (const line of createInterface({ input: child.stdout! })) last = line;
   const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
