@@ -2,7 +2,8 @@
 // node-poll, the same requests (undici's dispatch API, no streams) on the node's one keep-alive
 // socket, one after another: GET /health (JSON.parse), GET /metrics (read as text), and the
 // JSON-RPC methods the node's build offers (JSON.parse). Node-polls run back to back with a bounded number in flight; CPU from
-// /proc ticks. A paced variant (on the exporter's schedule) can be printed beside it.
+// /proc ticks. Paced variants (on the exporter's schedule, and one burst per interval) can be printed
+// beside it.
 import { Agent } from 'undici';
 import { RPC_METHODS } from '../src/domain.js';
 import { tickPhase } from '../src/schedule/scheduler.js';
@@ -125,7 +126,29 @@ async function paced(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], 
   return nodes.length * rounds;
 }
 
-export async function runFloor(nodes: FleetNode[], opts: { rounds: number; minMs: number; inFlight: number; pacedIntervalMs?: number }): Promise<FloorResult> {
+/**
+ * The floor as one burst per interval: every node back to back (at most `inFlight` at once), then
+ * idle until the next interval. No program polling on that interval can wake less often; what this
+ * loop costs beyond the back-to-back one is what being idle between polls costs on the machine.
+ * Measured over whole intervals, so the idle time after the last burst counts too.
+ */
+async function burst(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], inFlight: number, rounds: number, intervalMs: number): Promise<number> {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const start = Date.now();
+  for (let r = 0; r < rounds; r++) {
+    const wait = start + r * intervalMs - Date.now();
+    if (wait > 0) await sleep(wait);
+    await backToBack(poll, nodes, inFlight, nodes.length);
+  }
+  const rest = start + rounds * intervalMs - Date.now();
+  if (rest > 0) await sleep(rest);
+  return nodes.length * rounds;
+}
+
+/** How the floor is paced: back to back, on the exporter's schedule (slots), or one burst per interval. */
+export type FloorPacing = { kind: 'back-to-back' } | { kind: 'slots' | 'burst'; intervalMs: number };
+
+export async function runFloor(nodes: FleetNode[], opts: { rounds: number; minMs: number; inFlight: number; pacing: FloorPacing }): Promise<FloorResult> {
   // One socket per origin, reused: the shape the exporter aims for.
   const agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
   const poll = nodePoller(agent);
@@ -136,10 +159,13 @@ export async function runFloor(nodes: FleetNode[], opts: { rounds: number; minMs
     conns.reset();
     const cpu0 = cpuSplitFromProc();
     const t0 = performance.now();
+    const p = opts.pacing;
     const polls =
-      opts.pacedIntervalMs === undefined
+      p.kind === 'back-to-back'
         ? await backToBack(poll, nodes, opts.inFlight, nodes.length * opts.rounds, t0 + opts.minMs)
-        : await paced(poll, nodes, opts.rounds, opts.pacedIntervalMs);
+        : p.kind === 'slots'
+          ? await paced(poll, nodes, opts.rounds, p.intervalMs)
+          : await burst(poll, nodes, opts.inFlight, opts.rounds, p.intervalMs);
     const cpu = cpuSplitFromProc();
     const sysMs = cpu.sysMs - cpu0.sysMs;
     const wallMs = performance.now() - t0;

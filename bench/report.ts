@@ -11,6 +11,8 @@ export interface ScenarioResult {
   floor?: FloorResult;
   /** The floor paced on the exporter's schedule (--paced). */
   paced?: FloorResult;
+  /** The floor as one burst per interval (--paced). */
+  burst?: FloorResult;
   exporter: ExporterResult;
 }
 
@@ -57,15 +59,21 @@ export function tableRow(r: ScenarioResult): string {
 }
 
 /**
- * With --paced: the exporter beside the floor on its own schedule. The back-to-back floor is the
- * goal's; this one splits the gap into what pacing costs any program and what is the exporter's.
+ * With --paced: the exporter beside the floor on its own schedule and the floor as one burst per
+ * interval. The back-to-back floor is the goal's; these split the gap into what pacing (and being
+ * idle between polls at all) costs any program and what is the exporter's.
  */
 export function pacedTable(rows: readonly ScenarioResult[]): string {
   const paced = rows.filter((r) => r.paced);
   if (paced.length === 0) return '';
+  const toFloor = (f: FloorResult | undefined, r: ScenarioResult) => (f && r.floor ? (f.cpuPerPollMs / r.floor.cpuPerPollMs).toFixed(2) : 'n/a');
   const line = (r: ScenarioResult) =>
-    `| ${r.label} | ${r.intervalMs / 1000} s | ${ms(r.exporter.cpuPerPollMs, 3)} | ${ms(r.paced!.cpuPerPollMs, 3)} | ${(r.exporter.cpuPerPollMs / r.paced!.cpuPerPollMs).toFixed(2)} | ${r.floor ? (r.paced!.cpuPerPollMs / r.floor.cpuPerPollMs).toFixed(2) : 'n/a'} |`;
-  return ['| fleet | interval | CPU per node-poll: exporter | paced floor | exporter / paced floor | paced / back-to-back floor |', '|---|---|---|---|---|---|', ...paced.map(line)].join('\n');
+    `| ${r.label} | ${r.intervalMs / 1000} s | ${ms(r.exporter.cpuPerPollMs, 3)} | ${ms(r.paced!.cpuPerPollMs, 3)} | ${(r.exporter.cpuPerPollMs / r.paced!.cpuPerPollMs).toFixed(2)} | ${toFloor(r.paced, r)} | ${r.burst ? ms(r.burst.cpuPerPollMs, 3) : 'n/a'} | ${toFloor(r.burst, r)} |`;
+  return [
+    '| fleet | interval | CPU per node-poll: exporter | paced floor | exporter / paced floor | paced / back-to-back floor | burst floor (once per interval) | burst / back-to-back floor |',
+    '|---|---|---|---|---|---|---|---|',
+    ...paced.map(line),
+  ].join('\n');
 }
 
 /** What the steady RSS is made of: V8 heap used / committed, and memory held outside it. */

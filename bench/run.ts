@@ -4,7 +4,7 @@
 // shared-port line at 1,000 nodes / 2 s. Each side runs in a fresh process of its own.
 // Options: --nodes N --interval 15s --duration 60s (one scenario), --layout shared-port,
 // --per-process N (simulator nodes per process), --concurrency N, --paced (adds the floor paced
-// on the exporter's schedule), --reloads N (RSS across config reloads), --soak --minutes N,
+// on the exporter's schedule, and as one burst per interval), --reloads N (RSS across config reloads), --soak --minutes N,
 // --render N (the scrape path alone, N nodes, no fleet; profile it with
 // BENCH_NODE_FLAGS=--cpu-prof), --hostile (bench/hostile.ts).
 // Figures are printed, never asserted: machines are shared and noisy.
@@ -107,9 +107,11 @@ async function phaseMain(v: Values): Promise<void> {
   const nodes = v.fleet ? (JSON.parse(readFileSync(v.fleet, 'utf8')) as FleetNode[]) : [];
   const intervalMs = parseDuration(v.interval ?? '15s', 'interval');
   let out: unknown;
-  if (v.phase === 'floor' || v.phase === 'paced') {
-    const rounds = v.phase === 'paced' ? Math.max(2, Math.ceil(measureMs(v, intervalMs) / intervalMs)) : Math.max(2, Math.ceil(5_000 / nodes.length));
-    out = await runFloor(nodes, { rounds, minMs: v.phase === 'paced' ? 0 : FLOOR_MIN_MS, inFlight: Number(v['in-flight']), ...(v.phase === 'paced' ? { pacedIntervalMs: intervalMs } : {}) });
+  if (v.phase === 'floor') {
+    out = await runFloor(nodes, { rounds: Math.max(2, Math.ceil(5_000 / nodes.length)), minMs: FLOOR_MIN_MS, inFlight: Number(v['in-flight']), pacing: { kind: 'back-to-back' } });
+  } else if (v.phase === 'paced' || v.phase === 'burst') {
+    const rounds = Math.max(2, Math.ceil(measureMs(v, intervalMs) / intervalMs));
+    out = await runFloor(nodes, { rounds, minMs: 0, inFlight: Number(v['in-flight']), pacing: { kind: v.phase === 'paced' ? 'slots' : 'burst', intervalMs } });
   } else if (v.phase === 'exporter') {
     const measure = measureMs(v, intervalMs);
     out = await runExporter(nodes, {
@@ -206,12 +208,14 @@ async function main(): Promise<void> {
       console.log(floorLine(label, floorBefore, `floor before (back to back, ${v['in-flight']} in flight)`));
       const paced = v.paced ? await phase<FloorResult>('paced', common) : undefined;
       if (paced) console.log(floorLine(label, paced, "paced loop (the floor on the exporter's schedule)"));
+      const burst = v.paced ? await phase<FloorResult>('burst', common) : undefined;
+      if (burst) console.log(floorLine(label, burst, 'burst loop (the floor, all nodes back to back once per interval)'));
       const exporter = await phase<ExporterResult>('exporter', common);
       console.log(exporterLine(label, exporter));
       const floorAfter = await phase<FloorResult>('floor', common);
       console.log(floorLine(label, floorAfter, 'floor after'));
       const floor = bothFloors(floorBefore, floorAfter);
-      rows.push({ label, nodes: s.nodes, intervalMs: s.intervalMs, floor, ...(paced ? { paced } : {}), exporter });
+      rows.push({ label, nodes: s.nodes, intervalMs: s.intervalMs, floor, ...(paced ? { paced } : {}), ...(burst ? { burst } : {}), exporter });
     }
     await fleet?.close();
     console.log(`\n${TABLE_HEADER}\n${rows.map(tableRow).join('\n')}`);
