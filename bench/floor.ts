@@ -41,6 +41,8 @@ export function bothFloors(a: FloorResult, b: FloorResult): FloorResult {
 
 const RPC_PROBES: string[] = Object.values(RPC_METHODS);
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
  * One request through undici's dispatch API, the body collected from the handler callbacks: the
  * cheapest way undici offers (request() wraps each answer in a stream: ~0.2 ms more per
@@ -106,7 +108,6 @@ async function backToBack(poll: (n: FleetNode) => Promise<void>, nodes: FleetNod
  * fewer requests per wake than back to back) shows as this loop's excess over the back-to-back one.
  */
 async function paced(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], rounds: number, intervalMs: number): Promise<number> {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const slots = new Map<number, FleetNode[]>();
   for (const n of nodes) {
     const phase = tickPhase(n.name, intervalMs);
@@ -133,7 +134,6 @@ async function paced(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], 
  * Measured over whole intervals, so the idle time after the last burst counts too.
  */
 async function burst(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], inFlight: number, rounds: number, intervalMs: number): Promise<number> {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const start = Date.now();
   for (let r = 0; r < rounds; r++) {
     const wait = start + r * intervalMs - Date.now();
