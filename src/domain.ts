@@ -3,6 +3,7 @@
 import type { UpstreamAnswer } from './exposition/upstream.js';
 import type { UpstreamRead } from './exposition/reader.js';
 import type { MetricFamily } from './exposition/types.js';
+import type { WatchSnapshot } from './watch/types.js';
 
 // The parsed text format is the exposition module's own (it must not depend on this file).
 export type { MetricFamily, MetricType, Sample } from './exposition/types.js';
@@ -249,4 +250,6 @@ export interface NetworkView {
 export interface FleetSnapshot {
   nodes: NodeView[];
   networks: NetworkView[];
+  /** The operator's own validators, miners and accounts (the `watch:` section); absent without one. */
+  watch?: WatchSnapshot;
 }

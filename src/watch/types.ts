@@ -1,0 +1,90 @@
+// What the `watch:` section reads about the operator's own validators, miners and accounts, as
+// the rest of the pipeline sees it (metrics view, alert engine, status page, /api/v1/watch).
+// Every chain value is optional: absent means "not known yet" (never read, or the last read
+// failed), which alerts treat as "no change" so a restart, reload or node switch decides nothing.
+import type { FailureReason } from '../domain.js';
+
+export type WatchKind = 'validator' | 'miner' | 'account';
+
+/** One configured watch entry, defaults applied. `address`: 64 lowercase hex characters. */
+export interface WatchEntry {
+  kind: WatchKind;
+  name: string;
+  address: string;
+  network: string;
+  /** validators: warn when own weight is within this fraction of the lowest seat (0.1 = 10%). */
+  seatMarginBelow?: number;
+  /** validators: the commission (basis points) it should charge. */
+  commissionBps?: number;
+  /** accounts: tokens (network decimals). */
+  minBalance?: number;
+}
+
+/** How reading an entry goes, whatever its kind. */
+export interface WatchReadView {
+  /** Seconds since the epoch of the last complete successful read. */
+  lastSuccessSeconds?: number;
+  /** Reads failed in a row (0 after a success). */
+  consecutiveFailures: number;
+  failures: Record<FailureReason, number>;
+  /** The node that answered the last successful read. */
+  servedBy?: string;
+  intervalMs: number;
+}
+
+export interface WatchedValidatorView extends WatchEntry, WatchReadView {
+  kind: 'validator';
+  /** getValidatorDetail answered non-null (has stake). */
+  registered?: boolean;
+  active?: boolean;
+  /** 1 = heaviest; only while active. */
+  rank?: number;
+  /** Size of the active set. */
+  setSize?: number;
+  stakeTokens?: number;
+  weight?: number;
+  agentScore?: number;
+  commissionRatio?: number;
+  jailed?: boolean;
+  /** Paid in the newest block read; false when active and unpaid (offline this epoch). */
+  rewarded?: boolean;
+  /** The height of the newest block whose rewards were read. */
+  rewardsHeight?: number;
+  epochBlocks?: { expected: number; produced: number; signed: number };
+  /** (own weight - lowest active weight) / own weight while the set is full; 1 while seats are free. */
+  seatMarginRatio?: number;
+}
+
+export interface WatchedMinerView extends WatchEntry, WatchReadView {
+  kind: 'miner';
+  registered?: boolean;
+  active?: boolean;
+  consecutiveMisses?: number;
+  epochsSinceCheckin?: number;
+  /** Check-ins among the last 12 epochs. */
+  attendanceEpochs?: number;
+  /** 1, 0.8, 0.5 or 0, as the node pays it. */
+  rewardMultiplier?: number;
+  reputationRatio?: number;
+  pendingRewardsTokens?: number;
+  /** The network's current epoch when read. */
+  epoch?: number;
+}
+
+export interface WatchedAccountView extends WatchEntry, WatchReadView {
+  kind: 'account';
+  balanceTokens?: number;
+  unbondingPendingTokens?: number;
+  unbondingClaimableTokens?: number;
+  /** Blocks until the next pending unbonding entry is released; absent when nothing is pending. */
+  nextReleaseBlocks?: number;
+}
+
+export type WatchedView = WatchedValidatorView | WatchedMinerView | WatchedAccountView;
+
+/** FleetSnapshot.watch: the entries this exporter (this shard) reads, in config order. */
+export interface WatchSnapshot {
+  validators: WatchedValidatorView[];
+  miners: WatchedMinerView[];
+  accounts: WatchedAccountView[];
+}
