@@ -2,7 +2,6 @@
 // the rest of the pipeline sees it (metrics view, alert engine, status page, /api/v1/watch).
 // Every chain value is optional: absent means "not known yet" (never read, or the last read
 // failed), which alerts treat as "no change" so a restart, reload or node switch decides nothing.
-import type { FailureReason } from '../domain.js';
 
 export type WatchKind = 'validator' | 'miner' | 'account';
 
@@ -26,7 +25,8 @@ export interface WatchReadView {
   lastSuccessSeconds?: number;
   /** Reads failed in a row (0 after a success). */
   consecutiveFailures: number;
-  failures: Record<FailureReason, number>;
+  /** Failed reads by reason (the probes' FailureReason words), since the entry was added. */
+  failures: Record<string, number>;
   /** The node that answered the last successful read. */
   servedBy?: string;
   intervalMs: number;
