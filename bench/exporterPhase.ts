@@ -3,8 +3,8 @@
 // with a scrape every few seconds, as Prometheus does (render and whole-scrape times, RSS).
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startDaemon, type Daemon } from '../src/daemon.js';
-import { standardComponents } from '../src/daemonParts.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
+import { standardComponents } from '../src/daemon/features.js';
 import { simulatedFleetConfig } from '../src/demo.js';
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { startDaemon } from '../src/daemon.js';
+import { startDaemon } from '../src/daemon/index.js';
 import { simulatedFleetConfig } from '../src/demo.js';
 import { headerCacheSize } from '../src/exposition/familyHeaders.js';
 import { createLogger } from '../src/logger.js';

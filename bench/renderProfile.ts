@@ -1,7 +1,7 @@
 // `npm run bench -- --render N`: the /metrics render of N nodes with every probe answered, in
 // this process, without a fleet: whole render when every node changed since the last scrape
 // (the 2 s interval case) and when none did. For profiling the scrape path (--cpu-prof).
-import { startDaemon } from '../src/daemon.js';
+import { startDaemon } from '../src/daemon/index.js';
 import type { ExporterConfig, ProbeData, ProbeResult } from '../src/domain.js';
 import { UpstreamReader } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';

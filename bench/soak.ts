@@ -2,8 +2,8 @@
 // control API while the exporter polls; RSS, heap and evidence figures sampled over time.
 import { join } from 'node:path';
 import { request } from 'undici';
-import { startDaemon } from '../src/daemon.js';
-import { standardComponents } from '../src/daemonParts.js';
+import { startDaemon } from '../src/daemon/index.js';
+import { standardComponents } from '../src/daemon/features.js';
 import { simulatedFleetConfig } from '../src/demo.js';
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';

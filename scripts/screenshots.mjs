@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openBrowser, chromiumAvailable, CHROMIUM_PATH } from './browser.mjs';
-import { startDaemon } from '../dist/daemon.js';
+import { startDaemon } from '../dist/daemon/index.js';
 import { statusComponent } from '../dist/status/component.js';
 import { VERSION } from '../dist/version.js';
 import { demoConfig, startDemoFleet } from '../dist/demo.js';

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Entry point. A run of the exporter holds SIGHUP, SIGTERM and SIGINT before anything else loads
 // (see startupSignals.ts); the command itself, with every module it needs, is imported after that.
-import { holdStartupSignals } from './startupSignals.js';
-import { isSubcommand } from './subcommands.js';
+import { holdStartupSignals } from './daemon/startupSignals.js';
+import { isSubcommand } from './cli/subcommands.js';
 
 if (!isSubcommand(process.argv[2])) holdStartupSignals();
-await import('./cliMain.js');
+await import('./cli/main.js');

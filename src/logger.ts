@@ -6,8 +6,9 @@ export type { Logger };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
- * JSON logs by default (for log shippers); `pretty` for a terminal. Secret-bearing fields are
- * redacted by path and every message is scrubbed of known secret values.
+ * JSON logs by default (for log shippers); `pretty` for a terminal, in colour only when stdout is
+ * one (a file or pipe gets no escape codes). Secret-bearing fields are redacted by path and every
+ * message is scrubbed of known secret values.
  */
 export function createLogger(
   opts: { level?: LevelWithSilent; pretty?: boolean; destination?: NodeJS.WritableStream; /** The run's secrets (config ones are added once accepted). */ secrets?: Secrets } = {},
@@ -35,7 +36,7 @@ export function createLogger(
     },
   };
   if (opts.pretty) {
-    return pino(options, pino.transport({ target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard' } }));
+    return pino(options, pino.transport({ target: 'pino-pretty', options: { colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:standard' } }));
   }
   return opts.destination ? pino(options, opts.destination) : pino(options);
 }

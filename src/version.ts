@@ -9,3 +9,8 @@ export const VERSION: string = (() => {
     return '0.0.0';
   }
 })();
+
+/** What `--version` prints, as Prometheus tools print theirs. */
+export function versionText(program: string): string {
+  return `${program}, version ${VERSION}\n  node version: ${process.version}\n  platform:     ${process.platform}/${process.arch}\n`;
+}

@@ -65,6 +65,6 @@ describe('alert-rules command', () => {
     expect(missing.stderr).toContain('none.yaml: cannot read configuration file (ENOENT)');
     const usage = await runCli(['alert-rules']);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('usage: ledger-fleet-exporter alert-rules --config <file.yaml>');
+    expect(usage.stderr).toContain('usage: ledger-fleet-exporter alert-rules <file.yaml>  (or --config <file.yaml>');
   });
 });

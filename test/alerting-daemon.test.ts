@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertingComponent, type AlertingComponent } from '../src/alerting/component.js';
 import type { AlertingSettings } from '../src/alerting/settings.js';
-import type { Daemon } from '../src/daemon.js';
+import type { Daemon } from '../src/daemon/index.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
 import { alertingFleetConfig, closeAlertingRig, onlyRules, startAlertingDaemon } from './support/alertingDaemon.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertingSettings } from '../src/alerting/settings.js';
-import type { Daemon } from '../src/daemon.js';
+import type { Daemon } from '../src/daemon/index.js';
 import { SimFleet } from '../src/sim/index.js';
 import { waitFor } from './support/processes.js';
 import { alertingFleetConfig, closeAlertingRig, onlyRules, startAlertingDaemon, startWebhook } from './support/alertingDaemon.js';

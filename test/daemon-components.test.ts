@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigDiff } from '../src/config/diff.js';
-import { startDaemon, type DaemonComponent } from '../src/daemon.js';
+import { startDaemon, type DaemonComponent } from '../src/daemon/index.js';
 import type { NodeTarget } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { waitFor } from './support/processes.js';

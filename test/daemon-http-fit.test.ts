@@ -4,8 +4,8 @@
 // 45 s or more connect anew for every poll), and one socket per node behind a shared origin. The
 // behaviour of each setting is tested in http-dispatcher.test.ts; this checks the wiring.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDaemon, type Daemon, type DaemonComponent } from '../src/daemon.js';
-import type { DaemonContext } from '../src/components.js';
+import { startDaemon, type Daemon, type DaemonComponent } from '../src/daemon/index.js';
+import type { DaemonContext } from '../src/daemon/component.js';
 import type { NodeTarget } from '../src/domain.js';
 import { idleKeepMs } from '../src/http/dispatcher.js';
 import { createLogger } from '../src/logger.js';

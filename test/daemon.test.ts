@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { PROBE_NAMES, type ExporterConfig, type NodeTarget } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';

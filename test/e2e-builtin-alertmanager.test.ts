@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertingComponent } from '../src/alerting/component.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
 import { startAlertmanager, startWebhookSink, type WebhookMessage } from './support/alertmanager.js';

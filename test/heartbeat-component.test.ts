@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heartbeatComponent, type HeartbeatInputs } from '../src/alerting/heartbeatComponent.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { PROBE_NAMES, type ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';

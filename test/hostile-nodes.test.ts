@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { PROBE_NAMES, type ExporterConfig, type NodeTarget } from '../src/domain.js';
 import { headerCacheSize } from '../src/exposition/familyHeaders.js';
 import { HEADER_CACHE_MAX_CHARS } from '../src/exposition/budget.js';

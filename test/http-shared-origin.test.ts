@@ -3,7 +3,7 @@
 // one socket per node, reused. Real HTTP to a simulated fleet on one shared port.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import type { ExporterConfig, NodeTarget, ProbeName } from '../src/domain.js';
 import { HttpClient } from '../src/http/client.js';
 import { createDispatcher } from '../src/http/dispatcher.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemon } from '../src/daemon.js';
+import { startDaemon } from '../src/daemon/index.js';
 import type { ExporterConfig } from '../src/domain.js';
 import { readEvidence } from '../src/evidence/index.js';
 import { createLogger } from '../src/logger.js';

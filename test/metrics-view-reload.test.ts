@@ -2,7 +2,7 @@
 // event-loop monitor per call, never stopped) are collected once per process, not per reload.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExporterConfig } from '../src/domain.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { createLogger } from '../src/logger.js';
 import { target } from './support/targets.js';
 

@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, secretsOf } from '../src/config/index.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { PROBE_NAMES, type ExporterConfig, type ProbeResult } from '../src/domain.js';
 import { buildEvidenceRecord } from '../src/evidence/record.js';
 import { createLogger } from '../src/logger.js';

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, formatProblem, loadConfigFile, parseConfig } from '../src/config/index.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { DEFAULT_UPSTREAM_BUDGET, parseExposition } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';
 import { defaultModel, ledgerNode, startRawServer, type RawHandler, type RawServer } from './support/rawServers.js';

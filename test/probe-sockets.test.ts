@@ -2,7 +2,7 @@
 // keep-alive connection, reused round after round (no new connects once warm).
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { PROBE_NAMES, type ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
 import { mixedFleetSpecs, SimFleet } from '../src/sim/index.js';

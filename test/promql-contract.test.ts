@@ -9,7 +9,7 @@ import { AgentPlatformChecker, agentPlatformCollectors } from '../src/agent/plat
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { alertingComponent } from '../src/alerting/component.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { shardComponent, ShardAssignment } from '../src/shard/index.js';
 import {
   analyzePromql,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import type { ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';
-import { configReloader, type Reloadable } from '../src/reload.js';
+import { configReloader, type Reloadable } from '../src/daemon/reload.js';
 import { configYaml } from './support/lifecycleFiles.js';
 import { waitFor } from './support/processes.js';
 

@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { createLogger } from '../src/logger.js';
 import { shardComponent, ShardAssignment, shardOfName } from '../src/shard/index.js';
 import { SimFleet } from '../src/sim/index.js';

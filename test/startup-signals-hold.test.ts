@@ -3,7 +3,7 @@
 // does with each is seen directly. The CLI's own behaviour is in startup-signals and lifecycle.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { holdStartupSignals, noteStartupSignals, releaseStartupHup, releaseStartupStop } from '../src/startupSignals.js';
+import { holdStartupSignals, noteStartupSignals, releaseStartupHup, releaseStartupStop } from '../src/daemon/startupSignals.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
@@ -59,7 +59,7 @@ describe('startup signals', () => {
   });
 
   it('imports nothing, so the entry point holds the signals before any load time', () => {
-    const text = readFileSync(new URL('../src/startupSignals.ts', import.meta.url), 'utf8');
+    const text = readFileSync(new URL('../src/daemon/startupSignals.ts', import.meta.url), 'utf8');
     expect(text).not.toMatch(/^\s*(import|export\s.*\sfrom)\s|\bimport\(|\brequire\(/m);
   });
 });

@@ -1,6 +1,6 @@
 // Joins the built-in alerting to the daemon: /api/alerts, the alerting metrics, maintenance
 // windows, start/stop and reloads. Off (and quiet) while the config has no `alerting:` section.
-import type { DaemonComponent, DaemonContext } from '../components.js';
+import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import type { ConfigDiff } from '../config/diff.js';
 import { alertingCollectors, NotificationCounts } from './metrics.js';
 import { maintenanceCollectors, MaintenanceSchedule } from './maintenanceSchedule.js';

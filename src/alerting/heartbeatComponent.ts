@@ -1,7 +1,7 @@
 // Joins the heartbeat (dead-man's switch) to the daemon: polling progress from probe results,
 // evaluation progress reported by the alerting runtime through `evaluated`, its metric, and a
 // restart only when a reload changes its settings or the bounds derived from the intervals.
-import type { DaemonComponent, DaemonContext } from '../components.js';
+import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import type { ExporterConfig } from '../domain.js';
 import { Heartbeat, heartbeatCollectors } from './heartbeat.js';
 import { heartbeatSecrets, type HeartbeatSettings } from './heartbeatConfig.js';

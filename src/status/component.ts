@@ -1,6 +1,6 @@
 // The on-call view as a daemon component: it sees each probe result and reload, serves the
 // status pages and API, and keeps its history file. The alert engine reports through noteAlert.
-import type { DaemonComponent, DaemonContext } from '../components.js';
+import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import type { Logger } from '../logger.js';
 import type { StatusBoard } from './board.js';
 import { statusRoute } from './routes.js';

@@ -10,7 +10,7 @@ import { alertingComponent, type AlertingComponent } from '../../src/alerting/co
 import { ALERT_DEFINITIONS } from '../../src/alerting/definitions/index.js';
 import type { RuleOverride } from '../../src/alerting/params.js';
 import type { AlertingSettings } from '../../src/alerting/settings.js';
-import { startDaemon, type Daemon } from '../../src/daemon.js';
+import { startDaemon, type Daemon } from '../../src/daemon/index.js';
 import type { ExporterConfig } from '../../src/domain.js';
 import { createLogger } from '../../src/logger.js';
 import { Secrets } from '../../src/redact.js';

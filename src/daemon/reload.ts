@@ -2,9 +2,9 @@
 // config, or rejected whole. Parsing registers nothing, so a rejected config leaves no trace: its
 // secrets never reach the run's Secrets, and no node, route or metric of it appears.
 import { readFile } from 'node:fs/promises';
-import { ConfigError, formatProblem, parseConfig } from './config/index.js';
-import type { ExporterConfig } from './domain.js';
-import type { Logger } from './logger.js';
+import { ConfigError, formatProblem, parseConfig } from '../config/index.js';
+import type { ExporterConfig } from '../domain.js';
+import type { Logger } from '../logger.js';
 
 export interface Reloadable {
   config(): ExporterConfig;

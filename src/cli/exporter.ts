@@ -1,0 +1,53 @@
+// The exporter run (no subcommand): load the config, cut it to this shard, start the daemon with
+// the standard components, and keep it running (reloads, clean stop).
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { ConfigError, formatProblem, loadConfigFile } from '../config/index.js';
+import { standardComponents } from '../daemon/features.js';
+import { startDaemon } from '../daemon/index.js';
+import { keepRunning } from '../daemon/run.js';
+import { noteStartupSignals } from '../daemon/startupSignals.js';
+import { applyHeapPolicy } from '../heapPolicy.js';
+import type { Secrets } from '../redact.js';
+import { ShardAssignment, ShardSpecError } from '../shard/index.js';
+import { UsageError, type Values } from './options.js';
+import { listenArg, makeLogger, webOptions } from './runFlags.js';
+
+function shardAssignment(values: Values): ShardAssignment {
+  const flags = { shard: values.shard as string | undefined, totalShards: values['total-shards'] as string | undefined, fromHostname: values['shard-from-hostname'] as boolean | undefined };
+  return new ShardAssignment(flags, hostname());
+}
+
+/** Returns -1 while the exporter runs (the process exits at its stop), else the exit code. */
+export async function runExporter(values: Values, secrets: Secrets): Promise<number> {
+  if (!values.config) throw new UsageError('--config <file.yaml> is required (or try the demo: ledger-fleet-exporter demo)');
+  const log = makeLogger(values, secrets);
+  noteStartupSignals({
+    hup: () => log.info('SIGHUP during start-up: the reload runs once the exporter is ready'),
+    stop: (signal, again) =>
+      again ? log.warn({ signal }, 'second signal during start-up: exiting at once') : log.info({ signal }, 'stop requested during start-up: the exporter stops once it has started'),
+  });
+  applyHeapPolicy();
+  const path = resolve(values.config as string);
+  const sharding = shardAssignment(values);
+  let config;
+  try {
+    config = sharding.apply(await loadConfigFile(path));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      for (const p of err.problems) process.stderr.write(`${formatProblem(p)}\n`);
+      return 1;
+    }
+    if (err instanceof ShardSpecError) throw new UsageError(err.message);
+    throw err;
+  }
+  const daemon = await startDaemon(config, {
+    logger: log,
+    secrets,
+    listen: listenArg(values),
+    components: standardComponents(log, sharding),
+    ...(await webOptions(values)),
+  });
+  keepRunning(daemon, { log, config: { path, scope: sharding } });
+  return -1;
+}

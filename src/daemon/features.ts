@@ -1,0 +1,26 @@
+// The components a running exporter adds to the daemon's own (the CLI's run and demo, and the
+// benchmark, so it measures what operators run): the status pages, the built-in alerting, its
+// heartbeat and, when sharded, the shard metrics. Each lives in its own folder's component.ts.
+import { alertingComponent } from '../alerting/component.js';
+import { ALERT_DEFINITIONS } from '../alerting/definitions/index.js';
+import { heartbeatComponent } from '../alerting/heartbeatComponent.js';
+import type { Logger } from '../logger.js';
+import { alertsForShard, shardComponent, type ShardAssignment } from '../shard/index.js';
+import { statusComponent } from '../status/component.js';
+import { VERSION } from '../version.js';
+import type { DaemonComponent } from './component.js';
+
+/** The status page lists the active alerts and their changes; the heartbeat follows evaluation. */
+export function standardComponents(log: Logger, sharding?: ShardAssignment): DaemonComponent[] {
+  const heartbeat = heartbeatComponent((c) => c.alerting);
+  const shardAlerts = () => (sharding?.sharded() ? alertsForShard(ALERT_DEFINITIONS, sharding.spec()) : undefined);
+  const alerting = alertingComponent({
+    onAlertChange: (e) => status.board.noteAlert(e),
+    onEvaluated: (t) => heartbeat.evaluated(t),
+    definitions: () => shardAlerts()?.engine,
+  });
+  const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts() });
+  // Status first: probe results reach every component as soon as polling starts, and the alerting start reads files.
+  const shard = sharding ? [shardComponent(sharding, { leftToPrometheus: () => shardAlerts()?.leftToPrometheus ?? [] })] : [];
+  return [status, alerting, heartbeat, ...shard];
+}

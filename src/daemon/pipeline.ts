@@ -1,0 +1,227 @@
+// The pipeline: config -> schedule -> probe -> state -> metrics view -> HTTP. Every feature
+// (evidence, agent platform, upstream, status, alerting, heartbeat, shard) joins it as a
+// DaemonComponent (component.ts); this file connects them and hands every reload's one diff around.
+import type { Server } from 'node:http';
+import { diffConfig } from '../config/diff.js';
+import { secretsOf } from '../config/secrets.js';
+import type { ExporterConfig, ListenAddress, NodeTarget } from '../domain.js';
+import type { EvidenceInput } from '../evidence/record.js';
+import { HttpClient } from '../http/client.js';
+import type { Logger } from '../logger.js';
+import { MetricsView, type ExporterCounters, type RegistryExtension } from '../metrics/view.js';
+import { ProberPool } from '../probe/probers.js';
+import { probeRunner } from '../probe/results.js';
+import { Secrets } from '../redact.js';
+import { openFilesWarning, readOpenFilesLimit } from '../schedule/openFiles.js';
+import { Scheduler } from '../schedule/scheduler.js';
+import { buildServer, createRequestHandler, listen as listenOn } from '../server.js';
+import { DEFAULT_BACKOFF, FleetState, type BackoffPolicy } from '../state/fleetState.js';
+import { buildSnapshot, type FleetSnapshot } from '../state/snapshot.js';
+import { VERSION } from '../version.js';
+import type { WebConfig } from '../web/webConfig.js';
+import type { AssemblyContext, DaemonComponent, DaemonContext } from './component.js';
+
+export interface PipelineOptions {
+  logger: Logger;
+  /** The run's secrets, shared with the logger; each accepted config adds its own. Default: a new set. */
+  secrets?: Secrets;
+  /** Overrides config.listen (the --listen flag). */
+  listen?: ListenAddress;
+  /** How long an unsupported probe waits before it is tried again. Default max(10 intervals, 1 min). */
+  unsupportedRecheckMs?: (target: NodeTarget) => number;
+  backoff?: BackoffPolicy;
+  /** Registers extra collectors on each metrics registry. */
+  extensions?: RegistryExtension[];
+  /** TLS, basic auth and headers from --web.config.file; plain HTTP without it (same limits). */
+  web?: WebConfig;
+  /** process_* and nodejs_* metrics; default on. */
+  defaultMetrics?: boolean;
+}
+
+export interface Pipeline {
+  readonly url: string;
+  readonly state: FleetState;
+  config(): ExporterConfig;
+  snapshot(): FleetSnapshot;
+  /** The /metrics view (render it without HTTP, e.g. to time it). */
+  metricsView(): MetricsView;
+  ready(): boolean;
+  /** Applies a validated config: unchanged nodes keep their state, removed ones vanish. */
+  applyConfig(config: ExporterConfig): void;
+  /** Counts a reload that failed validation (the running config stays); components hear of it. */
+  noteReloadFailure(problems?: string[]): void;
+  /** Scheduling figures (in flight, queued, tick lateness), for the benchmark and diagnostics. */
+  readonly scheduling: Pick<Scheduler, 'stats' | 'resetLateness'>;
+  close(graceMs?: number): Promise<void>;
+}
+
+const defaultRecheck = (t: NodeTarget) => Math.max(10 * t.intervalMs, 60_000);
+
+/** Assembles the pipeline with `components`, listens, starts polling, then starts the components. */
+export async function startPipeline(initial: ExporterConfig, opts: PipelineOptions, components: DaemonComponent[]): Promise<Pipeline> {
+  const log = opts.logger;
+  const parts = await assemble(initial, opts, components);
+  const { state, scheduler, client, view, snapshot, current } = parts;
+  const evidence = components.map((c) => c.evidenceApi?.()).find((api) => api !== undefined);
+  const handler = createRequestHandler({
+    logger: log,
+    version: VERSION,
+    metrics: () => view,
+    ready: () => state.ready(),
+    snapshot,
+    evidence,
+    routes: components.flatMap((c) => c.routes ?? []),
+  });
+  const server = buildServer(opts.web, handler);
+  const url = await listenOrRelease(server, opts, initial.listen, async () => {
+    await closeAll(components);
+    await client.close();
+  });
+  checkOpenFiles(log, initial.nodes.length);
+  scheduler.start(initial.nodes);
+  const signals = () =>
+    Object.assign({ pollOverruns: parts.counters.pollOverruns, evidenceWriteErrors: 0, agentKeyValid: undefined }, ...components.map((c) => c.signals?.() ?? {}));
+  const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, signals, evidence };
+  for (const c of components) await c.start?.(ctx);
+  log.info({ url, nodes: initial.nodes.length, version: VERSION }, 'exporter listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    state,
+    config: () => current.config,
+    snapshot,
+    metricsView: () => view,
+    ready: () => state.ready(),
+    scheduling: scheduler,
+    applyConfig: (next) => applyConfig(parts, next, opts, components),
+    noteReloadFailure(problems = []) {
+      parts.counters.configReloads.failure++;
+      for (const c of components) c.onReloadRejected?.(problems);
+    },
+    close(graceMs = 5_000) {
+      closing ??= shutdown({ scheduler, components, server, client, log }, graceMs);
+      return closing;
+    },
+  };
+}
+
+/** The pipeline's parts, built from the first config and not started yet. */
+interface Parts {
+  /** The config in use; a reload replaces it. */
+  current: { config: ExporterConfig };
+  secrets: Secrets;
+  client: HttpClient;
+  state: FleetState;
+  probers: ProberPool;
+  counters: ExporterCounters;
+  scheduler: Scheduler;
+  snapshot: () => FleetSnapshot;
+  view: MetricsView;
+}
+
+async function assemble(initial: ExporterConfig, opts: PipelineOptions, components: DaemonComponent[]): Promise<Parts> {
+  const log = opts.logger;
+  const current = { config: initial };
+  const secrets = secretsOf(initial, opts.secrets ?? new Secrets());
+  const client = new HttpClient({ secrets });
+  client.fitNodes(initial.nodes);
+  const state = new FleetState(initial.nodes, opts.backoff ?? DEFAULT_BACKOFF);
+  const probers = new ProberPool(client, initial.polling, initial.nodes);
+  const recheck = opts.unsupportedRecheckMs ?? defaultRecheck;
+  const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() };
+  const keepers = components.filter((c) => c.recordEvidence);
+  const recordEvidence = (input: EvidenceInput) => keepers.forEach((c) => c.recordEvidence!(input));
+  const evidenceNodes = () => [...current.config.nodes.map((n) => n.name), ...components.flatMap((c) => c.evidenceNodes?.(current.config) ?? [])];
+  const assembly: AssemblyContext = { initial, config: () => current.config, logger: log, secrets, client, state, recordEvidence, evidenceNodes };
+  const opened: DaemonComponent[] = [];
+  try {
+    for (const c of components) opened.push(c), await c.open?.(assembly);
+  } catch (err) {
+    await closeAll(opened);
+    throw err;
+  }
+  const reexposition = components.find((c) => c.reexposition)?.reexposition;
+  const scheduler = new Scheduler({
+    concurrency: initial.polling.concurrency,
+    // The view first: it prepares the node's lines for the next scrape as the result arrives.
+    runProbe: probeRunner({
+      state,
+      probers,
+      logger: log,
+      recordEvidence: keepers.length > 0 ? recordEvidence : undefined,
+      listeners: [(_t, _r, node) => view.noteResult(node), ...components.flatMap((c) => c.onProbeResult ?? [])],
+    }),
+    isDue: (t, p, now) => state.due(t.name, p, now, recheck(t)),
+    onOverrun: (_t, p) => void counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1),
+  });
+  const snapshot = () => buildSnapshot(state.nodes(), current.config.networks, Date.now());
+  const extensions: RegistryExtension[] = [...(opts.extensions ?? []), ...components.flatMap((c) => c.collectors ?? [])];
+  // The view is built once: a reload only changes the info label keys (registries are never rebuilt).
+  const view = new MetricsView(
+    { version: VERSION, infoLabelKeys: infoLabelKeys(initial), extensions, defaultMetrics: opts.defaultMetrics },
+    () => ({ snapshot: snapshot(), upstream: reexposition?.sources() ?? [], counters }),
+    (sources, om, out) => reexposition?.write(sources, om, out),
+    reexposition && ((node) => reexposition.prepare(node)),
+  );
+  return { current, secrets, client, state, probers, counters, scheduler, snapshot, view };
+}
+
+/** Applies a validated config: one diff, handed to every part. */
+function applyConfig(parts: Parts, next: ExporterConfig, opts: PipelineOptions, components: DaemonComponent[]): void {
+  const log = opts.logger;
+  const prev = parts.current.config;
+  const diff = diffConfig(prev, next, { listenOverridden: opts.listen !== undefined });
+  secretsOf(next, parts.secrets);
+  parts.state.setTargets(next.nodes);
+  parts.probers.apply(diff);
+  const { added, removed, changed } = diff.nodes;
+  if (added.length + removed.length + changed.length > 0) parts.client.fitNodes(next.nodes);
+  parts.current.config = next;
+  parts.scheduler.setTargets(next.nodes);
+  if (next.nodes.length > prev.nodes.length) checkOpenFiles(log, next.nodes.length);
+  parts.view.setInfoLabelKeys(infoLabelKeys(next));
+  for (const c of components) c.onReload?.(diff);
+  parts.counters.configReloads.success++;
+  if (diff.restartOnly.length > 0) log.warn({ settings: diff.restartOnly }, 'changes of these settings take effect at the next restart');
+  log.info(diff.nodes, 'configuration reloaded');
+}
+
+function checkOpenFiles(log: Logger, nodes: number): void {
+  const warning = openFilesWarning(nodes, readOpenFilesLimit());
+  if (warning) log.warn({ nodes }, warning);
+}
+
+/** Listens; when that fails (EADDRINUSE and the like) nothing was started yet: release, then report. */
+async function listenOrRelease(server: Server, opts: PipelineOptions, configured: ListenAddress, release: () => Promise<void>): Promise<string> {
+  try {
+    return await listenOn(server, opts.listen ?? configured, Boolean(opts.web?.tls));
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
+
+/** Closes components in reverse order (what opened first, such as the evidence store, closes last). */
+async function closeAll(components: DaemonComponent[]): Promise<void> {
+  for (const c of [...components].reverse()) await c.close?.();
+}
+
+/** Stops in order: no new work, probes in flight get graceMs, components stop, then close, sockets. */
+async function shutdown(
+  parts: { scheduler: Scheduler; components: DaemonComponent[]; server: Server; client: HttpClient; log: Logger },
+  graceMs: number,
+): Promise<void> {
+  for (const c of parts.components) c.halt?.();
+  const finished = await parts.scheduler.stop(graceMs);
+  if (!finished) parts.log.warn({ graceMs }, 'probes still in flight at shutdown were abandoned');
+  for (const c of parts.components) await c.stop?.();
+  await closeAll(parts.components);
+  await new Promise<void>((resolve) => {
+    parts.server.close(() => resolve());
+    parts.server.closeAllConnections?.();
+  });
+  await parts.client.close();
+}
+
+const infoLabelKeys = (c: ExporterConfig) => [...new Set(c.nodes.flatMap((n) => Object.keys(n.labels)))].sort();
