@@ -5,7 +5,7 @@
 // /proc ticks. Paced variants (on the exporter's schedule, and one burst per interval) can be printed
 // beside it.
 import { Agent } from 'undici';
-import { RPC_METHODS } from '../src/domain.js';
+import { nodeProbes } from '../src/probes/registry.js';
 import { tickPhase } from '../src/schedule/scheduler.js';
 import { methodsOf } from '../src/sim/index.js';
 import type { FleetNode } from './fleet.js';
@@ -39,7 +39,7 @@ export function bothFloors(a: FloorResult, b: FloorResult): FloorResult {
   };
 }
 
-const RPC_PROBES: string[] = Object.values(RPC_METHODS);
+const RPC_PROBES: string[] = nodeProbes().flatMap((p) => (p.request.kind === 'rpc' ? [p.request.method] : []));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

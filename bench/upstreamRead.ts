@@ -6,8 +6,9 @@
 // values). Also a node whose label values change every poll (never the same shape). Medians of
 // several rounds are printed, never asserted: the machine is shared and noisy.
 import { DEFAULT_UPSTREAM_BUDGET, FleetUpstream, parseExposition, prepareUpstream } from '../src/exposition/index.js';
-import type { NodeValues, ProbeData } from '../src/domain.js';
-import { PROBES, type ParseContext } from '../src/probe/descriptors.js';
+import type { NodeValues } from '../src/domain.js';
+import { metricsProbe } from '../src/probes/metrics.js';
+import type { ParseContext } from '../src/probes/types.js';
 import { SimFleet, type SimBuild } from '../src/sim/index.js';
 
 const NODES = 30;
@@ -41,7 +42,7 @@ function daemonPath(): Way {
   const upstream = new FleetUpstream(() => nodes, { scrub, scrubVersion: () => 1 });
   return (i, text) => {
     const node = nodes[i]!;
-    PROBES.metrics.apply(node, PROBES.metrics.parse(text, contexts[i]!) as Extract<ProbeData, { probe: 'metrics' }>, 0);
+    metricsProbe.apply(node, metricsProbe.parse(text, contexts[i]!), 0);
     upstream.prepare(node);
   };
 }

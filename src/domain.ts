@@ -1,24 +1,15 @@
 // Domain types shared by every stage of the pipeline:
 // config -> schedule -> probe -> state -> (metrics view, alerts, evidence) -> HTTP.
 import type { UpstreamAnswer } from './exposition/upstream.js';
-import type { UpstreamRead } from './exposition/reader.js';
-import type { MetricFamily } from './exposition/types.js';
 import type { WatchSnapshot } from './watch/types.js';
 
 // The parsed text format is the exposition module's own (it must not depend on this file).
 export type { MetricFamily, MetricType, Sample } from './exposition/types.js';
 export type { UpstreamAnswer } from './exposition/upstream.js';
 
+/** The node probes a config may name (the `probe` label values); each is a module of src/probes/. */
 export const PROBE_NAMES = ['health', 'metrics', 'blockNumber', 'miningStats', 'validators'] as const;
 export type ProbeName = (typeof PROBE_NAMES)[number];
-
-/** Probes that call a JSON-RPC method, and the method name without namespace. */
-export const RPC_METHODS = {
-  blockNumber: 'blockNumber',
-  miningStats: 'getMiningStats',
-  validators: 'getValidators',
-} as const satisfies Partial<Record<ProbeName, string>>;
-export type RpcProbeName = keyof typeof RPC_METHODS;
 
 export const FAILURE_REASONS = ['timeout', 'connect', 'http_5xx', 'http_4xx', 'invalid_response', 'rpc_error'] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
@@ -132,14 +123,13 @@ export interface MiningStats {
   upgraded: boolean;
 }
 
-export type ProbeData =
-  | { probe: 'health'; value: HealthData }
-  | { probe: 'metrics'; value: MetricFamily[] | UpstreamRead; /** Samples the per-node budget left out. */ droppedSamples?: number }
-  | { probe: 'blockNumber'; value: number }
-  | { probe: 'miningStats'; value: MiningStats }
-  | { probe: 'validators'; value: ValidatorInfo[] };
+/** A probe's successful answer as its module parsed it; each probe's own data type narrows it. */
+export interface ProbeData {
+  probe: string;
+  value: unknown;
+}
 
-/** What the probes last learnt about a node; each probe descriptor (probe/descriptors.ts) owns its fields. */
+/** What the probes last learnt about a node; each field is owned by the probe module (src/probes/) that stores it. */
 export interface NodeValues {
   health?: HealthData;
   blockNumber?: number;
@@ -213,7 +203,7 @@ export interface NodeView {
   validatorsCount?: number;
   minersActive?: number;
   probes: ProbeView[];
-  /** What the probes last stored on the node, read by the per-node families of each probe descriptor. */
+  /** What the probes last stored on the node, read by the per-node families of each probe module. */
   values?: Readonly<NodeValues>;
 }
 

@@ -14,7 +14,7 @@ import { writeFleet } from '../src/metrics/fleetText.js';
 import { SEGMENT_NODES } from '../src/metrics/segment.js';
 import { ShownValues, valuePlan } from '../src/metrics/shownValues.js';
 import { fleetLayout } from '../src/metrics/fleetFamilies.js';
-import { probeDescriptors } from '../src/probe/descriptors.js';
+import { nodeProbes } from '../src/probes/registry.js';
 
 /** A small deterministic generator (tests must not depend on Math.random). */
 function rng(seed: number): (n: number) => number {
@@ -203,7 +203,7 @@ describe('kept per-node lines (FleetColumns)', () => {
 });
 
 describe('what kept lines show (ShownValues)', () => {
-  const descriptors = [...probeDescriptors()];
+  const descriptors = nodeProbes();
   const layout = fleetLayout(descriptors);
   const plan = valuePlan(layout.nodeFamilies, descriptors.length);
   const slot = (kind: string) => layout.nodeFamilies.findIndex((f) => f.kind === kind || f.name === kind);

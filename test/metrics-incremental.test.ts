@@ -5,7 +5,8 @@
 // and networks, node removal and re-adding, upstream families that clash between nodes, and
 // series dropped because they echo a secret.
 import { describe, expect, it } from 'vitest';
-import type { MetricFamily, NodeTarget, ProbeData, ProbeName, ProbeResult } from '../src/domain.js';
+import type { MetricFamily, NodeTarget, ProbeName, ProbeResult } from '../src/domain.js';
+import type { BuiltInProbeData as ProbeData } from '../src/probes/index.js';
 import { FleetUpstream } from '../src/exposition/index.js';
 import { MetricsView, type ExporterCounters } from '../src/metrics/view.js';
 import { FleetState } from '../src/state/fleetState.js';

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { MetricFamily, ProbeData, ProbeResult } from '../src/domain.js';
+import type { MetricFamily, ProbeResult } from '../src/domain.js';
+import type { BuiltInProbeData as ProbeData } from '../src/probes/index.js';
 import { prepareUpstream, renderUpstream } from '../src/exposition/index.js';
 import { MetricsView, type ExporterCounters } from '../src/metrics/view.js';
 import { FleetState } from '../src/state/fleetState.js';

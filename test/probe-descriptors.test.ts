@@ -2,10 +2,12 @@
 // the metrics a descriptor names are the contract's.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PROBE_NAMES, type NodeValues, type ProbeData } from '../src/domain.js';
+import { PROBE_NAMES, type NodeValues } from '../src/domain.js';
 import { SHARED_FAMILIES } from '../src/metrics/fleetText.js';
-import { nodeBudget } from '../src/probe/budget.js';
-import { applyProbeData, PROBES } from '../src/probe/descriptors.js';
+import { nodeBudget } from '../src/probes/budget.js';
+import { BUILT_IN_PROBES as PROBES, type BuiltInProbeData as ProbeData } from '../src/probes/index.js';
+import { applyProbeData } from '../src/probes/registry.js';
+import { validatorsProbe } from '../src/probes/validators.js';
 
 // A copy of /work/shared/spec/exporter-contract.md carried by the repository.
 const contract = readFileSync(new URL('./fixtures/spec/exporter-contract.md', import.meta.url), 'utf8');
@@ -75,18 +77,18 @@ describe('probe descriptors', () => {
     const ctx = { budget: nodeBudget({ maxUpstreamSeries: 100 }) };
     const other = { budget: nodeBudget({ maxUpstreamSeries: 100 }) };
     const answer = () => [{ address: '0xAA', stake: '5', weight: 1 }, { address: 'bb', stake: 6 }];
-    const first = PROBES.validators.parse(answer(), ctx).value;
+    const first = validatorsProbe.parse(answer(), ctx).value;
     expect(first).toEqual([
       { address: 'aa', stake: 5n, weight: 1, agentScore: undefined },
       { address: 'bb', stake: 6n, weight: undefined, agentScore: undefined },
     ]);
-    expect(PROBES.validators.parse(answer(), ctx).value).toBe(first);
+    expect(validatorsProbe.parse(answer(), ctx).value).toBe(first);
     // One list per set, not per node (validatorLists.ts); a different set is its own list.
-    expect(PROBES.validators.parse(answer(), other).value).toBe(first);
-    expect(PROBES.validators.parse([answer()[0]], other).value).toEqual([first[0]]);
-    const changed = PROBES.validators.parse([answer()[0], { address: 'bb', stake: 7 }], ctx).value;
+    expect(validatorsProbe.parse(answer(), other).value).toBe(first);
+    expect(validatorsProbe.parse([answer()[0]], other).value).toEqual([first[0]]);
+    const changed = validatorsProbe.parse([answer()[0], { address: 'bb', stake: 7 }], ctx).value;
     expect(changed).toEqual([first[0], { ...first[1], stake: 7n }]);
-    expect(PROBES.validators.parse([answer()[0], { address: 'bb', stake: 7 }], ctx).value).toBe(changed);
+    expect(validatorsProbe.parse([answer()[0], { address: 'bb', stake: 7 }], ctx).value).toBe(changed);
   });
 
   it('health notices a new process by version or start time', () => {

@@ -1,13 +1,14 @@
-// A new probe kind is one descriptor: registered here, in the test, it is asked over real HTTP,
+// A new probe kind is one module: registered here, in the test, it is asked over real HTTP,
 // applied and cleared by the fleet state and rendered on /metrics, with no other file touched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeTarget, NodeValues, ProbeName } from '../src/domain.js';
 import { HttpClient } from '../src/http/client.js';
 import { createDispatcher } from '../src/http/dispatcher.js';
 import { MetricsView } from '../src/metrics/view.js';
-import { ProbeError } from '../src/probe/http.js';
+import { ProbeError } from '../src/probes/errors.js';
 import { NodeProber } from '../src/probe/prober.js';
-import { registerProbe, unregisterProbe, type ProbeDescriptor } from '../src/probe/descriptors.js';
+import { registerProbe, unregisterProbe } from '../src/probes/registry.js';
+import type { NodeProbe } from '../src/probes/types.js';
 import { Secrets } from '../src/redact.js';
 import { FleetState } from '../src/state/fleetState.js';
 import { buildSnapshot } from '../src/state/snapshot.js';
@@ -19,7 +20,8 @@ type PeerListData = { probe: 'peerList'; value: string[] };
 
 const PEER_LIST = 'peerList' as ProbeName;
 
-const peerList: ProbeDescriptor<PeerListData> = {
+const peerList: NodeProbe<PeerListData> = {
+  target: 'node',
   request: { kind: 'get', path: '/peers', accept: 'application/json' },
   parse(answer) {
     const value: unknown = JSON.parse(answer as string);
@@ -56,7 +58,7 @@ afterAll(async () => {
   await dispatcher.close();
 });
 
-describe('a probe registered as one descriptor', () => {
+describe('a node probe registered as one module', () => {
   it('is polled, stored, rendered and cleared on failure', async () => {
     const target: NodeTarget = {
       name: 'n1', url: server.url, network: 'mainnet', labels: {}, intervalMs: 1000, timeoutMs: 2000,

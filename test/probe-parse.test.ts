@@ -2,9 +2,10 @@
 // every field used, exact for u128 amounts. Every rejection is a ProbeError 'invalid_response'.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, ProbeError } from '../src/probe/http.js';
+import { decodeUtf8 } from '../src/probe/http.js';
+import { ProbeError } from '../src/probes/errors.js';
 import { isMethodNotFound, parseRpcResponse } from '../src/probe/jsonrpc.js';
-import { parseAmount, parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators, toTokens } from '../src/probe/parse.js';
+import { parseAmount, parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators, toTokens } from '../src/probes/parse.js';
 
 /** Runs fn, expects a ProbeError with reason invalid_response, returns its message. */
 function rejects(fn: () => unknown): string {

@@ -4,8 +4,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { NodeValues, ValidatorInfo } from '../src/domain.js';
-import { probeDescriptor } from '../src/probe/descriptors.js';
-import { sharedValidators } from '../src/probe/validatorLists.js';
+import { nodeProbe as probeDescriptor } from '../src/probes/registry.js';
+import { sharedValidators } from '../src/probes/validatorLists.js';
 
 const answer = (n: number, stakeOf = (i: number) => String(1000 + i), addr = (i: number) => `0x${(0xa0 + i).toString(16).padStart(40, '0')}`) =>
   Array.from({ length: n }, (_, i) => ({ address: addr(i), stake: stakeOf(i), weight: i, agentScore: 50 }));

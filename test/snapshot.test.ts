@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProbeData, ProbeName, ProbeResult } from '../src/domain.js';
+import type { ProbeName, ProbeResult } from '../src/domain.js';
+import type { BuiltInProbeData as ProbeData } from '../src/probes/index.js';
 import { backoffDelay, FleetState, parseRetryAfter } from '../src/state/fleetState.js';
 import { buildSnapshot } from '../src/state/snapshot.js';
 import { target } from './support/targets.js';

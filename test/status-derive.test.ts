@@ -1,6 +1,7 @@
 // Status derivation, words and the board, on real fleet state and snapshots (clock injected).
 import { describe, expect, it } from 'vitest';
-import type { ProbeData, ProbeName, ProbeResult } from '../src/domain.js';
+import type { ProbeName, ProbeResult } from '../src/domain.js';
+import type { BuiltInProbeData as ProbeData } from '../src/probes/index.js';
 import { FleetState } from '../src/state/fleetState.js';
 import { StatusBoard } from '../src/status/board.js';
 import { deriveNodeStatus, followLag, nextCheckAt } from '../src/status/derive.js';

@@ -3,7 +3,8 @@
 // Real FleetState, injected clock, derivations counted through the board's derive hook.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ProbeData, ProbeName, ProbeResult } from '../src/domain.js';
+import type { ProbeName, ProbeResult } from '../src/domain.js';
+import type { BuiltInProbeData as ProbeData } from '../src/probes/index.js';
 import { FleetChanges, FleetState } from '../src/state/fleetState.js';
 import { StatusBoard, type BoardFleet } from '../src/status/board.js';
 import { deriveNodeStatus } from '../src/status/derive.js';

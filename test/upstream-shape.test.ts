@@ -7,12 +7,13 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeValues, ProbeData } from '../src/domain.js';
+import type { NodeValues } from '../src/domain.js';
 import { DEFAULT_UPSTREAM_BUDGET, FleetUpstream, parseExposition, prepareUpstream, type PreparedUpstream, type UpstreamBudget } from '../src/exposition/index.js';
 import type { FamilyHeaders } from '../src/exposition/familyHeaders.js';
 import { shapeTableSize } from '../src/exposition/shape.js';
-import { PROBES, type ParseContext } from '../src/probe/descriptors.js';
-import { ProbeError } from '../src/probe/http.js';
+import { metricsProbe, type MetricsProbeData } from '../src/probes/metrics.js';
+import type { ParseContext } from '../src/probes/types.js';
+import { ProbeError } from '../src/probes/errors.js';
 import { SIM_FAULTS, SimFleet } from '../src/sim/index.js';
 
 interface Expect {
@@ -45,14 +46,14 @@ function daemonNode(name: string, network: string, budget: UpstreamBudget, secre
   let shapeReads = 0;
   /** One answer: what the probe reports (error or data), then the node's prepared lines. */
   const poll = (text: string): { error: ProbeError } | { prepared: PreparedUpstream; node: typeof node } => {
-    let data: ProbeData;
+    let data: MetricsProbeData;
     try {
-      data = PROBES.metrics.parse(text, ctx);
+      data = metricsProbe.parse(text, ctx);
     } catch (err) {
       return { error: err as ProbeError };
     }
     if (!Array.isArray(data.value) && data.value.families === undefined) shapeReads++;
-    PROBES.metrics.apply(node, data as Extract<ProbeData, { probe: 'metrics' }>, 0);
+    metricsProbe.apply(node, data, 0);
     return { prepared: upstream.prepare(node)!, node };
   };
   return { poll, shapeReads: () => shapeReads, scrub };
@@ -224,7 +225,7 @@ describe('secrets learnt after a shape was planned', () => {
     const node = { target: { name: 'n', network: 'net' }, upstreamVersion: 0 } as NodeValues & { target: { name: string; network: string } };
     const upstream = new FleetUpstream(() => [node], { scrub });
     const poll = (v: number) => {
-      PROBES.metrics.apply(node, PROBES.metrics.parse(`a{k="late-secret"} ${v}\n`, ctx) as never, 0);
+      metricsProbe.apply(node, metricsProbe.parse(`a{k="late-secret"} ${v}\n`, ctx) as never, 0);
       return upstream.prepare(node)!;
     };
     expect(poll(1).bytes.toString()).toContain('late-secret');

@@ -5,7 +5,8 @@
 // or was not written yet. Only the families whose values changed are written again (shownValues.ts).
 // A scrape then copies a few thousand ready Buffers.
 import type { NodeView } from '../domain.js';
-import { probeDescriptors, type ProbeDescriptor } from '../probe/descriptors.js';
+import { nodeProbes } from '../probes/registry.js';
+import type { NodeProbe } from '../probes/types.js';
 import type { ByteWriter } from './byteWriter.js';
 import { fleetLayout, type FleetLayout } from './fleetFamilies.js';
 import { KeptCompression } from './keptCompression.js';
@@ -36,17 +37,17 @@ export class FleetColumns {
   /** What the kept lines were written for; a change rebuilds them all. */
   private infoKeys: readonly string[] = [];
   private built: FleetLayout | undefined;
-  private layoutOf: { descriptors: ProbeDescriptor[]; layout: FleetLayout; plan: ValuePlan } | undefined;
+  private layoutOf: { probes: NodeProbe[]; layout: FleetLayout; plan: ValuePlan } | undefined;
   /** Compressed blocks of the lines, for gzip scrapes. */
   private readonly kept = new KeptCompression();
 
   /** The layout for the probe table in use (probes may be registered at run time). */
   layout(): FleetLayout {
-    const descriptors = [...probeDescriptors()];
+    const probes = nodeProbes();
     const cur = this.layoutOf;
-    if (!cur || cur.descriptors.length !== descriptors.length || cur.descriptors.some((d, i) => d !== descriptors[i])) {
-      const layout = fleetLayout(descriptors);
-      this.layoutOf = { descriptors, layout, plan: valuePlan(layout.nodeFamilies, descriptors.length) };
+    if (!cur || cur.probes.length !== probes.length || cur.probes.some((d, i) => d !== probes[i])) {
+      const layout = fleetLayout(probes);
+      this.layoutOf = { probes, layout, plan: valuePlan(layout.nodeFamilies, probes.length) };
     }
     return this.layoutOf!.layout;
   }

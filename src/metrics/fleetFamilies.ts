@@ -1,10 +1,10 @@
 // The per-node and per-network families of /metrics, in output order: the families that come
-// from several probes are defined here, each probe's own families come from its descriptor
-// (probe/descriptors.ts). A layout is that order for one probe table, with each family's header
+// from several probes are defined here, each probe's own families come from its module
+// (src/probes/). A layout is that order for one probe table, with each family's header
 // lines in both formats written once.
 import { FAILURE_REASONS, type FailureReason, type NetworkView, type NodeView, type ProbeView } from '../domain.js';
 import { escapeHelpOpenMetrics, escapeHelpText } from '../exposition/grammar.js';
-import type { ProbeDescriptor, ProbeFamily } from '../probe/descriptors.js';
+import type { EntityFamily, NodeProbe } from '../probes/types.js';
 
 interface Headers {
   name: string;
@@ -25,8 +25,7 @@ export type FleetFamily = Headers &
     | { kind: 'backoff' }
   );
 
-export type NetworkFamily = Headers & ({ per: 'network'; value(n: NetworkView): number | undefined } | { per: 'validator'; value(v: ProbeFamilyValidator): number | undefined });
-type ProbeFamilyValidator = Parameters<Extract<ProbeFamily, { per: 'validator' }>['value']>[0];
+export type NetworkFamily = Headers & ({ per: 'network'; value(n: NetworkView): number | undefined } | Omit<EntityFamily<unknown>, 'name' | 'help'>);
 
 export interface FleetLayout {
   /** Per-node families in output order. */
@@ -34,7 +33,7 @@ export interface FleetLayout {
   /** Indexes of the height-lag and backoff families in nodeFamilies. */
   lagSlot: number;
   backoffSlot: number;
-  /** Per-network and per-validator families, in output order. */
+  /** Per-network and per-entity families, in output order. */
   networkFamilies: NetworkFamily[];
 }
 
@@ -65,7 +64,7 @@ const BACKOFF: [string, string] = ['ledger_probe_backoff', 'Whether the probe is
 const CONSECUTIVE: [string, string, (p: ProbeView) => number | undefined] = ['ledger_probe_consecutive_failures', 'Failures of the probe in a row.', (p) => p.consecutiveFailures];
 const FAILURES: [string, string] = ['ledger_probe_failures_total', 'Failed probe runs by reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error.'];
 
-/** The names of the families written here rather than by a probe descriptor. */
+/** The names of the families written here rather than by a probe module. */
 export const SHARED_FAMILIES: readonly string[] = [
   ...NODE_GAUGES.map(([name]) => name),
   LAG[0],
@@ -88,8 +87,8 @@ function headers(name: string, type: 'gauge' | 'counter', help: string): Headers
 
 const NO_VALUES = { upstreamVersion: 0 };
 
-export function fleetLayout(descriptors: readonly ProbeDescriptor[]): FleetLayout {
-  const families = descriptors.flatMap((d) => d.metrics);
+export function fleetLayout(probes: readonly NodeProbe[]): FleetLayout {
+  const families = probes.flatMap((d) => d.metrics);
   const gauge = (name: string, help: string) => headers(name, 'gauge', help);
   const nodeFamilies: FleetFamily[] = [
     ...NODE_GAUGES.map(([name, help, value]): FleetFamily => ({ ...gauge(name, help), kind: 'node', value })),
@@ -105,7 +104,7 @@ export function fleetLayout(descriptors: readonly ProbeDescriptor[]): FleetLayou
   ];
   const networkFamilies: NetworkFamily[] = [
     ...NETWORK_GAUGES.map(([name, help, value]): NetworkFamily => ({ ...gauge(name, help), per: 'network', value })),
-    ...families.flatMap((f): NetworkFamily[] => (f.per === 'network' ? [{ ...gauge(f.name, f.help), per: 'network', value: f.value }] : f.per === 'validator' ? [{ ...gauge(f.name, f.help), per: 'validator', value: f.value }] : [])),
+    ...families.flatMap((f): NetworkFamily[] => (f.per === 'node' ? [] : [{ ...f, ...gauge(f.name, f.help) }])),
   ];
   return { nodeFamilies, lagSlot: nodeFamilies.findIndex((f) => f.kind === 'lag'), backoffSlot: nodeFamilies.findIndex((f) => f.kind === 'backoff'), networkFamilies };
 }

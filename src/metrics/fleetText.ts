@@ -31,9 +31,12 @@ function writeNetworkFamilies(out: ByteWriter, snap: FleetSnapshot, families: Ne
         if (v !== undefined) out.write(`${f.name}{${netLabels[i]}} ${formatValue(v)}\n`);
         return;
       }
-      for (const val of n.validators?.list ?? []) {
-        const x = f.value(val);
-        if (x !== undefined) out.write(`${f.name}{${netLabels[i]},validator="${escapeLabelValue(val.address)}"} ${formatValue(x)}\n`);
+      const entities = f.entities(n);
+      if (!entities) return;
+      const label = `,${f.label}="`;
+      for (const e of entities) {
+        const x = f.value(e);
+        if (x !== undefined) out.write(`${f.name}{${netLabels[i]}${label}${escapeLabelValue(f.id(e))}"} ${formatValue(x)}\n`);
       }
     });
   }

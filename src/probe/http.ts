@@ -5,23 +5,10 @@ import { readFile } from 'node:fs/promises';
 import type { FailureReason, NodeTarget, SecretValue } from '../domain.js';
 import type { HttpClient, HttpOutcome, HttpRequest, HttpResponse } from '../http/client.js';
 import { Destination } from '../http/destination.js';
+import { ProbeError } from '../probes/errors.js';
 import { basicToken, redactUrl } from '../redact.js';
 
 export type RawResponse = HttpResponse;
-
-/** A failed request, already classified. `response` is set when the node answered with a status. */
-export class ProbeError extends Error {
-  constructor(
-    readonly reason: FailureReason,
-    message: string,
-    readonly response?: RawResponse,
-    /** The request that got this answer ("POST claw_blockNumber"), when it is not the probe's own. */
-    readonly request?: string,
-  ) {
-    super(message);
-    this.name = 'ProbeError';
-  }
-}
 
 /** How to reach one node, derived once from its target: credentials moved into a header. */
 export interface Endpoint {

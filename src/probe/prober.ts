@@ -1,11 +1,19 @@
 // Runs one probe against one node and classifies the outcome. Owns the node's RPC namespace:
 // fixed by config, or found by probing `<ns>_blockNumber` and remembered until reset.
 import type { HttpClient } from '../http/client.js';
-import { KNOWN_NAMESPACES, RPC_METHODS, type NodeTarget, type ProbeName, type ProbeResult } from '../domain.js';
-import { answerOf, decodeUtf8, endpointFor, prepareRequest, ProbeError, sendProbe, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
+import { KNOWN_NAMESPACES, type NodeTarget, type ProbeName, type ProbeResult } from '../domain.js';
+import { BLOCK_NUMBER_METHOD, blockNumberProbe } from '../probes/blockNumber.js';
+import { nodeBudget, type BudgetSettings } from '../probes/budget.js';
+import { ProbeError } from '../probes/errors.js';
+import { nodeProbe } from '../probes/registry.js';
+import type { ParseContext, ProbeAsk } from '../probes/types.js';
+import { answerOf, decodeUtf8, endpointFor, prepareRequest, sendProbe, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
 import { prepareRpc, rpcCall, type RpcAnswer, type RpcRequest } from './jsonrpc.js';
-import { nodeBudget, type BudgetSettings } from './budget.js';
-import { probeDescriptor, type ParseContext, type ProbeAsk } from './descriptors.js';
+
+type RpcAsk = ProbeAsk & { kind: 'rpc' };
+
+/** How the runner finds a node's namespace: every build offers blockNumber (the probe's own ask, so one request serves both). */
+const DETECT = blockNumberProbe.request as RpcAsk;
 
 export interface ProberOptions extends BudgetSettings {
   /** Carries the run's secrets: every message of a result is scrubbed with them. */
@@ -24,9 +32,9 @@ export class NodeProber {
   private readonly now: () => number;
   private readonly ctx: ParseContext;
   private readonly limits: RequestLimits;
-  /** Requests built once: per GET ask, and per namespace and RPC method (a few namespaces at most). */
+  /** Requests built once: per GET ask, and per namespace and RPC ask (method and params; a few namespaces at most). */
   private readonly gets = new Map<ProbeAsk, ProbeRequest>();
-  private readonly rpcs = new Map<string, Map<string, RpcRequest>>();
+  private readonly rpcs = new Map<string, Map<RpcAsk, RpcRequest>>();
 
   constructor(
     readonly target: NodeTarget,
@@ -54,13 +62,13 @@ export class NodeProber {
     const t0 = performance.now();
     try {
       // The request is awaited here, not in helpers: each async layer costs a promise and a turn per request.
-      const d = probeDescriptor(probe);
+      const d = nodeProbe(probe);
       const ask = d.request;
       let answer: unknown;
       if (ask.kind === 'get') {
         const req = this.getRequest(ask);
         answer = decodeUtf8(answerOf(await sendProbe(this.opts.client, this.endpoint, req), req).body, req.label);
-      } else answer = await this.rpc(ask.method);
+      } else answer = await this.rpc(ask);
       const data = d.parse(answer, this.ctx);
       return { kind: 'ok', probe, startedAt, durationMs: performance.now() - t0, data, namespace: this.detected };
     } catch (err) {
@@ -68,7 +76,7 @@ export class NodeProber {
       if (err instanceof Unsupported) return { kind: 'unsupported', probe, startedAt, durationMs, message: this.opts.client.secrets.scrub(err.message) };
       const e = err instanceof ProbeError ? err : new ProbeError('invalid_response', `unexpected error: ${(err as Error).name}`);
       // The request that really got the answer: namespace detection may have sent another method.
-      const method = e.request ?? this.requestLine(probeDescriptor(probe).request);
+      const method = e.request ?? this.requestLine(nodeProbe(probe).request);
       return {
         kind: 'failed',
         probe,
@@ -93,28 +101,29 @@ export class NodeProber {
     return req;
   }
 
-  private call(namespace: string, name: string): Promise<RpcAnswer> {
-    let byName = this.rpcs.get(namespace);
-    if (!byName) this.rpcs.set(namespace, (byName = new Map()));
-    let rpc = byName.get(name);
-    if (!rpc) byName.set(name, (rpc = prepareRpc(this.endpoint, `${namespace}_${name}`, this.limits)));
+  private call(namespace: string, ask: RpcAsk): Promise<RpcAnswer> {
+    let byAsk = this.rpcs.get(namespace);
+    if (!byAsk) this.rpcs.set(namespace, (byAsk = new Map()));
+    let rpc = byAsk.get(ask);
+    if (!rpc) byAsk.set(ask, (rpc = prepareRpc(this.endpoint, `${namespace}_${ask.method}`, this.limits, ask.params)));
     return rpcCall(this.opts.client, this.endpoint, rpc);
   }
 
-  private async rpc(name: string): Promise<unknown> {
+  private async rpc(ask: RpcAsk): Promise<unknown> {
+    const name = ask.method;
     let ns = this.detected ?? (await this.ensureNamespace());
-    let answer = await this.call(ns, name);
+    let answer = await this.call(ns, ask);
     if (!answer.ok && answer.methodNotFound && this.target.rpcNamespace === 'auto' && (await this.namespaceGone(ns, name))) {
       // The node changed namespace (upgrade); find it again, once.
       this.resetNamespace();
       ns = await this.ensureNamespace();
-      answer = await this.call(ns, name);
+      answer = await this.call(ns, ask);
     }
     if (answer.ok) return answer.result;
     if (answer.methodNotFound) {
       // A pinned word the node no longer speaks (e.g. clw after an upgrade to claw) is an outage.
       if (this.target.rpcNamespace !== 'auto' && (await this.namespaceGone(ns, name))) {
-        throw new ProbeError('rpc_error', `namespace ${ns} not offered by the node (method not found: ${ns}_${RPC_METHODS.blockNumber})`);
+        throw new ProbeError('rpc_error', `namespace ${ns} not offered by the node (method not found: ${ns}_${BLOCK_NUMBER_METHOD})`);
       }
       throw new Unsupported(`${ns}_${name} is not offered by this node`);
     }
@@ -126,8 +135,8 @@ export class NodeProber {
    * unsupported; blockNumber missing too means the namespace is gone, whichever probe saw it first.
    */
   private async namespaceGone(ns: string, method: string): Promise<boolean> {
-    if (method === RPC_METHODS.blockNumber) return true;
-    const check = await this.call(ns, RPC_METHODS.blockNumber);
+    if (method === BLOCK_NUMBER_METHOD) return true;
+    const check = await this.call(ns, DETECT);
     return !check.ok && check.methodNotFound;
   }
 
@@ -142,7 +151,7 @@ export class NodeProber {
 
   private async detect(): Promise<string> {
     for (const ns of KNOWN_NAMESPACES) {
-      const answer = await this.call(ns, RPC_METHODS.blockNumber);
+      const answer = await this.call(ns, DETECT);
       // Any answer other than "method not found" (even another error) means the namespace exists.
       if (answer.ok || !answer.methodNotFound) {
         this.detected = ns;

@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { FAILURE_REASONS, type FailureReason, type NodeTarget, type NodeValues, type ProbeName, type ProbeResult } from '../domain.js';
 import { parseRetryAfter } from '../http/retryAfter.js';
-import { applyProbeData, probeDescriptor } from '../probe/descriptors.js';
+import { applyProbeData, nodeProbe } from '../probes/registry.js';
 
 export interface ProbeState {
   supported: boolean;
@@ -172,7 +172,7 @@ export class FleetState {
           if (t.probes.includes(p)) continue;
           old.probes.delete(p);
           // No run will replace or clear what it stored (a health height would hide blockNumber's).
-          probeDescriptor(p).clear(old);
+          nodeProbe(p).clear(old);
         }
         for (const p of t.probes) if (!old.probes.has(p)) old.probes.set(p, newProbeState());
         if (!sameViewed) this.revise(old);
@@ -260,7 +260,7 @@ export class FleetState {
       if (result.namespace) node.namespace = result.namespace;
       restarted = applyProbeData(node, result.data, end);
     } else {
-      probeDescriptor(result.probe).clear(node);
+      nodeProbe(result.probe).clear(node);
       if (result.kind === 'unsupported') {
         ps.supported = false;
         ps.unsupportedAt = end;

@@ -1,7 +1,7 @@
 // Pure aggregation: node states in, a FleetSnapshot out (per node, per network). The metrics
 // view and the status page render snapshots; nothing here does I/O or reads the clock.
 import { DEFAULT_DECIMALS, type FleetSnapshot, type NetworkSettings, type NetworkView, type NodeView, type ProbeName, type ProbeView } from '../domain.js';
-import { toTokens } from '../probe/parse.js';
+import { toTokens } from '../probes/parse.js';
 import { isUp, nodeHeight, type NodeState } from './fleetState.js';
 
 // The view types are domain types; re-exported for the readers of snapshots.

@@ -3,7 +3,7 @@
 // (config/diff.ts): every node has the same limits until the next restart.
 import * as z from 'zod';
 import { DEFAULT_UPSTREAM_BUDGET } from '../../exposition/index.js';
-import { DEFAULT_MAX_VALIDATORS } from '../../probe/budget.js';
+import { DEFAULT_MAX_VALIDATORS } from '../../probes/budget.js';
 import { parseByteSize } from '../byteSize.js';
 import { byteSize } from './fields.js';
 import { defineSection } from './section.js';

@@ -2,7 +2,7 @@
 // every field they use: a wrong shape is an invalid response, never a half-read value.
 import type { HealthData, MiningStats, ValidatorInfo } from '../domain.js';
 import { DEFAULT_MAX_VALIDATORS } from './budget.js';
-import { ProbeError } from './http.js';
+import { ProbeError } from './errors.js';
 
 function invalid(message: string): ProbeError {
   return new ProbeError('invalid_response', message);

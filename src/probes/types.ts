@@ -1,0 +1,105 @@
+// What a probe is: one module (src/probes/<name>.ts) that owns its request (with JSON-RPC params),
+// its parse, its data, how a success applies to what the exporter knows and a failure clears,
+// and the metric families its values feed. A probe targets each node (scheduled per node, stored
+// on the node) or each entity of a list (fan-out: one call per entity with the entity's params,
+// e.g. per watched address, spread over the nodes of the entity's network).
+import type { ExporterConfig, FleetSnapshot, NetworkView, NodeValues, NodeView, ProbeData } from '../domain.js';
+import type { NodeBudget } from './budget.js';
+
+/** JSON-RPC params: positional, as real nodes take them. */
+export type RpcParams = readonly unknown[];
+
+/** A GET of a path under the node's base URL, or a JSON-RPC method called in the node's namespace. */
+export type ProbeAsk = { kind: 'get'; path: string; accept: string } | { kind: 'rpc'; method: string; params?: RpcParams };
+
+export interface ParseContext {
+  /** What the node may make the exporter hold (polling settings, defaults filled in). */
+  budget: NodeBudget;
+}
+
+/**
+ * A family of one sample per entity of a network (labels network and `label`, e.g. `validator`,
+ * `miner`, `account`, with the entity's id as value). Methods, so a family of any entity type fits.
+ */
+export interface EntityFamily<E> {
+  per: 'entity';
+  name: string;
+  help: string;
+  /** The label naming the entity. */
+  label: string;
+  entities(network: NetworkView): readonly E[] | undefined;
+  id(entity: E): string;
+  value(entity: E): number | undefined;
+}
+
+/**
+ * A gauge family a node probe's values feed, one sample per node (labels node, network), per network
+ * (network) or per entity of a network (network and the entity label). No value, no sample.
+ */
+export type ProbeFamily =
+  | { per: 'node'; name: string; help: string; value(values: Readonly<NodeValues>, node: NodeView): number | undefined }
+  | { per: 'network'; name: string; help: string; value(network: NetworkView): number | undefined }
+  | EntityFamily<unknown>;
+
+/** Keeps an entity family's types checked where it is declared. */
+export function entityFamily<E>(f: EntityFamily<E>): ProbeFamily {
+  return f as EntityFamily<unknown>;
+}
+
+export interface NodeProbe<D extends ProbeData = ProbeData> {
+  target: 'node';
+  request: ProbeAsk;
+  /** The answer (body text for a GET, the JSON-RPC result) as the probe's data; throws a ProbeError. */
+  parse(answer: unknown, ctx: ParseContext): D;
+  /** Stores a success on the node; true when the answer shows a new process (restart, new build). */
+  apply(node: NodeValues, data: D, at: number): boolean;
+  /** Forgets what the probe provided, after a failure or when the node lacks it. */
+  clear(node: NodeValues): void;
+  /**
+   * The families only this probe feeds, rendered by metrics/fleetText.ts. Height, liveness, identity
+   * and the per-probe families come from several probes and are rendered there.
+   */
+  metrics: readonly ProbeFamily[];
+}
+
+/** One entity a fan-out probe reads: its call's params and the labels of its series. */
+export interface FanOutEntity {
+  /** Unique within the probe: what its read state is kept under. */
+  key: string;
+  /** Only nodes of this network serve it. */
+  network: string;
+  /** The label naming the entity (validator, miner, account) and its value (the address). */
+  label: string;
+  id: string;
+  /** Labels between network and the entity label (e.g. the watch entry's `name`). */
+  labels?: Readonly<Record<string, string>>;
+  /** The JSON-RPC params of its call. */
+  params: RpcParams;
+}
+
+/** A per-entity family of a fan-out probe: labels network, the entity's labels and its label. */
+export interface FanOutFamily<D> {
+  name: string;
+  help: string;
+  value(data: D, entity: FanOutEntity): number | undefined;
+}
+
+export interface FanOutProbe<D = unknown> {
+  target: 'entities';
+  /** The method called once per entity, with the entity's params. */
+  method: string;
+  /** The entities to read now (from the config and the fleet as last seen). */
+  entities(config: ExporterConfig, fleet: FleetSnapshot): readonly FanOutEntity[];
+  /** How often each entity is read. */
+  intervalMs(config: ExporterConfig): number;
+  /**
+   * Fields of the result whose JSON numbers may exceed 2^53 (u128): read from the raw text,
+   * exactly, as decimal strings.
+   */
+  exactNumbers?: readonly string[];
+  /** The JSON-RPC result as the probe's data; throws a ProbeError (the read fails, for this entity only). */
+  parse(result: unknown, entity: FanOutEntity): D;
+  metrics: readonly FanOutFamily<D>[];
+}
+
+export type Probe = NodeProbe | FanOutProbe;
