@@ -121,7 +121,7 @@ describe.skipIf(skip)('status page in chromium', () => {
         const doc = (globalThis as Page$).document;
         const when = (id: string) => doc.querySelector(`#${id} time`)?.getAttribute('datetime') ?? null;
         const text = (id: string) => doc.getElementById(id).textContent as string;
-        return { since: when('node-since'), last: when('node-last'), next: when('node-next'), height: text('node-height'), peers: text('node-peers'), newestEvent: doc.querySelector('#events li')?.textContent ?? null, chart: doc.querySelector('#node-spark svg')?.getAttribute('aria-label') ?? null, title: doc.title as string };
+        return { since: when('node-since'), last: when('node-last'), next: doc.querySelector('#node-next [data-next-of]')?.getAttribute('data-next-of') ?? null, height: text('node-height'), peers: text('node-peers'), newestEvent: doc.querySelector('#events li')?.textContent ?? null, chart: doc.querySelector('#node-spark svg')?.getAttribute('aria-label') ?? null, title: doc.title as string };
       });
     const before = await facts();
     expect(before.height).toMatch(/^\d+/);

@@ -5,6 +5,8 @@ import type { BuiltInProbeData as ProbeData } from '../src/probes/index.js';
 import { FleetState } from '../src/state/fleetState.js';
 import { StatusBoard } from '../src/status/board.js';
 import { deriveNodeStatus, followLag, nextCheckAt } from '../src/status/derive.js';
+import { flapFold } from '../src/status/events.js';
+import type { StatusEvent } from '../src/status/types.js';
 import { formatDuration } from '../src/status/words.js';
 import { target } from './support/targets.js';
 
@@ -140,9 +142,11 @@ describe('status across a poll round', () => {
     expect(f.lines).toEqual(['warn a down: HTTP 502 from proxy', 'info a up after 5 s', 'warn a degraded: health failing: timeout after 2 s']);
   });
 
-  it('folds a flapping node into one event line, keeps a plain down-then-up as two, and starts afresh after a quiet window', () => {
+  it('folds a node that went down a third time within the window into one line, keeps two spells as lines, and starts afresh after a quiet window', () => {
     const f = fleet(['rpc-flaky', 'val-eu-1'], ['health']);
-    const poll = (node: string, up: boolean) => f.apply(node, up ? ok(health(100), f.at()) : timeout('health', f.at()));
+    // The height moves on between polls: a node answering with the same height for 30 s is stalled (degraded).
+    let height = 100;
+    const poll = (node: string, up: boolean) => f.apply(node, up ? ok(health((height += 2)), f.at()) : timeout('health', f.at()));
     poll('rpc-flaky', true);
     poll('val-eu-1', true);
     f.update();
@@ -157,21 +161,72 @@ describe('status across a poll round', () => {
     f.advance(5000);
     poll('val-eu-1', false); // another node's event in between does not break the fold
     f.update();
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 2; i++) {
+      f.advance(5000);
+      poll('rpc-flaky', i % 2 === 0 ? false : true);
+      f.update();
+    }
+    // Two spells down: still each change on its own line.
+    expect(f.board.recentEvents(10).map((e) => e.text)).toEqual([
+      'rpc-flaky up after 5 s',
+      'rpc-flaky down: timeout after 2 s',
+      'val-eu-1 down: timeout after 2 s',
+      'rpc-flaky up after 5 s',
+      'rpc-flaky down: timeout after 2 s',
+    ]);
+    for (let i = 2; i < 7; i++) {
       f.advance(5000);
       poll('rpc-flaky', i % 2 === 0 ? false : true);
       f.update();
     }
     const events = f.board.recentEvents(10);
-    expect(events.map((e) => e.text)).toEqual(['rpc-flaky flapping: 9 changes in 45 s, now down: timeout after 2 s', 'val-eu-1 down: timeout after 2 s']);
-    expect(events[0]).toMatchObject({ kind: 'node_down', node: 'rpc-flaky', changes: 9, firstAt: start + 5000 });
+    expect(events.map((e) => e.text)).toEqual(['rpc-flaky flapping: down 5 times in 45 s, now down: timeout after 2 s', 'val-eu-1 down: timeout after 2 s']);
+    expect(events[0]).toMatchObject({ kind: 'node_down', node: 'rpc-flaky', changes: 9, spells: 5, firstAt: start + 5000 });
     // Every change is still one log line: the fold is for the page, not the record.
     expect(f.lines.filter((l) => l.includes('rpc-flaky'))).toHaveLength(9);
     // After a quiet window the next change is a line of its own again.
     f.advance(11 * 60_000);
     f.apply('rpc-flaky', ok(health(300), f.at()));
     f.update();
-    expect(f.board.recentEvents(10).map((e) => e.text).slice(0, 2)).toEqual(['rpc-flaky up after 11m00s', 'rpc-flaky flapping: 9 changes in 45 s, now down: timeout after 2 s']);
+    expect(f.board.recentEvents(10).map((e) => e.text).slice(0, 2)).toEqual(['rpc-flaky up after 11m00s', 'rpc-flaky flapping: down 5 times in 45 s, now down: timeout after 2 s']);
+  });
+
+  it('tells one hang and its recovery (degraded, down, up again) as three lines, not as flapping', () => {
+    const f = fleet(['val-eu-1'], ['health']);
+    f.apply('val-eu-1', ok(health(100), f.at()));
+    f.update();
+    f.advance(5000);
+    f.apply('val-eu-1', ok(health(100, 'syncing'), f.at()));
+    f.update();
+    f.advance(5000);
+    f.apply('val-eu-1', timeout('health', f.at()));
+    f.update();
+    f.advance(50_000);
+    f.apply('val-eu-1', ok(health(120), f.at()));
+    f.update();
+    const texts = f.board.recentEvents(10).map((e) => e.text);
+    expect(texts).toEqual(['val-eu-1 up after 50 s', 'val-eu-1 down: timeout after 2 s', 'val-eu-1 degraded: health reports "syncing"']);
+    expect(texts.join('\n')).not.toContain('flapping');
+  });
+});
+
+describe('flapping (flapFold)', () => {
+  const ev = (kind: StatusEvent['kind'], at: number): StatusEvent => ({ at, kind, node: 'n', text: kind });
+  const newestFirst = (...es: StatusEvent[]) => es.reverse();
+
+  it('counts spells, not changes: down and degraded in a row are one spell', () => {
+    const hang = newestFirst(ev('node_degraded', 0), ev('node_down', 1000), ev('node_up', 60_000), ev('node_degraded', 70_000), ev('node_down', 71_000));
+    expect(flapFold(hang, ev('node_up', 80_000))).toBeUndefined();
+    const third = flapFold(hang.concat().reverse().concat(ev('node_up', 80_000)).reverse(), ev('node_down', 90_000));
+    expect(third).toEqual({ changes: 7, spells: 3, firstAt: 0, words: 'down or degraded 3 times' });
+  });
+
+  it('says "down" when every spell was down, and carries a folded line on', () => {
+    const three = flapFold(newestFirst(ev('node_down', 0), ev('node_up', 10), ev('node_down', 20), ev('node_up', 30)), ev('node_down', 40));
+    expect(three).toEqual({ changes: 5, spells: 3, firstAt: 0, words: 'down 3 times' });
+    const folded: StatusEvent = { ...ev('node_down', 40), text: 'n flapping: down 3 times in 40 ms, now down', changes: 5, firstAt: 0, spells: 3 };
+    expect(flapFold([folded], ev('node_up', 50))).toEqual({ changes: 6, spells: 3, firstAt: 0, words: 'down 3 times' });
+    expect(flapFold([ev('node_up', 50), folded], ev('node_degraded', 60))).toEqual({ changes: 7, spells: 4, firstAt: 0, words: 'down or degraded 4 times' });
   });
 });
 

@@ -114,7 +114,7 @@ describe('status file', () => {
         const whole = JSON.stringify({
           version: 1,
           savedAt: now,
-          nodes: data.nodes.map((n) => ({ name: n.name, head: n.history.head, count: n.history.count, fineId: n.history.fineId, coarseId: n.history.coarseId, data: Buffer.from(n.history.buf).toString('base64'), status: n.status, since: n.since })),
+          nodes: data.nodes.map((n) => ({ name: n.name, head: n.history.head, count: n.history.count, fineId: n.history.fineId, coarseId: n.history.coarseId, firstAt: n.history.firstAt, data: Buffer.from(n.history.buf).toString('base64'), status: n.status, since: n.since })),
           events,
         });
         expect([...statusFilePieces(data, now)].join('')).toBe(whole);

@@ -4,7 +4,7 @@ import type { StatusBoard } from './board.js';
 import { STATUS_LABEL } from './html.js';
 import { UPTIME_WINDOWS, type PollEntry, type UptimeWindow } from './history.js';
 import type { AlertView, NodeStatus, StatusEvent, StatusKind } from './types.js';
-import { reasonText } from './words.js';
+import { reasonText, uptimeSummary, uptimeText } from './words.js';
 
 export interface StatusSource {
   board: StatusBoard;
@@ -23,10 +23,25 @@ export function sortedNodes(board: StatusBoard): NodeStatus[] {
   return board.nodes().sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.network.localeCompare(b.network) || a.name.localeCompare(b.name));
 }
 
+const WINDOWS = Object.keys(UPTIME_WINDOWS) as UptimeWindow[];
+const WINDOW_LABEL: Record<UptimeWindow, string> = { '1h': '1 h', '24h': '24 h', '7d': '7 d' };
+
 function uptimes(board: StatusBoard, name: string): Record<UptimeWindow, number | null> {
   const out = {} as Record<UptimeWindow, number | null>;
-  for (const w of Object.keys(UPTIME_WINDOWS) as UptimeWindow[]) out[w] = board.uptime(name, w) ?? null;
+  for (const w of WINDOWS) out[w] = board.uptime(name, w) ?? null;
   return out;
+}
+
+/** How much of each window its uptime figure covers, ms (less than the window until polled that long). */
+function coverage(board: StatusBoard, name: string): Record<UptimeWindow, number> {
+  const out = {} as Record<UptimeWindow, number>;
+  for (const w of WINDOWS) out[w] = board.uptimeCovers(name, w);
+  return out;
+}
+
+/** The node page's uptime line in words (uptimeSummary). */
+function uptimeWords(up: Record<UptimeWindow, number | null>, covers: Record<UptimeWindow, number>): string {
+  return uptimeSummary(WINDOWS.map((w) => ({ label: WINDOW_LABEL[w], windowMs: UPTIME_WINDOWS[w], value: up[w], coveredMs: covers[w] })));
 }
 
 export function pollJson(e: PollEntry) {
@@ -34,6 +49,8 @@ export function pollJson(e: PollEntry) {
 }
 
 export function nodeRow(board: StatusBoard, s: NodeStatus, recent: number) {
+  const uptime = uptimes(board, s.name);
+  const uptimeCovers = coverage(board, s.name);
   return {
     name: s.name,
     network: s.network,
@@ -48,7 +65,11 @@ export function nodeRow(board: StatusBoard, s: NodeStatus, recent: number) {
     height: s.height ?? null,
     lagBlocks: s.lagBlocks ?? null,
     version: s.version ?? null,
-    uptime: uptimes(board, s.name),
+    uptime,
+    /** ms of each window its figure covers. */
+    uptimeCovers,
+    /** The 24 h figure in words, with the time it covers when under 24 h ("50.00% over 20 s"). */
+    uptime24hText: uptimeText(uptime['24h'], uptimeCovers['24h'], UPTIME_WINDOWS['24h']),
     ...(recent > 0 ? { recent: board.history(s.name, recent).map(pollJson) } : {}),
   };
 }
@@ -87,7 +108,7 @@ export function networkRows(nodes: readonly NodeStatus[]): NetworkRow[] {
 }
 
 function eventJson(e: StatusEvent) {
-  return { at: e.at, kind: e.kind, node: e.node ?? null, text: e.text, ...(e.changes === undefined ? {} : { changes: e.changes, firstAt: e.firstAt }) };
+  return { at: e.at, kind: e.kind, node: e.node ?? null, text: e.text, ...(e.changes === undefined ? {} : { changes: e.changes, firstAt: e.firstAt, spells: e.spells ?? null }) };
 }
 
 /**
@@ -122,11 +143,13 @@ export function nodesJson(src: StatusSource, recent: number, window?: NodeWindow
 export function nodeJson(src: StatusSource, name: string) {
   const s = src.board.node(name);
   if (!s) return undefined;
+  const row = nodeRow(src.board, s, 100);
   return {
     generatedAt: src.now(),
     refreshMs: src.refreshMs,
     node: {
-      ...nodeRow(src.board, s, 100),
+      ...row,
+      uptimeText: uptimeWords(row.uptime, row.uptimeCovers),
       labels: s.labels,
       namespace: s.namespace ?? null,
       peers: s.peers ?? null,

@@ -37,8 +37,8 @@ tr.row-down th,tr.row-down td{background:var(--down-bg)}
 time{white-space:nowrap}
 svg.bars .bar.up{fill:var(--bar-up)}svg.bars .bar.degraded{fill:var(--bar-deg)}svg.bars .bar.down{fill:var(--bar-down)}
 svg.spark polyline{stroke:var(--spark)}
-.hist-big svg{width:100%;max-width:900px;height:auto}
-svg.spark{width:100%;max-width:600px;height:auto}
+.hist-big svg,svg.spark{max-width:100%;height:auto}
+svg text{fill:var(--muted);font-size:10px;font-family:inherit}svg line.axis{stroke:var(--line)}
 ul.alerts{list-style:none;padding:0}li.alert{padding:.4rem .6rem;margin:.3rem 0;border-left:4px solid var(--bar-deg);background:var(--deg-bg)}
 li.alert.firing{border-color:var(--bar-down);background:var(--down-bg)}
 .ok-msg{color:var(--up-fg)}.warn-msg{color:var(--down-fg)}

@@ -172,6 +172,11 @@ export class StatusBoard {
     return this.byName.get(name)?.history.uptime(window, this.now());
   }
 
+  /** How much of the window the uptime figure covers (the node's first poll to now), ms. */
+  uptimeCovers(name: string, window: UptimeWindow): number {
+    return this.byName.get(name)?.history.covered(window, this.now()) ?? 0;
+  }
+
   /** Newest first. */
   recentEvents(limit = 50, node?: string): StatusEvent[] {
     return this.events.recent(limit, node);

@@ -4,9 +4,47 @@ import type { Logger } from '../logger.js';
 import type { NodeStatus, StatusEvent, StatusEventKind } from './types.js';
 import { formatDuration } from './words.js';
 
-/** Status changes of one node closer together than this are folded into one "flapping" line. */
+/** Spells of a node closer together than this count towards flapping. */
 export const FLAP_WINDOW_MS = 10 * 60_000;
+/** A node that went bad this many times within FLAP_WINDOW_MS is flapping. */
+export const FLAP_SPELLS = 3;
+/** A node's recent lines looked at: enough for FLAP_SPELLS spells of down, degraded, up. */
+const FLAP_LOOKBACK = 3 * FLAP_SPELLS;
 const NODE_EVENT_KINDS: ReadonlySet<StatusEventKind> = new Set(['node_down', 'node_up', 'node_degraded']);
+
+export interface FlapFold {
+  /** Status changes folded, the new one included. */
+  changes: number;
+  /** Times the node went bad (from up), the new one included. */
+  spells: number;
+  firstAt: number;
+  /** "down 3 times", "down or degraded 4 times" */
+  words: string;
+}
+
+/**
+ * Whether a node's new status event makes it flapping, given its earlier events in the window
+ * (newest first, the oldest possibly a folded line). Pure. A spell starts when the node goes down
+ * or degraded from up (or from nothing seen in the window); down and degraded in a row are one spell.
+ */
+export function flapFold(earlier: readonly StatusEvent[], e: StatusEvent): FlapFold | undefined {
+  const chain = [...earlier].reverse();
+  chain.push(e);
+  const folded = chain[0]?.changes !== undefined ? chain[0] : undefined;
+  let spells = folded?.spells ?? 0;
+  let bad = folded ? folded.kind !== 'node_up' : false;
+  let onlyDown = folded ? !/down or degraded/.test(folded.text) : true;
+  for (const ev of folded ? chain.slice(1) : chain) {
+    const isBad = ev.kind !== 'node_up';
+    if (isBad && !bad) spells++;
+    if (ev.kind === 'node_degraded') onlyDown = false;
+    bad = isBad;
+  }
+  if (folded === undefined && spells < FLAP_SPELLS) return undefined;
+  const changes = chain.reduce((n, f) => n + (f === e ? 1 : (f.changes ?? 1)), 0);
+  const firstAt = Math.min(...chain.map((f) => f.firstAt ?? f.at));
+  return { changes, spells, firstAt, words: `${onlyDown ? 'down' : 'down or degraded'} ${spells} times` };
+}
 
 export interface StatusEventsOptions {
   /** Events kept (newest). */
@@ -45,32 +83,36 @@ export class StatusEvents {
   }
 
   /**
-   * A third status change of a node within FLAP_WINDOW_MS replaces the node's earlier lines with
-   * one ("rpc-flaky flapping: 9 changes in 60 s, now down: ..."), so one flapping node cannot push
-   * every other event off the page; a plain down-then-up stays two lines.
+   * A node that went bad (down or degraded, from up) FLAP_SPELLS times within FLAP_WINDOW_MS is
+   * flapping: its lines are folded into one ("rpc-flaky flapping: down 3 times in 4m10s, now up"),
+   * so one flapping node cannot push every other event off the page. One hang and its recovery
+   * (up, degraded, down, up) is one spell: its lines stay as they are.
    */
   private nodeEvent(e: StatusEvent & { node: string }, next: NodeStatus): void {
+    const mine = this.recentOfNode(e.node, e.at);
+    const fold = flapFold(mine.map((i) => this.events[i]!), e);
+    if (fold) {
+      for (const i of mine) this.events.splice(i, 1);
+      const now = next.status === 'up' ? 'up' : `${next.status}: ${next.text}`;
+      e = { ...e, changes: fold.changes, firstAt: fold.firstAt, spells: fold.spells, text: `${e.node} flapping: ${fold.words} in ${formatDuration(e.at - fold.firstAt)}, now ${now}` };
+    }
+    this.add(e.kind, e.text, e.node, e.at, fold ? { changes: fold.changes, firstAt: fold.firstAt, spells: fold.spells } : undefined);
+  }
+
+  /** Indexes of the node's status events within FLAP_WINDOW_MS of `at`, newest first, back to its last folded line. */
+  private recentOfNode(node: string, at: number): number[] {
     const mine: number[] = [];
-    for (let i = this.events.length - 1; i >= 0 && mine.length < 2; i--) {
+    for (let i = this.events.length - 1; i >= 0 && mine.length < FLAP_LOOKBACK; i--) {
       const old = this.events[i]!;
-      if (old.node !== e.node || !NODE_EVENT_KINDS.has(old.kind)) continue;
-      if (e.at - old.at > FLAP_WINDOW_MS) break;
+      if (old.node !== node || !NODE_EVENT_KINDS.has(old.kind)) continue;
+      if (at - old.at > FLAP_WINDOW_MS) break;
       mine.push(i);
       if (old.changes !== undefined) break;
     }
-    const last = this.events[mine[0] ?? -1];
-    if (mine.length === 2 || last?.changes !== undefined) {
-      const folded = mine.map((i) => this.events[i]!);
-      const changes = folded.reduce((n, f) => n + (f.changes ?? 1), 1);
-      const firstAt = Math.min(...folded.map((f) => f.firstAt ?? f.at));
-      for (const i of mine) this.events.splice(i, 1);
-      const now = next.status === 'up' ? 'up' : `${next.status}: ${next.text}`;
-      e = { ...e, changes, firstAt, text: `${e.node} flapping: ${changes} changes in ${formatDuration(e.at - firstAt)}, now ${now}` };
-    }
-    this.add(e.kind, e.text, e.node, e.at, e.changes === undefined ? undefined : { changes: e.changes, firstAt: e.firstAt! });
+    return mine;
   }
 
-  add(kind: StatusEventKind, text: string, node: string | undefined, at: number, fold?: { changes: number; firstAt: number }): void {
+  add(kind: StatusEventKind, text: string, node: string | undefined, at: number, fold?: { changes: number; firstAt: number; spells?: number }): void {
     this.events.push({ at, kind, node, text, ...fold });
     if (this.events.length > this.opts.max) this.events.splice(0, this.events.length - this.opts.max);
     this.opts.added();

@@ -1,7 +1,8 @@
 // The fleet status page at `/`: alerts, nodes (worst first), networks and recent events.
 // Plain HTML that works without JavaScript; the page script refreshes it from /api/v1/nodes.
 import { nodesJson, type NetworkRow, type NodeRow, type StatusSource } from './api.js';
-import { esc, historyBars, page, percent, timeCell } from './html.js';
+import { historyBars } from './charts.js';
+import { esc, nextCheckCell, page, timeCell } from './html.js';
 import type { AlertView } from './types.js';
 
 /** Polls shown as bars in each row of the fleet page (the node page shows all 100). */
@@ -21,11 +22,11 @@ function rowHtml(r: NodeRow, now: number): string {
     `<td class="why">${esc(r.reason) || '<span class="muted">—</span>'}${r.backingOff ? ' <span class="tag">backing off</span>' : ''}</td>`,
     `<td>${timeCell(r.since ?? undefined, now)}</td>`,
     `<td>${timeCell(r.lastCheck ?? undefined, now)}</td>`,
-    `<td>${timeCell(r.nextCheck ?? undefined, now)}</td>`,
+    `<td>${nextCheckCell(r.nextCheck ?? undefined, now)}</td>`,
     `<td class="n">${num(r.height)}</td>`,
     `<td class="n">${num(r.lagBlocks)}</td>`,
     `<td>${r.version === null ? '<span class="muted">—</span>' : esc(r.version)}</td>`,
-    `<td class="n">${percent(r.uptime['24h'] ?? undefined)}</td>`,
+    `<td class="n">${esc(r.uptime24hText)}</td>`,
     `<td class="hist">${historyBars(r.recent ?? [], ROW_BARS)}</td>`,
   ].map((c, i) => c.replace(/^<td/, `<td data-label="${esc(NODE_COLUMNS[i + 1]!)}"`));
   return `<tr class="row-${r.status}" data-node="${esc(r.name)}"><th scope="row"><a href="nodes/${encodeURIComponent(r.name)}">${esc(r.name)}</a> <span class="net">${esc(r.network)}</span></th>${cells.join('')}</tr>`;

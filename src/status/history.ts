@@ -32,6 +32,8 @@ export class NodeHistory {
   /** Bucket ids last written, so slots skipped over can be cleared. */
   fineId = -1;
   coarseId = -1;
+  /** Time of the first poll recorded: how much time the uptime figures cover. */
+  firstAt: number | undefined = undefined;
 
   constructor(buf?: ArrayBuffer) {
     this.buf = buf && buf.byteLength === HISTORY_BYTES ? buf : new ArrayBuffer(HISTORY_BYTES);
@@ -40,6 +42,7 @@ export class NodeHistory {
   add(e: PollEntry): void {
     const v = new DataView(this.buf);
     const o = this.head * STRIDE;
+    if (this.firstAt === undefined || e.at < this.firstAt) this.firstAt = e.at;
     v.setFloat64(o, e.at);
     v.setUint32(o + 8, Math.max(0, Math.min(0xffffffff, Math.round(e.durationMs))));
     v.setUint16(o + 12, Math.max(0, Math.min(0xffff, Math.round(e.reason.n ?? 0))));
@@ -82,6 +85,30 @@ export class NodeHistory {
       });
     }
     return out;
+  }
+
+  /**
+   * How much of the window ending now the uptime figure covers: from the first poll recorded (or
+   * the window's start, when that is later) to now; 0 before any poll.
+   */
+  covered(window: UptimeWindow, now: number): number {
+    if (this.firstAt === undefined) return 0;
+    return Math.max(0, Math.min(UPTIME_WINDOWS[window], now - this.firstAt));
+  }
+
+  /**
+   * The first poll of a history saved without it (an earlier file format): the start of the
+   * oldest hourly bucket with polls, or the oldest entry, whichever is earlier.
+   */
+  guessFirstAt(): number | undefined {
+    const v = new DataView(this.buf);
+    let first = this.entries(HISTORY_LENGTH)[0]?.at;
+    for (let id = this.coarseId - COARSE.slots + 1; id <= this.coarseId; id++) {
+      if (id < 0 || v.getUint16(COARSE.offset + (id % COARSE.slots) * 4 + 2) === 0) continue;
+      first = Math.min(first ?? Infinity, id * COARSE.size);
+      break;
+    }
+    return first;
   }
 
   /** Fraction of polls answered in the window ending now; undefined when none fell in it. */

@@ -1,7 +1,7 @@
 // Small HTML helpers shared by the status pages: escaping, times, status words and history bars.
 import type { PollOutcome } from './history.js';
 import type { StatusKind } from './types.js';
-import { formatDuration } from './words.js';
+import { formatDuration, isDue } from './words.js';
 
 /** A poll as pages show it: the reason already in words. */
 export interface PollBar {
@@ -30,52 +30,19 @@ export function timeCell(ms: number | undefined, now: number): string {
   return `<time datetime="${iso}" data-rel="${ms}">${day}${iso.slice(11, 19)} UTC</time> <span class="rel" data-rel-of="${ms}">${relative(ms, now)}</span>`;
 }
 
+/** A next check: its time to come, or "due now" once that came (the script turns it at that second). */
+export function nextCheckCell(ms: number | undefined, now: number): string {
+  if (ms === undefined) return '<span class="muted">—</span>';
+  return `<span class="next" data-next-of="${ms}">${isDue(ms, now) ? 'due now' : timeCell(ms, now)}</span>`;
+}
+
 export function relative(ms: number, now: number): string {
   const d = ms - now;
   if (Math.abs(d) < 1000) return '(now)';
   return d > 0 ? `(in ${formatDuration(d)})` : `(${formatDuration(-d)} ago)`;
 }
 
-export function percent(x: number | undefined): string {
-  if (x === undefined) return '—';
-  const p = x * 100;
-  return `${p >= 99.995 ? '100' : p.toFixed(2)}%`;
-}
-
-const BAR_HEIGHT = { up: 6, degraded: 12, down: 18 } as const;
-
-/** One bar per poll, problems taller (readable without colour), each with a hover title. */
-export function historyBars(entries: PollBar[], slots: number): string {
-  const w = 4;
-  const gap = 1;
-  const width = slots * (w + gap);
-  const counts = { up: 0, degraded: 0, down: 0 };
-  const start = slots - entries.length;
-  const bars = entries
-    .map((e, i) => {
-      counts[e.outcome]++;
-      const h = BAR_HEIGHT[e.outcome];
-      const why = e.reason;
-      const title = `${isoTime(e.at).replace('T', ' ').slice(0, 19)} UTC: ${e.outcome}${why ? `: ${why}` : ''} (${e.durationMs} ms)`;
-      return `<rect class="bar ${e.outcome}" x="${(start + i) * (w + gap)}" y="${18 - h}" width="${w}" height="${h}"><title>${esc(title)}</title></rect>`;
-    })
-    .join('');
-  const label = entries.length === 0 ? 'no polls yet' : `last ${entries.length} polls: ${counts.up} up, ${counts.degraded} degraded, ${counts.down} down`;
-  return `<svg class="bars" viewBox="0 0 ${width} 18" width="${width}" height="18" role="img" aria-label="${label}"><title>${label}</title>${bars}</svg>`;
-}
-
-/** Response times of the polls as a line, with the range in words for screen readers. */
-export function sparkline(entries: PollBar[]): string {
-  const width = 300;
-  const height = 40;
-  if (entries.length < 2) return '<p class="muted">Not enough polls for a response-time chart yet.</p>';
-  const ds = entries.map((e) => e.durationMs);
-  const max = Math.max(1, ...ds);
-  const step = width / (entries.length - 1);
-  const points = ds.map((d, i) => `${(i * step).toFixed(1)},${(height - 2 - (d / max) * (height - 4)).toFixed(1)}`).join(' ');
-  const label = `response time of the last ${entries.length} polls: min ${Math.min(...ds)} ms, max ${max} ms, latest ${ds.at(-1)} ms`;
-  return `<svg class="spark" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${label}"><title>${label}</title><polyline points="${points}" fill="none" stroke-width="1.5"/></svg><p class="muted small">${esc(label)}</p>`;
-}
+export { percent } from './words.js';
 
 export interface Shell {
   title: string;

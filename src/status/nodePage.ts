@@ -1,18 +1,13 @@
 // The page of one node (/nodes/<name>): status and why, probes, history, events, evidence, labels.
 // The page script fills every element with an id from /api/v1/nodes/<name> (script.ts); only the
 // evidence stays as loaded (reading it has its own limits).
-import type { EvidenceRecord } from '../evidence/record.js';
 import { nodeJson, type StatusSource } from './api.js';
+import { evidenceHtml, type EvidenceSection } from './evidenceList.js';
+export type { EvidenceSection } from './evidenceList.js';
 import { eventsHtml } from './fleetPage.js';
-import { esc, historyBars, page, percent, sparkline, STATUS_LABEL, timeCell } from './html.js';
+import { historyBars, sparkline } from './charts.js';
+import { esc, nextCheckCell, page, percent, STATUS_LABEL, timeCell } from './html.js';
 import { HISTORY_LENGTH } from './history.js';
-
-/**
- * Evidence shown on the node page: the newest records (partial: the read stopped at its byte
- * bound), or why there are none (busy: the evidence queries allowed at once are running;
- * missing: the evidence directory is gone, e.g. deleted while the exporter runs).
- */
-export type EvidenceSection = { records: EvidenceRecord[]; partial?: boolean } | { disabled: true } | { missing: true } | { error: string } | { busy: true };
 
 const dash = '<span class="muted">—</span>';
 const opt = (x: string | number | null | undefined) => (x === null || x === undefined ? dash : esc(String(x)));
@@ -21,27 +16,10 @@ function probesHtml(probes: NonNullable<ReturnType<typeof nodeJson>>['node']['pr
   const rows = probes
     .map(
       (p) =>
-        `<tr class="probe-${p.outcome}" data-probe="${esc(p.probe)}"><th scope="row">${esc(p.probe)}</th><td data-label="Result"><span class="pill ${p.outcome}">${esc(p.outcome === 'failing' ? '▼ failing' : p.outcome === 'ok' ? '● ok' : p.outcome === 'unsupported' ? '○ unsupported' : '? pending')}</span></td><td data-label="Reason">${esc(p.text)}${p.backingOff ? ' <span class="tag">backing off</span>' : ''}</td><td data-label="Duration" class="n">${p.durationMs === null ? dash : `${p.durationMs} ms`}</td><td data-label="Last run">${timeCell(p.lastRun ?? undefined, now)}</td><td data-label="Last success">${timeCell(p.lastSuccess ?? undefined, now)}</td><td data-label="Next check">${timeCell(p.nextCheck ?? undefined, now)}</td><td data-label="Supported">${p.supported ? 'yes' : 'no (earlier node build)'}</td></tr>`,
+        `<tr class="probe-${p.outcome}" data-probe="${esc(p.probe)}"><th scope="row">${esc(p.probe)}</th><td data-label="Result"><span class="pill ${p.outcome}">${esc(p.outcome === 'failing' ? '▼ failing' : p.outcome === 'ok' ? '● ok' : p.outcome === 'unsupported' ? '○ unsupported' : '? pending')}</span></td><td data-label="Reason">${esc(p.text)}${p.backingOff ? ' <span class="tag">backing off</span>' : ''}</td><td data-label="Duration" class="n">${p.durationMs === null ? dash : `${p.durationMs} ms`}</td><td data-label="Last run">${timeCell(p.lastRun ?? undefined, now)}</td><td data-label="Last success">${timeCell(p.lastSuccess ?? undefined, now)}</td><td data-label="Next check">${nextCheckCell(p.nextCheck ?? undefined, now)}</td><td data-label="Supported">${p.supported ? 'yes' : 'no (earlier node build)'}</td></tr>`,
     )
     .join('');
   return `<table id="probes"><thead><tr><th scope="col">Probe</th><th scope="col">Result</th><th scope="col">Reason</th><th scope="col">Duration</th><th scope="col">Last run</th><th scope="col">Last success</th><th scope="col">Next check</th><th scope="col">Supported</th></tr></thead><tbody>${rows}</tbody></table>`;
-}
-
-function evidenceHtml(ev: EvidenceSection, name: string): string {
-  if ('disabled' in ev) return '<p class="muted">The evidence store is not enabled.</p>';
-  if ('missing' in ev) return '<p class="muted" id="evidence-missing">No evidence records: the evidence directory is missing.</p>';
-  if ('error' in ev) return `<p class="warn-msg">Evidence could not be read: ${esc(ev.error)}</p>`;
-  if ('busy' in ev) return '<p class="muted" id="evidence-busy">Evidence busy (other queries are reading it), try again in a moment.</p>';
-  const more = `<p><a href="../api/evidence?node=${encodeURIComponent(name)}&amp;limit=50">All evidence of this node as JSON</a></p>`;
-  const partial = ev.partial ? '<p class="muted" id="evidence-partial">Only the newest evidence files were read (the read stops at a size limit); older records may exist.</p>' : '';
-  if (ev.records.length === 0) return partial ? partial + more : '<p class="muted">No evidence recorded for this node (evidence is kept for 5xx answers).</p>';
-  const items = ev.records
-    .map(
-      (r) =>
-        `<li class="evidence"><p><time datetime="${esc(r.time)}">${esc(r.time.replace('T', ' ').slice(0, 19))} UTC</time> · ${esc(r.probe)} probe · <strong>${esc(r.method)}</strong> · HTTP ${r.status} · ${Math.round(r.durationMs)} ms · attempt ${r.attempt}${r.headers.server ? ` · server: ${esc(r.headers.server)}` : ''}</p><pre>${esc(r.body.slice(0, 600))}${r.body.length > 600 || r.bodyTruncated ? '\n…' : ''}</pre></li>`,
-    )
-    .join('');
-  return `<ol class="evidence-list">${items}</ol>${partial}${more}`;
 }
 
 export function nodePage(src: StatusSource, name: string, evidence: EvidenceSection): string | undefined {
@@ -59,7 +37,7 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
 <section aria-labelledby="sum-h"><h2 id="sum-h">Summary</h2><dl class="facts">
 <dt>Status since</dt><dd id="node-since">${timeCell(n.since ?? undefined, now)}</dd>
 <dt>Last check</dt><dd id="node-last">${timeCell(n.lastCheck ?? undefined, now)}</dd>
-<dt>Next check</dt><dd id="node-next">${timeCell(n.nextCheck ?? undefined, now)}${n.backingOff ? ' (backing off after failures)' : ''}</dd>
+<dt>Next check</dt><dd id="node-next">${nextCheckCell(n.nextCheck ?? undefined, now)}${n.backingOff ? ' (backing off after failures)' : ''}</dd>
 <dt>Network</dt><dd id="node-network">${esc(n.network)}</dd>
 <dt>Version</dt><dd id="node-version">${opt(n.version)}</dd>
 <dt>RPC namespace</dt><dd id="node-namespace">${opt(n.namespace)}</dd>
@@ -67,11 +45,11 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
 <dt>Last block age</dt><dd id="node-age">${n.blockAgeSecs === null ? dash : `${n.blockAgeSecs} s`}</dd>
 <dt>Peers</dt><dd id="node-peers">${opt(n.peers)}</dd>
 <dt>Labels</dt><dd id="node-labels">${labels}</dd>
-<dt>Uptime</dt><dd id="node-uptime">1 h ${percent(n.uptime['1h'] ?? undefined)} · 24 h ${uptime24h} · 7 d ${percent(n.uptime['7d'] ?? undefined)}</dd>
+<dt>Uptime</dt><dd id="node-uptime">${esc(n.uptimeText)}</dd>
 <dt>Badges</dt><dd id="node-badges" data-shows="${esc(`${n.status} ${uptime24h}`)}"><img alt="status badge of ${esc(name)}" src="../api/v1/nodes/${enc}/badge.svg"> <img alt="24 h uptime badge of ${esc(name)}" src="../api/v1/nodes/${enc}/uptime/24h/badge.svg"></dd>
 </dl></section>
 <section aria-labelledby="probes-h"><h2 id="probes-h">Probes</h2>${probesHtml(n.probes, now)}</section>
-<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2><div class="hist-big">${historyBars(recent, HISTORY_LENGTH)}</div><h3>Response time</h3><div id="node-spark">${sparkline(recent)}</div></section>
+<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2><div class="hist-big">${historyBars(recent, HISTORY_LENGTH, { axis: true })}</div><h3>Response time</h3><div id="node-spark">${sparkline(recent)}</div></section>
 <section aria-labelledby="ev-h"><h2 id="ev-h">Events</h2><div id="events">${eventsHtml(data.events, now)}</div></section>
 <section aria-labelledby="evid-h"><h2 id="evid-h">Recent evidence <span class="muted small">(as of page load)</span></h2>${evidenceHtml(evidence, name)}</section>
 </main>

@@ -26,6 +26,7 @@ const nodeSchema = z.object({
   count: z.number().int().min(0).max(HISTORY_LENGTH),
   fineId: z.number().int(),
   coarseId: z.number().int(),
+  firstAt: z.number().optional(),
   data: z.string(),
   status: z.enum(STATUS_KINDS).optional(),
   since: z.number().optional(),
@@ -37,6 +38,7 @@ const eventSchema = z.object({
   text: z.string().max(1000),
   changes: z.number().int().min(2).optional(),
   firstAt: z.number().optional(),
+  spells: z.number().int().min(1).optional(),
 });
 const fileSchema = z.object({ version: z.literal(STATUS_FILE_VERSION), savedAt: z.number(), nodes: z.array(nodeSchema), events: z.array(eventSchema) });
 
@@ -54,6 +56,7 @@ export function* statusFilePieces(data: StatusFileData, now: number): Generator<
       count: n.history.count,
       fineId: n.history.fineId,
       coarseId: n.history.coarseId,
+      firstAt: n.history.firstAt,
       data: Buffer.from(n.history.buf).toString('base64'),
       status: n.status,
       since: n.since,
@@ -76,6 +79,7 @@ export function parseStatus(text: string): StatusFileData {
     if (bytes.length !== HISTORY_BYTES) throw new Error(`nodes.${n.name}: history has ${bytes.length} bytes, expected ${HISTORY_BYTES}`);
     const h = new NodeHistory(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
     Object.assign(h, { head: n.head, count: n.count, fineId: n.fineId, coarseId: n.coarseId });
+    h.firstAt = n.firstAt ?? h.guessFirstAt();
     return { name: n.name, history: h, status: n.status, since: n.since };
   });
   return { nodes, events: parsed.data.events };

@@ -1,15 +1,16 @@
 // The pages' script, served from /static/status.js like the stylesheet (assets.ts). Plain browser
 // JavaScript (no build step): refreshes the page from the JSON API it names in data-api, keeps
 // relative times and "updated N s ago" current, and says when updates fail.
+import { CHARTS_JS } from './scriptCharts.js';
+
 export const STATUS_JS = `'use strict';
 (function () {
-  var body = document.body;
+${CHARTS_JS}  var body = document.body;
   var api = body.getAttribute('data-api');
   var refresh = Math.max(1000, Number(body.getAttribute('data-refresh')) || 5000);
   var skew = 0;
   var lastOk = Number(body.getAttribute('data-generated')) || Date.now();
   var failing = false;
-  var SVG = 'http://www.w3.org/2000/svg';
   function now() { return Date.now() + skew; }
   function pad(n) { return (n < 10 ? '0' : '') + n; }
   function fmt(ms) {
@@ -34,24 +35,14 @@ export const STATUS_JS = `'use strict';
     f.appendChild(t); f.appendChild(document.createTextNode(' ')); f.appendChild(r);
     return f;
   }
-  function bars(polls, slots) {
-    var H = { up: 6, degraded: 12, down: 18 }, c = { up: 0, degraded: 0, down: 0 };
-    var svg = document.createElementNS(SVG, 'svg');
-    var width = slots * 5, start = slots - polls.length;
-    svg.setAttribute('class', 'bars'); svg.setAttribute('viewBox', '0 0 ' + width + ' 18');
-    svg.setAttribute('width', String(width)); svg.setAttribute('height', '18'); svg.setAttribute('role', 'img');
-    polls.forEach(function (p, i) {
-      c[p.outcome]++;
-      var r = document.createElementNS(SVG, 'rect'), h = H[p.outcome] || 18;
-      r.setAttribute('class', 'bar ' + p.outcome); r.setAttribute('x', String((start + i) * 5)); r.setAttribute('y', String(18 - h));
-      r.setAttribute('width', '4'); r.setAttribute('height', String(h));
-      var t = document.createElementNS(SVG, 'title');
-      t.textContent = new Date(p.at).toISOString().replace('T', ' ').slice(0, 19) + ' UTC: ' + p.outcome + (p.reason ? ': ' + p.reason : '') + ' (' + p.durationMs + ' ms)';
-      r.appendChild(t); svg.appendChild(r);
-    });
-    var label = polls.length ? 'last ' + polls.length + ' polls: ' + c.up + ' up, ' + c.degraded + ' degraded, ' + c.down + ' down' : 'no polls yet';
-    svg.setAttribute('aria-label', label);
-    return svg;
+  // Same as html.ts nextCheckCell: a next check whose time came is "due now", never a time ago.
+  function isDue(ms) { return ms - now() < 1000; }
+  function nextEl(ms) {
+    if (ms == null) return dash();
+    var s = el('span', 'next');
+    s.setAttribute('data-next-of', String(ms));
+    s.appendChild(isDue(ms) ? document.createTextNode('due now') : timeEl(ms));
+    return s;
   }
   function pct(x) { return x == null ? '\\u2014' : (x * 100 >= 99.995 ? '100' : (x * 100).toFixed(2)) + '%'; }
   function num(x) { return x == null ? dash() : document.createTextNode(String(x)); }
@@ -80,12 +71,12 @@ export const STATUS_JS = `'use strict';
     cell(tr, labels[2], 'why', why(r.reason, r.backingOff));
     cell(tr, labels[3], null, timeEl(r.since));
     cell(tr, labels[4], null, timeEl(r.lastCheck));
-    cell(tr, labels[5], null, timeEl(r.nextCheck));
+    cell(tr, labels[5], null, nextEl(r.nextCheck));
     cell(tr, labels[6], 'n', num(r.height));
     cell(tr, labels[7], 'n', num(r.lagBlocks));
     cell(tr, labels[8], null, r.version == null ? dash() : r.version);
-    cell(tr, labels[9], 'n', pct(r.uptime['24h']));
-    cell(tr, labels[10], 'hist', bars(r.recent || [], 30));
+    cell(tr, labels[9], 'n', r.uptime24hText);
+    cell(tr, labels[10], 'hist', bars(r.recent || [], 30, false));
     return tr;
   }
   function events(list) {
@@ -158,21 +149,6 @@ export const STATUS_JS = `'use strict';
   }
   function fill(e, content) { e.textContent = ''; e.appendChild(typeof content === 'string' ? document.createTextNode(content) : content); }
   function put(id, content) { var e = document.getElementById(id); if (e) fill(e, content); }
-  function spark(polls) {
-    var f = document.createDocumentFragment();
-    if (polls.length < 2) { f.appendChild(el('p', 'muted', 'Not enough polls for a response-time chart yet.')); return f; }
-    var W = 300, H = 40, ds = polls.map(function (p) { return p.durationMs; });
-    var max = Math.max.apply(null, [1].concat(ds)), step = W / (ds.length - 1);
-    var label = 'response time of the last ' + ds.length + ' polls: min ' + Math.min.apply(null, ds) + ' ms, max ' + max + ' ms, latest ' + ds[ds.length - 1] + ' ms';
-    var svg = document.createElementNS(SVG, 'svg'), t = document.createElementNS(SVG, 'title'), line = document.createElementNS(SVG, 'polyline');
-    svg.setAttribute('class', 'spark'); svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
-    svg.setAttribute('width', String(W)); svg.setAttribute('height', String(H)); svg.setAttribute('role', 'img'); svg.setAttribute('aria-label', label);
-    t.textContent = label; svg.appendChild(t);
-    line.setAttribute('points', ds.map(function (d, i) { return (i * step).toFixed(1) + ',' + (H - 2 - (d / max) * (H - 4)).toFixed(1); }).join(' '));
-    line.setAttribute('fill', 'none'); line.setAttribute('stroke-width', '1.5');
-    svg.appendChild(line); f.appendChild(svg); f.appendChild(el('p', 'muted small', label));
-    return f;
-  }
   var RESULT = { failing: '\\u25bc failing', ok: '\\u25cf ok', unsupported: '\\u25cb unsupported' };
   function fillProbe(tr, p) {
     var c = tr.cells;
@@ -181,7 +157,7 @@ export const STATUS_JS = `'use strict';
     fill(c[1], pill(p.outcome, RESULT[p.outcome] || '? pending'));
     fill(c[2], why(p.text, p.backingOff));
     fill(c[3], p.durationMs == null ? dash() : p.durationMs + ' ms');
-    fill(c[4], timeEl(p.lastRun)); fill(c[5], timeEl(p.lastSuccess)); fill(c[6], timeEl(p.nextCheck));
+    fill(c[4], timeEl(p.lastRun)); fill(c[5], timeEl(p.lastSuccess)); fill(c[6], nextEl(p.nextCheck));
     c[7].textContent = p.supported ? 'yes' : 'no (earlier node build)';
   }
   // Rows are the node's probes by name: a reload that changed the list gets new rows, so a result
@@ -225,7 +201,8 @@ export const STATUS_JS = `'use strict';
     put('node-backoff', off);
     put('node-since', timeEl(n.since));
     put('node-last', timeEl(n.lastCheck));
-    var next = timeEl(n.nextCheck);
+    var next = document.createDocumentFragment();
+    next.appendChild(nextEl(n.nextCheck));
     if (n.backingOff) next.appendChild(document.createTextNode(' (backing off after failures)'));
     put('node-next', next);
     put('node-network', n.network);
@@ -240,16 +217,17 @@ export const STATUS_JS = `'use strict';
     var labels = document.createDocumentFragment();
     Object.keys(n.labels).forEach(function (k, i) { if (i) labels.appendChild(document.createTextNode(' ')); labels.appendChild(el('span', 'tag', k + '=' + n.labels[k])); });
     put('node-labels', labels.childNodes.length ? labels : dash());
-    put('node-uptime', '1 h ' + pct(n.uptime['1h']) + ' \\u00b7 24 h ' + pct(n.uptime['24h']) + ' \\u00b7 7 d ' + pct(n.uptime['7d']));
+    put('node-uptime', n.uptimeText);
     badges(n, data.generatedAt);
     probes(n.probes);
     var hist = document.querySelector('.hist-big');
-    if (hist) { hist.textContent = ''; hist.appendChild(bars(n.recent || [], 100)); }
+    if (hist) { hist.textContent = ''; hist.appendChild(bars(n.recent || [], 100, true)); }
     put('node-spark', spark(n.recent || []));
     events(data.events);
   }
   function tick() {
     document.querySelectorAll('[data-rel-of]').forEach(function (e) { e.textContent = rel(Number(e.getAttribute('data-rel-of'))); });
+    document.querySelectorAll('[data-next-of]').forEach(function (e) { if (isDue(Number(e.getAttribute('data-next-of'))) && e.textContent !== 'due now') e.textContent = 'due now'; });
     var u = document.getElementById('updated');
     if (u) {
       u.textContent = (failing ? 'update failed, retrying; last updated ' : 'updated ') + fmt(now() - lastOk) + ' ago';

@@ -102,4 +102,6 @@ export interface StatusEvent {
   /** A flapping node's status changes folded into this one line: how many, since when. */
   changes?: number;
   firstAt?: number;
+  /** Times the folded node went down or degraded from up. */
+  spells?: number;
 }

@@ -15,6 +15,52 @@ export function formatDuration(ms: number): string {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** "99.95%", "100%" from 99.995% up (never "100.00%" for a node that missed a poll in 20,000); "—" without polls. */
+export function percent(x: number | undefined | null): string {
+  if (x === undefined || x === null) return '—';
+  const p = x * 100;
+  return `${p >= 99.995 ? '100' : p.toFixed(2)}%`;
+}
+
+/**
+ * An uptime figure with the time it covers when that is less than its window: "50.00% over 20 s"
+ * after 20 s of polls, so "24 h 50.00%" never stands for 20 seconds of data.
+ */
+export function uptimeText(x: number | undefined | null, coveredMs: number, windowMs: number): string {
+  if (x === undefined || x === null) return '—';
+  return coveredMs >= windowMs ? percent(x) : `${percent(x)} over ${formatDuration(coveredMs)}`;
+}
+
+export interface UptimeFigure {
+  /** "1 h", "24 h", "7 d" */
+  label: string;
+  windowMs: number;
+  value: number | undefined | null;
+  coveredMs: number;
+}
+
+/**
+ * The node page's uptime line. Under an hour of polls every window holds the same polls, so one
+ * figure is told with its time ("50.00% over the 20 s polled so far"); after that each window is
+ * named, and one not yet filled says how much of it the figure covers.
+ */
+export function uptimeSummary(figures: readonly UptimeFigure[]): string {
+  const shortest = figures[0];
+  if (!shortest || shortest.value === undefined || shortest.value === null) return 'no polls yet';
+  if (shortest.coveredMs < shortest.windowMs) return `${percent(shortest.value)} over the ${formatDuration(shortest.coveredMs)} polled so far`;
+  return figures
+    .map((f) => {
+      if (f.value === undefined || f.value === null) return `${f.label} —`;
+      return f.coveredMs < f.windowMs ? `${f.label} ${percent(f.value)} (over ${formatDuration(f.coveredMs)} so far)` : `${f.label} ${percent(f.value)}`;
+    })
+    .join(' · ');
+}
+
+/** A next check at or before now is not in the past: it is due (the scheduler runs it at its next tick). */
+export function isDue(nextCheckAt: number, now: number): boolean {
+  return nextCheckAt - now < 1000;
+}
+
 /** Transport error code at the end of a probe message ("cannot reach ...: ECONNREFUSED"). */
 function errorCode(message: string): string | undefined {
   return /: ([A-Z][A-Z0-9_]+)$/.exec(message)?.[1];
