@@ -129,7 +129,7 @@ function registrySources(): Array<{ source: string; register(r: Registry): void 
   return [
     { source: 'exporter', register: (r) => exporterCollectors(r, '0.0.0', noCounters) },
     { source: 'metrics probe', register: (r) => new FleetUpstream(() => []).collectors(r) },
-    { source: 'evidence', register: (r) => evidenceCollectors(r, { stats: () => ({ recordsByNode: new Map(), writeErrors: 0, dropped: 0, bytes: 0 }) as never }) },
+    { source: 'evidence', register: (r) => evidenceCollectors(r, { stats: () => ({ recordsByNode: new Map(), writeErrors: 0, dropped: 0, bytes: 0 }) }) },
     { source: 'agentPlatform', register: (r) => agentPlatformCollectors(r, { last: () => undefined, lastKeyVerdict: () => undefined, counts: () => new Map() }) },
     ...components.flatMap((c) => (c.collectors ? [{ source: c.name, register: c.collectors }] : [])),
   ];
