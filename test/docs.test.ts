@@ -59,6 +59,20 @@ describe('generated references', async () => {
   });
 });
 
+describe('docs/contract.md', () => {
+  it('names only metrics and alerts the code declares', async () => {
+    const contract = read('docs/contract.md');
+    const c = await metricCatalogue();
+    const declared = new Set([...c.fleet, ...c.exporter].map((m) => m.name));
+    const metrics = [...new Set([...contract.matchAll(/`(ledger_[a-z0-9_]*[a-z0-9])[`{]/g)].map((m) => m[1]!))];
+    expect(metrics.length).toBeGreaterThan(40);
+    expect(metrics.filter((n) => !declared.has(n))).toEqual([]);
+    const alerts = [...new Set([...contract.matchAll(/\b(Ledger[A-Z][A-Za-z]+)\b/g)].map((m) => m[1]!))];
+    expect(alerts.length).toBeGreaterThan(10);
+    expect(alerts.filter((n) => !ALERT_DEFINITIONS.some((d) => d.name === n))).toEqual([]);
+  });
+});
+
 describe('example configs in docs/configuration.md', () => {
   it.each(Object.entries(SECTION_EXAMPLES))('the %s example is a valid config', (section, yaml) => {
     const text = /^nodes:/m.test(yaml) ? yaml : `${yaml}${EXAMPLE_NODES}`;
