@@ -42,14 +42,15 @@ function promClientRegistry(contentType: string): Registry {
 function textRegistry(registry: Registry): Registry {
   registry.registerMetric(new Gauge({ name: 'before_gauge', help: 'A prom-client metric before.', registers: [] }));
   (registry.getSingleMetric('before_gauge') as Gauge).set(1);
-  registerTextFamily(registry, { name: 'per_node_total', help: COUNTER_HELP, type: 'counter', collect: (emit) => nodes.forEach(([node, v]) => emit([['node', node]], v)) });
+  registerTextFamily(registry, { name: 'per_node_total', help: COUNTER_HELP, type: 'counter', labelNames: ['node'], collect: (emit) => nodes.forEach(([node, v]) => emit([['node', node]], v)) });
   registerTextFamily(registry, {
     name: 'per_node_reason',
     help: 'Gauge by node and reason.',
     type: 'gauge',
+    labelNames: ['node', 'reason'],
     collect: (emit) => nodes.forEach(([node, v]) => v > 0 && emit([['node', node], ['reason', 'r"1']], v)),
   });
-  registerTextFamily(registry, { name: 'empty_gauge', help: 'No samples.', type: 'gauge', collect: () => undefined });
+  registerTextFamily(registry, { name: 'empty_gauge', help: 'No samples.', type: 'gauge', labelNames: [], collect: () => undefined });
   return registry;
 }
 

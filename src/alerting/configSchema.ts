@@ -48,12 +48,20 @@ const label = reasoned((s) => (LABEL_NAME_RE.test(s) ? undefined : `invalid labe
 const timeout = durationField('Timeout of one request to this receiver (default 10s).', LOOP).optional();
 
 const alertmanagerSchema = z.strictObject({
-  urls: z.array(baseUrl('Alertmanager base URL; alerts go to <url>/api/v2/alerts.')).min(1, 'at least one URL'),
+  urls: z
+    .array(baseUrl('Alertmanager base URL; alerts go to <url>/api/v2/alerts.'))
+    .min(1, 'at least one URL')
+    .meta({ description: 'Alertmanager base URLs; each gets every alert (as Prometheus sends to each).' }),
   bearerToken: z.string().min(1).optional().meta({ description: 'Bearer token (secret).' }),
   bearerTokenFile: path('File holding the bearer token.').optional(),
   basicAuth: z
-    .strictObject({ username: z.string().min(1), password: z.string().optional(), passwordFile: path('File holding the password.').optional() })
-    .optional(),
+    .strictObject({
+      username: z.string().min(1).meta({ description: 'Basic auth user name.' }),
+      password: z.string().optional().meta({ description: 'Basic auth password (secret).' }),
+      passwordFile: path('File holding the password.').optional(),
+    })
+    .optional()
+    .meta({ description: 'Basic auth instead of a bearer token.' }),
   timeout,
 });
 
@@ -66,7 +74,7 @@ const webhookSchema = z.strictObject({
 const slackSchema = z.strictObject({
   webhookUrl: url('Slack incoming webhook URL (secret).').optional(),
   webhookUrlFile: path('File holding the Slack incoming webhook URL.').optional(),
-  channel: z.string().min(1).optional(),
+  channel: z.string().min(1).optional().meta({ description: "Channel override; default the webhook's own channel." }),
   timeout,
 });
 
@@ -81,11 +89,11 @@ const KINDS = ['alertmanager', 'webhook', 'slack', 'pagerduty'] as const;
 
 const receiverSchema = z
   .strictObject({
-    name: reasoned((s) => nameReason(s) && `receiver name ${nameReason(s)}`),
-    alertmanager: alertmanagerSchema.optional(),
-    webhook: webhookSchema.optional(),
-    slack: slackSchema.optional(),
-    pagerduty: pagerdutySchema.optional(),
+    name: reasoned((s) => nameReason(s) && `receiver name ${nameReason(s)}`, 'Unique receiver name: routes refer to it, and it labels its metrics.'),
+    alertmanager: alertmanagerSchema.optional().meta({ description: 'Pushes to Alertmanager /api/v2/alerts, as Prometheus does.' }),
+    webhook: webhookSchema.optional().meta({ description: 'POSTs the Alertmanager webhook payload (version "4").' }),
+    slack: slackSchema.optional().meta({ description: 'Slack incoming webhook: text and blocks with runbook and status page links.' }),
+    pagerduty: pagerdutySchema.optional().meta({ description: "PagerDuty Events API v2; dedup_key from the group's labels." }),
   })
   .superRefine((r, ctx) => {
     const kinds = KINDS.filter((k) => r[k] !== undefined);
@@ -108,7 +116,7 @@ const timingShape = {
   groupWait: durationField('Wait before the first notification of a new group.', WAIT).optional(),
   groupInterval: durationField('Wait before notifying changes of a group already notified.', NOTIFY).optional(),
   repeatInterval: durationField('Reminder interval while a group still fires.', NOTIFY).optional(),
-  sendResolved: z.boolean().optional(),
+  sendResolved: z.boolean().optional().meta({ description: 'Whether to notify when a group resolves.' }),
 };
 
 const matchSchema = z.record(label, reasoned(matchValueReason)).meta({ description: 'Label name -> exact value, or ~regex (anchored).' });
@@ -116,16 +124,16 @@ const matchSchema = z.record(label, reasoned(matchValueReason)).meta({ descripti
 const routeSchema = z.strictObject({
   match: matchSchema.optional(),
   receivers: z.array(z.string()).meta({ description: 'Receiver names; empty drops the alerts.' }),
-  groupBy: z.array(label).optional(),
+  groupBy: z.array(label).optional().meta({ description: 'Labels that group alerts into one notification on this route.' }),
   ...timingShape,
 });
 
 const ruleSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  threshold: z.number().finite().optional(),
+  enabled: z.boolean().optional().meta({ description: 'false: the alert is neither evaluated nor in the generated rules.' }),
+  threshold: z.number().finite().optional().meta({ description: "The alert's threshold, in its own unit (docs/alerts.md); only for alerts that have one." }),
   for: durationField('Time the condition must hold before the alert fires.', WAIT).optional(),
   keepFiringFor: durationField('Time a firing alert is held after its condition clears.', WAIT).optional(),
-  severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional(),
+  severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional().meta({ description: 'Severity label of the alert.' }),
 });
 
 export const ALERTING_DEFAULTS = { stateDir: './data/alerting', evaluationInterval: '15s', groupWait: '30s', groupInterval: '5m', repeatInterval: '4h' } as const;
@@ -137,13 +145,13 @@ export const alertingSchema = z
     externalUrl: baseUrl('Base of links in notifications; default http://<listen>.').optional(),
     runbookBaseUrl: z.string().min(1).optional().meta({ description: 'Base of runbook links; default alerts/RUNBOOKS.md (its path in this repository).' }),
     rules: z.record(z.string(), ruleSchema).default({}).meta({ description: 'Per-alert overrides; unknown alert names are errors.' }),
-    groupBy: z.array(label).default(['alertname', 'network']),
+    groupBy: z.array(label).default(['alertname', 'network']).meta({ description: 'Labels that group alerts into one notification: a 50-node outage is one message.' }),
     groupWait: timingShape.groupWait.default(ALERTING_DEFAULTS.groupWait),
     groupInterval: timingShape.groupInterval.default(ALERTING_DEFAULTS.groupInterval),
     repeatInterval: timingShape.repeatInterval.default(ALERTING_DEFAULTS.repeatInterval),
-    sendResolved: z.boolean().default(true),
-    receivers: z.array(receiverSchema).default([]),
-    routes: z.array(routeSchema).default([]),
+    sendResolved: z.boolean().default(true).meta({ description: 'Whether to notify when a group resolves.' }),
+    receivers: z.array(receiverSchema).default([]).meta({ description: 'Where notifications go; each has a name and exactly one kind.' }),
+    routes: z.array(routeSchema).default([]).meta({ description: 'First matching route picks the receivers; no routes: every receiver gets every alert.' }),
     maintenance: maintenanceSchema,
     heartbeat: heartbeatSchema,
   })

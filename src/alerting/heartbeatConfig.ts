@@ -35,9 +35,9 @@ export const heartbeatSchema = z
         if (reason) ctx.addIssue({ code: 'custom', message: reason });
       })
       .meta({ description: 'Pinged while polling and evaluation run (a secret: never logged).' }),
-    method: z.enum(['GET', 'POST'], { error: 'method must be GET or POST' }).default('GET'),
-    interval: boundedDuration(INTERVAL).default('1m'),
-    timeout: boundedDuration(TIMEOUT).default('10s'),
+    method: z.enum(['GET', 'POST'], { error: 'method must be GET or POST' }).default('GET').meta({ description: 'GET, or POST with a small JSON body.' }),
+    interval: boundedDuration(INTERVAL).default('1m').meta({ description: 'Time between pings; 5s to 24h.' }),
+    timeout: boundedDuration(TIMEOUT).default('10s').meta({ description: 'Timeout of one ping; 100ms to 1m, less than interval.' }),
   })
   .superRefine((h, ctx) => {
     // A duration with its own problem is reported there, not compared with the other.

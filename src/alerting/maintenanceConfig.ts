@@ -47,7 +47,7 @@ const windowSchema = z
     name: reasoned((s) => {
       const r = nameReason(s);
       return r && `window name ${r}`;
-    }),
+    }).meta({ description: 'Unique window name; the `name` label of ledger_alert_maintenance_active.' }),
     schedule: reasoned(cronReason).optional().meta({ description: 'Cron expression (minute hour day-of-month month day-of-week) of each start.' }),
     timezone: reasoned(timezoneReason).optional().meta({ description: 'IANA timezone the schedule is read in; default UTC.' }),
     duration: reasoned(windowDurationReason).optional().meta({ description: 'How long each recurring window lasts, e.g. 2h.' }),

@@ -17,6 +17,7 @@ export function evidenceCollectors(registry: Registry, store: { stats(): Evidenc
     name: 'ledger_evidence_records_total',
     help: 'Evidence records (5xx answers) written and synced to disk, by node.',
     type: 'counter',
+    labelNames: ['node'],
     collect(emit) {
       const counts = store.stats().recordsByNode;
       if (!nodes) for (const [node, n] of counts) emit([['node', node]], n);

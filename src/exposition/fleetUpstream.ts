@@ -101,6 +101,7 @@ export class FleetUpstream {
       name: 'ledger_exporter_upstream_truncated_total',
       help: "Answers of the node's /metrics cut at its per-node budget (series, bytes or families).",
       type: 'counter',
+      labelNames: ['node'],
       // From 0 for every node, so increase() sees the first truncation.
       collect: (emit) => {
         for (const n of this.nodes()) emit([['node', n.target.name]], n.upstreamTruncations ?? 0);
@@ -110,6 +111,7 @@ export class FleetUpstream {
       name: 'ledger_exporter_upstream_dropped_samples',
       help: "Samples of the node's last /metrics answer left out, by reason: budget (per-node cap), secret (a label value held one of our secrets), conflict (family clashes with another node's; as of the last scrape).",
       type: 'gauge',
+      labelNames: ['node', 'reason'],
       collect: (emit) => {
         for (const n of this.nodes()) {
           const node = n.target.name;

@@ -16,6 +16,8 @@ export interface TextFamilySpec {
   name: string;
   help: string;
   type: 'counter' | 'gauge';
+  /** The label names its samples carry, in output order (documentation reads them, as prom-client's labelNames). */
+  labelNames: readonly string[];
   /** Calls `emit` once per sample, in output order; read at every scrape. */
   collect(emit: (labels: Array<[string, string]>, value: number) => void): void;
 }
@@ -33,12 +35,14 @@ class TextFamily {
   name: string;
   readonly help: string;
   readonly type: 'counter' | 'gauge';
+  readonly labelNames: readonly string[];
   readonly aggregator = 'sum';
 
   constructor(private readonly spec: TextFamilySpec) {
     this.name = spec.name;
     this.help = spec.help;
     this.type = spec.type;
+    this.labelNames = spec.labelNames;
   }
 
   /** prom-client's metric shape, for registries that format values themselves. */

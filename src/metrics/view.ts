@@ -59,12 +59,16 @@ export interface MetricsViewOptions {
 
 /** Builds one registry whose collectors read `input()` at scrape time. */
 function buildRegistry(contentType: string, opts: MetricsViewOptions, input: () => ScrapeInput): Registry {
-  const registers: Registry[] = [new FamilyRegistry(contentType)];
-  const registry = registers[0]!;
-  new Gauge({ name: 'ledger_exporter_build_info', help: 'Exporter build. Always 1.', labelNames: ['version'], registers }).set(
-    { version: opts.version },
-    1,
-  );
+  const registry = new FamilyRegistry(contentType);
+  exporterCollectors(registry, opts.version, input);
+  for (const ext of opts.extensions ?? []) ext(registry);
+  return registry;
+}
+
+/** The exporter's own families: build info, config reloads, poll overruns. */
+export function exporterCollectors(registry: Registry, version: string, input: () => Pick<ScrapeInput, 'counters'>): void {
+  const registers = [registry];
+  new Gauge({ name: 'ledger_exporter_build_info', help: 'Exporter build. Always 1.', labelNames: ['version'], registers }).set({ version }, 1);
   new Counter({
     name: 'ledger_exporter_config_reloads_total',
     help: 'Configuration reloads by result (success, failure).',
@@ -88,9 +92,6 @@ function buildRegistry(contentType: string, opts: MetricsViewOptions, input: () 
       for (const probe of PROBE_NAMES) this.inc({ probe }, input().counters.pollOverruns.get(probe) ?? 0);
     },
   });
-
-  for (const ext of opts.extensions ?? []) ext(registry);
-  return registry;
 }
 
 export interface RenderedMetrics {

@@ -27,13 +27,14 @@ export function agentUrlReason(raw: string): string | undefined {
 const schema = z
   .strictObject({
     baseUrl: checked(agentUrlReason).meta({ description: 'https, or http on a loopback host only.' }),
-    apiKeyEnv: z.string().regex(ENV_NAME_RE, 'apiKeyEnv must be an environment variable name').default(AGENT_PLATFORM_DEFAULTS.apiKeyEnv),
+    apiKeyEnv: z.string().regex(ENV_NAME_RE, 'apiKeyEnv must be an environment variable name').default(AGENT_PLATFORM_DEFAULTS.apiKeyEnv).meta({ description: 'Environment variable holding the API key.' }),
     apiKeyFile: z.string().min(1).optional().meta({ description: 'File holding the API key (instead of apiKeyEnv).' }),
     interval: duration('How often the platform is checked.').default(AGENT_PLATFORM_DEFAULTS.interval),
     // No zod default: an unset timeout is min(10s, interval), which needs to know it was unset.
     timeout: duration(`Timeout of one platform request; at most interval. Default: ${AGENT_PLATFORM_DEFAULTS.timeout}, or interval when shorter.`).optional(),
   })
-  .optional();
+  .optional()
+  .meta({ description: 'The agent platform whose API key the exporter checks. Absent: no check.' });
 
 export const agentPlatformSection = defineSection({
   shape: { agentPlatform: schema },

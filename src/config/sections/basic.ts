@@ -42,9 +42,10 @@ export const evidenceSection = defineSection({
       .strictObject({
         dir: z.string().min(1).default('./data/evidence').meta({ description: 'Relative paths are resolved against the config file directory.' }),
         maxBytes: byteSize('Bound on the evidence directory size.', 1024, Number.MAX_SAFE_INTEGER).default('256MiB'),
-        maxAgeDays: z.number().int().min(1).max(3650).default(30),
+        maxAgeDays: z.number().int().min(1).max(3650).default(30).meta({ description: 'Evidence files older than this many days are deleted.' }),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ description: 'Where records of 5xx answers are kept, and how much (read at start-up only).' }),
   },
   resolve: ({ evidence: e }, { baseDir }) => ({
     evidence: { dir: resolvePath(baseDir, e.dir), maxBytes: parseByteSize(e.maxBytes), maxAgeDays: e.maxAgeDays },

@@ -25,7 +25,7 @@ const rpcNamespaceSchema = z
   .max(32)
   .meta({ description: 'JSON-RPC method namespace word: "auto" probes chain, claw, clw; or a fixed word.' });
 
-const headerValueSchema = z.union([z.string(), z.strictObject({ file: z.string().min(1, 'file must not be empty') })], {
+const headerValueSchema = z.union([z.string(), z.strictObject({ file: z.string().min(1, 'file must not be empty').meta({ description: 'File holding the value, read at request time (rotation needs no restart).' }) })], {
   error: 'header value must be a string or { file: <path> }',
 });
 
@@ -56,7 +56,7 @@ const nodeSchema = z
   .strictObject({
     name: nameOf('node name').meta({ description: 'Unique; becomes the `node` label.' }),
     url: checked(nodeUrlReason).meta({ description: 'Base URL (http or https); may carry a path prefix and user:password.' }),
-    network: nameOf('network name').default('default'),
+    network: nameOf('network name').default('default').meta({ description: 'Network the node belongs to: groups the per-network aggregates and alerts.' }),
     labels: labelsSchema.default({}),
     interval: duration('How often each probe runs.').optional(),
     timeout: duration(TIMEOUT_HELP).optional(),
@@ -118,7 +118,8 @@ export const nodesSection = defineSection({
     defaults: defaultsSchema,
     nodes: z
       .array(nodeSchema, { error: (iss) => (iss.input === undefined ? 'no nodes configured: at least one node is required' : undefined) })
-      .min(1, 'no nodes configured: at least one node is required'),
+      .min(1, 'no nodes configured: at least one node is required')
+      .meta({ description: 'The nodes to poll; each inherits `defaults` and may override any of them.' }),
   },
 
   check(doc) {

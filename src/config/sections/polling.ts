@@ -27,7 +27,8 @@ export const pollingSection = defineSection({
         maxUpstreamHelpChars: count(1_000_000, DEFAULT_UPSTREAM_BUDGET.maxHelpChars, 'Per-node budget: HELP text of an upstream family is cut after this many characters.'),
         maxValidators: count(1_000_000, DEFAULT_MAX_VALIDATORS, 'Per-node budget: validators one getValidators answer may list; a longer list is refused as an invalid response.'),
       })
-      .prefault({}),
+      .prefault({})
+      .meta({ description: 'How the fleet is polled, and what one node may make the exporter hold (read at start-up only).' }),
   },
   resolve: ({ polling: p }) => ({
     polling: {
