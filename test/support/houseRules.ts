@@ -15,6 +15,45 @@ export interface HouseReport {
   longFiles: { file: string; lines: number }[];
   longFunctions: LongFunction[];
   cycles: string[][];
+  /** Every import, file -> imported files, as paths relative to the root. */
+  imports: Map<string, string[]>;
+}
+
+/**
+ * The layer of a file: the index of the first entry (a folder ending in `/`, or a file) that is
+ * the file or holds it. Entries are listed bottom to top; an unlisted file has no layer.
+ */
+export function layerOf(file: string, layers: readonly (readonly string[])[]): number | undefined {
+  let best: { layer: number; length: number } | undefined;
+  layers.forEach((entries, layer) => {
+    for (const e of entries) {
+      const hit = e.endsWith('/') ? file.startsWith(e) : file === e;
+      // The longest entry wins: `config/sections/` can sit above `config/`.
+      if (hit && (!best || e.length > best.length)) best = { layer, length: e.length };
+    }
+  });
+  return best?.layer;
+}
+
+/** Imports from a file to a file of a higher layer, and files that no layer holds. */
+export function layerViolations(
+  imports: Map<string, string[]>,
+  layers: readonly (readonly string[])[],
+): { upward: string[]; unplaced: string[] } {
+  const upward: string[] = [];
+  const unplaced: string[] = [];
+  for (const [file, targets] of imports) {
+    const from = layerOf(file, layers);
+    if (from === undefined) {
+      unplaced.push(file);
+      continue;
+    }
+    for (const t of targets) {
+      const to = layerOf(t, layers);
+      if (to !== undefined && to > from) upward.push(`${file} -> ${t}`);
+    }
+  }
+  return { upward, unplaced };
 }
 
 export function listSources(root: string): string[] {
@@ -124,7 +163,7 @@ export function importCycles(graph: Map<string, string[]>): string[][] {
 
 export function checkHouse(root: string, limits: { fileLines: number; functionLines: number }): HouseReport {
   const files = listSources(root);
-  const report: HouseReport = { longFiles: [], longFunctions: [], cycles: [] };
+  const report: HouseReport = { longFiles: [], longFunctions: [], cycles: [], imports: new Map() };
   const graph = new Map<string, string[]>();
   for (const path of files) {
     const text = readFileSync(path, 'utf8');
@@ -136,5 +175,6 @@ export function checkHouse(root: string, limits: { fileLines: number; functionLi
     graph.set(path, relativeImports(path, source));
   }
   report.cycles = importCycles(graph).map((group) => group.map((p) => relative(root, p)));
+  for (const [path, targets] of graph) report.imports.set(relative(root, path), targets.map((t) => relative(root, t)));
   return report;
 }
