@@ -1,6 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { FamilyRegistry, registerTextFamily } from '../src/metrics/textFamily.js';
+import { FamilyRegistry, registerTextFamily } from '../src/exposition/textFamily.js';
 
 const OM = Registry.OPENMETRICS_CONTENT_TYPE;
 const TEXT = Registry.PROMETHEUS_CONTENT_TYPE;

@@ -1,7 +1,7 @@
 // Prometheus view of the evidence store, read from its stats at scrape time (a RegistryExtension
 // for the metrics view), so the store itself does not depend on prom-client.
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { registerTextFamily } from '../metrics/textFamily.js';
+import { registerTextFamily } from '../exposition/textFamily.js';
 import type { EvidenceStats } from './store.js';
 
 /**

@@ -3,7 +3,7 @@
 // left out (per-node budget, secrets, cross-node conflicts) is counted per node for the
 // exporter's metrics.
 import type { Registry } from 'prom-client';
-import { registerTextFamily } from '../metrics/textFamily.js';
+import { registerTextFamily } from './textFamily.js';
 import { planUpstream, type UpstreamPlan } from './plan.js';
 import { parseDetailed } from './parse.js';
 import { shapeText, type UpstreamShape } from './shape.js';

@@ -21,7 +21,7 @@ import { FleetColumns } from './fleetColumns.js';
 import { writeFleet } from './fleetText.js';
 import { GZIP_PIECE_BYTES, GzipPieces } from './gzip.js';
 import { processMetricsRegistry } from './processMetrics.js';
-import { FamilyRegistry } from './textFamily.js';
+import { FamilyRegistry } from '../exposition/textFamily.js';
 
 /** A kind of body (plain, gzip) rendered within this many renders sizes the memory kept (see worthKeeping). */
 const RECENT_RENDERS = 8;
