@@ -3,8 +3,7 @@
 // network path exists for an eavesdropper.
 
 // One rule for check-config and the runtime check (the config section's), so they never disagree.
-import { agentUrlReason } from '../config/sections/agentPlatform.js';
-import { isLoopbackHost } from '../config/rules.js';
+import { commonUrlReason, isLoopbackHost, parseUrl } from '../config/rules.js';
 
 export { isLoopbackHost };
 
@@ -43,4 +42,16 @@ export function keyMayBeSentTo(baseUrl: string, target: URL | string): boolean {
   if (t.username || t.password) return false;
   if (t.origin !== base.origin) return false;
   return t.pathname.startsWith(`${basePath(base)}/api/`);
+}
+
+/** The platform URL carries an API key in a header: https, or plain http only on loopback. */
+export function agentUrlReason(raw: string): string | undefined {
+  const u = parseUrl(raw);
+  const common = commonUrlReason(raw, u);
+  if (common || !u) return common;
+  if (u.username || u.password) return 'URL must not contain credentials: the API key comes from apiKeyEnv or apiKeyFile';
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+    return 'plain http is allowed only for a loopback host (127.0.0.0/8, ::1, localhost): the API key would travel unencrypted; use https';
+  }
+  return undefined;
 }

@@ -6,23 +6,13 @@ import * as z from 'zod';
 import type { AgentPlatformSettings } from '../../domain.js';
 import { urlCredentials } from '../../redact.js';
 import { parseDuration } from '../duration.js';
-import { commonUrlReason, ENV_NAME_RE, isLoopbackHost, parseUrl } from '../rules.js';
+import { ENV_NAME_RE } from '../rules.js';
 import { checked, duration, effectiveTimeout, firstSet, isObj, timeoutProblem } from './fields.js';
 import { defineSection } from './section.js';
+import { agentUrlReason } from '../../agent/confinement.js';
 
 export const AGENT_PLATFORM_DEFAULTS = { apiKeyEnv: 'AGENT_API_KEY', interval: '5m', timeout: '10s' } as const;
 
-/** The platform URL carries an API key in a header: https, or plain http only on loopback. */
-export function agentUrlReason(raw: string): string | undefined {
-  const u = parseUrl(raw);
-  const common = commonUrlReason(raw, u);
-  if (common || !u) return common;
-  if (u.username || u.password) return 'URL must not contain credentials: the API key comes from apiKeyEnv or apiKeyFile';
-  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    return 'plain http is allowed only for a loopback host (127.0.0.0/8, ::1, localhost): the API key would travel unencrypted; use https';
-  }
-  return undefined;
-}
 
 const schema = z
   .strictObject({
