@@ -2,13 +2,14 @@
 // modules register (status pages, /api/alerts, ...) and the landing page at /. Read-only: GET
 // and HEAD only; no request path ever reaches the filesystem. The server itself is always built
 // by buildServer, so plain HTTP and TLS get the same header-size and idle limits.
-import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { landingPage } from './landingPage.js';
 import type { ListenAddress } from './domain.js';
 import type { Logger } from './logger.js';
 import type { MetricsView } from './metrics/view.js';
 import type { FleetSnapshot } from './state/snapshot.js';
+import type { Route } from './web/route.js';
 import { createHttpServer, type WebConfig } from './web/webConfig.js';
 
 /** Longest request target we accept; everything we serve fits in far less. */
@@ -19,21 +20,6 @@ export interface EvidenceApi {
   handle(params: URLSearchParams): Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 }
 
-export interface Reply {
-  status: number;
-  contentType: string;
-  body: string | Buffer;
-  headers?: Record<string, string>;
-}
-
-export interface RouteRequest {
-  pathname: string;
-  params: URLSearchParams;
-  headers: IncomingHttpHeaders;
-}
-
-/** Answers the requests it owns; undefined for any other path, so the next route is tried. */
-export type Route = (req: RouteRequest) => Promise<Reply | undefined> | Reply | undefined;
 
 export interface HandlerDeps {
   logger: Logger;

@@ -7,7 +7,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import type { MetricsView } from '../src/metrics/view.js';
-import { buildServer, createRequestHandler, type Route } from '../src/server.js';
+import { buildServer, createRequestHandler } from '../src/server.js';
+import type { Route } from '../src/web/route.js';
 import type { FleetSnapshot } from '../src/state/snapshot.js';
 
 let server: Server;

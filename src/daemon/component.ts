@@ -7,19 +7,21 @@
 //   halt (shutdown begins) -> stop (probes in flight are done) -> close (last, also when start-up fails).
 import type { ExporterSignals } from '../alerting/types.js';
 import type { ConfigDiff } from '../config/diff.js';
-import type { ExporterConfig } from '../domain.js';
+import type { ExporterConfig, NodeTarget, ProbeResult } from '../domain.js';
 import type { EvidenceApi, LimitedEvidenceReader } from '../evidence/api.js';
 import type { EvidenceInput } from '../evidence/record.js';
 import type { PreparedUpstream } from '../exposition/index.js';
 import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../logger.js';
 import type { RegistryExtension } from '../metrics/view.js';
-import type { ProbeResultListener } from '../probe/results.js';
 import type { Secrets } from '../redact.js';
-import type { Route } from '../server.js';
+import type { Route } from '../web/route.js';
 import type { FleetState, NodeState } from '../state/fleetState.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
 import type { ByteWriter } from '../metrics/byteWriter.js';
+
+/** Called with each probe result once it was applied to the node's state. */
+export type ProbeResultListener = (target: NodeTarget, result: ProbeResult, node: NodeState) => void;
 
 /** What a component may use while the daemon is assembled, before the server listens. */
 export interface AssemblyContext {

@@ -6,9 +6,7 @@ import type { NodeTarget, ProbeName, ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
 import type { FleetState, NodeState } from '../state/fleetState.js';
 import type { ProberPool } from './probers.js';
-
-/** Called after a result was applied to the state (node is its state after the result). */
-export type ProbeResultListener = (target: NodeTarget, result: ProbeResult, node: NodeState) => void;
+import type { ProbeResultListener } from '../daemon/component.js';
 
 export interface ProbeResultDeps {
   state: FleetState;
