@@ -1,13 +1,40 @@
 // Slack incoming webhook: readable text (notifications, fallbacks) plus blocks with a line per
 // alert, its runbook and a link to the exporter's status page.
+import * as z from 'zod';
 import type { Notification, NotifiedAlert } from '../notification.js';
-import type { OutboundRequest, PayloadContext, ReceiverSpec } from './types.js';
+import { httpSend } from '../sender.js';
+import { checkSecretPair, secretFields, secretOf, slot, url } from './fields.js';
+import { defineReceiverKind, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
+import { checkReachable } from './reachable.js';
 
 /** Slack allows 50 blocks; the rest of a mass outage is summarised in one line. */
 const MAX_ALERT_BLOCKS = 20;
 const MAX_TEXT = 2900;
 
-export function slackPayload(spec: ReceiverSpec & { kind: 'slack' }, n: Notification, ctx: PayloadContext): object {
+export interface SlackSpec {
+  webhookUrl: string;
+  channel?: string;
+}
+
+export const slackKind = defineReceiverKind({
+  kind: 'slack',
+  description: 'Slack incoming webhook: text and blocks with runbook and status page links.',
+  fields: {
+    ...secretFields('webhookUrl', 'Slack incoming webhook URL', url('Slack incoming webhook URL (secret).')),
+    channel: z.string().min(1).optional().meta({ description: "Channel override; default the webhook's own channel." }),
+  },
+  check: (raw, issue) => checkSecretPair(raw, 'webhookUrl', issue),
+  resolve: (raw, file) => ({ webhookUrl: secretOf(raw, 'webhookUrl', file)!, ...(raw.channel ? { channel: raw.channel } : {}) }),
+  secrets: (s) => ({ webhookUrl: slot(s.webhookUrl, 'webhook URL') }),
+  build: (s, secret): SlackSpec => ({ webhookUrl: secret('webhookUrl')!, ...(s.channel ? { channel: s.channel } : {}) }),
+  parts: (spec, n, ctx): OutboundRequest[] => [
+    { url: spec.webhookUrl, headers: { 'content-type': 'application/json' }, body: JSON.stringify(slackPayload(spec, n, ctx)), label: `slack ${spec.name}` },
+  ],
+  send: (req, io) => httpSend(io.client, io.timeoutMs)(req),
+  dryCheck: (spec, io) => checkReachable('slack', spec.name, spec.webhookUrl, io),
+});
+
+export function slackPayload(spec: SlackSpec & ReceiverBase, n: Notification, ctx: PayloadContext): object {
   const firing = n.alerts.filter((a) => a.status === 'firing').length;
   const resolved = n.alerts.length - firing;
   const name = n.alerts[0]?.labels.alertname ?? 'alert';
@@ -23,10 +50,6 @@ export function slackPayload(spec: ReceiverSpec & { kind: 'slack' }, n: Notifica
   blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `<${statusPage}|Fleet status page>` }] });
   const text = cut([headline, ...n.alerts.map((a) => `- ${a.annotations.summary ?? a.labels.alertname}`)].join('\n'));
   return { ...(spec.channel ? { channel: spec.channel } : {}), text, blocks };
-}
-
-export function slackRequests(spec: ReceiverSpec & { kind: 'slack' }, n: Notification, ctx: PayloadContext): OutboundRequest[] {
-  return [{ url: spec.webhookUrl, headers: { 'content-type': 'application/json' }, body: JSON.stringify(slackPayload(spec, n, ctx)), label: `slack ${spec.name}` }];
 }
 
 function alertLine(a: NotifiedAlert): string {
