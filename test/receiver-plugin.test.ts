@@ -15,7 +15,7 @@ import { defineReceiverKind, type DeliveryPart } from '../src/alerting/receivers
 import { registerReceiverKind } from '../src/alerting/receivers/registry.js';
 import { loadConfigFile } from '../src/config/index.js';
 import { generateSchemaJson } from '../src/config/jsonSchema.js';
-import type { Daemon } from '../src/daemon.js';
+import type { Daemon } from '../src/daemon/index.js';
 import { SimFleet } from '../src/sim/index.js';
 import { closeAlertingRig, onlyRules, startAlertingDaemon } from './support/alertingDaemon.js';
 import { waitFor } from './support/processes.js';
@@ -35,7 +35,8 @@ const checked: string[] = [];
 
 const pigeonKind = defineReceiverKind({
   kind: 'pigeon',
-  fields: { loft: z.string().min(1), ...secretFields('seal', 'seal') },
+  description: 'Drops each notification as a file into a directory.',
+  fields: { loft: z.string().min(1).meta({ description: 'Directory the letters go to.' }), ...secretFields('seal', 'seal') },
   check: (raw, issue) => checkSecretPair(raw, 'seal', issue),
   resolve: (raw, file) => ({ loft: file(raw.loft), seal: secretOf(raw, 'seal', file)! }),
   secrets: (s) => ({ seal: slot(s.seal, 'seal') }),
