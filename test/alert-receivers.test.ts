@@ -78,7 +78,8 @@ describe('payloads', () => {
     const blocks = JSON.stringify(p.blocks);
     expect(blocks).toContain('<https://git.example.org/RUNBOOKS.md#ledgernodedown|runbook>');
     expect(blocks).toContain('<https://fleet.example.org/|Fleet status page>');
-    expect(blocks).toContain('Node a &lt;down&gt;'); // mrkdwn control characters escaped
+    // Text from nodes and config is plain_text in blocks: shown as typed, never formatting.
+    expect(p.blocks).toContainEqual({ type: 'section', text: { type: 'plain_text', text: '🔴 Ledger node a (main) is down (critical)\nNode a <down>', emoji: false } });
     const many = body(buildRequests(spec, note(Array.from({ length: 60 }, (_, i) => notified(`n${i}`))), ctx)[0]!);
     expect((many.blocks as unknown[]).length).toBeLessThanOrEqual(50);
     expect(JSON.stringify(many.blocks)).toContain('and 40 more');
