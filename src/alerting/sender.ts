@@ -6,15 +6,22 @@ import type { DeliveryOutcome, OutboundRequest } from './receivers/kind.js';
 /** Bytes of a receiver's answer kept (errors only need the status). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-/** POSTs through the project's one HTTP client; 5xx, 429 and transport failures are worth a retry. */
-export function httpSend(client: HttpClient, timeoutMs: number): (req: OutboundRequest) => Promise<DeliveryOutcome> {
+/** Reads a wait from a refusal's body when its service puts it there (Telegram, Discord); ms. */
+export type RetryHint = (status: number, body: Buffer) => number | undefined;
+
+/**
+ * POSTs through the project's one HTTP client; 5xx, 429 and transport failures are worth a retry,
+ * after the Retry-After header, else the body's hint, else the queue's backoff.
+ */
+export function httpSend(client: HttpClient, timeoutMs: number, hint?: RetryHint): (req: OutboundRequest) => Promise<DeliveryOutcome> {
   return async (req) => {
     const out = await client.send({ method: 'POST', url: req.url, headers: req.headers, body: req.body, timeoutMs, maxBytes: MAX_ANSWER_BYTES, redirect: 'none', label: `POST ${req.label}` });
     if (out.ok) return { ok: true, retryable: false, status: out.response.status, message: `HTTP ${out.response.status}` };
     const retryable = out.reason === 'timeout' || out.reason === 'connect' || out.reason === 'http_5xx' || out.status === 429;
     const why = out.response && out.status !== undefined && out.status >= 400 ? answerExcerpt(out.response.body, (t) => client.secrets.scrub(t)) : '';
     // out.message is scrubbed by the client, the excerpt before it was cut.
-    return { ok: false, retryable, status: out.status, message: why ? `${out.message}: ${why}` : out.message, retryAfterMs: out.retryAfterMs };
+    const retryAfterMs = out.retryAfterMs ?? (out.response && hint ? hint(out.response.status, out.response.body) : undefined);
+    return { ok: false, retryable, status: out.status, message: why ? `${out.message}: ${why}` : out.message, retryAfterMs };
   };
 }
 
