@@ -3,12 +3,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ANSWER_EXCERPT_CHARS, answerExcerpt, httpSend, materializeReceiver } from '../src/alerting/sender.js';
+import { ANSWER_EXCERPT_CHARS, answerExcerpt, httpSend } from '../src/alerting/sender.js';
 import { HttpClient } from '../src/http/client.js';
 import { Secrets } from '../src/redact.js';
 import type { Notification, NotifiedAlert } from '../src/alerting/notification.js';
-import { ReceiverQueue, backoffMs, DEFAULT_RETRY, type DeliveryReport, type SendOutcome } from '../src/alerting/queue.js';
-import { buildRequests, type OutboundRequest, type ReceiverSpec } from '../src/alerting/receivers/index.js';
+import { ReceiverQueue, backoffMs, DEFAULT_RETRY, type DeliveryReport, type DeliveryOutcome as SendOutcome } from '../src/alerting/queue.js';
+import type { OutboundRequest, PayloadContext, ReceiverSpec } from '../src/alerting/receivers/kind.js';
+import { deliveryParts, materializeReceiver } from '../src/alerting/receivers/materialize.js';
 import { dedupKey } from '../src/alerting/receivers/pagerduty.js';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -29,6 +30,8 @@ function note(alerts: NotifiedAlert[], receiver = 'r'): Notification {
   return { receiver, groupKey: '0:{alertname="LedgerNodeDown",network="main"}', groupLabels: { alertname: 'LedgerNodeDown', network: 'main' }, status: alerts.some((a) => a.status === 'firing') ? 'firing' : 'resolved', alerts, createdAt: T0 };
 }
 
+/** The HTTP kinds deliver each part as a POST. */
+const buildRequests = (spec: ReceiverSpec, n: Notification, c: PayloadContext) => deliveryParts(spec, n, c) as OutboundRequest[];
 const body = (r: OutboundRequest) => JSON.parse(r.body) as Record<string, unknown>;
 
 describe('payloads', () => {
@@ -75,7 +78,8 @@ describe('payloads', () => {
     const blocks = JSON.stringify(p.blocks);
     expect(blocks).toContain('<https://git.example.org/RUNBOOKS.md#ledgernodedown|runbook>');
     expect(blocks).toContain('<https://fleet.example.org/|Fleet status page>');
-    expect(blocks).toContain('Node a &lt;down&gt;'); // mrkdwn control characters escaped
+    // Text from nodes and config is plain_text in blocks: shown as typed, never formatting.
+    expect(p.blocks).toContainEqual({ type: 'section', text: { type: 'plain_text', text: '🔴 Ledger node a (main) is down (critical)\nNode a <down>', emoji: false } });
     const many = body(buildRequests(spec, note(Array.from({ length: 60 }, (_, i) => notified(`n${i}`))), ctx)[0]!);
     expect((many.blocks as unknown[]).length).toBeLessThanOrEqual(50);
     expect(JSON.stringify(many.blocks)).toContain('and 40 more');

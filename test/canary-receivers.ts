@@ -23,6 +23,10 @@ const C = {
   hookToken: makeCanary('r3-webhook-token-env'),
   amBearer: makeCanary('r4-am-bearer-file'),
   amPassword: makeCanary('r5-am-basic-password'),
+  tgToken: makeCanary('r6-telegram-bot-token-file'),
+  discordPath: makeCanary('r7-discord-webhook-url'),
+  ntfyToken: makeCanary('r8-ntfy-token'),
+  teamsPath: makeCanary('r9-teams-webhook-url-file'),
 };
 const CANARIES: Canary[] = Object.values(C);
 
@@ -62,6 +66,8 @@ describe('receiver secrets never leave their receiver', () => {
     const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
     await writeFile(join(dir, 'am-bearer'), `${C.amBearer.value}\n`);
     await writeFile(join(dir, 'pd-key'), C.routingKey.value);
+    await writeFile(join(dir, 'tg-token'), `${C.tgToken.value}\n`);
+    await writeFile(join(dir, 'teams-url'), `${base}/teams/${encodeURIComponent(C.teamsPath.value)}\n`);
     const rules = Object.fromEntries(ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]));
     configPath = join(dir, 'fleet.yaml');
     await writeFile(
@@ -83,6 +89,10 @@ describe('receiver secrets never leave their receiver', () => {
             { name: 'hook', webhook: { url: `${base}/hook`, headers: { authorization: 'Bearer ${HOOK_TOKEN}' } } },
             { name: 'am', alertmanager: { urls: [`${base}/am1`], bearerTokenFile: join(dir, 'am-bearer') } },
             { name: 'am-basic', alertmanager: { urls: [`${base}/am2`], basicAuth: { username: 'ops', password: C.amPassword.value } } },
+            { name: 'tg', telegram: { botTokenFile: join(dir, 'tg-token'), chatId: '-100123', apiUrl: `${base}/tg` } },
+            { name: 'discord', discord: { webhookUrl: `${base}/discord/${encodeURIComponent(C.discordPath.value)}` } },
+            { name: 'phone', ntfy: { url: `${base}/ntfy/oncall`, token: C.ntfyToken.value } },
+            { name: 'teams', msteams: { webhookUrlFile: join(dir, 'teams-url') } },
           ],
         },
       }),
@@ -102,7 +112,7 @@ describe('receiver secrets never leave their receiver', () => {
     await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), { timeoutMs: 20_000 });
     await fleet.node('cn-2').kill();
     // Each receiver: a 500 echoing everything, then a success after the retry.
-    await waitFor('every receiver retried after its 500', () => (['/slack', '/pd', '/hook', '/am1', '/am2'].every((p) => seen.filter((s) => s.includes(` ${p}`)).length >= 2) ? true : undefined), { timeoutMs: 30_000 });
+    await waitFor('every receiver retried after its 500', () => (['/slack', '/pd', '/hook', '/am1', '/am2', '/tg', '/discord', '/ntfy', '/teams'].every((p) => seen.filter((s) => s.includes(` ${p}`)).length >= 2) ? true : undefined), { timeoutMs: 30_000 });
     // The secrets really were sent (so the search below cannot pass by sending nothing).
     const sent = seen.join('\n');
     for (const c of CANARIES.filter((x) => x !== C.amPassword)) expect(sent, c.label).toContain(c.value);
@@ -127,6 +137,10 @@ describe('receiver secrets never leave their receiver', () => {
     const bad = await runCli(['notify-test', '--config', configPath], { env, timeoutMs: 30_000 });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^pager \(pagerduty\): failed: .*HTTP 500/m);
+    for (const r of ['tg \\(telegram\\)', 'discord \\(discord\\)', 'phone \\(ntfy\\)', 'teams \\(msteams\\)']) {
+      expect(ok.stdout).toMatch(new RegExp(`^${r}: ok`, 'm'));
+      expect(bad.stdout).toMatch(new RegExp(`^${r}: failed: .*HTTP 500`, 'm'));
+    }
     outputs.push({ name: 'notify-test ok', text: ok.stdout + ok.stderr }, { name: 'notify-test failing', text: bad.stdout + bad.stderr });
 
     const hits = outputs.flatMap((o) => findCanaries(o.name, o.text, CANARIES));

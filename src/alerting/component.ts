@@ -6,7 +6,7 @@ import { alertingCollectors, NotificationCounts } from './metrics.js';
 import { maintenanceCollectors, MaintenanceSchedule } from './maintenanceSchedule.js';
 import { AlertingRuntime, type AlertingDeps } from './runtime.js';
 import { warnUnusableReceivers } from './receiverDryCheck.js';
-import { httpSend } from './sender.js';
+import { kindSend } from './receivers/materialize.js';
 
 export interface AlertingComponent extends DaemonComponent {
   /** Pending and firing alerts, in the status page's shape; undefined while alerting is off. */
@@ -103,7 +103,7 @@ async function build(live: Live, c: DaemonContext, opts: AlertingComponentOption
     snapshot: c.snapshot,
     signals: c.signals,
     ready: () => c.state.ready(),
-    sendFor: opts.sendFor ?? ((r) => httpSend(c.client, r.timeoutMs)),
+    sendFor: opts.sendFor ?? ((r) => kindSend(r, c)),
     defaultExternalUrl: `${url.protocol}//${url.host}`,
     instance: url.host,
     isSilenced: (labels, now) => live.schedule?.isSilenced(labels, now),

@@ -6,7 +6,7 @@ import type { AlertDelivery, Labels } from './types.js';
 
 export interface ReceiverRef {
   name: string;
-  /** alertmanager | webhook | slack | pagerduty */
+  /** Its kind, e.g. alertmanager. */
   kind: string;
 }
 

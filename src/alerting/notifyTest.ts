@@ -8,10 +8,9 @@ import type { Secrets } from '../redact.js';
 import { fingerprint } from './labels.js';
 import type { Notification } from './notification.js';
 import type { SendFn } from './queue.js';
-import { buildRequests } from './receivers/index.js';
+import type { ReceiverSettings } from './receivers/kind.js';
+import { deliveryParts, kindSend, materializeReceiver } from './receivers/materialize.js';
 import { reachForNode } from './notifyReach.js';
-import { httpSend, materializeReceiver } from './sender.js';
-import type { ReceiverSettings } from './settings.js';
 
 export const TEST_ALERT = 'LedgerExporterNotifyTest';
 
@@ -91,9 +90,9 @@ async function sendOne(r: ReceiverSettings, opts: NotifyTestOptions, client: Htt
   } catch (err) {
     return { ok: false, text: `failed: ${(err as Error).message}` };
   }
-  const send = opts.sendFor ? opts.sendFor(r) : httpSend(client, r.timeoutMs);
-  const results = await Promise.all(buildRequests(spec, testNotification(r.name, ctx.now), ctx).map((req) => send(req)));
+  const send = opts.sendFor ? opts.sendFor(r) : kindSend(r, { client, secrets: opts.secrets });
+  const results = await Promise.all(deliveryParts(spec, testNotification(r.name, ctx.now), ctx).map((part) => send(part)));
   const bad = results.find((o) => !o.ok);
-  if (bad) return { ok: false, text: `failed: ${bad.message ?? `HTTP ${bad.status ?? '?'}`}` };
-  return { ok: true, text: `ok (HTTP ${results.map((o) => o.status).join(', ')})` };
+  if (bad) return { ok: false, text: `failed: ${bad.message ?? `status ${bad.status ?? '?'}`}` };
+  return { ok: true, text: `ok (${results.map((o) => o.message ?? o.status ?? 'delivered').join(', ')})` };
 }

@@ -2,19 +2,12 @@
 // own notifications. Failed sends are retried with exponential backoff and jitter (or the
 // receiver's Retry-After), a bounded number of times, then reported once as failed.
 import type { Notification } from './notification.js';
-import type { OutboundRequest } from './receivers/types.js';
+import type { DeliveryOutcome, DeliveryPart } from './receivers/kind.js';
 
-export interface SendOutcome {
-  ok: boolean;
-  /** Worth another attempt (timeouts, connection errors, 5xx, 429). */
-  retryable: boolean;
-  status?: number;
-  /** Safe to log: no URL, no secret. */
-  message?: string;
-  retryAfterMs?: number;
-}
+export type { DeliveryOutcome, DeliveryPart };
 
-export type SendFn = (req: OutboundRequest) => Promise<SendOutcome>;
+/** Delivers one part once, whatever carries it (HTTP, SMTP, ...); the queue retries. */
+export type SendFn = (part: DeliveryPart) => Promise<DeliveryOutcome>;
 
 export interface DeliveryReport {
   receiver: string;
@@ -51,7 +44,7 @@ export interface QueueOptions {
 
 interface Item {
   notification: Notification;
-  requests: OutboundRequest[];
+  parts: DeliveryPart[];
 }
 
 /** Backoff before attempt `attempt + 1`: base * 2^(attempt-1), capped, scaled into [50%, 100%]. */
@@ -77,14 +70,14 @@ export class ReceiverQueue {
     return this.items.length + (this.inFlight ? 1 : 0);
   }
 
-  enqueue(notification: Notification, requests: OutboundRequest[]): void {
+  enqueue(notification: Notification, parts: DeliveryPart[]): void {
     if (this.closing.signal.aborted || this.stop.signal.aborted) return;
     if (this.items.length >= (this.opts.capacity ?? 100)) {
       // Oldest first out: the newest state of a group matters most.
       const dropped = this.items.shift()!;
       this.opts.onReport({ receiver: this.opts.receiver, notification: dropped.notification, result: 'dropped', attempts: 0, durationMs: 0, message: 'queue full' });
     }
-    this.items.push({ notification, requests });
+    this.items.push({ notification, parts });
     if (!this.running) this.worker = this.work();
   }
 
@@ -128,12 +121,12 @@ export class ReceiverQueue {
   private async deliver(item: Item): Promise<DeliveryReport | undefined> {
     const policy = this.opts.retry ?? DEFAULT_RETRY;
     const started = this.opts.now();
-    let pending = item.requests;
-    let last: SendOutcome | undefined;
+    let pending = item.parts;
+    let last: DeliveryOutcome | undefined;
     let attempts = 0;
     for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
       attempts = attempt;
-      const outcomes = await Promise.all(pending.map((r) => this.opts.send(r).catch((e: unknown) => ({ ok: false, retryable: true, message: String(e) }) as SendOutcome)));
+      const outcomes = await Promise.all(pending.map((r) => this.opts.send(r).catch((e: unknown) => ({ ok: false, retryable: true, message: String(e) }) as DeliveryOutcome)));
       if (this.stop.signal.aborted) return undefined;
       const failed = outcomes.map((o, i) => ({ o, r: pending[i]! })).filter(({ o }) => !o.ok);
       const base = { receiver: this.opts.receiver, notification: item.notification, attempts: attempt, durationMs: this.opts.now() - started };

@@ -1,12 +1,12 @@
 // The receivers of one alerting config, each with its own queue. A receiver whose secret cannot
 // be read has no queue: it is remembered with the reason, and built again on demand (at most
-// once per given gap), so a secret that appears later is used without a reload.
+// once per given gap), so a secret that appears later is used without a reload. A secret file
+// that changes is read again (refresh(), at each evaluation) and used from then on.
 import type { Logger } from '../logger.js';
 import type { Secrets } from '../redact.js';
 import { ReceiverQueue, type DeliveryReport, type SendFn } from './queue.js';
-import type { ReceiverSpec } from './receivers/index.js';
-import { materializeReceiver } from './sender.js';
-import type { ReceiverSettings } from './settings.js';
+import type { ReceiverSettings, ReceiverSpec } from './receivers/kind.js';
+import { materializeReceiver, SecretReader } from './receivers/materialize.js';
 
 export interface ReceiverSetDeps {
   logger: Logger;
@@ -25,6 +25,7 @@ export class ReceiverSet {
   private readonly usable = new Map<string, UsableReceiver>();
   /** name -> why it has no queue (scrubbed), and when it was last tried. */
   private readonly unusable = new Map<string, { reason: string; triedAt: number }>();
+  private readonly reader = new SecretReader();
 
   private constructor(
     private readonly settings: readonly ReceiverSettings[],
@@ -64,10 +65,20 @@ export class ReceiverSet {
     void this.tryBuild(spec).then((ok) => ok && this.deps.logger.info({ component: 'alerting', receiver: name }, 'receiver usable again'));
   }
 
+  /** Reads the secret files of usable receivers again; a changed one gives its receiver a new spec. */
+  async refresh(): Promise<void> {
+    for (const r of this.settings.filter(SecretReader.hasFiles)) {
+      const usable = this.usable.get(r.name);
+      if (!usable) continue;
+      // A file missing for a moment (a secret being replaced) keeps the spec in use.
+      usable.spec = await materializeReceiver(r, this.deps.secrets, this.reader).catch(() => usable.spec);
+    }
+  }
+
   private async tryBuild(r: ReceiverSettings): Promise<boolean> {
     let spec: ReceiverSpec;
     try {
-      spec = await materializeReceiver(r, this.deps.secrets);
+      spec = await materializeReceiver(r, this.deps.secrets, this.reader);
     } catch (err) {
       const reason = this.deps.secrets.scrub((err as Error).message);
       if (this.unusable.get(r.name)?.reason !== reason) this.deps.logger.error({ component: 'alerting', receiver: r.name }, reason);

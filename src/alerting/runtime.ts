@@ -14,8 +14,10 @@ import { NotificationCounts } from './metrics.js';
 import type { Notification } from './notification.js';
 import type { DeliveryReport, SendFn } from './queue.js';
 import { ReceiverSet } from './receiverSet.js';
-import { buildRequests, type ReceiverSpec } from './receivers/index.js';
-import type { AlertingSettings, ReceiverSettings } from './settings.js';
+import type { ReceiverSettings, ReceiverSpec } from './receivers/kind.js';
+import { deliveryParts } from './receivers/materialize.js';
+import { receiverKind } from './receivers/registry.js';
+import type { AlertingSettings } from './settings.js';
 import { loadAlertState, saveAlertState } from './stateFile.js';
 import type { ExporterSignals, Labels } from './types.js';
 
@@ -141,6 +143,7 @@ export class AlertingRuntime {
     this.dispatcher.update(this.engine.list(), now);
     this.announce();
     this.pump();
+    void this.receivers?.refresh();
     this.deps.onEvaluated?.(now);
   }
 
@@ -221,7 +224,7 @@ export class AlertingRuntime {
         if (!this.stopped) this.receivers?.retry(n.receiver, this.settings.evaluationIntervalMs);
         continue;
       }
-      target.queue.enqueue(n, buildRequests(target.spec, n, { externalUrl: this.settings.externalUrl ?? this.deps.defaultExternalUrl, now }));
+      target.queue.enqueue(n, deliveryParts(target.spec, n, { externalUrl: this.settings.externalUrl ?? this.deps.defaultExternalUrl, now }));
     }
     void this.save(false);
     clearTimeout(this.pumpTimer);
@@ -283,7 +286,7 @@ export class AlertingRuntime {
     const all = this.settings.receivers.map((r) => ({ name: r.name, kind: r.kind }));
     return {
       routing: this.settings.routing,
-      pushReceivers: new Set(this.settings.receivers.filter((r) => r.kind === 'alertmanager').map((r) => r.name)),
+      pushReceivers: new Set(this.settings.receivers.filter((r) => receiverKind(r.kind).push).map((r) => r.name)),
       isSilenced: this.deps.isSilenced,
       deliver: (labels: Labels, routed: readonly string[]) =>
         deliveryTargets(findDefinition(labels.alertname ?? '')?.delivery, labels, all.filter((r) => routed.includes(r.name)), all).map((r) => r.name),

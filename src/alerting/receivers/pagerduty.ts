@@ -3,16 +3,43 @@
 // replicas of the same config address the same incident.
 import { createHash } from 'node:crypto';
 import type { Notification } from '../notification.js';
-import type { OutboundRequest, PayloadContext, ReceiverSpec } from './types.js';
+import { httpSend } from '../sender.js';
+import { checkSecretPair, secretFields, secretOf, slot, url } from './fields.js';
+import { defineReceiverKind, type OutboundRequest, type PayloadContext } from './kind.js';
+import { checkReachable } from './reachable.js';
 
+export const DEFAULT_PAGERDUTY_URL = 'https://events.pagerduty.com/v2/enqueue';
 const PD_SEVERITIES: Record<string, string> = { critical: 'critical', warning: 'warning', info: 'info' };
 const MAX_SUMMARY = 1024;
+
+export interface PagerdutySpec {
+  routingKey: string;
+  url: string;
+}
+
+export const pagerdutyKind = defineReceiverKind({
+  kind: 'pagerduty',
+  description: "PagerDuty Events API v2; dedup_key from the group's labels.",
+  fields: {
+    ...secretFields('routingKey', 'Events API v2 integration (routing) key'),
+    url: url('Events API v2 endpoint.').default(DEFAULT_PAGERDUTY_URL),
+  },
+  check: (raw, issue) => checkSecretPair(raw, 'routingKey', issue),
+  resolve: (raw, file) => ({ routingKey: secretOf(raw, 'routingKey', file)!, url: raw.url }),
+  secrets: (s) => ({ routingKey: slot(s.routingKey, 'routing key') }),
+  build: (s, secret): PagerdutySpec => ({ url: s.url, routingKey: secret('routingKey')! }),
+  parts: (spec, n, ctx): OutboundRequest[] => [
+    { url: spec.url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(pagerdutyPayload(spec, n, ctx)), label: `pagerduty ${spec.name}` },
+  ],
+  send: (req, io) => httpSend(io.client, io.timeoutMs)(req),
+  dryCheck: (spec, io) => checkReachable('pagerduty', spec.name, spec.url, io),
+});
 
 export function dedupKey(groupKey: string): string {
   return createHash('sha256').update(groupKey).digest('hex');
 }
 
-export function pagerdutyPayload(spec: ReceiverSpec & { kind: 'pagerduty' }, n: Notification, ctx: PayloadContext): object {
+export function pagerdutyPayload(spec: PagerdutySpec, n: Notification, ctx: PayloadContext): object {
   const firing = n.alerts.filter((a) => a.status === 'firing');
   const first = firing[0] ?? n.alerts[0];
   const summary = `[${n.status.toUpperCase()}:${firing.length}] ${first?.annotations.summary ?? first?.labels.alertname ?? 'alert'}${n.alerts.length > 1 ? ` (+${n.alerts.length - 1} more)` : ''}`;
@@ -36,8 +63,4 @@ export function pagerdutyPayload(spec: ReceiverSpec & { kind: 'pagerduty' }, n: 
     },
     links,
   };
-}
-
-export function pagerdutyRequests(spec: ReceiverSpec & { kind: 'pagerduty' }, n: Notification, ctx: PayloadContext): OutboundRequest[] {
-  return [{ url: spec.url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(pagerdutyPayload(spec, n, ctx)), label: `pagerduty ${spec.name}` }];
 }

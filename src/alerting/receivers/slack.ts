@@ -1,42 +1,65 @@
 // Slack incoming webhook: readable text (notifications, fallbacks) plus blocks with a line per
-// alert, its runbook and a link to the exporter's status page.
-import type { Notification, NotifiedAlert } from '../notification.js';
-import type { OutboundRequest, PayloadContext, ReceiverSpec } from './types.js';
+// alert, its runbook and a link to the exporter's status page. Text from nodes and config is
+// escaped in mrkdwn and plain_text in blocks: it can neither mention anyone nor format.
+import * as z from 'zod';
+import type { Notification } from '../notification.js';
+import { httpSend } from '../sender.js';
+import { checkSecretPair, secretFields, secretOf, slot, url } from './fields.js';
+import { defineReceiverKind, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
+import { alertTexts, andMore, statusPageUrl, type AlertText } from './message.js';
+import { checkReachable } from './reachable.js';
 
 /** Slack allows 50 blocks; the rest of a mass outage is summarised in one line. */
 const MAX_ALERT_BLOCKS = 20;
 const MAX_TEXT = 2900;
 
-export function slackPayload(spec: ReceiverSpec & { kind: 'slack' }, n: Notification, ctx: PayloadContext): object {
+export interface SlackSpec {
+  webhookUrl: string;
+  channel?: string;
+}
+
+export const slackKind = defineReceiverKind({
+  kind: 'slack',
+  description: 'Slack incoming webhook: text and blocks with runbook and status page links.',
+  fields: {
+    ...secretFields('webhookUrl', 'Slack incoming webhook URL', url('Slack incoming webhook URL (secret).')),
+    channel: z.string().min(1).optional().meta({ description: "Channel override; default the webhook's own channel." }),
+  },
+  check: (raw, issue) => checkSecretPair(raw, 'webhookUrl', issue),
+  resolve: (raw, file) => ({ webhookUrl: secretOf(raw, 'webhookUrl', file)!, ...(raw.channel ? { channel: raw.channel } : {}) }),
+  secrets: (s) => ({ webhookUrl: slot(s.webhookUrl, 'webhook URL') }),
+  build: (s, secret): SlackSpec => ({ webhookUrl: secret('webhookUrl')!, ...(s.channel ? { channel: s.channel } : {}) }),
+  parts: (spec, n, ctx): OutboundRequest[] => [
+    { url: spec.webhookUrl, headers: { 'content-type': 'application/json' }, body: JSON.stringify(slackPayload(spec, n, ctx)), label: `slack ${spec.name}` },
+  ],
+  send: (req, io) => httpSend(io.client, io.timeoutMs)(req),
+  dryCheck: (spec, io) => checkReachable('slack', spec.name, spec.webhookUrl, io),
+});
+
+export function slackPayload(spec: SlackSpec & ReceiverBase, n: Notification, ctx: PayloadContext): object {
   const firing = n.alerts.filter((a) => a.status === 'firing').length;
   const resolved = n.alerts.length - firing;
   const name = n.alerts[0]?.labels.alertname ?? 'alert';
   const groupText = Object.entries(n.groupLabels).map(([k, v]) => `${k}=${v}`).join(', ');
-  const headline = `${n.status === 'firing' ? ':red_circle: FIRING' : ':large_green_circle: RESOLVED'} ${name}${groupText ? ` (${groupText})` : ''}: ${firing} firing, ${resolved} resolved`;
-  const statusPage = ctx.externalUrl.replace(/\/+$/, '') + '/';
-  const shown = n.alerts.slice(0, MAX_ALERT_BLOCKS);
-  const blocks: object[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: cut(`*${escape(headline)}*`) } },
-    ...shown.map((a) => ({ type: 'section', text: { type: 'mrkdwn', text: cut(alertLine(a)) } })),
-  ];
-  if (n.alerts.length > shown.length) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `… and ${n.alerts.length - shown.length} more` }] });
-  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `<${statusPage}|Fleet status page>` }] });
-  const text = cut([headline, ...n.alerts.map((a) => `- ${a.annotations.summary ?? a.labels.alertname}`)].join('\n'));
-  return { ...(spec.channel ? { channel: spec.channel } : {}), text, blocks };
+  const headline = `${n.status === 'firing' ? 'FIRING' : 'RESOLVED'} ${name}${groupText ? ` (${groupText})` : ''}: ${firing} firing, ${resolved} resolved`;
+  const statusPage = statusPageUrl(ctx);
+  const shown = alertTexts(n).slice(0, MAX_ALERT_BLOCKS);
+  // Text from nodes and config goes in plain_text only: it cannot format or mention (<!channel>).
+  const blocks: object[] = [{ type: 'section', text: plain(`${n.status === 'firing' ? '🔴' : '🟢'} ${headline}`) }, ...shown.flatMap(alertBlocks)];
+  if (n.alerts.length > shown.length) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: andMore(n.alerts.length - shown.length) }] });
+  if (statusPage) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `<${statusPage}|Fleet status page>` }] });
+  const lines = [`${n.status === 'firing' ? ':red_circle:' : ':large_green_circle:'} ${escape(headline)}`, ...n.alerts.map((a) => `- ${escape(a.annotations.summary ?? a.labels.alertname ?? '')}`)];
+  return { ...(spec.channel ? { channel: spec.channel } : {}), text: cut(lines.join('\n')), blocks };
 }
 
-export function slackRequests(spec: ReceiverSpec & { kind: 'slack' }, n: Notification, ctx: PayloadContext): OutboundRequest[] {
-  return [{ url: spec.webhookUrl, headers: { 'content-type': 'application/json' }, body: JSON.stringify(slackPayload(spec, n, ctx)), label: `slack ${spec.name}` }];
+const plain = (text: string) => ({ type: 'plain_text', text: cut(text), emoji: false });
+
+function alertBlocks(a: AlertText): object[] {
+  const line = `${a.firing ? '🔴' : '🟢'} ${a.summary} (${a.severity})${a.description ? `\n${a.description}` : ''}`;
+  return [{ type: 'section', text: plain(line) }, ...(a.runbookUrl ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `<${a.runbookUrl}|runbook>` }] }] : [])];
 }
 
-function alertLine(a: NotifiedAlert): string {
-  const mark = a.status === 'firing' ? ':red_circle:' : ':large_green_circle:';
-  const runbook = a.annotations.runbook_url ? ` <${a.annotations.runbook_url}|runbook>` : '';
-  const description = a.annotations.description ? `\n${escape(a.annotations.description)}` : '';
-  return `${mark} *${escape(a.annotations.summary ?? a.labels.alertname ?? '')}* (${a.labels.severity ?? 'none'})${runbook}${description}`;
-}
-
-/** Slack's mrkdwn control characters. */
+/** Slack's control characters in mrkdwn (mentions and links start with <). */
 function escape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
