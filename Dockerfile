@@ -19,6 +19,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The source revision for ledger_exporter_build_info and --version (no .git in the build context):
+#   docker build --build-arg REVISION=$(git rev-parse HEAD) ...
+ARG REVISION=unknown
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 

@@ -170,8 +170,9 @@ t1=$(date +%s)
 # The classic builder keeps the build stage's image; untagged, one more was left dangling at every
 # build. Tagged, it is the one build cache (docker rmi ledger-fleet-exporter:build-stage frees it),
 # replaced at each build, and the full build below reuses it.
-replace_tagged ledger-fleet-exporter:build-stage --build-arg NODE_IMAGE=lfe-local/node:local --target build
-replace_tagged ledger-fleet-exporter:local --build-arg NODE_IMAGE=lfe-local/node:local
+args=(--build-arg NODE_IMAGE=lfe-local/node:local --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)")
+replace_tagged ledger-fleet-exporter:build-stage "${args[@]}" --target build
+replace_tagged ledger-fleet-exporter:local "${args[@]}"
 # Stage images an earlier version of this script left untagged.
 docker image prune -f --filter label=org.ledger-fleet-exporter.stage=build >/dev/null 2>&1 || true
 size=$(docker image inspect -f '{{.Size}}' ledger-fleet-exporter:local)
