@@ -5,7 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { standardComponents } from '../src/daemon/features.js';
-import { simulatedFleetConfig } from '../src/demo.js';
+import { simulatedFleetConfig } from '../src/demo/fleet.js';
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
 import { countConnections, type FleetNode } from './fleet.js';

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { startDaemon } from '../src/daemon/index.js';
-import { simulatedFleetConfig } from '../src/demo.js';
+import { simulatedFleetConfig } from '../src/demo/fleet.js';
 import { headerCacheSize } from '../src/exposition/familyHeaders.js';
 import { createLogger } from '../src/logger.js';
 import { endsWithBench } from './children.js';

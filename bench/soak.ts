@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { startDaemon } from '../src/daemon/index.js';
 import { standardComponents } from '../src/daemon/features.js';
-import { simulatedFleetConfig } from '../src/demo.js';
+import { simulatedFleetConfig } from '../src/demo/fleet.js';
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
 import { SIM_FAULTS } from '../src/sim/index.js';

@@ -9,7 +9,7 @@ import { openBrowser, chromiumAvailable, CHROMIUM_PATH } from './browser.mjs';
 import { startDaemon } from '../dist/daemon/index.js';
 import { statusComponent } from '../dist/status/component.js';
 import { VERSION } from '../dist/version.js';
-import { demoConfig, startDemoFleet } from '../dist/demo.js';
+import { demoConfig, startDemoFleet } from '../dist/demo/fleet.js';
 import { createLogger } from '../dist/logger.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'images');

@@ -10,7 +10,24 @@ export const VERSION: string = (() => {
   }
 })();
 
+/** The source revision the build was made from (dist/build-info.json, written by `npm run build`); unknown when run from source. */
+export const REVISION: string = (() => {
+  try {
+    const info = JSON.parse(readFileSync(new URL('./build-info.json', import.meta.url), 'utf8')) as { revision?: string };
+    return info.revision || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+})();
+
+/** What ledger_exporter_build_info says and `--version` prints. */
+export const BUILD_INFO = { version: VERSION, revision: REVISION, nodejs_version: process.version } as const;
+
 /** What `--version` prints, as Prometheus tools print theirs. */
 export function versionText(program: string): string {
-  return `${program}, version ${VERSION}\n  node version: ${process.version}\n  platform:     ${process.platform}/${process.arch}\n`;
+  return (
+    `${program}, version ${VERSION} (revision: ${REVISION})\n` +
+    `  node version: ${process.version}\n` +
+    `  platform:     ${process.platform}/${process.arch}\n`
+  );
 }

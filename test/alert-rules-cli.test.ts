@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import { runCli } from './support/cliProcess.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
-import { RULES_FILE } from './support/alert-rules.js';
+import { RECORDING_FILE, RULES_FILE } from './support/alert-rules.js';
 
 const tools = checkTools(['promtool']);
 const dir = mkdtempSync(join(tmpdir(), 'lfe-alert-rules-'));
@@ -21,15 +21,18 @@ function configFile(name: string, lines: string[]): string {
   return file;
 }
 
-type Rule = { alert: string; expr: string; for: string; labels: { severity: string }; annotations: { runbook_url: string } };
+type Rule = { alert?: string; record?: string; expr: string; for: string; labels: { severity: string }; annotations: { runbook_url: string } };
 const rulesOf = (text: string) => (parse(text) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
 
 describe('alert-rules command', () => {
-  it('without an alerting section writes the committed rules file', async () => {
+  it('without an alerting section writes the committed alerting rules followed by the committed recording group', async () => {
     const r = await runCli(['alert-rules', '--config', configFile('plain.yaml', [])]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(readFileSync(RULES_FILE, 'utf8'));
+    const recording = readFileSync(RECORDING_FILE, 'utf8');
+    const group = recording.slice(recording.indexOf('groups:\n') + 'groups:\n'.length);
+    expect(r.stdout).toContain(readFileSync(RULES_FILE, 'utf8') + group);
+    expect(r.stdout.endsWith(group)).toBe(true);
   });
 
   it.skipIf(tools.skip)(`applies the deployment's overrides and runbook links, and promtool loads the result${tools.skipNote}`, async () => {
@@ -44,14 +47,14 @@ describe('alert-rules command', () => {
     ]);
     const r = await runCli(['alert-rules', '--config', file]);
     expect(r.code).toBe(0);
-    const rules = rulesOf(r.stdout);
+    const rules = rulesOf(r.stdout).filter((x) => x.alert !== undefined);
     expect(rules.map((x) => x.alert).sort()).toEqual(ALERT_DEFINITIONS.map((d) => d.name).filter((n) => n !== 'LedgerMiningUpgradeApproaching').sort());
     expect(rules.find((x) => x.alert === 'LedgerNodeDown')).toMatchObject({ for: '5m', labels: { severity: 'warning' }, annotations: { runbook_url: 'https://runbooks.example.org/ledger.md#ledgernodedown' } });
     expect(rules.find((x) => x.alert === 'LedgerNodeLowPeers')!.expr).toContain('ledger_node_peers < 3');
     const out = join(dir, 'tuned.rules.yml');
     writeFileSync(out, r.stdout);
     const check = execFileSync(requireTool(tools, 'promtool'), ['check', 'rules', out], { encoding: 'utf8' });
-    expect(check).toContain(`SUCCESS: ${rules.length} rules found`);
+    expect(check).toContain(`SUCCESS: ${rulesOf(r.stdout).length} rules found`);
   });
 
   it('says what is wrong with the config on stderr and writes no rules: exit 1 for problems, 2 for an unreadable file', async () => {

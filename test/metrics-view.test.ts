@@ -73,7 +73,7 @@ describe('MetricsView', () => {
     expect(lines).toContain('ledger_fleet_nodes_up{network="testnet"} 1');
     expect(lines).toContain(`ledger_validator_stake_tokens{network="mainnet",validator="${'ab'.repeat(32)}"} 123456789012.34567`);
     expect(lines).toContain('ledger_validators_active{network="mainnet"} 1');
-    expect(lines).toContain('ledger_exporter_build_info{version="9.9.9"} 1');
+    expect(lines.find((l) => l.startsWith('ledger_exporter_build_info{'))).toMatch(/^ledger_exporter_build_info\{version="9\.9\.9",revision="[^"]+",nodejs_version="v\d+\.\d+\.\d+"\} 1$/);
     expect(lines).toContain('ledger_exporter_config_reloads_total{result="failure"} 1');
     expect(lines).toContain('ledger_exporter_poll_overruns_total{probe="metrics"} 3');
     expect(lines).toContain('ledger_upstream_peers_connected{node="val-1",network="mainnet"} 7');

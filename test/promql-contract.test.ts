@@ -21,7 +21,7 @@ import {
   substituteGrafanaVariables,
   type PromqlExpression,
 } from '../tools/dashboards/promql.js';
-import { DEMO_SPECS, demoConfig } from '../src/demo.js';
+import { DEMO_SPECS, demoConfig } from '../src/demo/fleet.js';
 import { parseExposition } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';

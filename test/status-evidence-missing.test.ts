@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../src/daemon/index.js';
-import { simulatedFleetConfig } from '../src/demo.js';
+import { simulatedFleetConfig } from '../src/demo/fleet.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
 import { statusComponent } from '../src/status/component.js';

@@ -6,6 +6,7 @@
 #   lfe-local/alertmanager   + alertmanager and amtool from Debian's `prometheus-alertmanager`
 #   lfe-local/node           + this machine's node binary, the shared libraries ldd lists, npm
 #   ledger-fleet-exporter:local   the repository's Dockerfile built on lfe-local/node
+#   ledger-fleet-exporter:build-stage   its build stage, kept as the one build cache (no dangling images)
 # A base image carries a hash of its inputs as a label and is not rebuilt while they are unchanged;
 # the exporter image reuses Docker's layer cache.
 # Usage: scripts/containers/build-images.sh [--bases-only]
@@ -155,11 +156,24 @@ log "base images ready in $(( $(date +%s) - t0 )) s"
 
 [ "${1:-}" = "--bases-only" ] && exit 0
 
+# replace_tagged TAG ARGS...: builds TAG and drops the image TAG named before, unless it is the
+# same (a fully cached build yields the same image: removing "the old one" would remove it).
+replace_tagged() {
+  local tag=$1 old new; shift
+  old=$(docker image inspect -f '{{.Id}}' "$tag" 2>/dev/null || true)
+  quiet_build "$@" -t "$tag" .
+  new=$(docker image inspect -f '{{.Id}}' "$tag")
+  [ -z "$old" ] || [ "$old" = "$new" ] || docker rmi "$old" >/dev/null 2>&1 || true
+}
+
 t1=$(date +%s)
-old=$(docker image inspect -f '{{.Id}}' ledger-fleet-exporter:local 2>/dev/null || true)
-quiet_build --build-arg NODE_IMAGE=lfe-local/node:local -t ledger-fleet-exporter:local .
-new=$(docker image inspect -f '{{.Id}}' ledger-fleet-exporter:local)
-# A fully cached build yields the same image: removing "the old one" would remove it.
-[ -z "$old" ] || [ "$old" = "$new" ] || docker rmi "$old" >/dev/null 2>&1 || true
+# The classic builder keeps the build stage's image; untagged, one more was left dangling at every
+# build. Tagged, it is the one build cache (docker rmi ledger-fleet-exporter:build-stage frees it),
+# replaced at each build, and the full build below reuses it.
+args=(--build-arg NODE_IMAGE=lfe-local/node:local --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)")
+replace_tagged ledger-fleet-exporter:build-stage "${args[@]}" --target build
+replace_tagged ledger-fleet-exporter:local "${args[@]}"
+# Stage images an earlier version of this script left untagged.
+docker image prune -f --filter label=org.ledger-fleet-exporter.stage=build >/dev/null 2>&1 || true
 size=$(docker image inspect -f '{{.Size}}' ledger-fleet-exporter:local)
 log "built ledger-fleet-exporter:local in $(( $(date +%s) - t1 )) s ($(( size / 1000000 )) MB)"

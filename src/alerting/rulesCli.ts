@@ -1,10 +1,13 @@
 // `ledger-fleet-exporter alert-rules --config <file>`: the Prometheus rules file for one
 // deployment, with its config's `alerting.rules` and runbook links applied exactly as the built-in
-// engine applies them, so a Prometheus beside the engine alerts on the same thresholds. The rules
-// go to stdout (redirect them to a file); problems go to stderr, with a non-zero exit.
+// engine applies them, so a Prometheus beside the engine alerts on the same thresholds. The file
+// is self-sufficient: the recording rules whose series the alerts read come with it, so loaded
+// alone every alert can fire. The rules go to stdout (redirect them to a file); problems go to
+// stderr, with a non-zero exit.
 import { parseArgs } from 'node:util';
 import { ConfigError, formatProblem, loadConfigFile, unreadableConfigLine } from '../config/index.js';
 import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE } from './definitions/index.js';
+import { RECORDING_GROUP, renderRecordingGroup } from '../recording/rules.js';
 import { renderRulesFile } from './rulesFile.js';
 
 export const ALERT_RULES_USAGE = 'usage: ledger-fleet-exporter alert-rules --config <file.yaml>';
@@ -32,6 +35,18 @@ export async function runAlertRulesCli(argv: string[], out: AlertRulesOutput): P
     out.problem(unreadableConfigLine(values.config, err));
     return 2;
   }
-  out.write(renderRulesFile(config.alerting?.runbookBase ?? DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, config.alerting?.rules));
+  out.write(selfSufficientRules(renderRulesFile(config.alerting?.runbookBase ?? DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, config.alerting?.rules)));
   return 0;
+}
+
+const NOTE = `# Written by \`ledger-fleet-exporter alert-rules\`: this deployment's alerting rules followed by the
+# recording rules they read (group ${RECORDING_GROUP}). Load this file alone, instead of the
+# repository's alerts/ledger-fleet-exporter.rules.yml and .recording.yml (not beside them: the
+# recording group would be evaluated twice).
+#
+`;
+
+/** The alerting rules file with the recording group appended, and a note saying so. */
+export function selfSufficientRules(alertingRules: string): string {
+  return `${NOTE}${alertingRules}${renderRecordingGroup()}`;
 }

@@ -40,7 +40,9 @@ export const RUN: Command = {
 
 export const DEMO: Command = {
   name: 'demo',
-  summary: 'Starts a simulated fleet of seven nodes, a receiver that prints notifications, and the exporter polling them.',
+  summary:
+    'Starts a simulated fleet of seven nodes, a receiver that prints notifications, and the exporter polling them with its\n' +
+    'built-in alerting (default address 127.0.0.1:9715). Stops on Ctrl-C, or when the process that started it exits.',
   flags: [
     LISTEN,
     LOG_LEVEL,
@@ -52,7 +54,12 @@ export const DEMO: Command = {
       value: '<dir>',
       help: 'Keep the demo\'s evidence, status history and alert state here across runs (default: a new directory per run, removed at exit).',
     },
-    { name: 'advertise-host', type: 'string', value: '<host>', help: 'Host to print in URLs when listening on all interfaces (default 127.0.0.1).' },
+    {
+      name: 'simulator-listen',
+      type: 'string',
+      value: '<host:port>',
+      help: 'Address of the simulator\'s control API, to inject faults (default 127.0.0.1:9716; port 0: any free port).',
+    },
     HELP,
   ],
 };

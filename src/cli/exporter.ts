@@ -2,6 +2,7 @@
 // the standard components, and keep it running (reloads, clean stop).
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
+import { unsetVariablesHint } from '../config/check.js';
 import { ConfigError, formatProblem, loadConfigFile } from '../config/index.js';
 import { standardComponents } from '../daemon/features.js';
 import { startDaemon } from '../daemon/index.js';
@@ -36,6 +37,8 @@ export async function runExporter(values: Values, secrets: Secrets): Promise<num
   } catch (err) {
     if (err instanceof ConfigError) {
       for (const p of err.problems) process.stderr.write(`${formatProblem(p)}\n`);
+      const hint = unsetVariablesHint(err.problems.map((p) => p.message), values.config as string, `--config ${values.config as string}`);
+      if (hint) process.stderr.write(`${hint}\n`);
       return 1;
     }
     if (err instanceof ShardSpecError) throw new UsageError(err.message);

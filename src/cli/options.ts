@@ -64,7 +64,8 @@ function explain(command: Command, err: Error & { code?: string }): string {
   const unknown = /'(-{1,2}[^']+)'/.exec(err.message)?.[1] ?? '';
   const near = nearestFlag(command, unknown.replace(/^-+/, '').split('=')[0]!);
   const hint = near ? `; did you mean --${near}?` : '';
-  return `unknown option ${unknown} for ${command.name}${hint} (see: ${command.name === 'run' ? '' : `${command.name} `}--help)`;
+  const help = command.name === 'run' ? '--help' : `${command.name} --help`;
+  return `unknown option ${unknown}${hint} (see: ledger-fleet-exporter ${help})`;
 }
 
 /** The known spelling closest to `word`, when it is close enough to be a typo or another style. */

@@ -29,6 +29,19 @@ export async function runCheckConfig(path: string, out: (line: string) => void, 
     if (!(e instanceof ConfigError)) throw e;
     for (const p of e.problems) out(formatProblem(p));
     out(`${path}: ${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found`);
+    const hint = unsetVariablesHint(e.problems.map((p) => p.message), path);
+    if (hint) out(hint);
     return 1;
   }
+}
+
+/**
+ * How to set the variables a config reads and the environment lacks, as a command line to copy
+ * (the shipped examples read some): undefined when none is missing.
+ */
+export function unsetVariablesHint(messages: string[], path: string, args = `check-config ${path}`): string | undefined {
+  const names = [...new Set(messages.flatMap((m) => /^environment variable "([^"]+)" is not set/.exec(m)?.[1] ?? []))];
+  if (names.length === 0) return undefined;
+  const example = names.map((n) => `${n}=...`).join(' ');
+  return `${path}: the config reads ${names.length === 1 ? 'a variable' : 'variables'} from the environment; set ${names.length === 1 ? 'it' : 'them'}, e.g.: ${example} ledger-fleet-exporter ${args}`;
 }

@@ -2,6 +2,7 @@
 // (evidence, agent platform, upstream, status, alerting, heartbeat, shard) joins it as a
 // DaemonComponent (component.ts); this file connects them and hands every reload's one diff around.
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { diffConfig } from '../config/diff.js';
 import { secretsOf } from '../config/secrets.js';
 import type { ExporterConfig, ListenAddress, NodeTarget } from '../domain.js';
@@ -83,7 +84,8 @@ export async function startPipeline(initial: ExporterConfig, opts: PipelineOptio
     Object.assign({ pollOverruns: parts.counters.pollOverruns, evidenceWriteErrors: 0, agentKeyValid: undefined }, ...components.map((c) => c.signals?.() ?? {}));
   const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, signals, evidence };
   for (const c of components) await c.start?.(ctx);
-  log.info({ url, nodes: initial.nodes.length, version: VERSION }, 'exporter listening');
+  // The address bound (0.0.0.0 when listening on all interfaces) beside the URL to open.
+  log.info({ url, listen: boundAddress(server), nodes: initial.nodes.length, version: VERSION }, 'exporter listening');
 
   let closing: Promise<void> | undefined;
   return {
@@ -200,6 +202,11 @@ async function listenOrRelease(server: Server, opts: PipelineOptions, configured
     await release();
     throw err;
   }
+}
+
+function boundAddress(server: Server): string {
+  const addr = server.address() as AddressInfo;
+  return addr.family === 'IPv6' ? `[${addr.address}]:${addr.port}` : `${addr.address}:${addr.port}`;
 }
 
 /** Closes components in reverse order (what opened first, such as the evidence store, closes last). */

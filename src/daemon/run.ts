@@ -23,3 +23,22 @@ export function keepRunning(daemon: Daemon, opts: KeepRunningOptions): StopReque
     for (const stop of opts.alsoStop ?? []) await stop();
   });
 }
+
+/** How often a demo checks that the process that started it (npm, a shell) is still there. */
+const PARENT_CHECK_MS = 1_000;
+
+/**
+ * Stops when the parent process goes away: `npm start` killed or interrupted does not always pass
+ * the signal on, and a demo left running holds its ports. A process whose parent is init (a
+ * container's PID 1, a service) has nothing to follow.
+ */
+export function stopWithParent(stop: StopRequest): void {
+  const parent = process.ppid;
+  if (parent <= 1) return;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop({ why: `parent process ${parent} exited` });
+  }, PARENT_CHECK_MS);
+  timer.unref();
+}

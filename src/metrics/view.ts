@@ -12,6 +12,7 @@
 //   in a batch (fleetColumns.ts), so a scrape mostly copies ready bytes (npm run bench -- --render).
 import { Counter, Gauge, Registry } from 'prom-client';
 import { RESERVED_LABELS } from '../config/rules.js';
+import { BUILD_INFO } from '../version.js';
 import { PROBE_NAMES, type ProbeName } from '../domain.js';
 import type { PreparedUpstream } from '../exposition/index.js';
 import type { NodeState } from '../state/fleetState.js';
@@ -68,7 +69,8 @@ function buildRegistry(contentType: string, opts: MetricsViewOptions, input: () 
 /** The exporter's own families: build info, config reloads, poll overruns. */
 export function exporterCollectors(registry: Registry, version: string, input: () => Pick<ScrapeInput, 'counters'>): void {
   const registers = [registry];
-  new Gauge({ name: 'ledger_exporter_build_info', help: 'Exporter build. Always 1.', labelNames: ['version'], registers }).set({ version }, 1);
+  const help = 'Exporter build: version, source revision and Node.js version. Always 1.';
+  new Gauge({ name: 'ledger_exporter_build_info', help, labelNames: ['version', 'revision', 'nodejs_version'], registers }).set({ ...BUILD_INFO, version }, 1);
   new Counter({
     name: 'ledger_exporter_config_reloads_total',
     help: 'Configuration reloads by result (success, failure).',

@@ -118,7 +118,12 @@ const HEADER = `# Prometheus recording rules for ledger-fleet-exporter: fleet-wi
 `;
 
 export function renderRecordingFile(rules: readonly RecordingRule[] = RECORDING_RULES): string {
-  const out = [HEADER, 'groups:', `  - name: ${RECORDING_GROUP}`, '    rules:'];
+  return `${[HEADER, 'groups:'].join('\n')}\n${renderRecordingGroup(rules)}`;
+}
+
+/** The recording group alone (its `- name:` entry under `groups:`), to append to another rules file. */
+export function renderRecordingGroup(rules: readonly RecordingRule[] = RECORDING_RULES): string {
+  const out = [`  - name: ${RECORDING_GROUP}`, '    rules:'];
   for (const rule of rules) {
     for (const c of rule.comment.split('\n')) out.push(`      # ${c}`);
     out.push(`      - record: ${rule.record}`);

@@ -62,7 +62,7 @@ export class SimFleet {
         // Bounded parallelism: a thousand listens at once gains nothing on two cores.
         for (let i = 0; i < nodes.length; i += 64) await Promise.all(nodes.slice(i, i + 64).map((n) => n.listenInitial()));
       }
-      if (opts.controlPort !== undefined && opts.controlPort !== false) await fleet.startControl(env.host, opts.controlPort);
+      if (opts.controlPort !== undefined && opts.controlPort !== false) await fleet.startControl(opts.controlHost ?? env.host, opts.controlPort);
       specs.forEach((spec, i) => {
         if (spec.fault && spec.fault !== 'none') nodes[i]!.setFault(spec.fault);
       });

@@ -45,6 +45,8 @@ export interface SimFleetOptions {
   blockTimeMs?: number;
   /** Port of the HTTP control API (0 = ephemeral); absent or false = no control API. */
   controlPort?: number | false;
+  /** Where the control API listens; default `host` (a container's demo publishes it on 0.0.0.0). */
+  controlHost?: string;
   /** Period of one healthy + one failing phase of the `flapping` fault. Default 6000. */
   flapPeriodMs?: number;
   /** slow_body: bytes written per tick and tick length. Defaults 8 bytes / 500 ms. */

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Wait, type StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SPECS } from '../../src/demo.js';
+import { DEMO_SPECS } from '../../src/demo/fleet.js';
 import { MALLOC_ENV } from '../../src/mallocPolicy.js';
 import {
   assertDockerReady, baseUrl, dockerForSuite, IMAGES, imageHealthcheck, labelledContainer, logsOf, pollHttp, pollJson,
@@ -35,7 +35,7 @@ async function startExporter(teardown: Teardown, configure: (c: ReturnType<typeo
   // The image's own health command, on a 1 s interval instead of 30 s so the wait stays short.
   const test = await imageHealthcheck(IMAGES.exporter);
   const container = configure(labelledContainer(state, IMAGES.exporter))
-    .withExposedPorts(9715)
+    .withExposedPorts(9715, 9716)
     .withHealthCheck({ test: test as ['CMD', ...string[]], interval: 1_000, timeout: 5_000, retries: 30, startPeriod: 1_000 })
     .withWaitStrategy(Wait.forHealthCheck())
     .withStartupTimeout(60_000);
@@ -83,6 +83,23 @@ describe.skipIf(skip)('exporter image: demo fleet', () => {
     });
     expect([...up.keys()].sort()).toEqual(DEMO_SPECS.map((s) => s.name).sort());
     expect(up.get('val-eu-1')).toBe(1);
+  });
+
+  it('prints true addresses: the bound 0.0.0.0:9715, and a simulator API answering on its published port 9716', async () => {
+    const logs = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      void exporter.logs().then((stream) => {
+        stream.on('data', (c: Buffer | string) => (text += c.toString()));
+        setTimeout(() => {
+          stream.destroy();
+          resolve(text);
+        }, 1_000);
+      }, reject);
+    });
+    expect(logs).toContain('simulator API:  http://127.0.0.1:9716/nodes');
+    expect(logs).toMatch(/"listen":"0\.0\.0\.0:9715"/);
+    const nodes = await pollHttp(`${baseUrl(exporter, 9716)}/nodes`, 'the simulator API through the mapped port', (body) => body);
+    for (const spec of DEMO_SPECS) expect(nodes).toContain(spec.name);
   });
 });
 

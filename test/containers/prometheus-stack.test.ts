@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { Wait, type StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { DEMO_SPECS } from '../../src/demo.js';
+import { DEMO_SPECS } from '../../src/demo/fleet.js';
 import { findExecutable } from '../support/prometheus-tools.js';
 import { REQUIRE_DOCKER } from './engine.js';
 import { assertDockerReady, baseUrl, dockerForSuite, IMAGES, labelledContainer, pollJson, startNetwork, startRemoved, Teardown } from './harness.js';

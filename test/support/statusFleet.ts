@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import { simulatedFleetConfig } from '../../src/demo.js';
+import { simulatedFleetConfig } from '../../src/demo/fleet.js';
 import { createLogger } from '../../src/logger.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { statusComponent, type StatusComponent } from '../../src/status/component.js';

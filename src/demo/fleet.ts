@@ -2,9 +2,9 @@
 // lagging node, failing ones) plus the exporter polling it. No config file needed.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { ExporterConfig, ListenAddress, NodeTarget } from './domain.js';
-import { PROBE_NAMES } from './domain.js';
-import { SimFleet, type SimNodeSpec } from './sim/index.js';
+import type { ExporterConfig, ListenAddress, NodeTarget } from '../domain.js';
+import { PROBE_NAMES } from '../domain.js';
+import { SimFleet, type SimNodeSpec } from '../sim/index.js';
 
 export const DEMO_SPECS: SimNodeSpec[] = [
   { name: 'val-eu-1', network: 'mainnet', build: 'current', peers: 12 },
@@ -61,6 +61,23 @@ export function demoConfig(fleet: SimFleet, opts: { listen: ListenAddress; inter
   });
 }
 
-export async function startDemoFleet(opts: { blockTimeMs?: number; controlPort?: number | false } = {}): Promise<SimFleet> {
-  return SimFleet.start(DEMO_SPECS, { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: opts.blockTimeMs, controlPort: opts.controlPort ?? 0 });
+export interface DemoFleetOptions {
+  blockTimeMs?: number;
+  /** The simulator's control API port (0: any free port; false: none). Default: any free port. */
+  controlPort?: number | false;
+  /** Where the control API listens. Default 127.0.0.1. */
+  controlHost?: string;
+  /** Period of rpc-flaky's healthy + failing phases. Default the simulator's 6 s. */
+  flapPeriodMs?: number;
+}
+
+export async function startDemoFleet(opts: DemoFleetOptions = {}): Promise<SimFleet> {
+  return SimFleet.start(DEMO_SPECS, {
+    host: '127.0.0.1',
+    ...(opts.controlHost !== undefined && { controlHost: opts.controlHost }),
+    layout: 'port-per-node',
+    blockTimeMs: opts.blockTimeMs,
+    controlPort: opts.controlPort ?? 0,
+    ...(opts.flapPeriodMs !== undefined && { flapPeriodMs: opts.flapPeriodMs }),
+  });
 }
