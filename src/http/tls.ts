@@ -114,7 +114,13 @@ export function originConnector(o: OriginTls): Connector {
     files.load().then(
       ({ stamp, material }) => {
         if (built?.stamp !== stamp) built = { stamp, connect: buildConnector({ ...o.base, ...material, rejectUnauthorized: false, maxCachedSessions: 16 }) };
-        built.connect(serverName ? { ...opts, servername: serverName } : opts, finish(cb));
+        try {
+          built.connect(serverName ? { ...opts, servername: serverName } : opts, finish(cb));
+        } catch (err) {
+          // Files that are no certificate or key: the TLS context cannot be made (OpenSSL's code only).
+          const code = `TLS_FILES_${(err as NodeJS.ErrnoException).code ?? 'UNUSABLE'}`;
+          cb(Object.assign(new Error(`TLS files not usable: ${code}`), { code }), null);
+        }
       },
       (err: Error) => cb(err, null),
     );
