@@ -12,7 +12,7 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinition } from '../src/alerting/definitions/index.js';
 import { parseConfig } from '../src/config/index.js';
-import { startDaemon, type Daemon } from '../src/daemon.js';
+import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { createLogger } from '../src/logger.js';
 import { SimFleet } from '../src/sim/index.js';
 import { statusComponent } from '../src/status/component.js';
