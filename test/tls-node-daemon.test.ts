@@ -26,6 +26,7 @@ let daemon: Daemon;
 let leaf: Issued;
 let clientKeyBody: string[];
 let handshakes = 0;
+const KEY_CANARY = 'tls-key-canary-5d1e0b7a';
 const logs: string[] = [];
 
 beforeAll(async () => {
@@ -34,8 +35,11 @@ beforeAll(async () => {
   leaf = issue(dir, 'ca', 'node', 10, serverExt('IP:127.0.0.1'));
   makeCa(dir, 'clients', 60);
   const client = issue(dir, 'clients', 'monitor', 30, CLIENT_EXT);
-  // The key's base64 lines: none may show anywhere.
-  clientKeyBody = readFileSync(client.key, 'utf8').split('\n').filter((l) => l && !l.startsWith('-----'));
+  // The key's base64 lines and a canary before its PEM block (text there is allowed and ignored
+  // by PEM readers, so the key still works): none may show anywhere.
+  const key = readFileSync(client.key, 'utf8');
+  clientKeyBody = [KEY_CANARY, ...key.split('\n').filter((l) => l && !l.startsWith('-----'))];
+  writeFileSync(client.key, `${KEY_CANARY}\n${key}`);
   fleet = await SimFleet.start([{ name: 'tls-1', network: 'mainnet', build: 'current' }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 1000 });
   const upstream = new URL(fleet.nodes[0]!.url);
   // TLS in front of the simulated node, asking for a client certificate of the clients CA.
