@@ -153,6 +153,21 @@ describe('TLS client settings per origin', () => {
     }
   });
 
+  it('takes new settings at a reload: the origin gets a new pool, no socket made under the old settings is used again', async () => {
+    const { url } = await httpsNode();
+    const c = clientFor(url, { insecureSkipVerify: true });
+    try {
+      expect((await get(c, url)).ok).toBe(true);
+      // The kept-alive socket was accepted without checks; the new settings check, so they must not reuse it.
+      c.fitNodes([{ url, intervalMs: 1000, timeoutMs: 2000, tls: { caFile: join(dir, 'other.crt') } }]);
+      expect(await get(c, url)).toMatchObject({ ok: false, reason: 'connect' });
+      c.fitNodes([{ url, intervalMs: 1000, timeoutMs: 2000, tls: { caFile: root.cert } }]);
+      expect((await get(c, url)).ok).toBe(true);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('names an unreadable key file and its error code, never its content', async () => {
     const { url } = await httpsNode({ clientCa: join(dir, 'clients.crt') });
     const canary = 'KEY-CANARY-7f3a9c';
