@@ -20,6 +20,19 @@ export const KNOWN_NAMESPACES = ['claw', 'chain', 'clw'] as const;
 /** A header value sent to a node: literal (after ${VAR} expansion) or read from a file. */
 export type SecretValue = { value: string } | { file: string };
 
+/** TLS client settings of a node (Prometheus's tls_config); file paths absolute. */
+export interface TlsSettings {
+  /** CA certificates (PEM) the node's certificate must chain to, instead of the system's. */
+  caFile?: string;
+  /** Client certificate and its key (PEM) for mutual TLS; set together. */
+  certFile?: string;
+  keyFile?: string;
+  /** Name the certificate must carry (and sent as SNI), instead of the URL's host. */
+  serverName?: string;
+  /** Accept any certificate: no chain or name check (the expiry is still read). */
+  insecureSkipVerify?: boolean;
+}
+
 /** One configured node, with defaults already applied. */
 export interface NodeTarget {
   name: string;
@@ -34,6 +47,8 @@ export interface NodeTarget {
   probes: ProbeName[];
   /** Extra request headers (nodes behind an authenticating proxy). Values are secrets. */
   headers: Record<string, SecretValue>;
+  /** TLS client settings for an https URL; absent: the system's CAs, the URL's host. */
+  tls?: TlsSettings;
 }
 
 /** Decimals of a network's token when the config names none (real nodes use 9). */
@@ -144,6 +159,8 @@ export interface NodeValues {
   upstreamTruncations?: number;
   /** Identity of the process behind the URL, kept across failures to notice restarts. */
   process?: { version?: string; startedAt?: number };
+  /** Unix seconds: earliest expiry in the certificate chain of the node's latest TLS connection. */
+  tlsCertExpirySeconds?: number;
 }
 
 /** The request and answer behind a failed probe, for evidence records. */

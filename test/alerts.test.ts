@@ -47,8 +47,11 @@ const CONTRACT_ALERTS: Record<string, ('node' | 'network')[]> = {
   LedgerExporterNotificationsFailing: [],
   // Replicas against each other (contract "Scale-out"; issue 13), not in "Alert names".
   LedgerExporterShardingMismatch: [],
+  // Certificates of https nodes (issue 36), not in "Alert names".
+  LedgerNodeCertificateExpiring: ['node', 'network'],
+  LedgerNodeCertificateExpiringCritical: ['node', 'network'],
 };
-const PIPELINE_ALERTS = ['LedgerExporterWatchdog', 'LedgerExporterNotificationsFailing', 'LedgerExporterShardingMismatch'];
+const PIPELINE_ALERTS = ['LedgerExporterWatchdog', 'LedgerExporterNotificationsFailing', 'LedgerExporterShardingMismatch', 'LedgerNodeCertificateExpiring', 'LedgerNodeCertificateExpiringCritical'];
 
 // Metric names of the contract ("Metric names", and "Built-in alerting" for notifications), plus Prometheus's own `up`.
 const CONTRACT_METRICS = new Set([
@@ -67,6 +70,8 @@ const CONTRACT_METRICS = new Set([
   'ledger_agent_platform_up', 'ledger_agent_platform_key_valid', 'ledger_alert_notifications_total', 'up',
   // Scale-out
   'ledger_exporter_shard', 'ledger_exporter_total_shards', 'ledger_exporter_nodes_assigned',
+  // Certificates of https nodes (issue 36)
+  'ledger_node_tls_cert_expiry_timestamp_seconds',
 ]);
 
 const SEVERITIES = new Set(['critical', 'warning', 'info']);

@@ -269,4 +269,39 @@ describe.skipIf(skip)('status page in chromium', () => {
       await nojs.close();
     }
   }, 90_000);
+  it('keeps the small print true as the script refreshes the node page: time axes, uptime with its time, no next check in the past', async () => {
+    const { page, problems } = await watchedPage(browser!.context);
+    await page.goto(sf.daemon.url + '/nodes/test-proxy');
+    await page.waitForFunction(UPDATED_BY_SCRIPT, undefined, { timeout: 15_000 });
+    const refreshMs = Number(await page.locator('body').getAttribute('data-refresh'));
+    const seen = () =>
+      page.evaluate(() => {
+        const doc = (globalThis as Page$).document;
+        const texts = (sel: string) => [...doc.querySelectorAll(sel)].map((t: Page$) => t.textContent as string);
+        return {
+          historyAxis: texts('.hist-big svg text'),
+          chartAxis: texts('#node-spark svg text'),
+          uptime: doc.getElementById('node-uptime').textContent as string,
+          nextChecks: texts('[data-next-of]'),
+          evidence: doc.querySelectorAll('li.evidence').length as number,
+          repeats: texts('li.evidence .repeats'),
+        };
+      });
+    // Two refreshes by the script, a second apart at least: what it draws is what the server drew.
+    for (let i = 0; i < 2; i++) {
+      await page.waitForTimeout(refreshMs + 200);
+      const s = await seen();
+      expect(s.historyAxis.at(-1)).toMatch(/^\d\d:\d\d:\d\d UTC$/);
+      expect(s.chartAxis).toEqual(expect.arrayContaining(['0 ms', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^\d\d:\d\d:\d\d UTC$/)]));
+      // The fleet has run for less than an hour: the figure says how much time it covers.
+      expect(s.uptime).toMatch(/^\d+(\.\d\d)?% over the (\d+ s|\d+m\d\ds) polled so far$/);
+      for (const next of s.nextChecks) expect(next).toMatch(/^(due now|\d\d:\d\d:\d\d UTC \(in [^)]+\)|\d\d:\d\d:\d\d UTC \(now\))$/);
+    }
+    // Every probe of the node behind the dead proxy got the same 502 page: one entry with its count.
+    const s = await seen();
+    expect(s.evidence).toBeGreaterThanOrEqual(1);
+    expect(s.repeats.some((r) => /^same answer \d+ times$/.test(r))).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

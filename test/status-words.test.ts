@@ -32,7 +32,7 @@ describe('uptime with the time it covers', () => {
     (['1 h', '24 h', '7 d'] as const).map((label, i) => ({ label, windowMs: [H, 24 * H, 168 * H][i]!, value: values[i], coveredMs: Math.min(covered, [H, 24 * H, 168 * H][i]!) }));
 
   it('says over how much time a figure was measured when that is less than its window', () => {
-    expect(uptimeText(0.5, 20_000, 24 * H)).toBe('50.00% over 20 s');
+    expect(uptimeText(0.5, 20_000, 24 * H)).toBe('50.00% over\u00a020\u00a0s');
     expect(uptimeText(0.5, 24 * H, 24 * H)).toBe('50.00%');
     expect(uptimeText(null, 0, 24 * H)).toBe('—');
   });
@@ -68,21 +68,22 @@ describe('uptime with the time it covers', () => {
 });
 
 describe('repeated evidence', () => {
-  const record = (time: string, body: string, attempt: number): EvidenceRecord => {
+  const record = (time: string, body: string, attempt: number, method = 'GET /health'): EvidenceRecord => {
     const r = buildEvidenceRecord(
-      { node: 'n1', network: 'mainnet', url: 'http://127.0.0.1:1', probe: 'health', method: 'GET /health', status: 502, durationMs: 7, attempt, headers: { server: 'nginx' }, body: Buffer.from(body), runnerStatus: { consecutiveFailures: attempt, lastSuccess: null } },
+      { node: 'n1', network: 'mainnet', url: 'http://127.0.0.1:1', probe: 'health', method, status: 502, durationMs: 7, attempt, headers: { server: 'nginx' }, body: Buffer.from(body), runnerStatus: { consecutiveFailures: attempt, lastSuccess: null } },
       { hostname: 'h', version: 'v' },
     );
     return { ...r, time };
   };
 
-  it('shows the same answer once with its count and first time, each different answer apart, newest first', () => {
+  it('shows the same answer once with its count, first time and the requests that got it; each different answer apart, newest first', () => {
     const page = '<html><body><h1>502 Bad Gateway</h1></body></html>';
-    const records = [5, 4, 3, 2, 1].map((i) => record(`2026-11-27T13:0${i}:00.000Z`, i === 3 ? 'upstream reset' : page, i));
+    const methods = ['POST claw_getValidators', 'GET /health', 'GET /health', 'POST claw_blockNumber', 'GET /metrics'];
+    const records = [5, 4, 3, 2, 1].map((i) => record(`2026-11-27T13:0${i}:00.000Z`, i === 3 ? 'upstream reset' : page, i, methods[5 - i]));
     const groups = groupRepeats(records);
-    expect(groups.map((g) => [g.newest.time, g.count, g.oldestTime, g.newest.body])).toEqual([
-      ['2026-11-27T13:05:00.000Z', 4, '2026-11-27T13:01:00.000Z', page],
-      ['2026-11-27T13:03:00.000Z', 1, '2026-11-27T13:03:00.000Z', 'upstream reset'],
+    expect(groups.map((g) => [g.newest.time, g.count, g.oldestTime, g.newest.body, g.requests])).toEqual([
+      ['2026-11-27T13:05:00.000Z', 4, '2026-11-27T13:01:00.000Z', page, ['POST claw_getValidators', 'GET /health', 'POST claw_blockNumber', 'GET /metrics']],
+      ['2026-11-27T13:03:00.000Z', 1, '2026-11-27T13:03:00.000Z', 'upstream reset', ['GET /health']],
     ]);
   });
 });

@@ -80,7 +80,7 @@ export class AlertEngine {
     for (const { def, params } of this.rules) {
       let samples;
       try {
-        samples = def.evaluate!({ snapshot: inputs.snapshot, exporter: inputs.exporter, params, range: (k, v, w) => this.ranges.read(`${def.name}\u0000${k}`, v, w, now) });
+        samples = def.evaluate!({ snapshot: inputs.snapshot, exporter: inputs.exporter, params, now, range: (k, v, w) => this.ranges.read(`${def.name}\u0000${k}`, v, w, now) });
         this.errors.delete(def.name);
       } catch (err) {
         // A broken expression keeps its instances as they are rather than resolving them.

@@ -39,6 +39,8 @@ export interface EvalContext {
   exporter: ExporterSignals;
   params: AlertParams;
   range: RangeFn;
+  /** The evaluation's time, ms since the epoch (what PromQL's time() is). */
+  now: number;
 }
 
 /** One element of an alert's result vector: its labels (without alertname/severity) and value. */

@@ -7,6 +7,7 @@ import { diffConfig } from '../config/diff.js';
 import { secretsOf } from '../config/secrets.js';
 import type { ExporterConfig, ListenAddress, NodeTarget } from '../domain.js';
 import type { EvidenceInput } from '../evidence/record.js';
+import { certExpiryListener } from '../http/certExpiry.js';
 import { HttpClient } from '../http/client.js';
 import type { Logger } from '../logger.js';
 import { MetricsView, type ExporterCounters, type RegistryExtension } from '../metrics/view.js';
@@ -152,7 +153,7 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
       probers,
       logger: log,
       recordEvidence: keepers.length > 0 ? recordEvidence : undefined,
-      listeners: [(_t, _r, node) => view.noteResult(node), ...components.flatMap((c) => c.onProbeResult ?? [])],
+      listeners: [certExpiryListener(client), (_t, _r, node) => view.noteResult(node), ...components.flatMap((c) => c.onProbeResult ?? [])],
     }),
     isDue: (t, p, now) => state.due(t.name, p, now, recheck(t)),
     onOverrun: (_t, p) => void counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1),

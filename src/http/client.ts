@@ -7,7 +7,8 @@ import type { Secrets } from '../redact.js';
 import { classifyTransportError, errorCode, statusReason, type HttpFailureReason } from './classify.js';
 import { ConnectionLog } from './connections.js';
 import { Destination } from './destination.js';
-import { createDispatcher, idleKeepMs, NodeDispatcher, nodesPerOrigin } from './dispatcher.js';
+import type { TlsSettings } from '../domain.js';
+import { createDispatcher, idleKeepMs, NodeDispatcher, nodesPerOrigin, tlsPerOrigin } from './dispatcher.js';
 import { Deadlines, type DeadlineClock } from './deadlines.js';
 import { exchange, ExchangeError, type Answer } from './exchange.js';
 import { parseRetryAfter } from './retryAfter.js';
@@ -141,10 +142,16 @@ export class HttpClient {
    * Fits the pool to the nodes polled (see dispatcher.ts): one socket per node behind each origin,
    * idle sockets kept past the longest poll interval. A pool of another kind keeps its own policy.
    */
-  fitNodes(nodes: readonly { url: string; intervalMs: number; timeoutMs: number }[]): void {
+  fitNodes(nodes: readonly { url: string; intervalMs: number; timeoutMs: number; tls?: TlsSettings }[]): void {
     if (!(this.dispatcher instanceof NodeDispatcher)) return;
     this.dispatcher.setConnectionsPerOrigin(nodesPerOrigin(nodes.map((n) => n.url)));
+    this.dispatcher.setTlsPerOrigin(tlsPerOrigin(nodes));
     this.dispatcher.keepIdleFor(idleKeepMs(nodes));
+  }
+
+  /** Unix seconds: the earliest certificate expiry of `origin`'s newest TLS connection; undefined for a pool of another kind. */
+  certExpiry(origin: string): number | undefined {
+    return this.dispatcher instanceof NodeDispatcher ? this.dispatcher.certExpiry(origin) : undefined;
   }
 
   /** What fitNodes set for `origin` (diagnostics); undefined for a pool of another kind. */

@@ -1,6 +1,9 @@
 // The one place outbound connection pools are made, so the pool policy is decided here only.
+import { isDeepStrictEqual } from 'node:util';
 import { buildConnector, Client, Dispatcher, errors, Pool } from 'undici';
+import type { TlsSettings } from '../domain.js';
 import { trimFinished } from './queueTrim.js';
+import { originConnector, sharedConnectOptions } from './tls.js';
 
 /** How often idle dispatchers drop the finished requests they still list (queueTrim.ts). */
 const TRIM_EVERY_MS = 30_000;
@@ -20,6 +23,7 @@ interface OriginEntry {
   dispatcher: Client | Pool;
   connections: number;
   open: number;
+  tls?: TlsSettings;
 }
 
 /**
@@ -49,20 +53,27 @@ export class NodeDispatcher extends Dispatcher {
   /** Dispatchers replaced by a new size, finishing what they were sent. */
   private readonly retired = new Set<Client | Pool>();
   private perOrigin: ReadonlyMap<string, number> = new Map();
+  private tlsPerOrigin: ReadonlyMap<string, TlsSettings> = new Map();
+  /** Unix seconds: the earliest certificate expiry each origin's newest TLS connection showed. */
+  private readonly expiries = new Map<string, number>();
+  private readonly connectBase: buildConnector.BuildOptions;
+  private readonly sharedConnect: buildConnector.connector;
   private state: 'open' | 'closed' | 'destroyed' = 'open';
   private readonly trimTimer: NodeJS.Timeout;
 
   constructor(opts: DispatcherOptions = {}) {
     super();
     this.trimTimer = setInterval(() => this.trimFinished(), TRIM_EVERY_MS).unref();
+    this.connectBase = sharedConnectOptions(opts.connectTimeoutMs ?? 5_000);
+    // One connector for every origin without TLS settings: undici otherwise builds one per
+    // origin's client, each with its own TLS session cache (a Map and a FinalizationRegistry,
+    // ~0.5 KB per node: 5 MB of heap at 10,000 nodes, most of them plain HTTP). Sessions stay keyed
+    // by server name, so each TLS node still resumes its own; they are held weakly, so the bound
+    // is on names, not on memory. Each origin wraps it (originConnector) to read certificates.
+    this.sharedConnect = buildConnector(this.connectBase);
     this.options = {
       keepAliveTimeout: IDLE_KEEP_MIN_MS,
       keepAliveMaxTimeout: SERVER_KEEP_MAX_MS,
-      // One connector for every origin: undici otherwise builds one per origin's client, each with
-      // its own TLS session cache (a Map and a FinalizationRegistry, ~0.5 KB per node: 5 MB of heap
-      // at 10,000 nodes, most of them plain HTTP). Sessions stay keyed by server name, so each TLS
-      // node still resumes its own; they are held weakly, so the bound is on names, not on memory.
-      connect: buildConnector({ timeout: opts.connectTimeoutMs ?? 5_000, maxCachedSessions: 65_536 }),
       pipelining: 1,
     };
   }
@@ -86,6 +97,26 @@ export class NodeDispatcher extends Dispatcher {
       this.origins.delete(origin);
       this.retire(e.dispatcher);
     }
+  }
+
+  /**
+   * TLS client settings per origin (the nodes' `tls`; origins not named: the system's CAs). An
+   * origin whose settings changed gets a new pool for its next request, so no socket made under
+   * the old settings is used again.
+   */
+  setTlsPerOrigin(perOrigin: ReadonlyMap<string, TlsSettings>): void {
+    this.tlsPerOrigin = perOrigin;
+    for (const [origin, e] of this.origins) {
+      if (isDeepStrictEqual(e.tls, perOrigin.get(origin))) continue;
+      this.origins.delete(origin);
+      this.retire(e.dispatcher);
+    }
+    for (const origin of this.expiries.keys()) if (!this.origins.has(origin) && !this.perOrigin.has(origin)) this.expiries.delete(origin);
+  }
+
+  /** Unix seconds: the earliest certificate expiry the origin's newest TLS connection showed. */
+  certExpiry(origin: string): number | undefined {
+    return this.expiries.get(origin);
   }
 
   /**
@@ -150,8 +181,11 @@ export class NodeDispatcher extends Dispatcher {
 
   private add(origin: string): OriginEntry {
     const connections = this.connectionsOf(origin);
-    const d = connections === 1 ? new Client(origin, this.options) : new Pool(origin, { ...this.options, connections });
-    const e: OriginEntry = { dispatcher: d, connections, open: 0 };
+    const tls = this.tlsPerOrigin.get(origin);
+    const connect = originConnector({ shared: this.sharedConnect, base: this.connectBase, settings: tls, onExpiry: (s) => this.expiries.set(origin, s) });
+    const options = { ...this.options, connect };
+    const d = connections === 1 ? new Client(origin, options) : new Pool(origin, { ...options, connections });
+    const e: OriginEntry = { dispatcher: d, connections, open: 0, tls };
     const events: Dispatcher = d;
     events.on('connect', (o, targets) => {
       e.open++;
@@ -213,6 +247,13 @@ export function idleKeepMs(nodes: Iterable<{ intervalMs: number; timeoutMs: numb
   let longest = 0;
   for (const n of nodes) longest = Math.max(longest, n.intervalMs + n.timeoutMs);
   return Math.min(IDLE_KEEP_MAX_MS, Math.max(IDLE_KEEP_MIN_MS, longest + 5_000));
+}
+
+/** The TLS settings of each origin that nodes give some (config checks make nodes of one origin agree). */
+export function tlsPerOrigin(nodes: Iterable<{ url: string; tls?: TlsSettings }>): Map<string, TlsSettings> {
+  const out = new Map<string, TlsSettings>();
+  for (const n of nodes) if (n.tls) out.set(new URL(n.url).origin, n.tls);
+  return out;
 }
 
 /** Nodes per origin of their URLs (credentials and paths aside): the sockets each origin may hold. */

@@ -40,6 +40,11 @@ export interface FleetLayout {
 const NODE_GAUGES: Array<[string, string, (n: NodeView) => number | undefined]> = [
   ['ledger_node_up', 'Whether the node answered its last health or blockNumber probe with a valid answer (1) or not (0).', (n) => (n.up ? 1 : 0)],
   ['ledger_node_block_height', 'Block height of the node, from /health, else from blockNumber.', (n) => n.height],
+  [
+    'ledger_node_tls_cert_expiry_timestamp_seconds',
+    'Unix time when the earliest certificate of the chain the node presents expires (https nodes, from the connection the probes use).',
+    (n) => n.values?.tlsCertExpirySeconds,
+  ],
 ];
 const LAG: [string, string] = ['ledger_node_height_lag_blocks', "Highest height in the node's network minus this node's height."];
 const INFO: [string, string] = ['ledger_node_info', 'Node identity: version, chain id, RPC namespace and configured labels. Always 1.'];

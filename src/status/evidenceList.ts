@@ -1,5 +1,6 @@
-// The node page's evidence: the newest 5xx answers, the same answer told once with how often and
-// over what time it came (a node behind a failing proxy sends the same 502 page at every poll).
+// The node page's evidence: the newest 5xx answers, the same answer told once with how often, to
+// which requests and over what time it came (a node behind a failing proxy sends the same 502 page
+// to every probe at every poll).
 import type { EvidenceRecord } from '../evidence/record.js';
 import { esc } from './html.js';
 
@@ -10,14 +11,16 @@ import { esc } from './html.js';
  */
 export type EvidenceSection = { records: EvidenceRecord[]; partial?: boolean } | { disabled: true } | { missing: true } | { error: string } | { busy: true };
 
-/** Records that carry the same answer, newest first: `newest` is shown, the rest counted. */
+/** Records that carry the same answer (status, server, body), newest first: `newest` is shown, the rest counted. */
 export interface AnswerGroup {
   newest: EvidenceRecord;
   count: number;
   oldestTime: string;
+  /** The requests that got it ("GET /health", "POST claw_blockNumber"), newest first, each once. */
+  requests: string[];
 }
 
-const sameAnswer = (r: EvidenceRecord) => JSON.stringify([r.probe, r.method, r.status, r.headers.server ?? '', r.body, r.bodyTruncated]);
+const sameAnswer = (r: EvidenceRecord) => JSON.stringify([r.status, r.headers.server ?? '', r.body, r.bodyTruncated]);
 
 /** Groups records (newest first) by the answer they carry, in the order of each answer's newest record. Pure. */
 export function groupRepeats(records: readonly EvidenceRecord[]): AnswerGroup[] {
@@ -28,7 +31,8 @@ export function groupRepeats(records: readonly EvidenceRecord[]): AnswerGroup[] 
     if (g) {
       g.count++;
       if (r.time < g.oldestTime) g.oldestTime = r.time;
-    } else byAnswer.set(key, { newest: r, count: 1, oldestTime: r.time });
+      if (!g.requests.includes(r.method)) g.requests.push(r.method);
+    } else byAnswer.set(key, { newest: r, count: 1, oldestTime: r.time, requests: [r.method] });
   }
   return [...byAnswer.values()];
 }
@@ -37,7 +41,8 @@ const shortTime = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
 
 function groupHtml(g: AnswerGroup): string {
   const r = g.newest;
-  const repeats = g.count > 1 ? ` · <strong class="repeats">same answer ${g.count} times</strong> since <time datetime="${esc(g.oldestTime)}">${esc(shortTime(g.oldestTime))}</time>` : '';
+  const to = g.requests.length > 1 ? ` to ${esc(g.requests.join(', '))}` : '';
+  const repeats = g.count > 1 ? `<br><strong class="repeats">same answer ${g.count} times</strong>${to} since <time datetime="${esc(g.oldestTime)}">${esc(shortTime(g.oldestTime))}</time>` : '';
   return `<li class="evidence"><p><time datetime="${esc(r.time)}">${esc(shortTime(r.time))}</time> · ${esc(r.probe)} probe · <strong>${esc(r.method)}</strong> · HTTP ${r.status} · ${Math.round(r.durationMs)} ms · attempt ${r.attempt}${r.headers.server ? ` · server: ${esc(r.headers.server)}` : ''}${repeats}</p><pre>${esc(r.body.slice(0, 600))}${r.body.length > 600 || r.bodyTruncated ? '\n…' : ''}</pre></li>`;
 }
 

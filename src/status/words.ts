@@ -28,7 +28,8 @@ export function percent(x: number | undefined | null): string {
  */
 export function uptimeText(x: number | undefined | null, coveredMs: number, windowMs: number): string {
   if (x === undefined || x === null) return '—';
-  return coveredMs >= windowMs ? percent(x) : `${percent(x)} over ${formatDuration(coveredMs)}`;
+  // No-break spaces: a narrow table cell wraps before "over", never inside "39 s".
+  return coveredMs >= windowMs ? percent(x) : `${percent(x)} over\u00a0${formatDuration(coveredMs).replace(/ /g, '\u00a0')}`;
 }
 
 export interface UptimeFigure {

@@ -124,9 +124,38 @@ export const NODE_ALERTS: AlertDefinition[] = [
         return seen && sum > (ctx.params.threshold ?? 0) ? sum : undefined;
       }),
   },
+  ...certificateAlerts(),
 ];
 
 const SERVER_ERROR_WINDOW_MS = 300_000;
+const DAY_SECONDS = 86_400;
+
+/**
+ * The certificate of an https node running out, from the expiry the probes' own connections read:
+ * a warning two weeks ahead, and a critical alert of its own three days ahead (alert names are the
+ * keys of overrides and silences, so each severity is its own rule; inhibit the warning by it).
+ */
+function certificateAlerts(): AlertDefinition[] {
+  const expiring = (name: string, severity: 'warning' | 'critical', days: number): AlertDefinition => ({
+    name,
+    group: GROUP,
+    scope: 'node',
+    comment: `Days until the earliest certificate of the chain the node presents expires (threshold in days; ${days} by default).`,
+    defaults: { severity, forMs: 300_000, keepFiringForMs: 600_000, threshold: days },
+    promql: (p) => oncePerNode(`(ledger_node_tls_cert_expiry_timestamp_seconds - time()) / ${DAY_SECONDS} < ${p.threshold}`),
+    summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) has a TLS certificate expiring',
+    description: (p) =>
+      `A certificate in the chain node {{ $labels.node }} in network {{ $labels.network }} presents expires in {{ printf "%.0f" $value }} days (alert under ${p.threshold}; 0 or less: expired, and the node's probes fail as TLS failures).`,
+    evaluate: (ctx) =>
+      perNode(ctx, (n) => {
+        const expiry = n.values?.tlsCertExpirySeconds;
+        if (expiry === undefined) return undefined;
+        const days = (expiry - ctx.now / 1000) / DAY_SECONDS;
+        return days < (ctx.params.threshold ?? days) ? days : undefined;
+      }),
+  });
+  return [expiring('LedgerNodeCertificateExpiring', 'warning', 14), expiring('LedgerNodeCertificateExpiringCritical', 'critical', 3)];
+}
 
 /** The stall threshold is in seconds without a height change. */
 function stallWindowMs(threshold: number | undefined): number {

@@ -9,6 +9,7 @@ import type { PathProblem, PathSegment } from '../problems.js';
 import { headerNameReason, headerValueReason, labelNameReason, NAMESPACE_RE, nodeUrlReason } from '../rules.js';
 import { checked, duration, effectiveTimeout, firstSet, isObj, nameOf, timeoutProblem, type Obj } from './fields.js';
 import { defineSection } from './section.js';
+import { resolveTls, sharedOriginProblems, tlsProblems, tlsSchema } from './tls.js';
 
 export const NODE_DEFAULTS = { interval: '15s', timeout: '5s', rpcNamespace: 'auto', probes: [...PROBE_NAMES] } as const;
 export const PROBE_DEFAULTS = [...NODE_DEFAULTS.probes];
@@ -48,6 +49,7 @@ const defaultsSchema = z
     rpcNamespace: rpcNamespaceSchema.default(NODE_DEFAULTS.rpcNamespace),
     probes: probesSchema.default(PROBE_DEFAULTS),
     headers: headersSchema.default({}),
+    tls: tlsSchema.optional(),
   })
   .prefault({})
   .meta({ description: 'Every node inherits these; any may be overridden per node.' });
@@ -63,6 +65,7 @@ const nodeSchema = z
     rpcNamespace: rpcNamespaceSchema.optional(),
     probes: probesSchema.optional(),
     headers: headersSchema.optional(),
+    tls: tlsSchema.optional(),
   })
   .meta({ description: 'One ledger node.' });
 
@@ -100,7 +103,7 @@ function headerProblems(headers: unknown, path: PathSegment[]): PathProblem[] {
 const BUILTIN_INTERVAL = { ms: parseDuration(NODE_DEFAULTS.interval), builtin: NODE_DEFAULTS.interval };
 
 function nodeProblems(node: Obj, i: number, defaults: Obj, firstByName: Map<string, number>): PathProblem[] {
-  const out = [...duplicateProbes(node.probes, ['nodes', i, 'probes']), ...headerProblems(node.headers, ['nodes', i, 'headers'])];
+  const out = [...duplicateProbes(node.probes, ['nodes', i, 'probes']), ...headerProblems(node.headers, ['nodes', i, 'headers']), ...tlsProblems(node.tls, ['nodes', i, 'tls'], node.url)];
   if (typeof node.name === 'string') {
     // Case-insensitive: names become file names and label values that people compare by eye.
     const key = node.name.toLowerCase();
@@ -124,7 +127,7 @@ export const nodesSection = defineSection({
 
   check(doc) {
     const defaults = isObj(doc.defaults) ? doc.defaults : {};
-    const out = [...duplicateProbes(defaults.probes, ['defaults', 'probes']), ...headerProblems(defaults.headers, ['defaults', 'headers'])];
+    const out = [...duplicateProbes(defaults.probes, ['defaults', 'probes']), ...headerProblems(defaults.headers, ['defaults', 'headers']), ...tlsProblems(defaults.tls, ['defaults', 'tls'])];
     const interval = firstSet([[defaults, 'interval', ['defaults', 'interval']]]);
     const p = timeoutProblem(firstSet([[defaults, 'timeout', ['defaults', 'timeout']]]), interval ? { ...interval, builtin: '' } : BUILTIN_INTERVAL);
     if (p) out.push(p);
@@ -133,6 +136,7 @@ export const nodesSection = defineSection({
     nodes.forEach((node, i) => {
       if (isObj(node)) out.push(...nodeProblems(node, i, defaults, firstByName));
     });
+    out.push(...sharedOriginProblems(nodes, defaults));
     return out;
   },
 
@@ -141,6 +145,7 @@ export const nodesSection = defineSection({
     const defaultTimeoutMs = effectiveTimeout(d.timeout === undefined ? undefined : parseDuration(d.timeout), parseDuration(NODE_DEFAULTS.timeout), defaultIntervalMs);
     const targets: NodeTarget[] = nodes.map((n) => {
       const intervalMs = parseDuration(n.interval ?? d.interval);
+      const tls = n.url.startsWith('https:') ? resolveTls(d.tls, n.tls, baseDir) : undefined;
       return {
         name: n.name,
         url: n.url,
@@ -151,6 +156,7 @@ export const nodesSection = defineSection({
         rpcNamespace: n.rpcNamespace ?? d.rpcNamespace,
         probes: [...(n.probes ?? d.probes)],
         headers: mergeHeaders(d.headers, n.headers, baseDir),
+        ...(tls ? { tls } : {}),
       };
     });
     return { nodes: targets };
