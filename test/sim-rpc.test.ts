@@ -140,8 +140,14 @@ describe('result shapes', () => {
       const staked = validators.reduce((sum, v) => sum + BigInt(v.stake), 0n);
       const supply = BigInt((await rpc(url(node), 'claw_totalSupply')).result as string);
       expect(staked < supply, `${node}: ${staked} staked of ${supply}`).toBe(true);
-      // The weight is the stake in whole tokens.
-      for (const v of validators) expect(v.weight).toBe(Number(BigInt(v.stake) / 10n ** BigInt(NATIVE_DECIMALS)));
+      // The weight: 70% stake (relative to the heaviest, in basis points), 30% agent score.
+      const max = validators.reduce((m, v) => (BigInt(v.stake) > m ? BigInt(v.stake) : m), 0n);
+      for (const v of validators as { stake: string; weight: number; agentScore: number }[]) {
+        expect(v.weight).toBe(Math.round(0.7 * Number((BigInt(v.stake) * 10_000n) / max) + 0.3 * v.agentScore));
+      }
+      // Heaviest first.
+      for (let i = 1; i < validators.length; i++) expect(validators[i - 1]!.weight).toBeGreaterThanOrEqual(validators[i]!.weight);
+      expect(BigInt(validators[0]!.stake) >= 10_000n * 10n ** BigInt(NATIVE_DECIMALS)).toBe(true);
     }
   });
 
@@ -189,7 +195,7 @@ describe('result shapes', () => {
     expect((await rpc(u, 'claw_getStake', [v.address])).result).toBe(v.stake);
     const detail = (await rpc(u, 'claw_getValidatorDetail', [v.address])).result as Record<string, unknown>;
     expect(detail.stake).toBe(v.stake);
-    expect(BigInt(detail.selfStake as string) + BigInt(detail.delegatedStake as string)).toBe(BigInt(v.stake));
+    expect(detail.weight).toBe((v as unknown as { weight: number }).weight);
 
     const miners = (await rpc(u, 'claw_getMiners', [true, 5, 0])).result as { address: string; active: boolean }[];
     expect(miners.length).toBe(5);
@@ -198,7 +204,9 @@ describe('result shapes', () => {
     const allActive = (await rpc(u, 'claw_getMiners', [true, 500, 0])).result as unknown[];
     expect(allActive.length).toBe(Math.min(500, stats.activeMiners));
     const info = (await rpc(u, 'claw_getMinerInfo', [miners[0]!.address])).result as Record<string, unknown>;
-    expect(info.address).toBe(miners[0]!.address);
+    // The serde form: the address as its 32 bytes.
+    expect(Buffer.from(info.address as number[]).toString('hex')).toBe(miners[0]!.address);
+    expect(info.active).toBe(true);
 
     const score = (await rpc(u, 'claw_getAgentScore', [v.address])).result as Record<string, unknown>;
     expect(Object.keys(score).sort()).toEqual(['activity', 'block_production', 'decay_factor', 'economic', 'platform', 'total', 'uptime']);

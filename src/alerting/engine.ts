@@ -1,6 +1,7 @@
 // The built-in alert engine: evaluates the alert definitions over the FleetSnapshot that /metrics
 // renders, and keeps one state machine per alert instance. Pure apart from the injected time.
 import { ALERT_DEFINITIONS, annotationTemplates } from './definitions/index.js';
+import { watchEntryGone } from './definitions/watchSupport.js';
 import { fingerprint } from './labels.js';
 import { observeActive, observeInactive, type AlertInstance } from './instance.js';
 import { RangeStore } from './range.js';
@@ -92,6 +93,7 @@ export class AlertEngine {
         const labels: Labels = { ...s.labels, ...(def.scope === 'exporter' ? { instance: this.opts.instance } : {}), alertname: def.name, severity: params.severity };
         const id = fingerprint(labels);
         seen.add(id);
+        if (s.hold) continue;
         const annotations = renderAnnotations(def, params, this.opts.runbookBase, labels, s.value);
         this.instances.set(id, observeActive(this.instances.get(id), id, { labels, annotations, value: s.value }, params, now));
       }
@@ -105,7 +107,8 @@ export class AlertEngine {
       const gone =
         !rule ||
         (inst.labels.node !== undefined && !nodes.has(inst.labels.node)) ||
-        (inst.labels.network !== undefined && !networks.has(inst.labels.network));
+        (inst.labels.network !== undefined && !networks.has(inst.labels.network)) ||
+        watchEntryGone(inst.labels, inputs.snapshot.watch);
       const next = observeInactive(inst, rule?.params ?? { forMs: 0, keepFiringForMs: 0 }, now, {
         gone,
         resolvedRetentionMs: this.opts.resolvedRetentionMs ?? RESOLVED_RETENTION_MS,

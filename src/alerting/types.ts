@@ -47,9 +47,12 @@ export interface EvalContext {
 export interface AlertSample {
   labels: Record<string, string>;
   value: number;
+  /** The condition is not known (no data): an instance with these labels stays as it is. */
+  hold?: boolean;
 }
 
-export type AlertScope = 'node' | 'network' | 'exporter';
+/** watch: per watched validator, miner or account (every shard evaluates its own entries). */
+export type AlertScope = 'node' | 'network' | 'exporter' | 'watch';
 
 export interface AlertDefinition {
   name: string;

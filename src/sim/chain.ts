@@ -1,10 +1,23 @@
 // One simulated chain per network. Heights derive from the clock (no timers), and every
 // account, validator and miner derives from the network name, so nodes of one network agree.
+import { Ledger } from './ledger.js';
+import { ledgerSeed } from './ledger-seed.js';
 import { hex32, randInt, seededRandom, hash32 } from './rng.js';
 
 export const NATIVE_DECIMALS = 9;
 const UNIT = 10n ** BigInt(NATIVE_DECIMALS);
-export const EPOCH_LENGTH = 100;
+/** Blocks per epoch on real networks, and the unbonding period (~7 days at 3 s blocks). */
+export const DEFAULT_EPOCH_BLOCKS = 100;
+export const DEFAULT_UNBONDING_BLOCKS = 201_600;
+
+export interface SimChainOptions {
+  blockTimeMs: number;
+  startMs: number;
+  /** The clock the ledger follows (its tip is the height at this clock's time). */
+  now?: () => number;
+  epochBlocks?: number;
+  unbondingBlocks?: number;
+}
 
 export interface ValidatorRecord {
   address: string;
@@ -64,18 +77,28 @@ export class SimChain {
   readonly baseBlockReward: bigint;
   readonly genesisSupply: bigint;
   readonly faucetEnabled: boolean;
+  readonly epochBlocks: number;
+  readonly unbondingBlocks: number;
+  /** The height at the simulation's start: the ledger's state begins here. */
+  readonly startHeight: number;
+  private readonly now: () => number;
   private readonly balances = new Map<string, bigint>();
   private readonly receipts = new Map<string, Receipt>();
   private readonly activeBase: number;
+  private _ledger: Ledger | undefined;
 
-  constructor(network: string, opts: { blockTimeMs: number; startMs: number }) {
+  constructor(network: string, opts: SimChainOptions) {
     this.network = network;
     this.blockTimeMs = opts.blockTimeMs;
+    this.epochBlocks = Math.max(1, Math.floor(opts.epochBlocks ?? DEFAULT_EPOCH_BLOCKS));
+    this.unbondingBlocks = Math.max(1, Math.floor(opts.unbondingBlocks ?? DEFAULT_UNBONDING_BLOCKS));
+    this.now = opts.now ?? Date.now;
     const rand = seededRandom(`chain:${network}`);
     this.chainId = `claw-${network}`;
     this.genesisHash = hex32(`genesis:${network}`);
     // Chains start well past genesis, as real networks do when a monitor first sees them.
     const startHeight = randInt(rand, 20_000, 200_000);
+    this.startHeight = startHeight;
     this.genesisMs = opts.startMs - startHeight * opts.blockTimeMs;
     this.miningUpgradeHeight = startHeight + randInt(rand, 5_000, 50_000);
     this.baseBlockReward = BigInt(randInt(rand, 5, 50)) * UNIT;
@@ -123,11 +146,27 @@ export class SimChain {
     };
   }
 
-  /** Active miners drift slowly: a new value every 200 blocks, within about ±5 % of a base. */
-  activeMiners(height: number): number {
-    const span = Math.max(1, Math.floor(this.miners.length * 0.05));
-    const drift = (hash32(`${this.network}:active:${Math.floor(height / 200)}`) % (2 * span + 1)) - span;
-    return Math.min(this.miners.length, Math.max(0, this.activeBase + drift));
+  /**
+   * The network's validators, miners, balances and unbonding as of the tip (built on first use,
+   * from the start height, so it is the same whenever it is first asked for).
+   */
+  ledger(): Ledger {
+    this._ledger ??= new Ledger(
+      ledgerSeed({
+        network: this.network,
+        startHeight: this.startHeight,
+        epochBlocks: this.epochBlocks,
+        unbondingBlocks: this.unbondingBlocks,
+        blockReward: (h) => this.blockReward(h),
+        rewardChangeHeights: [this.miningUpgradeHeight],
+        validators: this.validators,
+        miners: this.miners,
+        activeBase: this.activeBase,
+        balances: this.balances,
+      }),
+    );
+    this._ledger.advanceTo(this.tipHeight(this.now()));
+    return this._ledger;
   }
 
   upgraded(height: number): boolean {
@@ -146,7 +185,7 @@ export class SimChain {
   }
 
   balance(address: string): bigint {
-    return this.balances.get(address) ?? 0n;
+    return this.ledger().balance(address);
   }
 
   /** Nonces derive from the address so they stay stable across calls. */

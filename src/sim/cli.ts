@@ -12,6 +12,7 @@ export const SIMULATE_USAGE = `Usage: ledger-fleet-exporter simulate [options]
   --port <p>             shared-port layout: the port (default 0 = any free port)
   --control-port <p>     serve the control API on this port (0 = any free port)
   --block-time-ms <ms>   block time (default 3000)
+  --epoch-blocks <n>     blocks per epoch (default 100, as real nodes)
   --flap-period-ms <ms>  period of the flapping fault (default 6000)
   --keep-alive-ms <ms>   idle keep-alive of the nodes' servers (default Node's 5000; 0: never
                          closed idle and no Keep-Alive header, as hyper in the real nodes)
@@ -45,6 +46,7 @@ export async function runSimulatorCli(argv: string[], io: SimulatorCliIo = {}): 
       port: { type: 'string' },
       'control-port': { type: 'string' },
       'block-time-ms': { type: 'string' },
+      'epoch-blocks': { type: 'string' },
       'flap-period-ms': { type: 'string' },
       'keep-alive-ms': { type: 'string' },
       faults: { type: 'boolean' },
@@ -65,6 +67,7 @@ export async function runSimulatorCli(argv: string[], io: SimulatorCliIo = {}): 
     port: intOption(values, 'port', 0),
     controlPort: intOption(values, 'control-port', 0),
     blockTimeMs: intOption(values, 'block-time-ms', 1),
+    epochBlocks: intOption(values, 'epoch-blocks', 1),
     flapPeriodMs: intOption(values, 'flap-period-ms', 2),
     keepAliveTimeoutMs: intOption(values, 'keep-alive-ms', 0),
   });

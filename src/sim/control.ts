@@ -2,7 +2,10 @@
 //   GET  /nodes                  -> {"nodes":[{name, network, url, build, namespace, fault, height, requests}]}
 //   POST /nodes/<name>/fault     {"fault":"hang"} -> the node
 //   POST /nodes/<name>/kill | /revive            -> the node
+//   /networks/...: the ledger's state and faults (control-chain.ts)
 import { z } from 'zod';
+import { chainRoute } from './control-chain.js';
+import type { ChainControl } from './ledger-control.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { SimNode } from './node.js';
 import { SIM_FAULTS } from './types.js';
@@ -10,6 +13,7 @@ import { SIM_FAULTS } from './types.js';
 export interface ControlTarget {
   readonly nodes: readonly SimNode[];
   find(name: string): SimNode | undefined;
+  readonly networks: ReadonlyMap<string, ChainControl>;
 }
 
 const faultBody = z.object({ fault: z.enum(SIM_FAULTS) });
@@ -25,6 +29,8 @@ export function describeNode(n: SimNode): Record<string, unknown> {
     fault: n.fault(),
     height: n.height(),
     requests: n.requestCount(),
+    inFlight: n.gate.inFlight,
+    peakInFlight: n.gate.peakInFlight,
   };
 }
 
@@ -32,6 +38,13 @@ const error = (status: number, message: string): Reply => jsonReply({ error: mes
 
 export async function controlRoute(target: ControlTarget, method: string, path: string, body: string): Promise<Reply> {
   const parts = path.split('?')[0]!.split('/').filter(Boolean);
+  if (parts[0] === 'networks') {
+    try {
+      return chainRoute(target.networks, method, parts.slice(1).map(decodeURIComponent), body);
+    } catch {
+      return error(400, 'bad path');
+    }
+  }
   if (parts[0] !== 'nodes' || parts.length === 2 || parts.length > 3) return error(404, 'not found');
   if (parts.length === 1) {
     if (method !== 'GET') return error(405, 'method not allowed');

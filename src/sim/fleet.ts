@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimChain } from './chain.js';
 import { controlRoute } from './control.js';
+import { ChainControl } from './ledger-control.js';
 import { SimNode, type SimEnv } from './node.js';
 import { closeServer, listen } from './serve.js';
 import { isSimFault, type SimFleetOptions, type SimNodeSpec } from './types.js';
@@ -15,13 +16,15 @@ const MAX_CONTROL_BODY = 64 * 1024;
 export class SimFleet {
   readonly nodes: SimNode[];
   private readonly byName: Map<string, SimNode>;
+  private readonly networks: Map<string, ChainControl>;
   private sharedServer: http.Server | undefined;
   private controlServer: http.Server | undefined;
   private _controlUrl: string | undefined;
 
-  private constructor(nodes: SimNode[]) {
+  private constructor(nodes: SimNode[], chains: Map<string, SimChain>) {
     this.nodes = nodes;
     this.byName = new Map(nodes.map((n) => [n.name, n]));
+    this.networks = new Map([...chains].map(([name, chain]) => [name, new ChainControl(chain)]));
   }
 
   get controlUrl(): string | undefined {
@@ -46,10 +49,13 @@ export class SimFleet {
     const nodes = specs.map((spec) => {
       const network = spec.network ?? 'simnet';
       let chain = chains.get(network);
-      if (!chain) chains.set(network, (chain = new SimChain(network, { blockTimeMs, startMs })));
+      if (!chain) {
+        chain = new SimChain(network, { blockTimeMs, startMs, now: env.now, epochBlocks: opts.epochBlocks, unbondingBlocks: opts.unbondingBlocks });
+        chains.set(network, chain);
+      }
       return new SimNode(spec, chain, env);
     });
-    const fleet = new SimFleet(nodes);
+    const fleet = new SimFleet(nodes, chains);
     try {
       if (env.layout === 'shared-port') {
         const server = http.createServer((req, res) => fleet.routeShared(req, res));
@@ -80,6 +86,13 @@ export class SimFleet {
     return n;
   }
 
+  /** The ledger of one network: its state, and the faults of its validators, miners and accounts. */
+  chain(network: string): ChainControl {
+    const c = this.networks.get(network);
+    if (!c) throw new Error(`unknown simulated network: ${network}`);
+    return c;
+  }
+
   async close(): Promise<void> {
     const servers = [this.sharedServer, this.controlServer].filter((s): s is http.Server => s !== undefined);
     await Promise.all([...this.nodes.map((n) => n.shutdown()), ...servers.filter((s) => s.listening).map(closeServer)]);
@@ -105,7 +118,7 @@ export class SimFleet {
   }
 
   private async startControl(host: string, port: number): Promise<void> {
-    const target = { nodes: this.nodes, find: (name: string) => this.byName.get(name) };
+    const target = { nodes: this.nodes, find: (name: string) => this.byName.get(name), networks: this.networks };
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -8,4 +8,6 @@ export { mixedFleetSpecs, type MixedFleetOptions } from './specs.js';
 export { runSimulatorCli, SIMULATE_USAGE, type SimulatorCliIo } from './cli.js';
 export { methodsOf, DEFAULT_NAMESPACE, DEFAULT_VERSION } from './methods.js';
 export { BLOCK_TIME_BUCKETS, METRICS_CONTENT_TYPE } from './metrics-text.js';
-export { NATIVE_DECIMALS } from './chain.js';
+export { NATIVE_DECIMALS, DEFAULT_EPOCH_BLOCKS, DEFAULT_UNBONDING_BLOCKS } from './chain.js';
+export { ChainControl, type ValidatorChange, type MinerChange } from './ledger-control.js';
+export { minerOutageScenario, type WatchScenario } from './scenario.js';

@@ -3,6 +3,7 @@
 // and HTTP 200 for every JSON-RPC answer, errors included.
 import { jsonReply, textReply, type Reply } from './reply.js';
 import type { MethodOutcome } from './methods.js';
+import { RawJson } from './rawjson.js';
 
 export type Dispatch = (method: string, params: unknown) => MethodOutcome;
 
@@ -35,5 +36,9 @@ export function handleRpc(contentType: string | undefined, body: string, dispatc
     return jsonReply({ jsonrpc: '2.0', id, error: { code: -32600, message: 'invalid jsonrpc version' } });
   }
   const outcome = dispatch(r.method, r.params);
+  if ('result' in outcome && outcome.result instanceof RawJson) {
+    const reply = jsonReply(null);
+    return { ...reply, body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${outcome.result.text}}` };
+  }
   return jsonReply({ jsonrpc: '2.0', id, ...outcome });
 }

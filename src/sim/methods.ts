@@ -2,57 +2,12 @@
 // positional params each accepts (validated with zod), and plausible results.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { SimChain, MinerRecord } from './chain.js';
-import { EPOCH_LENGTH } from './chain.js';
+import { LEDGER_BASE_METHODS, LEDGER_CURRENT_METHODS, LEDGER_STAKING_METHODS } from './ledger-methods.js';
+import { address, def, height, hexTx, none, oneAddress, RpcMethodError, str, type MethodDef, type RpcContext } from './method-defs.js';
 import { hash32 } from './rng.js';
 import type { SimBuild } from './types.js';
 
-/** What a method sees of the node that answers it. */
-export interface RpcContext {
-  chain: SimChain;
-  /** The height this node has reached (may lag or be frozen). */
-  height: number;
-  /** Validators at the end of the set this node does not know of. */
-  missingValidators?: number;
-}
-
-/** A method failure: real nodes answer every one with code -32000 and a message. */
-export class RpcMethodError extends Error {}
-
-const address = z
-  .string()
-  .regex(/^[0-9a-fA-F]{64}$/)
-  .transform((s) => s.toLowerCase());
-const height = z.number().int().nonnegative();
-const hexTx = z.string().regex(/^(?:[0-9a-fA-F]{2})+$/);
-
-// Extra trailing params are ignored, as serde does for the real node's positional tuples.
-const none = z.tuple([]).rest(z.unknown());
-const oneAddress = z.tuple([address]).rest(z.unknown());
-
-interface MethodDef<S extends z.ZodType> {
-  params: S;
-  run(ctx: RpcContext, params: z.output<S>): unknown;
-}
-function def<S extends z.ZodType>(params: S, run: (ctx: RpcContext, params: z.output<S>) => unknown): MethodDef<S> {
-  return { params, run };
-}
-
-const str = (v: bigint): string => v.toString();
-
-function minerInfo(ctx: RpcContext, m: MinerRecord, index: number): Record<string, unknown> {
-  const active = index < ctx.chain.activeMiners(ctx.height);
-  const jitter = hash32(`${m.address}:${Math.floor(ctx.height / 20)}`);
-  const lastHeartbeat = active ? Math.max(m.registeredAt, ctx.height - (jitter % 20)) : Math.max(m.registeredAt, ctx.height - 500 - (jitter % 5_000));
-  return {
-    address: m.address,
-    registeredAt: m.registeredAt,
-    lastHeartbeat,
-    active,
-    totalRewards: str(m.totalRewards),
-    blocksRewarded: Number(m.totalRewards / 10n ** 9n) % 100_000,
-  };
-}
+export { RpcMethodError, type RpcContext } from './method-defs.js';
 
 function agentScore(ctx: RpcContext, addr: string): Record<string, unknown> {
   const v = ctx.chain.validator(addr);
@@ -67,7 +22,7 @@ function agentScore(ctx: RpcContext, addr: string): Record<string, unknown> {
 const EARLIEST_METHODS = {
   blockNumber: def(none, (ctx) => ctx.height),
   getBlockByNumber: def(z.tuple([height]).rest(z.unknown()), (ctx, [h]) => (h > ctx.height ? null : ctx.chain.block(h))),
-  getBalance: def(oneAddress, (ctx, [a]) => str(ctx.chain.balance(a))),
+  ...LEDGER_BASE_METHODS,
   getTokenBalance: def(z.tuple([address, address]).rest(z.unknown()), (ctx, [a, tokenId]) => {
     const t = ctx.chain.token(tokenId);
     if (!t || !ctx.chain.agent(a)) return '0';
@@ -108,17 +63,7 @@ const EARLIEST_METHODS = {
 
 const STAKING_METHODS = {
   ...EARLIEST_METHODS,
-  getStake: def(oneAddress, (ctx, [a]) => str(ctx.chain.validator(a)?.stake ?? 0n)),
-  getUnbonding: def(oneAddress, (ctx, [a]) => {
-    const idx = ctx.chain.validators.findIndex((v) => v.address === a);
-    if (idx < 0 || idx % 3 !== 1) return [];
-    // Release heights move with the tip so entries stay pending.
-    const base = Math.ceil((ctx.height + 1) / EPOCH_LENGTH) * EPOCH_LENGTH;
-    return [1, 2].map((k) => ({ amount: str(ctx.chain.validators[idx]!.selfStake / BigInt(10 * k)), releaseHeight: base + k * 7 * EPOCH_LENGTH }));
-  }),
-  getValidators: def(none, (ctx) =>
-    ctx.chain.validators.slice(0, Math.max(1, ctx.chain.validators.length - (ctx.missingValidators ?? 0))).map((v) => ({ address: v.address, stake: str(v.stake), weight: v.weight, agentScore: v.agentScore })),
-  ),
+  ...LEDGER_STAKING_METHODS,
 };
 
 const CURRENT_METHODS = {
@@ -126,43 +71,11 @@ const CURRENT_METHODS = {
   getTokenAllowance: def(z.tuple([address, address, address]).rest(z.unknown()), (ctx, [owner, spender, tokenId]) =>
     ctx.chain.token(tokenId) && ctx.chain.agent(owner) && ctx.chain.agent(spender) ? str(BigInt(hash32(owner + spender) % 1_000) * 10n ** 6n) : '0',
   ),
-  getMiningStats: def(none, (ctx) => ({
-    totalMiners: ctx.chain.miners.length,
-    activeMiners: ctx.chain.activeMiners(ctx.height),
-    currentBlockReward: str(ctx.chain.blockReward(ctx.height)),
-    miningUpgradeHeight: ctx.chain.miningUpgradeHeight,
-    upgraded: ctx.chain.upgraded(ctx.height),
-  })),
-  getMiners: def(
-    z.tuple([z.boolean().nullable().optional(), z.number().int().nonnegative().nullable().optional(), z.number().int().nonnegative().nullable().optional()]).rest(z.unknown()),
-    (ctx, [activeOnly, limit, offset]) => {
-      const lim = Math.min(limit ?? 100, 500);
-      const all = ctx.chain.miners.map((m, i) => minerInfo(ctx, m, i));
-      return (activeOnly ? all.filter((m) => m.active) : all).slice(offset ?? 0, (offset ?? 0) + lim);
-    },
-  ),
-  getMinerInfo: def(oneAddress, (ctx, [a]) => {
-    const m = ctx.chain.miner(a);
-    return m ? minerInfo(ctx, m.record, m.index) : null;
-  }),
   getAgentScore: def(oneAddress, (ctx, [a]) => agentScore(ctx, a)),
   getUserDelegations: def(oneAddress, (ctx, [a]) =>
     ctx.chain.delegations.filter((d) => d.delegator === a).map((d) => ({ delegator: d.delegator, validator: d.validator, amount: str(d.amount) })),
   ),
-  getValidatorDetail: def(oneAddress, (ctx, [a]) => {
-    const v = ctx.chain.validator(a);
-    if (!v) return null;
-    return {
-      address: v.address,
-      stake: str(v.stake),
-      selfStake: str(v.selfStake),
-      delegatedStake: str(v.stake - v.selfStake),
-      weight: v.weight,
-      commission: v.commission,
-      status: 'active',
-      agentScore: v.agentScore,
-    };
-  }),
+  ...LEDGER_CURRENT_METHODS,
   totalSupply: def(none, (ctx) => str(ctx.chain.totalSupply(ctx.height))),
 };
 

@@ -8,6 +8,7 @@ import { handleRpc } from './jsonrpc.js';
 import { callMethod, DEFAULT_NAMESPACE, DEFAULT_VERSION } from './methods.js';
 import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics-text.js';
 import { jsonReply, textReply, type Reply } from './reply.js';
+import { ConcurrencyGate } from './gate.js';
 import { closeServer, HeldResponses, listen, methodNotAllowed, pathOf, readBody, send } from './serve.js';
 import { hash32 } from './rng.js';
 import { healthBody, peersBody, versionBody, type NodeSnapshot } from './status.js';
@@ -33,10 +34,11 @@ export class SimNode {
   readonly network: string;
   readonly build: SimBuild;
   readonly namespace: string;
-  /** version, heightOffset, missingValidators: changed at run time by adjust() (an upgrade, a resync). */
+  /** version, heightOffset, missingValidators, latencyMs: changed at run time by adjust(). */
   version: string;
   heightOffset: number;
   missingValidators: number;
+  latencyMs: number;
   readonly peers: number;
   private _url = '';
   private port = 0;
@@ -54,6 +56,8 @@ export class SimNode {
   /** Serialises kill/revive so the listener is never opened and closed concurrently. */
   private transitions: Promise<void> = Promise.resolve();
   private metricsCache: { key: string; text: string } | undefined;
+  /** Requests served now, the most at once (at most 100 run at once, as on real nodes). */
+  readonly gate = new ConcurrencyGate();
 
   constructor(
     spec: SimNodeSpec,
@@ -67,6 +71,7 @@ export class SimNode {
     this.version = spec.version ?? DEFAULT_VERSION[this.build];
     this.heightOffset = Math.max(0, Math.floor(spec.heightOffset ?? 0));
     this.missingValidators = Math.max(0, Math.floor(spec.missingValidators ?? 0));
+    this.latencyMs = Math.max(0, spec.latencyMs ?? 0);
     this.peers = spec.peers ?? 3 + (hash32(`peers:${spec.name}`) % 10);
     const now = env.now();
     this.faultSinceMs = now;
@@ -124,7 +129,8 @@ export class SimNode {
    * Changes what the node runs and sees, as an operator's action would: another version (an
    * upgrade), a distance behind its network (falling behind, catching up), a stale validator set.
    */
-  adjust(change: Pick<SimNodeSpec, 'version' | 'heightOffset' | 'missingValidators'>): void {
+  adjust(change: Pick<SimNodeSpec, 'version' | 'heightOffset' | 'missingValidators' | 'latencyMs'>): void {
+    if (change.latencyMs !== undefined) this.latencyMs = Math.max(0, change.latencyMs);
     if (change.version !== undefined) this.version = change.version;
     if (change.heightOffset !== undefined) this.heightOffset = Math.max(0, Math.floor(change.heightOffset));
     if (change.missingValidators !== undefined) this.missingValidators = Math.max(0, Math.floor(change.missingValidators));
@@ -174,6 +180,10 @@ export class SimNode {
     }
     this.requests++;
     this.track(req.socket);
+    this.gate.admit(res, () => this.serve(req, res, path));
+  }
+
+  private serve(req: http.IncomingMessage, res: http.ServerResponse, path: string): void {
     const now = this.env.now();
     const fault = effectiveFault(this.currentFault, this.faultSinceMs, now, this.env.flapPeriodMs);
     if (fault === 'hang') {
@@ -231,6 +241,7 @@ export class SimNode {
         const r = textReply(413, 'Failed to buffer the request body: length limit exceeded');
         return { ...r, headers: { ...r.headers, connection: 'close' } };
       }
+      if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
       const height = this.height();
       return handleRpc(req.headers['content-type'], body, (method, params) =>
         callMethod(this.build, this.namespace, method, params, { chain: this.chain, height, missingValidators: this.missingValidators }),

@@ -1,6 +1,5 @@
 // Bodies of the plain endpoints GET /health, /peers and /version.
 import type { SimChain } from './chain.js';
-import { EPOCH_LENGTH } from './chain.js';
 import { hash32, hex32 } from './rng.js';
 import type { SimBuild } from './types.js';
 
@@ -40,7 +39,7 @@ export function healthBody(s: NodeSnapshot): Record<string, unknown> {
   }
   Object.assign(body, {
     height: s.height,
-    epoch: Math.floor(s.height / EPOCH_LENGTH),
+    epoch: Math.floor(s.height / s.chain.epochBlocks),
     peer_count: s.peers,
     mempool_size: mempoolSize(s),
     last_block_age_secs: age,

@@ -35,6 +35,8 @@ export interface SimNodeSpec {
   fault?: SimFault;
   /** This node's view of the validator set lacks the last N validators (a node on a stale set). */
   missingValidators?: number;
+  /** Milliseconds each JSON-RPC request takes (makes concurrency observable). Default 0. */
+  latencyMs?: number;
 }
 
 export interface SimFleetOptions {
@@ -57,6 +59,10 @@ export interface SimFleetOptions {
    * connections open, so a fleet polled every 15 s reuses its sockets only with a longer value.
    */
   keepAliveTimeoutMs?: number;
+  /** Blocks per epoch of every network (real nodes: 100); small values make epochs quick in tests. */
+  epochBlocks?: number;
+  /** Blocks from unbonding to release (real nodes: 201,600, about 7 days). */
+  unbondingBlocks?: number;
   /** Clock in ms since the epoch; injectable so tests can move time without waiting. */
   now?: () => number;
 }

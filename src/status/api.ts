@@ -5,6 +5,8 @@ import { STATUS_LABEL } from './html.js';
 import { UPTIME_WINDOWS, type PollEntry, type UptimeWindow } from './history.js';
 import type { AlertView, NodeStatus, StatusEvent, StatusKind } from './types.js';
 import { reasonText, uptimeSummary, uptimeText } from './words.js';
+import { watchRows } from './watchSection.js';
+import type { WatchSnapshot } from '../watch/types.js';
 
 export interface StatusSource {
   board: StatusBoard;
@@ -15,6 +17,8 @@ export interface StatusSource {
   activeAlerts?: () => AlertView[] | undefined;
   /** Rows per page of the fleet page (default PAGE_ROWS). */
   pageRows?: number;
+  /** The watched validators, miners and accounts; absent without a watch: section. */
+  watch?: () => WatchSnapshot | undefined;
 }
 
 const ORDER: Record<StatusKind, number> = { down: 0, degraded: 1, unknown: 2, up: 3 };
@@ -137,6 +141,8 @@ export function nodesJson(src: StatusSource, recent: number, window?: NodeWindow
     networks: networkRows(nodes),
     nodes: shown.map((n) => nodeRow(src.board, n, recent)),
     events: src.board.recentEvents(20).map(eventJson),
+    /** Watched entries (all of them, whatever the window) with their state in words. */
+    watch: watchRows(src.watch?.()),
   };
 }
 

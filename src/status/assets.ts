@@ -32,6 +32,7 @@ th[scope=row] a{white-space:nowrap}
 .pill.down,.pill.failing{background:var(--down-bg);color:var(--down-fg)}
 .pill.unknown,.pill.unsupported{background:var(--unk-bg);color:var(--unk-fg)}
 .tag{display:inline-block;padding:0 .4em;border:1px solid var(--line);border-radius:.3em;font-size:.85em;white-space:nowrap}
+code.addr{font-size:.8em;color:var(--muted);font-weight:normal}.serves{display:block;font-weight:normal;font-size:.85em}
 tr.row-down th,tr.row-down td{background:var(--down-bg)}
 .rel{color:var(--muted);font-size:.85em;white-space:nowrap}
 time{white-space:nowrap}

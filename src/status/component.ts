@@ -34,6 +34,7 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
     fleet: () => running().state,
     minIntervalMs: () => Math.min(10_000, ...running().config().nodes.map((n) => n.intervalMs)),
     activeAlerts: opts.activeAlerts,
+    watch: () => ctx?.snapshot().watch,
   });
   return {
     name: 'status',

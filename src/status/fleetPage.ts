@@ -4,6 +4,7 @@ import { nodesJson, type NetworkRow, type NodeRow, type StatusSource } from './a
 import { historyBars } from './charts.js';
 import { esc, nextCheckCell, page, timeCell } from './html.js';
 import type { AlertView } from './types.js';
+import { servedByNode, servesHtml, watchSectionHtml, type WatchRow } from './watchSection.js';
 
 /** Polls shown as bars in each row of the fleet page (the node page shows all 100). */
 export const ROW_BARS = 30;
@@ -16,7 +17,7 @@ function num(x: number | null): string {
   return x === null ? '<span class="muted">—</span>' : String(x);
 }
 
-function rowHtml(r: NodeRow, now: number): string {
+function rowHtml(r: NodeRow, now: number, serves: readonly WatchRow[] | undefined): string {
   const cells = [
     `<td class="st"><span class="pill ${r.status}">${esc(r.label)}</span></td>`,
     `<td class="why">${esc(r.reason) || '<span class="muted">—</span>'}${r.backingOff ? ' <span class="tag">backing off</span>' : ''}</td>`,
@@ -29,7 +30,7 @@ function rowHtml(r: NodeRow, now: number): string {
     `<td class="n">${esc(r.uptime24hText)}</td>`,
     `<td class="hist">${historyBars(r.recent ?? [], ROW_BARS)}</td>`,
   ].map((c, i) => c.replace(/^<td/, `<td data-label="${esc(NODE_COLUMNS[i + 1]!)}"`));
-  return `<tr class="row-${r.status}" data-node="${esc(r.name)}"><th scope="row"><a href="nodes/${encodeURIComponent(r.name)}">${esc(r.name)}</a> <span class="net">${esc(r.network)}</span></th>${cells.join('')}</tr>`;
+  return `<tr class="row-${r.status}" data-node="${esc(r.name)}"><th scope="row"><a href="nodes/${encodeURIComponent(r.name)}">${esc(r.name)}</a> <span class="net">${esc(r.network)}</span>${servesHtml(serves)}</th>${cells.join('')}</tr>`;
 }
 
 export function alertsHtml(alerts: AlertView[] | null | undefined, now: number): string {
@@ -75,6 +76,7 @@ export function fleetPage(src: StatusSource, info: { version: string; ready: boo
   const data = nodesJson(src, ROW_BARS, { offset, limit: rowsPerPage });
   const pages = Math.max(1, Math.ceil(data.total / rowsPerPage));
   if (pageNo > pages) return undefined;
+  const served = servedByNode(data.watch);
   const pager = pagerHtml(pageNo, pages, offset, data.nodes.length, data.total);
   const numeric = new Set(['Height', 'Lag', 'Uptime 24 h']);
   const head = NODE_COLUMNS.map((c) => `<th scope="col"${numeric.has(c) ? ' class="n"' : ''}>${esc(c)}</th>`).join('');
@@ -82,11 +84,12 @@ export function fleetPage(src: StatusSource, info: { version: string; ready: boo
 <p class="meta"><strong id="summary">${esc(summaryText(data.summary))}</strong> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span>${info.ready ? '' : ' · first poll round in progress'} · exporter ${esc(info.version)}</p></header>
 <main>
 ${alertsHtml(data.alerts, now)}
+${watchSectionHtml(data.watch, now)}
 <section aria-labelledby="nodes-h"><h2 id="nodes-h">Nodes</h2>
-${pager}<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead><tbody>${data.nodes.map((r) => rowHtml(r, now)).join('\n')}</tbody></table>${pager}</section>
+${pager}<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead><tbody>${data.nodes.map((r) => rowHtml(r, now, served.get(r.name))).join('\n')}</tbody></table>${pager}</section>
 <section aria-labelledby="nets-h"><h2 id="nets-h">Networks</h2>${networksHtml(data.networks)}</section>
 <section aria-labelledby="events-h"><h2 id="events-h">Recent events</h2><div id="events">${eventsHtml(data.events, now)}</div></section>
 </main>
-<footer><a href="metrics">/metrics</a> · <a href="api/v1/nodes">/api/v1/nodes</a> · <a href="api/evidence?limit=20">/api/evidence</a> · <a href="healthz">/healthz</a> · <a href="readyz">/readyz</a></footer>`;
+<footer><a href="metrics">/metrics</a> · <a href="api/v1/nodes">/api/v1/nodes</a> · <a href="api/v1/watch">/api/v1/watch</a> · <a href="api/evidence?limit=20">/api/evidence</a> · <a href="healthz">/healthz</a> · <a href="readyz">/readyz</a></footer>`;
   return page({ title: `${data.summary.down ? `${data.summary.down} down – ` : ''}Ledger fleet status`, root: '', api: `api/v1/nodes?recent=${ROW_BARS}&offset=${offset}&limit=${rowsPerPage}`, refreshMs: src.refreshMs, generatedAt: now, body });
 }

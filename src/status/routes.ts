@@ -9,6 +9,7 @@ import { esc, page } from './html.js';
 import { HISTORY_LENGTH, UPTIME_WINDOWS, type UptimeWindow } from './history.js';
 import { nodePage, type EvidenceSection } from './nodePage.js';
 import { STATUS_JS } from './script.js';
+import { watchJson } from './watchSection.js';
 import { parseIntParam } from '../web/queryInt.js';
 
 export interface StatusReply {
@@ -90,6 +91,7 @@ export async function statusRoute(deps: StatusRouteDeps, pathname: string, param
     const window = offset === undefined && limit === undefined ? undefined : { offset: offset ?? 0, limit: limit ?? Infinity };
     return json(200, nodesJson(src, recent ?? 0, window));
   }
+  if (pathname === '/api/v1/watch') return json(200, watchJson(src.watch?.()));
   const nodeMatch = /^\/nodes\/([^/]+)$/.exec(pathname);
   if (nodeMatch) {
     const name = decodeName(nodeMatch[1]!);

@@ -2,10 +2,11 @@
 // JavaScript (no build step): refreshes the page from the JSON API it names in data-api, keeps
 // relative times and "updated N s ago" current, and says when updates fail.
 import { CHARTS_JS } from './scriptCharts.js';
+import { WATCH_JS } from './scriptWatch.js';
 
 export const STATUS_JS = `'use strict';
 (function () {
-${CHARTS_JS}  var body = document.body;
+${CHARTS_JS}${WATCH_JS}  var body = document.body;
   var api = body.getAttribute('data-api');
   var refresh = Math.max(1000, Number(body.getAttribute('data-refresh')) || 5000);
   var skew = 0;
@@ -60,12 +61,13 @@ ${CHARTS_JS}  var body = document.body;
     if (backingOff) { f.appendChild(document.createTextNode(' ')); f.appendChild(el('span', 'tag', 'backing off')); }
     return f;
   }
-  function nodeRow(r, labels) {
+  function nodeRow(r, labels, served) {
     var tr = el('tr', 'row-' + r.status);
     tr.setAttribute('data-node', r.name);
     var th = el('th'); th.setAttribute('scope', 'row');
     var a = el('a', null, r.name); a.setAttribute('href', 'nodes/' + encodeURIComponent(r.name));
     th.appendChild(a); th.appendChild(document.createTextNode(' ')); th.appendChild(el('span', 'net', r.network));
+    serves(th, served && served[r.name]);
     tr.appendChild(th);
     cell(tr, labels[1], 'st', pill(r.status, r.label));
     cell(tr, labels[2], 'why', why(r.reason, r.backingOff));
@@ -138,7 +140,9 @@ ${CHARTS_JS}  var body = document.body;
     var table = document.getElementById('nodes');
     var labels = Array.prototype.map.call(table.querySelectorAll('thead th'), function (th) { return th.textContent; });
     var tbody = el('tbody');
-    data.nodes.forEach(function (r) { tbody.appendChild(nodeRow(r, labels)); });
+    var served = servedBy(data.watch);
+    data.nodes.forEach(function (r) { tbody.appendChild(nodeRow(r, labels, served)); });
+    watchTable(data.watch);
     table.replaceChild(tbody, table.tBodies[0]);
     var s = data.summary;
     document.getElementById('summary').textContent = s.down + ' down \\u00b7 ' + s.degraded + ' degraded \\u00b7 ' + s.up + ' up' + (s.unknown ? ' \\u00b7 ' + s.unknown + ' not polled yet' : '');

@@ -9,6 +9,7 @@ import type { StatusSource } from './api.js';
 import { StatusBoard, type BoardFleet } from './board.js';
 import { loadStatusFile, writeStatusFile } from './persist.js';
 import type { AlertView } from './types.js';
+import type { WatchSnapshot } from '../watch/types.js';
 
 export interface StatusServiceOptions {
   logger: Logger;
@@ -17,6 +18,8 @@ export interface StatusServiceOptions {
   /** Shortest node interval now configured: pages refresh four times per interval (every 1-5 s). */
   minIntervalMs: () => number;
   activeAlerts?: () => AlertView[] | undefined;
+  /** The watched entries of the current snapshot (FleetSnapshot.watch). */
+  watch?: () => WatchSnapshot | undefined;
   now?: () => number;
   /** Monotonic ms, to measure what an update costs (default performance.now). */
   clock?: () => number;
@@ -122,6 +125,7 @@ export class StatusService {
       now: this.now,
       refreshMs: Math.min(5_000, Math.max(1_000, Math.round(this.opts.minIntervalMs() / 4))),
       activeAlerts: this.opts.activeAlerts,
+      watch: this.opts.watch,
     };
   }
 

@@ -6,9 +6,19 @@ import { NETWORK_ALERTS } from './network.js';
 import { NODE_ALERTS } from './nodes.js';
 import { PIPELINE_ALERTS } from './pipeline.js';
 import { SHARDING_ALERTS } from './sharding.js';
+import { WATCH_ENTRY_ALERTS } from './watchEntries.js';
+import { WATCH_VALIDATOR_ALERTS } from './watchValidators.js';
 
 /** Every alert, in rules-file order (groups as they appear). */
-export const ALERT_DEFINITIONS: readonly AlertDefinition[] = [...NODE_ALERTS, ...NETWORK_ALERTS, ...EXPORTER_ALERTS, ...PIPELINE_ALERTS, ...SHARDING_ALERTS];
+export const ALERT_DEFINITIONS: readonly AlertDefinition[] = [
+  ...NODE_ALERTS,
+  ...NETWORK_ALERTS,
+  ...WATCH_VALIDATOR_ALERTS,
+  ...WATCH_ENTRY_ALERTS,
+  ...EXPORTER_ALERTS,
+  ...PIPELINE_ALERTS,
+  ...SHARDING_ALERTS,
+];
 
 export const ALERT_NAMES: readonly string[] = ALERT_DEFINITIONS.map((d) => d.name);
 

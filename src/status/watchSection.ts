@@ -1,0 +1,96 @@
+// The watched validators, miners and accounts on the status page and in /api/v1/watch: one row
+// per entry with its state in words and the node that answered its last read (whose row on the
+// fleet page links back to it).
+import type { WatchSnapshot, WatchedView } from '../watch/types.js';
+import { esc, timeCell } from './html.js';
+import type { StatusKind } from './types.js';
+import { watchState } from './watchWords.js';
+
+export const WATCH_LABEL: Record<StatusKind, string> = { up: '● ok', degraded: '◆ at risk', down: '▼ PROBLEM', unknown: '? unknown' };
+export const WATCH_COLUMNS = ['Name', 'Status', 'State', 'Read through', 'Last read'] as const;
+
+export interface WatchRow {
+  kind: WatchedView['kind'];
+  name: string;
+  network: string;
+  address: string;
+  status: StatusKind;
+  label: string;
+  text: string;
+  servedBy: string | null;
+  lastRead: number | null;
+  /** The row's id on the fleet page. */
+  anchor: string;
+}
+
+export const watchAnchor = (name: string): string => `watch-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+function entries(watch: WatchSnapshot | undefined): WatchedView[] {
+  return watch ? [...watch.validators, ...watch.miners, ...watch.accounts] : [];
+}
+
+export function watchRows(watch: WatchSnapshot | undefined): WatchRow[] {
+  return entries(watch).map((v) => {
+    const s = watchState(v);
+    return {
+      kind: v.kind,
+      name: v.name,
+      network: v.network,
+      address: v.address,
+      status: s.status,
+      label: WATCH_LABEL[s.status],
+      text: s.text,
+      servedBy: v.servedBy ?? null,
+      lastRead: v.lastSuccessSeconds === undefined ? null : v.lastSuccessSeconds * 1000,
+      anchor: watchAnchor(v.name),
+    };
+  });
+}
+
+/** GET /api/v1/watch: every value read, and the state in words. */
+export function watchJson(watch: WatchSnapshot | undefined) {
+  const words = (v: WatchedView) => {
+    const s = watchState(v);
+    return { ...v, status: s.status, text: s.text };
+  };
+  return {
+    configured: watch !== undefined,
+    validators: (watch?.validators ?? []).map(words),
+    miners: (watch?.miners ?? []).map(words),
+    accounts: (watch?.accounts ?? []).map(words),
+  };
+}
+
+/** Entries each node answered the last read of, for links from the node rows. */
+export function servedByNode(rows: readonly WatchRow[]): Map<string, WatchRow[]> {
+  const out = new Map<string, WatchRow[]>();
+  for (const r of rows) if (r.servedBy) out.set(r.servedBy, [...(out.get(r.servedBy) ?? []), r]);
+  return out;
+}
+
+/** Links from a node's row to the entries it serves ('' when none). */
+export function servesHtml(rows: readonly WatchRow[] | undefined): string {
+  if (!rows?.length) return '';
+  return ` <span class="serves">serves ${rows.map((r) => `<a class="tag" href="#${r.anchor}">${esc(r.name)}</a>`).join(' ')}</span>`;
+}
+
+const shortAddress = (a: string): string => (a.length > 16 ? `${a.slice(0, 8)}…${a.slice(-6)}` : a);
+
+function rowHtml(r: WatchRow, now: number): string {
+  const cells = [
+    `<td class="st"><span class="pill ${r.status}">${esc(r.label)}</span></td>`,
+    `<td class="why">${esc(r.text)}</td>`,
+    `<td>${r.servedBy ? `<a href="nodes/${encodeURIComponent(r.servedBy)}">${esc(r.servedBy)}</a>` : '<span class="muted">—</span>'}</td>`,
+    `<td>${timeCell(r.lastRead ?? undefined, now)}</td>`,
+  ].map((c, i) => c.replace(/^<td/, `<td data-label="${esc(WATCH_COLUMNS[i + 1]!)}"`));
+  const head = `<th scope="row">${esc(r.name)} <span class="net">${esc(r.network)}</span> <span class="tag">${r.kind}</span><br><code class="addr" title="${esc(r.address)}">${esc(shortAddress(r.address))}</code></th>`;
+  return `<tr id="${r.anchor}" class="row-${r.status}">${head}${cells.join('')}</tr>`;
+}
+
+/** The fleet page's section ('' when nothing is watched). */
+export function watchSectionHtml(rows: readonly WatchRow[], now: number): string {
+  if (rows.length === 0) return '';
+  const head = WATCH_COLUMNS.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
+  return `<section aria-labelledby="watch-h"><h2 id="watch-h">Validators, miners and accounts</h2>
+<table id="watched" class="nodes"><thead><tr>${head}</tr></thead><tbody>${rows.map((r) => rowHtml(r, now)).join('\n')}</tbody></table></section>`;
+}
