@@ -237,9 +237,39 @@ export interface NetworkView {
   };
 }
 
+/** One entity a fan-out probe reads (a watched address, a network): its call's params and its series' labels. */
+export interface FanOutEntity {
+  /** Unique within the probe: what its read state is kept under. */
+  key: string;
+  /** Only nodes of this network serve it. */
+  network: string;
+  /** The label naming the entity (validator, miner, account) and its value (the address). */
+  label: string;
+  id: string;
+  /** Labels between network and the entity label (e.g. the watch entry's `name`). */
+  labels?: Readonly<Record<string, string>>;
+  /** The JSON-RPC params of its call. */
+  params: readonly unknown[];
+}
+
+/** How reading one entity goes, and what its last successful read answered. */
+export interface EntityReadView {
+  entity: FanOutEntity;
+  /** The probe's data from the last read; absent when it failed or none finished yet. */
+  data?: unknown;
+  /** ms since the epoch. */
+  lastSuccessAt?: number;
+  consecutiveFailures: number;
+  failures: Record<FailureReason, number>;
+  /** The node that answered the last successful read. */
+  servedBy?: string;
+}
+
 export interface FleetSnapshot {
   nodes: NodeView[];
   networks: NetworkView[];
+  /** Each fan-out probe's reads, by probe name; absent when none runs. */
+  fanOut?: ReadonlyMap<string, readonly EntityReadView[]>;
   /** The operator's own validators, miners and accounts (the `watch:` section); absent without one. */
   watch?: WatchSnapshot;
 }

@@ -4,14 +4,15 @@
 // scratch registry, as the daemon and its components register them).
 import { Registry } from 'prom-client';
 import { agentPlatformCollectors } from '../../src/agent/metrics.js';
-import { standardComponents } from '../../src/daemonParts.js';
+import { standardComponents } from '../../src/daemon/features.js';
 import { evidenceCollectors } from '../../src/evidence/metrics.js';
 import { FleetUpstream } from '../../src/exposition/index.js';
 import { createLogger } from '../../src/logger.js';
 import { fleetLayout, type FleetFamily, type NetworkFamily } from '../../src/metrics/fleetFamilies.js';
 import { processMetricsRegistry } from '../../src/metrics/processMetrics.js';
 import { exporterCollectors } from '../../src/metrics/view.js';
-import { probeDescriptors, type ProbeDescriptor } from '../../src/probe/descriptors.js';
+import { nodeProbes } from '../../src/probes/registry.js';
+import type { NodeProbe } from '../../src/probes/types.js';
 import { shardComponent } from '../../src/shard/component.js';
 import { FLEET_PRESENCE, REGISTRY_SOURCES } from './metricPresence.js';
 
@@ -49,7 +50,7 @@ const typeIn = (headerText: string) => /# TYPE \S+ (\S+)/.exec(headerText)?.[1] 
 const perLabels = (per: string) => (per === 'node' ? NODE : per === 'network' ? ['network'] : ['network', per]);
 
 /** "GET /health" or "JSON-RPC <ns>_getValidators": the node request a probe makes. */
-export function probeRequest(d: ProbeDescriptor): string {
+export function probeRequest(d: NodeProbe): string {
   return d.request.kind === 'get' ? `GET ${d.request.path}` : `<ns>_${d.request.method} (JSON-RPC)`;
 }
 
@@ -60,8 +61,8 @@ export async function metricCatalogue(): Promise<MetricCatalogue> {
 function fleetFamilies(): MetricDoc[] {
   const shared = fleetLayout([]);
   const fromProbe = new Map<string, { source: string; per: string }>();
-  for (const d of probeDescriptors()) for (const f of d.metrics) fromProbe.set(f.name, { source: `probe \`${probeRequest(d)}\``, per: f.per });
-  const layout = fleetLayout([...probeDescriptors()]);
+  for (const d of nodeProbes()) for (const f of d.metrics) fromProbe.set(f.name, { source: `probe \`${probeRequest(d)}\``, per: f.per === 'entity' ? f.label : f.per });
+  const layout = fleetLayout(nodeProbes());
   const doc = (f: FleetFamily | NetworkFamily, labels: readonly string[], defaultPresence: string): MetricDoc => {
     const probe = fromProbe.get(f.name);
     return {
@@ -78,7 +79,7 @@ function fleetFamilies(): MetricDoc[] {
     doc(f, KIND_LABELS[f.kind] ?? NODE, sharedNames.has(f.name) ? 'One series per polled node (per probe it runs, for per-probe families).' : PROBE_VALUE_PRESENCE),
   );
   const networkDocs = layout.networkFamilies.map((f) => {
-    const per = fromProbe.get(f.name)?.per ?? f.per;
+    const per = fromProbe.get(f.name)?.per ?? (f.per === 'entity' ? f.label : f.per);
     return doc(f, perLabels(per), per === 'validator' ? 'One series per active validator of the network, from the highest node up.' : 'One series per network with a value; absent while no node up has given it.');
   });
   return [...nodeDocs, ...networkDocs];
