@@ -1,7 +1,7 @@
 // Domain types shared by every stage of the pipeline:
 // config -> schedule -> probe -> state -> (metrics view, alerts, evidence) -> HTTP.
 import type { UpstreamAnswer } from './exposition/upstream.js';
-import type { WatchSnapshot } from './watch/types.js';
+import type { WatchSettings, WatchSnapshot } from './watch/types.js';
 
 // The parsed text format is the exposition module's own (it must not depend on this file).
 export type { MetricFamily, MetricType, Sample } from './exposition/types.js';
@@ -39,9 +39,14 @@ export interface NodeTarget {
 /** Decimals of a network's token when the config names none (real nodes use 9). */
 export const DEFAULT_DECIMALS = 9;
 
+/** Blocks per epoch when the config names none (real nodes: 100). */
+export const DEFAULT_EPOCH_BLOCKS = 100;
+
 export interface NetworkSettings {
   /** Decimals of the native token's base units (9 on real nodes). */
   decimals: number;
+  /** Blocks per epoch, for validators and miners alike; default DEFAULT_EPOCH_BLOCKS. */
+  epochBlocks?: number;
 }
 
 export interface EvidenceSettings {
@@ -86,6 +91,8 @@ export interface ExporterConfig {
   networks: Record<string, NetworkSettings>;
   evidence: EvidenceSettings;
   agentPlatform?: AgentPlatformSettings;
+  /** The operator's own validators, miners and accounts (config/sections/watch.ts); absent without a `watch:` section. */
+  watch?: WatchSettings;
   // Sections outside this file add their own field by module augmentation (alerting/settings.ts
   // adds `alerting`), so the domain types never import a section's module.
 }
