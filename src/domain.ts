@@ -1,7 +1,7 @@
 // Domain types shared by every stage of the pipeline:
 // config -> schedule -> probe -> state -> (metrics view, alerts, evidence) -> HTTP.
 import type { UpstreamAnswer } from './exposition/upstream.js';
-import type { WatchSnapshot } from './watch/types.js';
+import type { WatchSettings, WatchSnapshot } from './watch/types.js';
 
 // The parsed text format is the exposition module's own (it must not depend on this file).
 export type { MetricFamily, MetricType, Sample } from './exposition/types.js';
@@ -54,9 +54,14 @@ export interface NodeTarget {
 /** Decimals of a network's token when the config names none (real nodes use 9). */
 export const DEFAULT_DECIMALS = 9;
 
+/** Blocks per epoch when the config names none (real nodes: 100). */
+export const DEFAULT_EPOCH_BLOCKS = 100;
+
 export interface NetworkSettings {
   /** Decimals of the native token's base units (9 on real nodes). */
   decimals: number;
+  /** Blocks per epoch, for validators and miners alike; default DEFAULT_EPOCH_BLOCKS. */
+  epochBlocks?: number;
 }
 
 export interface EvidenceSettings {
@@ -101,6 +106,8 @@ export interface ExporterConfig {
   networks: Record<string, NetworkSettings>;
   evidence: EvidenceSettings;
   agentPlatform?: AgentPlatformSettings;
+  /** The operator's own validators, miners and accounts (config/sections/watch.ts); absent without a `watch:` section. */
+  watch?: WatchSettings;
   // Sections outside this file add their own field by module augmentation (alerting/settings.ts
   // adds `alerting`), so the domain types never import a section's module.
 }
@@ -254,9 +261,39 @@ export interface NetworkView {
   };
 }
 
+/** One entity a fan-out probe reads (a watched address, a network): its call's params and its series' labels. */
+export interface FanOutEntity {
+  /** Unique within the probe: what its read state is kept under. */
+  key: string;
+  /** Only nodes of this network serve it. */
+  network: string;
+  /** The label naming the entity (validator, miner, account) and its value (the address). */
+  label: string;
+  id: string;
+  /** Labels between network and the entity label (e.g. the watch entry's `name`). */
+  labels?: Readonly<Record<string, string>>;
+  /** The JSON-RPC params of its call. */
+  params: readonly unknown[];
+}
+
+/** How reading one entity goes, and what its last successful read answered. */
+export interface EntityReadView {
+  entity: FanOutEntity;
+  /** The probe's data from the last read; absent when it failed or none finished yet. */
+  data?: unknown;
+  /** ms since the epoch. */
+  lastSuccessAt?: number;
+  consecutiveFailures: number;
+  failures: Record<FailureReason, number>;
+  /** The node that answered the last successful read. */
+  servedBy?: string;
+}
+
 export interface FleetSnapshot {
   nodes: NodeView[];
   networks: NetworkView[];
+  /** Each fan-out probe's reads, by probe name; absent when none runs. */
+  fanOut?: ReadonlyMap<string, readonly EntityReadView[]>;
   /** The operator's own validators, miners and accounts (the `watch:` section); absent without one. */
   watch?: WatchSnapshot;
 }

@@ -19,7 +19,7 @@ const problems = (text: string, env: Record<string, string> = {}) => configError
 describe('parseConfig problems carry file:line:col and the key path', () => {
   it('unknown key at the top level, with the known keys listed', () => {
     expect(problems(yaml('listen: 0.0.0.0:9715', 'bogus: 1', ...NODE))).toEqual([
-      'fleet.yaml:2:1: bogus: unknown key "bogus"; known keys: listen, defaults, polling, networks, nodes, evidence, agentPlatform, alerting, sharding',
+      'fleet.yaml:2:1: bogus: unknown key "bogus"; known keys: listen, defaults, polling, networks, nodes, evidence, agentPlatform, alerting, sharding, watch',
     ]);
   });
 

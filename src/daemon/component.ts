@@ -82,6 +82,8 @@ export interface DaemonComponent {
   collectors?: RegistryExtension;
   /** Families re-exposed after the exporter's own (at most one component has them). */
   reexposition?: Reexposition;
+  /** Adds the component's part to each fresh snapshot (fan-out reads, the watch), before anyone reads it. */
+  addToSnapshot?(snapshot: FleetSnapshot): void;
   /** Each probe result, after it was applied to the state (status history). */
   onProbeResult?: ProbeResultListener;
   /** Keeps a record of evidence (every component's and every probe result's records reach it). */

@@ -5,6 +5,7 @@ import { alertingComponent } from '../alerting/component.js';
 import { ALERT_DEFINITIONS } from '../alerting/definitions/index.js';
 import { heartbeatComponent } from '../alerting/heartbeatComponent.js';
 import type { Logger } from '../logger.js';
+import { fanOutComponent } from '../probe/fanOutComponent.js';
 import { alertsForShard, shardComponent, type ShardAssignment } from '../shard/index.js';
 import { statusComponent } from '../status/component.js';
 import { VERSION } from '../version.js';
@@ -22,5 +23,6 @@ export function standardComponents(log: Logger, sharding?: ShardAssignment): Dae
   const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts() });
   // Status first: probe results reach every component as soon as polling starts, and the alerting start reads files.
   const shard = sharding ? [shardComponent(sharding, { leftToPrometheus: () => shardAlerts()?.leftToPrometheus ?? [] })] : [];
-  return [status, alerting, heartbeat, ...shard];
+  // Fan-out reads first, so their part of each snapshot is there for the others.
+  return [fanOutComponent(), status, alerting, heartbeat, ...shard];
 }

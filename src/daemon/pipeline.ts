@@ -158,7 +158,11 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
     isDue: (t, p, now) => state.due(t.name, p, now, recheck(t)),
     onOverrun: (_t, p) => void counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1),
   });
-  const snapshot = () => buildSnapshot(state.nodes(), current.config.networks, Date.now());
+  const snapshot = () => {
+    const snap = buildSnapshot(state.nodes(), current.config.networks, Date.now());
+    for (const c of components) c.addToSnapshot?.(snap);
+    return snap;
+  };
   const extensions: RegistryExtension[] = [...(opts.extensions ?? []), ...components.flatMap((c) => c.collectors ?? [])];
   // The view is built once: a reload only changes the info label keys (registries are never rebuilt).
   const view = new MetricsView(

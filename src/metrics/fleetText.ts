@@ -1,7 +1,9 @@
 // Writes the per-node and per-network families of a FleetSnapshot as exposition text (classic
 // 0.0.4 or OpenMetrics): the per-node lines come ready from the kept columns (fleetColumns.ts),
 // the few per-network lines are written here.
-import { escapeLabelValue, formatValue } from '../exposition/grammar.js';
+import { escapeHelpOpenMetrics, escapeHelpText, escapeLabelValue, formatValue } from '../exposition/grammar.js';
+import { fanOutProbes } from '../probes/registry.js';
+import type { FanOutEntity } from '../domain.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
 import type { ByteWriter } from './byteWriter.js';
 import { FleetColumns } from './fleetColumns.js';
@@ -19,6 +21,28 @@ export interface FleetTextOptions {
 export function writeFleet(out: ByteWriter, snap: FleetSnapshot, opts: FleetTextOptions, columns: FleetColumns = new FleetColumns()): void {
   columns.write(out, snap.nodes, opts.infoLabelKeys, opts.openMetrics);
   writeNetworkFamilies(out, snap, columns.layout().networkFamilies, opts.openMetrics);
+  if (snap.fanOut) writeFanOutFamilies(out, snap.fanOut, opts.openMetrics);
+}
+
+/** Each fan-out probe's families: one sample per entity read (labels network, the entity's labels, its label). */
+function writeFanOutFamilies(out: ByteWriter, reads: NonNullable<FleetSnapshot['fanOut']>, om: boolean): void {
+  for (const [name, probe] of fanOutProbes()) {
+    const list = reads.get(name) ?? [];
+    for (const f of probe.metrics) {
+      out.write(`# HELP ${f.name} ${om ? escapeHelpOpenMetrics(f.help) : escapeHelpText(f.help)}\n# TYPE ${f.name} gauge\n`);
+      for (const r of list) {
+        if (r.data === undefined) continue;
+        const v = f.value(r.data, r.entity);
+        if (v !== undefined) out.write(`${f.name}{${entityLabels(r.entity)}} ${formatValue(v)}\n`);
+      }
+    }
+  }
+}
+
+export function entityLabels(e: FanOutEntity): string {
+  let l = `network="${escapeLabelValue(e.network)}"`;
+  for (const [k, v] of Object.entries(e.labels ?? {})) l += `,${k}="${escapeLabelValue(v)}"`;
+  return `${l},${e.label}="${escapeLabelValue(e.id)}"`;
 }
 
 function writeNetworkFamilies(out: ByteWriter, snap: FleetSnapshot, families: NetworkFamily[], om: boolean): void {

@@ -3,7 +3,9 @@
 // and the metric families its values feed. A probe targets each node (scheduled per node, stored
 // on the node) or each entity of a list (fan-out: one call per entity with the entity's params,
 // e.g. per watched address, spread over the nodes of the entity's network).
-import type { ExporterConfig, FleetSnapshot, NetworkView, NodeValues, NodeView, ProbeData } from '../domain.js';
+import type { ExporterConfig, FanOutEntity, FleetSnapshot, NetworkView, NodeValues, NodeView, ProbeData } from '../domain.js';
+
+export type { FanOutEntity };
 import type { NodeBudget } from './budget.js';
 
 /** JSON-RPC params: positional, as real nodes take them. */
@@ -62,21 +64,6 @@ export interface NodeProbe<D extends ProbeData = ProbeData> {
   metrics: readonly ProbeFamily[];
 }
 
-/** One entity a fan-out probe reads: its call's params and the labels of its series. */
-export interface FanOutEntity {
-  /** Unique within the probe: what its read state is kept under. */
-  key: string;
-  /** Only nodes of this network serve it. */
-  network: string;
-  /** The label naming the entity (validator, miner, account) and its value (the address). */
-  label: string;
-  id: string;
-  /** Labels between network and the entity label (e.g. the watch entry's `name`). */
-  labels?: Readonly<Record<string, string>>;
-  /** The JSON-RPC params of its call. */
-  params: RpcParams;
-}
-
 /** A per-entity family of a fan-out probe: labels network, the entity's labels and its label. */
 export interface FanOutFamily<D> {
   name: string;
@@ -88,7 +75,10 @@ export interface FanOutProbe<D = unknown> {
   target: 'entities';
   /** The method called once per entity, with the entity's params. */
   method: string;
-  /** The entities to read now (from the config and the fleet as last seen). */
+  /**
+   * The entities to read now (from the config and the fleet as last seen). Return the same entity
+   * objects while nothing changed: requests are built once per entity.
+   */
   entities(config: ExporterConfig, fleet: FleetSnapshot): readonly FanOutEntity[];
   /** How often each entity is read. */
   intervalMs(config: ExporterConfig): number;
@@ -97,8 +87,10 @@ export interface FanOutProbe<D = unknown> {
    * exactly, as decimal strings.
    */
   exactNumbers?: readonly string[];
+  /** Params that depend on the node asked (e.g. its newest height); default: the entity's own. */
+  paramsFor?(entity: FanOutEntity, node: { height?: number }): RpcParams;
   /** The JSON-RPC result as the probe's data; throws a ProbeError (the read fails, for this entity only). */
-  parse(result: unknown, entity: FanOutEntity): D;
+  parse(result: unknown, entity: FanOutEntity, call: { params: RpcParams }): D;
   metrics: readonly FanOutFamily<D>[];
 }
 

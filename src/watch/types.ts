@@ -19,6 +19,12 @@ export interface WatchEntry {
   minBalance?: number;
 }
 
+/** The `watch:` section, resolved: every entry of every kind, in config order. */
+export interface WatchSettings {
+  intervalMs: number;
+  entries: WatchEntry[];
+}
+
 /** How reading an entry goes, whatever its kind. */
 export interface WatchReadView {
   /** Seconds since the epoch of the last complete successful read. */

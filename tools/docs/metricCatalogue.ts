@@ -47,7 +47,7 @@ const KIND_LABELS: Record<string, readonly string[]> = {
 };
 
 const typeIn = (headerText: string) => /# TYPE \S+ (\S+)/.exec(headerText)?.[1] ?? 'untyped';
-const perLabels = (per: string, label?: string) => (per === 'node' ? NODE : per === 'network' ? ['network'] : ['network', label ?? per]);
+const perLabels = (per: string) => (per === 'node' ? NODE : per === 'network' ? ['network'] : ['network', per]);
 
 /** "GET /health" or "JSON-RPC <ns>_getValidators": the node request a probe makes. */
 export function probeRequest(d: NodeProbe): string {
@@ -60,9 +60,9 @@ export async function metricCatalogue(): Promise<MetricCatalogue> {
 
 function fleetFamilies(): MetricDoc[] {
   const shared = fleetLayout([]);
-  const fromProbe = new Map<string, { source: string; per: string; label?: string }>();
-  for (const d of nodeProbes()) for (const f of d.metrics) fromProbe.set(f.name, { source: `probe \`${probeRequest(d)}\``, per: f.per, ...(f.per === 'entity' ? { label: f.label } : {}) });
-  const layout = fleetLayout([...nodeProbes()]);
+  const fromProbe = new Map<string, { source: string; per: string }>();
+  for (const d of nodeProbes()) for (const f of d.metrics) fromProbe.set(f.name, { source: `probe \`${probeRequest(d)}\``, per: f.per === 'entity' ? f.label : f.per });
+  const layout = fleetLayout(nodeProbes());
   const doc = (f: FleetFamily | NetworkFamily, labels: readonly string[], defaultPresence: string): MetricDoc => {
     const probe = fromProbe.get(f.name);
     return {
@@ -79,9 +79,8 @@ function fleetFamilies(): MetricDoc[] {
     doc(f, KIND_LABELS[f.kind] ?? NODE, sharedNames.has(f.name) ? 'One series per polled node (per probe it runs, for per-probe families).' : PROBE_VALUE_PRESENCE),
   );
   const networkDocs = layout.networkFamilies.map((f) => {
-    const known = fromProbe.get(f.name);
-    const per = known?.per ?? f.per;
-    return doc(f, perLabels(per, known?.label), per !== 'network' ? `One series per ${known?.label ?? 'entity'} of the network, from the highest node up.` : 'One series per network with a value; absent while no node up has given it.');
+    const per = fromProbe.get(f.name)?.per ?? (f.per === 'entity' ? f.label : f.per);
+    return doc(f, perLabels(per), per === 'validator' ? 'One series per active validator of the network, from the highest node up.' : 'One series per network with a value; absent while no node up has given it.');
   });
   return [...nodeDocs, ...networkDocs];
 }

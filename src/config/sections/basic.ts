@@ -2,7 +2,7 @@
 // schema with defaults and its resolution; none holds secrets.
 import { resolve as resolvePath } from 'node:path';
 import * as z from 'zod';
-import { DEFAULT_DECIMALS, type NetworkSettings } from '../../domain.js';
+import { DEFAULT_DECIMALS, DEFAULT_EPOCH_BLOCKS, type NetworkSettings } from '../../domain.js';
 import { parseByteSize } from '../byteSize.js';
 import { listenReason, parseListenAddress } from '../rules.js';
 import { byteSize, checked, nameOf } from './fields.js';
@@ -17,6 +17,7 @@ export const listenSection = defineSection({
 
 const networkSchema = z.strictObject({
   decimals: z.number().int().min(0).max(36).default(DEFAULT_DECIMALS).meta({ description: 'Decimals of the native token base units.' }),
+  epochBlocks: z.number().int().min(1).max(1_000_000).default(DEFAULT_EPOCH_BLOCKS).meta({ description: 'Blocks per epoch, for validators and miners alike (real nodes: 100).' }),
 });
 
 export const networksSection = defineSection({
@@ -24,14 +25,14 @@ export const networksSection = defineSection({
     networks: z
       .record(nameOf('network name'), networkSchema)
       .default({})
-      .meta({ description: `Per-network settings; unlisted networks get decimals ${DEFAULT_DECIMALS}.` }),
+      .meta({ description: `Per-network settings; unlisted networks get decimals ${DEFAULT_DECIMALS} and epochBlocks ${DEFAULT_EPOCH_BLOCKS}.` }),
   },
   resolve(raw) {
     // Every network in use gets an entry, so consumers need no fallback of their own.
     const { nodes } = raw as typeof raw & { nodes: Array<{ network: string }> };
     const networks: Record<string, NetworkSettings> = {};
-    for (const n of nodes) networks[n.network] = { decimals: DEFAULT_DECIMALS };
-    for (const [name, s] of Object.entries(raw.networks)) networks[name] = { decimals: s.decimals };
+    for (const n of nodes) networks[n.network] = { decimals: DEFAULT_DECIMALS, epochBlocks: DEFAULT_EPOCH_BLOCKS };
+    for (const [name, s] of Object.entries(raw.networks)) networks[name] = { decimals: s.decimals, epochBlocks: s.epochBlocks };
     return { networks };
   },
 });

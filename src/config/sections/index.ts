@@ -10,6 +10,7 @@ import { evidenceSection, listenSection, networksSection } from './basic.js';
 import { nodesSection } from './nodes.js';
 import { pollingSection } from './polling.js';
 import { shardingSection } from './sharding.js';
+import { watchSection } from './watch.js';
 import type { ConfigSection, ResolveContext } from './section.js';
 
 export const rawConfigSchema = z
@@ -23,6 +24,7 @@ export const rawConfigSchema = z
     ...agentPlatformSection.shape,
     ...alertingSection.shape,
     ...shardingSection.shape,
+    ...watchSection.shape,
   })
   .meta({ title: 'ledger-fleet-exporter configuration' });
 
@@ -30,7 +32,7 @@ export type RawConfigInput = z.input<typeof rawConfigSchema>;
 export type RawConfig = z.output<typeof rawConfigSchema>;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each section reads its own part of RawConfig
-const SECTIONS: Array<ConfigSection<any>> = [listenSection, nodesSection, pollingSection, networksSection, evidenceSection, agentPlatformSection, alertingSection, shardingSection];
+const SECTIONS: Array<ConfigSection<any>> = [listenSection, nodesSection, pollingSection, networksSection, evidenceSection, agentPlatformSection, alertingSection, shardingSection, watchSection];
 
 /** Cross-field problems of every section, on the expanded (not yet validated) document. */
 export function sectionProblems(doc: unknown): PathProblem[] {

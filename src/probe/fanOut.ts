@@ -1,0 +1,162 @@
+// Runs the fan-out probes: each interval, one call per entity (a watched address, a network),
+// through the up nodes of the entity's own network (servingNodes.ts), spread over them by a hash
+// of the entity, at most `perNode` calls in flight per node, and on another node when one fails.
+// Its own HTTP client and in-flight accounting: fan-out reads never take a node poll's socket or
+// place in the scheduler's bound, so they cannot delay node polling.
+import type { EntityReadView, ExporterConfig, FailureReason, FanOutEntity, FleetSnapshot, NodeTarget } from '../domain.js';
+import type { HttpClient } from '../http/client.js';
+import type { Logger } from '../logger.js';
+import { ProbeError } from '../probes/errors.js';
+import { fanOutProbes } from '../probes/registry.js';
+import type { FanOutProbe, RpcParams } from '../probes/types.js';
+import type { EntityReads } from '../state/entityReads.js';
+import { endpointFor, type Endpoint, type ProbeRequest } from './http.js';
+import { prepareRpcPost, rpcCall, rpcRequestOf, rpcTail } from './jsonrpc.js';
+import { servingNodes, type ServingNode } from './servingNodes.js';
+import { Slots } from './slots.js';
+
+export interface FanOutOptions {
+  /** A client of its own (see above). */
+  client: HttpClient;
+  reads: EntityReads;
+  config(): ExporterConfig;
+  /** The fleet as last seen (nodes up, namespaces, heights). */
+  fleet(): FleetSnapshot;
+  logger: Logger;
+  /** Calls in flight per node (real nodes serve at most 100 at once). Default 8. */
+  perNode?: number;
+  /** Calls in flight in all. Default 64. */
+  concurrency?: number;
+  /** Nodes tried per read. Default 3. */
+  attempts?: number;
+  /** How often due probes are looked for. Default 1 s. */
+  tickMs?: number;
+  now?: () => number;
+}
+
+type CallResult = { ok: true; data: unknown } | { ok: false; reason: FailureReason; message: string };
+
+/** A node's requests, built once per node target: a fan-out call only adds its body. */
+interface NodeRequests {
+  endpoint: Endpoint;
+  posts: Map<string, ProbeRequest>;
+}
+
+export class FanOutReader {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly due = new Map<string, number>();
+  private readonly rounds = new Map<string, Promise<void>>();
+  private readonly slots: Slots;
+  private readonly requests = new WeakMap<NodeTarget, NodeRequests>();
+  private readonly tails = new WeakMap<FanOutEntity, Map<string, string>>();
+  private readonly now: () => number;
+  private stopped = false;
+
+  constructor(private readonly opts: FanOutOptions) {
+    this.slots = new Slots(opts.perNode ?? 8, opts.concurrency ?? 64);
+    this.now = opts.now ?? Date.now;
+  }
+
+  start(): void {
+    const tick = () => {
+      this.tick();
+      if (!this.stopped) this.timer = setTimeout(tick, this.opts.tickMs ?? 1_000).unref();
+    };
+    tick();
+  }
+
+  /** Stops starting rounds; resolves when the rounds in flight finished. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await Promise.all(this.rounds.values());
+  }
+
+  /** Starts the round of every probe that is due and not still reading its last round. */
+  tick(): void {
+    const now = this.now();
+    const probes = fanOutProbes();
+    const names = new Set(probes.map(([name]) => name));
+    for (const name of this.due.keys()) {
+      if (names.has(name)) continue;
+      this.due.delete(name);
+      this.opts.reads.drop(name);
+    }
+    for (const [name, probe] of probes) {
+      if (this.rounds.has(name) || now < (this.due.get(name) ?? 0)) continue;
+      this.due.set(name, now + probe.intervalMs(this.opts.config()));
+      const round = this.round(name, probe).finally(() => this.rounds.delete(name));
+      this.rounds.set(name, round);
+    }
+  }
+
+  /** Reads every entity of one probe once. */
+  async round(name: string, probe: FanOutProbe): Promise<void> {
+    const config = this.opts.config();
+    const fleet = this.opts.fleet();
+    const entities = probe.entities(config, fleet);
+    this.opts.reads.sync(name, entities);
+    if (entities.length === 0) return;
+    const serving = servingNodes(fleet, new Map(config.nodes.map((t) => [t.name, t])));
+    await Promise.all(entities.map((e) => this.read(name, probe, e, serving.get(e.network) ?? [], config)));
+  }
+
+  private async read(name: string, probe: FanOutProbe, entity: FanOutEntity, nodes: ServingNode[], config: ExporterConfig): Promise<void> {
+    if (nodes.length === 0) {
+      this.opts.reads.failed(name, entity.key, 'connect');
+      return;
+    }
+    const first = hashOf(entity.key) % nodes.length;
+    let last: CallResult = { ok: false, reason: 'connect', message: '' };
+    for (let a = 0; a < Math.min(this.opts.attempts ?? 3, nodes.length); a++) {
+      const node = nodes[(first + a) % nodes.length]!;
+      last = await this.slots.run(node.name, () => this.call(probe, entity, node, config));
+      if (last.ok) {
+        this.opts.reads.succeeded(name, entity.key, last.data, node.name, this.now());
+        return;
+      }
+      this.opts.logger.debug({ probe: name, entity: entity.key, node: node.name, reason: last.reason }, `fan-out read failed: ${last.message}`);
+    }
+    this.opts.reads.failed(name, entity.key, last.reason);
+  }
+
+  private async call(probe: FanOutProbe, entity: FanOutEntity, node: ServingNode, config: ExporterConfig): Promise<CallResult> {
+    const method = `${node.namespace}_${probe.method}`;
+    const { endpoint, post } = this.requestOf(node.target, method, config);
+    const params: RpcParams = probe.paramsFor ? probe.paramsFor(entity, node) : entity.params;
+    const tail = probe.paramsFor ? rpcTail(method, params) : this.tailOf(entity, method);
+    try {
+      const answer = await rpcCall(this.opts.client, endpoint, rpcRequestOf(post, method, tail, probe.exactNumbers));
+      if (!answer.ok) return { ok: false, reason: 'rpc_error', message: `${method}: JSON-RPC error ${answer.code}: ${answer.message}` };
+      return { ok: true, data: probe.parse(answer.result, entity, { params }) };
+    } catch (err) {
+      if (err instanceof ProbeError) return { ok: false, reason: err.reason, message: this.opts.client.secrets.scrub(err.message) };
+      return { ok: false, reason: 'invalid_response', message: `unexpected error: ${(err as Error).name}` };
+    }
+  }
+
+  private requestOf(target: NodeTarget, method: string, config: ExporterConfig): { endpoint: Endpoint; post: ProbeRequest } {
+    let r = this.requests.get(target);
+    if (!r) this.requests.set(target, (r = { endpoint: endpointFor(target), posts: new Map() }));
+    let post = r.posts.get(method);
+    if (!post) r.posts.set(method, (post = prepareRpcPost(r.endpoint, method, { timeoutMs: target.timeoutMs, maxBytes: config.polling.maxResponseBytes })));
+    return { endpoint: r.endpoint, post };
+  }
+
+  private tailOf(entity: FanOutEntity, method: string): string {
+    let byMethod = this.tails.get(entity);
+    if (!byMethod) this.tails.set(entity, (byMethod = new Map()));
+    let tail = byMethod.get(method);
+    if (tail === undefined) byMethod.set(method, (tail = rpcTail(method, entity.params)));
+    return tail;
+  }
+}
+
+/** FNV-1a: a stable spread of entities over a network's nodes. */
+function hashOf(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+export type { EntityReadView };
