@@ -74,6 +74,13 @@ describe('docs/contract.md', () => {
 });
 
 describe('example configs in docs/configuration.md', () => {
+  it("config/example-paging.yaml (the README's five-minute path) is valid with its one variable, and names the simulator's nodes", () => {
+    const config = parseConfig(read('config/example-paging.yaml'), { file: 'config/example-paging.yaml', env: { SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T/B/x' } });
+    expect(config.nodes.map((n) => n.url)).toEqual([1, 2, 3].map((i) => `http://127.0.0.1:9710/n/node-${i}`));
+    expect(config.alerting?.receivers.map((r) => r.name)).toEqual(['phone']);
+    expect(read('README.md')).toContain('config/example-paging.yaml');
+  });
+
   it.each(Object.entries(SECTION_EXAMPLES))('the %s example is a valid config', (section, yaml) => {
     const text = /^nodes:/m.test(yaml) ? yaml : `${yaml}${EXAMPLE_NODES}`;
     const config = parseConfig(text, { file: `${section}.yaml`, env: { RPC_TOKEN: 'example-token' } });
@@ -112,7 +119,8 @@ describe('links in README.md and docs/', () => {
     }
   });
 
-  it('README.md links into docs/', () => {
+  it('README.md is a front door: at most 300 lines, with links into docs/', () => {
+    expect(read('README.md').split('\n').length).toBeLessThanOrEqual(300);
     expect(linksOf(read('README.md')).filter((l) => l.startsWith('docs/') && l.endsWith('.md')).length).toBeGreaterThanOrEqual(5);
   });
 
