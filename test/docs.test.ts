@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import { generateSchemaJson, parseConfig } from '../src/config/index.js';
+import { plain } from '../tools/docs/alertsReference.js';
 import { EXAMPLE_NODES, SECTION_EXAMPLES } from '../tools/docs/configExamples.js';
 import { generatedPages } from '../tools/docs/generate.js';
+import { cell, escapeHtml } from '../tools/docs/markdown.js';
 import { metricCatalogue } from '../tools/docs/metricCatalogue.js';
 import { FLEET_PRESENCE, REGISTRY_SOURCES } from '../tools/docs/metricPresence.js';
 import { keyRows, type SchemaNode } from '../tools/docs/schemaKeys.js';
@@ -56,6 +58,15 @@ describe('generated references', async () => {
     expect(Object.keys(FLEET_PRESENCE).filter((n) => !c.fleet.some((m) => m.name === n))).toEqual([]);
     const sources = new Set(all.map((m) => m.source));
     expect(Object.keys(REGISTRY_SOURCES).filter((s) => !sources.has(s))).toEqual([]);
+  });
+});
+
+describe('markdown of the generated pages', () => {
+  it('escapes < and > outside code spans, and shows alert templates as placeholders', () => {
+    expect(escapeHtml('a <path> and `<kept>` x>y')).toBe('a &lt;path&gt; and `<kept>` x&gt;y');
+    expect(cell('one | two\nthree')).toBe('one \\| two three');
+    expect(plain('Node {{ $labels.node }} is {{ printf "%.0f" $value }} behind')).toBe('Node `<node>` is `<value>` behind');
+    expect(plain('{{ if $labels.instance }}A {{ $labels.instance }}{{ else }}B{{ end }}.')).toBe('A `<instance>`.');
   });
 });
 
