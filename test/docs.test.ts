@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import { generateSchemaJson, parseConfig } from '../src/config/index.js';
+import { plain } from '../tools/docs/alertsReference.js';
 import { EXAMPLE_NODES, SECTION_EXAMPLES } from '../tools/docs/configExamples.js';
 import { generatedPages } from '../tools/docs/generate.js';
+import { cell, escapeHtml } from '../tools/docs/markdown.js';
 import { metricCatalogue } from '../tools/docs/metricCatalogue.js';
 import { FLEET_PRESENCE, REGISTRY_SOURCES } from '../tools/docs/metricPresence.js';
 import { keyRows, type SchemaNode } from '../tools/docs/schemaKeys.js';
@@ -59,6 +61,15 @@ describe('generated references', async () => {
   });
 });
 
+describe('markdown of the generated pages', () => {
+  it('escapes < and > outside code spans, and shows alert templates as placeholders', () => {
+    expect(escapeHtml('a <path> and `<kept>` x>y')).toBe('a &lt;path&gt; and `<kept>` x&gt;y');
+    expect(cell('one | two\nthree')).toBe('one \\| two three');
+    expect(plain('Node {{ $labels.node }} is {{ printf "%.0f" $value }} behind')).toBe('Node `<node>` is `<value>` behind');
+    expect(plain('{{ if $labels.instance }}A {{ $labels.instance }}{{ else }}B{{ end }}.')).toBe('A `<instance>`.');
+  });
+});
+
 describe('docs/contract.md', () => {
   it('names only metrics and alerts the code declares', async () => {
     const contract = read('docs/contract.md');
@@ -74,6 +85,13 @@ describe('docs/contract.md', () => {
 });
 
 describe('example configs in docs/configuration.md', () => {
+  it("config/example-paging.yaml (the README's five-minute path) is valid with its one variable, and names the simulator's nodes", () => {
+    const config = parseConfig(read('config/example-paging.yaml'), { file: 'config/example-paging.yaml', env: { SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T/B/x' } });
+    expect(config.nodes.map((n) => n.url)).toEqual([1, 2, 3].map((i) => `http://127.0.0.1:9710/n/node-${i}`));
+    expect(config.alerting?.receivers.map((r) => r.name)).toEqual(['phone']);
+    expect(read('README.md')).toContain('config/example-paging.yaml');
+  });
+
   it.each(Object.entries(SECTION_EXAMPLES))('the %s example is a valid config', (section, yaml) => {
     const text = /^nodes:/m.test(yaml) ? yaml : `${yaml}${EXAMPLE_NODES}`;
     const config = parseConfig(text, { file: `${section}.yaml`, env: { RPC_TOKEN: 'example-token' } });
@@ -112,7 +130,8 @@ describe('links in README.md and docs/', () => {
     }
   });
 
-  it('README.md links into docs/', () => {
+  it('README.md is a front door: at most 300 lines, with links into docs/', () => {
+    expect(read('README.md').split('\n').length).toBeLessThanOrEqual(300);
     expect(linksOf(read('README.md')).filter((l) => l.startsWith('docs/') && l.endsWith('.md')).length).toBeGreaterThanOrEqual(5);
   });
 

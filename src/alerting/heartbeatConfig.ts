@@ -36,8 +36,8 @@ export const heartbeatSchema = z
       })
       .meta({ description: 'Pinged while polling and evaluation run (a secret: never logged).' }),
     method: z.enum(['GET', 'POST'], { error: 'method must be GET or POST' }).default('GET').meta({ description: 'GET, or POST with a small JSON body.' }),
-    interval: boundedDuration(INTERVAL).default('1m').meta({ description: 'Time between pings; 5s to 24h.' }),
-    timeout: boundedDuration(TIMEOUT).default('10s').meta({ description: 'Timeout of one ping; 100ms to 1m, less than interval.' }),
+    interval: boundedDuration(INTERVAL).default('1m').meta({ description: 'Time between pings. Go-style duration, 5s to 24h.' }),
+    timeout: boundedDuration(TIMEOUT).default('10s').meta({ description: 'Timeout of one ping; less than interval. Go-style duration, 100ms to 1m.' }),
   })
   .superRefine((h, ctx) => {
     // A duration with its own problem is reported there, not compared with the other.

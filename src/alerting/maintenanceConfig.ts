@@ -50,7 +50,7 @@ const windowSchema = z
     }).meta({ description: 'Unique window name; the `name` label of ledger_alert_maintenance_active.' }),
     schedule: reasoned(cronReason).optional().meta({ description: 'Cron expression (minute hour day-of-month month day-of-week) of each start.' }),
     timezone: reasoned(timezoneReason).optional().meta({ description: 'IANA timezone the schedule is read in; default UTC.' }),
-    duration: reasoned(windowDurationReason).optional().meta({ description: 'How long each recurring window lasts, e.g. 2h.' }),
+    duration: reasoned(windowDurationReason).optional().meta({ description: 'How long each recurring window lasts. Go-style duration, 1m to 168h, e.g. 2h.' }),
     start: timestamp.optional().meta({ description: 'One-off window start (RFC 3339).' }),
     end: timestamp.optional().meta({ description: 'One-off window end (RFC 3339).' }),
     match: matchSchema,

@@ -3,7 +3,7 @@
 import { runbookUrl } from '../../src/alerting/definitions/index.js';
 import { promDuration } from '../../src/alerting/format.js';
 import type { AlertDefinition } from '../../src/alerting/types.js';
-import { anchorOf, code, generatedNotice, table } from './markdown.js';
+import { anchorOf, code, escapeHtml, generatedNotice, table } from './markdown.js';
 
 const RUNBOOKS = '../alerts/RUNBOOKS.md';
 
@@ -50,8 +50,16 @@ function alertSection(d: AlertDefinition): string {
     ...(d.delivery?.exceptLabelledReceiver ? ['- **Never sent to** the receiver it names (a failing receiver cannot report itself)'] : []),
     `- **Runbook**: [${d.name}](${runbookUrl(RUNBOOKS, d.name)})`,
   ];
-  const why = d.comment ? `\n${d.comment.replace(/\n/g, ' ')}\n` : '';
-  return `## ${d.name}\n\n${d.summary(p)}: ${d.description(p)}\n${why}\n${facts.join('\n')}\n\n\`\`\`promql\n${d.promql(p)}\n\`\`\`\n`;
+  const why = d.comment ? `\n${escapeHtml(d.comment.replace(/\n/g, ' '))}\n` : '';
+  return `## ${d.name}\n\n**${escapeHtml(plain(d.summary(p)))}.** ${escapeHtml(plain(d.description(p)))}\n${why}\n${facts.join('\n')}\n\n\`\`\`promql\n${d.promql(p)}\n\`\`\`\n`;
+}
+
+/** An annotation's Go template as a reader sees it: `<node>` for `{{ $labels.node }}`, `<value>` for the value. */
+export function plain(template: string): string {
+  return template
+    .replace(/\{\{\s*if[^}]*\}\}([\s\S]*?)\{\{\s*else\s*\}\}[\s\S]*?\{\{\s*end\s*\}\}/g, '$1')
+    .replace(/\{\{[^}]*\$labels\.([A-Za-z_]+)[^}]*\}\}/g, '`<$1>`')
+    .replace(/\{\{[^}]*\$value[^}]*\}\}/g, '`<value>`');
 }
 
 function scopeLabels(d: AlertDefinition): string {

@@ -1,7 +1,7 @@
 // docs/configuration.md from the config's JSON schema: every key with its type, default, bounds
 // and description, one section per top-level key, each with a short example.
 import { SECTION_EXAMPLES } from './configExamples.js';
-import { anchorOf, code, generatedNotice, table } from './markdown.js';
+import { anchorOf, code, escapeHtml, generatedNotice, table } from './markdown.js';
 import { keyRows, typeOf, yamlValue, type KeyRow, type SchemaNode } from './schemaKeys.js';
 
 const INTRO = `# Configuration reference
@@ -41,7 +41,7 @@ export function configReferencePage(schema: SchemaNode): string {
 
 function sectionText(key: string, node: SchemaNode, required: boolean): string {
   const rows = keyRows(node, key, required);
-  const lead = [required ? 'Required.' : 'Optional.', node.description ?? ''].filter(Boolean).join(' ');
+  const lead = escapeHtml([required ? 'Required.' : 'Optional.', node.description ?? ''].filter(Boolean).join(' '));
   const example = SECTION_EXAMPLES[key] ?? outline(key, node);
   const label = SECTION_EXAMPLES[key] ? 'Example' : 'Outline (from the schema)';
   return `## \`${key}\`\n\n${lead}\n\n${keyTable(rows)}\n\n${label}:\n\n\`\`\`yaml\n${example}\`\`\`\n`;

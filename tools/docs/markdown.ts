@@ -2,7 +2,15 @@
 
 /** A table cell: pipes escaped, newlines folded, so one value never breaks the table. */
 export function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+  return escapeHtml(text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' '));
+}
+
+/** `<` and `>` outside code spans, which a renderer would take for HTML tags and hide. */
+export function escapeHtml(text: string): string {
+  return text
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/</g, '&lt;').replace(/>/g, '&gt;')))
+    .join('');
 }
 
 /** Inline code that survives backticks in the value. */

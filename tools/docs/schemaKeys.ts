@@ -54,6 +54,14 @@ export function typeOf(n: SchemaNode): string {
   return t;
 }
 
+/** The type as a reader writes it: durations and sizes are strings (or numbers) of a known form. */
+function readerType(n: SchemaNode): string {
+  const t = typeOf(n);
+  if (t === 'string' && /Go-style duration/.test(n.description ?? '')) return 'duration';
+  if (t === 'number or string' && /size with unit/.test(n.description ?? '')) return 'size';
+  return t;
+}
+
 /** A value as it is written in YAML flow style. */
 export function yamlValue(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(yamlValue).join(', ')}]`;
@@ -87,7 +95,7 @@ export function boundsOf(n: SchemaNode): string {
 export function keyRows(node: SchemaNode, path: string, required: boolean): KeyRow[] {
   const row: KeyRow = {
     path,
-    type: typeOf(node),
+    type: readerType(node),
     required,
     bounds: boundsOf(node),
     ...(node.default !== undefined && { default: yamlValue(node.default) }),
