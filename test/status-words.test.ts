@@ -2,6 +2,7 @@
 // covers, repeated evidence told once, chart axes. Pure functions, clock passed in.
 import { describe, expect, it } from 'vitest';
 import { buildEvidenceRecord, type EvidenceRecord } from '../src/evidence/record.js';
+import { uptimeBadge } from '../src/status/badge.js';
 import { historyBars, sparkline } from '../src/status/charts.js';
 import { groupRepeats } from '../src/status/evidenceList.js';
 import { HISTORY_LENGTH, NodeHistory } from '../src/status/history.js';
@@ -64,6 +65,14 @@ describe('uptime with the time it covers', () => {
     const guessed = parseStatus(text).nodes[0]!.history;
     expect(guessed.firstAt).toBe(Math.floor((T - 3 * H) / H) * H);
     expect(guessed.covered('24h', T)).toBeGreaterThanOrEqual(3 * H);
+  });
+});
+
+describe('uptime badge', () => {
+  it('names the time polled while it is shorter than the window, and the window after', () => {
+    expect(uptimeBadge('24h', 0.5, { ms: 20_000, windowMs: 24 * H })).toContain('aria-label="uptime 20 s: 50.00%"');
+    expect(uptimeBadge('24h', 0.5, { ms: 24 * H, windowMs: 24 * H })).toContain('aria-label="uptime 24h: 50.00%"');
+    expect(uptimeBadge('24h', undefined, { ms: 0, windowMs: 24 * H })).toContain('aria-label="uptime 24h: no data"');
   });
 });
 

@@ -1,5 +1,6 @@
 // Status and uptime badges as small self-contained SVG (shields.io "flat" look), like Gatus offers.
 import { esc, percent } from './html.js';
+import { formatDuration } from './words.js';
 import type { StatusKind } from './types.js';
 
 const STATUS_COLOUR: Record<StatusKind, string> = { up: '#1a7f37', degraded: '#9a6700', down: '#cf222e', unknown: '#6e7781' };
@@ -24,7 +25,12 @@ export function statusBadge(name: string, status: StatusKind): string {
   return badgeSvg(name, status === 'down' ? 'DOWN' : status, STATUS_COLOUR[status]);
 }
 
-export function uptimeBadge(window: string, uptime: number | undefined): string {
+/**
+ * The uptime over `window`, labelled with the window; while the node has been polled for less
+ * than that, labelled with the time polled instead ("uptime 20 s"), so a badge never claims a day.
+ */
+export function uptimeBadge(window: string, uptime: number | undefined, covered?: { ms: number; windowMs: number }): string {
   const colour = uptime === undefined ? STATUS_COLOUR.unknown : uptime >= 0.999 ? '#1a7f37' : uptime >= 0.99 ? '#4c8a1f' : uptime >= 0.95 ? '#9a6700' : '#cf222e';
-  return badgeSvg(`uptime ${window}`, uptime === undefined ? 'no data' : percent(uptime), colour);
+  const over = uptime !== undefined && covered && covered.ms < covered.windowMs ? formatDuration(covered.ms) : window;
+  return badgeSvg(`uptime ${over}`, uptime === undefined ? 'no data' : percent(uptime), colour);
 }

@@ -6,7 +6,7 @@ import { evidenceHtml, type EvidenceSection } from './evidenceList.js';
 export type { EvidenceSection } from './evidenceList.js';
 import { eventsHtml } from './fleetPage.js';
 import { historyBars, sparkline } from './charts.js';
-import { esc, nextCheckCell, page, percent, STATUS_LABEL, timeCell } from './html.js';
+import { esc, nextCheckCell, page, STATUS_LABEL, timeCell } from './html.js';
 import { HISTORY_LENGTH } from './history.js';
 
 const dash = '<span class="muted">—</span>';
@@ -30,7 +30,6 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
   const enc = encodeURIComponent(name);
   const labels = Object.entries(n.labels).map(([k, v]) => `<span class="tag">${esc(k)}=${esc(v)}</span>`).join(' ') || dash;
   const recent = n.recent ?? [];
-  const uptime24h = percent(n.uptime['24h'] ?? undefined);
   const body = `<header class="top"><p><a href="../">← All nodes</a></p><h1>${esc(name)} <span class="pill ${n.status}" id="node-status">${esc(n.label)}</span></h1>
 <p class="meta"><span id="node-reason" class="why">${esc(n.reason) || 'answering normally'}</span><span id="node-backoff">${n.backingOff ? ' <span class="tag">backing off</span>' : ''}</span> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span></p></header>
 <main>
@@ -46,7 +45,7 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
 <dt>Peers</dt><dd id="node-peers">${opt(n.peers)}</dd>
 <dt>Labels</dt><dd id="node-labels">${labels}</dd>
 <dt>Uptime</dt><dd id="node-uptime">${esc(n.uptimeText)}</dd>
-<dt>Badges</dt><dd id="node-badges" data-shows="${esc(`${n.status} ${uptime24h}`)}"><img alt="status badge of ${esc(name)}" src="../api/v1/nodes/${enc}/badge.svg"> <img alt="24 h uptime badge of ${esc(name)}" src="../api/v1/nodes/${enc}/uptime/24h/badge.svg"></dd>
+<dt>Badges</dt><dd id="node-badges" data-shows="${esc(`${n.status} ${n.uptime24hText}`)}"><img alt="status badge of ${esc(name)}" src="../api/v1/nodes/${enc}/badge.svg"> <img alt="24 h uptime badge of ${esc(name)}" src="../api/v1/nodes/${enc}/uptime/24h/badge.svg"></dd>
 </dl></section>
 <section aria-labelledby="probes-h"><h2 id="probes-h">Probes</h2>${probesHtml(n.probes, now)}</section>
 <section aria-labelledby="hist-h"><h2 id="hist-h">History</h2><div class="hist-big">${historyBars(recent, HISTORY_LENGTH, { axis: true })}</div><h3>Response time</h3><div id="node-spark">${sparkline(recent)}</div></section>

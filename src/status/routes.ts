@@ -108,5 +108,6 @@ export async function statusRoute(deps: StatusRouteDeps, pathname: string, param
   if (apiMatch[3] === undefined) return svg(statusBadge(name, status.status));
   const window = apiMatch[3];
   if (!Object.hasOwn(UPTIME_WINDOWS, window)) return json(400, { error: `uptime window must be one of: ${Object.keys(UPTIME_WINDOWS).join(', ')}` });
-  return svg(uptimeBadge(window, src.board.uptime(name, window as UptimeWindow)));
+  const covered = { ms: src.board.uptimeCovers(name, window as UptimeWindow), windowMs: UPTIME_WINDOWS[window as UptimeWindow] };
+  return svg(uptimeBadge(window, src.board.uptime(name, window as UptimeWindow), covered));
 }

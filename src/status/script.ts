@@ -45,7 +45,6 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     s.appendChild(isDue(ms) ? document.createTextNode('due now') : timeEl(ms));
     return s;
   }
-  function pct(x) { return x == null ? '\\u2014' : (x * 100 >= 99.995 ? '100' : (x * 100).toFixed(2)) + '%'; }
   function num(x) { return x == null ? dash() : document.createTextNode(String(x)); }
   function cell(tr, label, cls, content) {
     var td = el('td', cls);
@@ -188,7 +187,8 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
   // Badges are images: fetched again (a new query string) only when what they show changed.
   function badges(n, at) {
     var box = document.getElementById('node-badges');
-    var shows = n.status + ' ' + pct(n.uptime['24h']);
+    // Same as nodePage's data-shows: the 24 h words change with the time polled, as the badge's label does.
+    var shows = n.status + ' ' + n.uptime24hText;
     if (!box || box.getAttribute('data-shows') === shows) return;
     box.setAttribute('data-shows', shows);
     box.querySelectorAll('img').forEach(function (img) { img.setAttribute('src', img.getAttribute('src').split('?')[0] + '?at=' + at); });
