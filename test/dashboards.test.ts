@@ -70,13 +70,14 @@ describe('generated dashboards', () => {
     expect(generateDashboards()).toEqual(generated);
   });
 
-  it('has the four dashboards with stable, unique uids', () => {
+  it('has the five dashboards with stable, unique uids', () => {
     const uids = Object.fromEntries(dashboards.map(([f, d]) => [f, d.uid]));
     expect(uids).toEqual({
       'fleet-overview.json': 'ledger-fleet-overview',
       'node-detail.json': 'ledger-node-detail',
       'validators-mining.json': 'ledger-validators-mining',
       'exporter-health.json': 'ledger-exporter-health',
+      'watch.json': 'ledger-watch',
     });
   });
 
@@ -164,6 +165,17 @@ describe('generated dashboards', () => {
         'network:ledger_mining_miners_active:max',
         'ledger_mining_block_reward_tokens',
         'network:ledger_mining_blocks_until_upgrade:min',
+      ],
+      'watch.json': [
+        'ledger_watch_validator_active',
+        'ledger_watch_validator_rewarded',
+        'ledger_watch_validator_rank',
+        'ledger_watch_validator_seat_margin_ratio',
+        'ledger_watch_miner_consecutive_misses',
+        'ledger_watch_miner_reward_multiplier',
+        'ledger_watch_account_balance_tokens',
+        'ledger_watch_account_unbonding_tokens',
+        'ledger_watch_last_success_timestamp_seconds',
       ],
       'exporter-health.json': [
         'ledger_exporter_poll_overruns_total',

@@ -9,7 +9,8 @@ import { startDaemon, type Daemon } from '../daemon/index.js';
 import { keepRunning, stopWithParent } from '../daemon/run.js';
 import { demoAlerting } from '../demo/alerting.js';
 import { startConsoleReceiver } from '../demo/consoleReceiver.js';
-import { demoConfig, startDemoFleet } from '../demo/fleet.js';
+import { DEMO_WATCH_NETWORK, demoConfig, startDemoFleet } from '../demo/fleet.js';
+import { minerOutageScenario } from '../sim/index.js';
 import { demoStateDir, type DemoState } from '../demo/stateDir.js';
 import type { ListenAddress } from '../domain.js';
 import { applyHeapPolicy } from '../heapPolicy.js';
@@ -60,6 +61,9 @@ async function start(values: Values, secrets: Secrets, log: Logger, listen: List
   try {
     const fleet = await inUse(startDemoFleet({ controlHost: simulator.host, controlPort: simulator.port, flapPeriodMs: DEMO_FLAP_PERIOD_MS }), simulator, '--simulator-listen');
     stops.push(() => fleet.close());
+    // The watched miner stops checking in after a minute and comes back after six.
+    const outage = minerOutageScenario(fleet, DEMO_WATCH_NETWORK, { stopAfterMs: 60_000, resumeAfterMs: 6 * 60_000 });
+    stops.push(async () => outage.cancel());
     const receiver = await startConsoleReceiver((line) => process.stdout.write(`${line}\n`));
     stops.unshift(() => receiver.close());
     const config = { ...demoConfig(fleet, { listen, evidenceDir: join(state.dir, 'evidence') }), alerting: demoAlerting(state.dir, receiver.url) };
@@ -103,6 +107,8 @@ function banner(run: Running, listen: ListenAddress): string {
     `  state:          ${run.state.note}\n` +
     `rpc-flaky fails for ${DEMO_FLAP_PERIOD_MS / 2_000} s of every ${DEMO_FLAP_PERIOD_MS / 1_000} s: LedgerNodeDown fires for it ` +
     `after 10 s and resolves when it answers again; test-proxy stays down.\n` +
+    `The watched miner rig-01 stops checking in after 1 min (epochs are 1 min): LedgerMinerCheckinMissed fires, ` +
+    `then it checks in again after 6 min and LedgerMinerRewardReduced follows while its attendance recovers.\n` +
     `Ctrl-C stops.\n\n`
   );
 }

@@ -18,6 +18,28 @@ export const DEMO_SPECS: SimNodeSpec[] = [
 
 const ROLES: Record<string, string> = { val: 'validator', miner: 'miner', rpc: 'rpc', test: 'validator' };
 
+/** Demo epochs: 20 blocks (a minute at 3 s blocks), so watched entries change state within minutes. */
+export const DEMO_EPOCH_BLOCKS = 20;
+/** The network of the watched entries (the simulator's picks: ChainControl.watchTargets). */
+export const DEMO_WATCH_NETWORK = 'mainnet';
+
+/** One validator, one miner and one account of the demo fleet, read every 10 s. */
+function demoWatch(fleet: SimFleet): NonNullable<ExporterConfig['watch']> {
+  const chain = fleet.chain(DEMO_WATCH_NETWORK);
+  const t = chain.watchTargets();
+  const network = DEMO_WATCH_NETWORK;
+  // The commission it charges now: a change would alert.
+  const commissionBps = chain.ledger().validators.get(t.validator)?.commissionBps;
+  return {
+    intervalMs: 10_000,
+    entries: [
+      { kind: 'validator', name: 'val-main', address: t.validator, network, seatMarginBelow: 0.1, commissionBps },
+      { kind: 'miner', name: 'rig-01', address: t.miner, network },
+      { kind: 'account', name: 'hot-wallet', address: t.account, network, minBalance: 25 },
+    ],
+  };
+}
+
 export interface SimulatedFleetOptions {
   listen: ListenAddress;
   intervalMs: number;
@@ -52,13 +74,15 @@ export function simulatedFleetConfig(nodes: ReadonlyArray<{ name: string; url: s
 /** The exporter config for the demo fleet. */
 export function demoConfig(fleet: SimFleet, opts: { listen: ListenAddress; intervalMs?: number; evidenceDir?: string }): ExporterConfig {
   const intervalMs = opts.intervalMs ?? 5_000;
-  return simulatedFleetConfig(fleet.nodes, {
+  const config = simulatedFleetConfig(fleet.nodes, {
     listen: opts.listen,
     intervalMs,
     timeoutMs: Math.min(2_000, intervalMs - 1),
     evidenceDir: opts.evidenceDir ?? join(tmpdir(), 'ledger-fleet-exporter-demo', 'evidence'),
     labels: (name) => ({ role: ROLES[name.split('-')[0] ?? ''] ?? 'rpc', region: name.split('-')[1] ?? 'none' }),
   });
+  const networks = Object.fromEntries(Object.entries(config.networks).map(([n, s]) => [n, { ...s, epochBlocks: DEMO_EPOCH_BLOCKS }]));
+  return { ...config, networks, watch: demoWatch(fleet) };
 }
 
 export interface DemoFleetOptions {
@@ -77,6 +101,7 @@ export async function startDemoFleet(opts: DemoFleetOptions = {}): Promise<SimFl
     ...(opts.controlHost !== undefined && { controlHost: opts.controlHost }),
     layout: 'port-per-node',
     blockTimeMs: opts.blockTimeMs,
+    epochBlocks: DEMO_EPOCH_BLOCKS,
     controlPort: opts.controlPort ?? 0,
     ...(opts.flapPeriodMs !== undefined && { flapPeriodMs: opts.flapPeriodMs }),
   });

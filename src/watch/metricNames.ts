@@ -1,9 +1,9 @@
 // Names of the ledger_watch_* series (exporter contract, "Watching the operator's own
 // validators, miners and accounts"), for the alert rules and dashboards that read them. Every
 // series carries `name`, `network` and the address label of its kind.
-// The three *_min / *_expected / *_below series and ledger_watch_interval_seconds export the
-// entry's own settings, so the Prometheus rules can compare against per-entry thresholds as the
-// built-in engine does; each is present only when its setting is.
+// The three *_below / *_expected / *_min series export the entry's own settings, so the
+// Prometheus rules compare against per-entry thresholds as the built-in engine does; each is
+// present only when its setting is.
 
 export const WATCH_ADDRESS_LABEL = { validator: 'validator', miner: 'miner', account: 'account' } as const;
 
@@ -30,10 +30,10 @@ export const WATCH_METRICS = {
   accountUnbonding: 'ledger_watch_account_unbonding_tokens',
   accountNextRelease: 'ledger_watch_account_unbonding_next_release_blocks',
   lastSuccess: 'ledger_watch_last_success_timestamp_seconds',
+  consecutiveFailures: 'ledger_watch_consecutive_failures',
   readFailures: 'ledger_watch_read_failures_total',
   // The entries' settings (see above).
   validatorSeatMarginBelow: 'ledger_watch_validator_seat_margin_below_ratio',
   validatorExpectedCommission: 'ledger_watch_validator_expected_commission_ratio',
   accountMinBalance: 'ledger_watch_account_min_balance_tokens',
-  interval: 'ledger_watch_interval_seconds',
 } as const;

@@ -9,6 +9,7 @@ import { exporterHealth } from './exporter-health.js';
 import { fleetOverview } from './fleet-overview.js';
 import { nodeDetail } from './node-detail.js';
 import { validatorsMining } from './validators-mining.js';
+import { watchDashboard } from './watch.js';
 
 /** File name -> dashboard builder. File names are stable: users and provisioning refer to them. */
 const DASHBOARDS: Record<string, () => dashboard.Dashboard> = {
@@ -16,6 +17,7 @@ const DASHBOARDS: Record<string, () => dashboard.Dashboard> = {
   'node-detail.json': nodeDetail,
   'validators-mining.json': validatorsMining,
   'exporter-health.json': exporterHealth,
+  'watch.json': watchDashboard,
 };
 
 /** File name -> JSON text (2-space indent, trailing newline): deterministic, so diffs stay honest. */

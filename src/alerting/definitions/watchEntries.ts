@@ -96,7 +96,7 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
     comment:
       'The threshold counts read intervals. While an entry cannot be read, its other alerts are held\nas they were: a failing read neither fires nor resolves them.',
     defaults: { severity: 'warning', forMs: 60_000, keepFiringForMs: 300_000, threshold: 3 },
-    promql: (p) => byEntry('any', `time() - ${M.lastSuccess}\n> ${p.threshold} * ${M.interval}`),
+    promql: (p) => byEntry('any', `${M.consecutiveFailures} >= ${p.threshold}`),
     summary: () => 'Watched entry {{ $labels.name }} ({{ $labels.network }}) cannot be read',
     description: (p) =>
       `The exporter has not read watched entry {{ $labels.name }} of network {{ $labels.network }} for ${p.threshold} read intervals: no node of the network answered for it, so its state is unknown.`,
