@@ -78,6 +78,17 @@ describe('the built CLI', () => {
     }
   });
 
+  it('reads notify-test\'s config positionally or as --config.file, and says so when there is none', async () => {
+    for (const args of [[config], ['--config.file', config]]) {
+      const r = await runCli(['notify-test', ...args, '--receiver', 'ops']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('no receiver named "ops"');
+    }
+    const none = await runCli(['notify-test']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('usage: ledger-fleet-exporter notify-test <file.yaml>  (or --config <file.yaml>');
+  });
+
   it('writes the same rules for alert-rules <file> and alert-rules --config <file>', async () => {
     const a = await runCli(['alert-rules', config]);
     const b = await runCli(['alert-rules', '--config.file', config]);

@@ -1,11 +1,12 @@
 // --version prints what ledger_exporter_build_info says (version, revision, Node.js version), as
 // Prometheus tools do; --log-format pretty writes colour only to a terminal, never into a file or pipe.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_PATH, requireBuiltCli, runCli, startDaemonProcess } from '../support/cliProcess.js';
+import { CLI_PATH, requireBuiltCli, runCli, startDaemonProcess, trackChild } from '../support/cliProcess.js';
+import { waitFor } from '../support/processes.js';
 
 let dir: string;
 let config: string;
@@ -44,16 +45,25 @@ describe('--log-format pretty', () => {
   const args = () => ['--config', config, '--listen', '127.0.0.1:0', '--log-format', 'pretty'];
 
   it('writes no colour codes into a pipe or file', async () => {
-    const r = await runCli(args(), { timeoutMs: 6_000 });
-    expect(r.stdout).toContain('exporter listening');
-    expect(r.stdout).not.toContain('\u001b[');
+    const child = spawn(process.execPath, [CLI_PATH, ...args()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    trackChild(child);
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    const exited = new Promise((resolve) => child.once('close', resolve));
+    try {
+      await waitFor('the exporter listening', () => out.includes('exporter listening'), { timeoutMs: 20_000, intervalMs: 100, context: () => out });
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    expect(out).not.toContain('\u001b[');
   });
 
   it.skipIf(!existsSync('/usr/bin/script'))('colours its lines on a terminal', () => {
     // script(1) gives the exporter a terminal; timeout stops it with SIGTERM (a closing terminal sends SIGHUP: a reload).
-    const command = `timeout -s TERM 5 ${process.execPath} ${CLI_PATH} ${args().join(' ')}`;
-    const r = spawnSync('script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', timeout: 20_000 });
+    const command = `timeout -s TERM 12 ${process.execPath} ${CLI_PATH} ${args().join(' ')}`;
+    const r = spawnSync('script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', timeout: 30_000 });
     expect(r.stdout).toContain('exporter listening');
     expect(r.stdout).toContain('\u001b[');
-  });
+  }, 40_000);
 });
