@@ -86,7 +86,7 @@ describe('docs/contract.md', () => {
 
 describe('example configs in docs/configuration.md', () => {
   it("config/example-paging.yaml (the README's five-minute path) is valid with its one variable, and names the simulator's nodes", () => {
-    const config = parseConfig(read('config/example-paging.yaml'), { file: 'config/example-paging.yaml', env: { SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T/B/x' } });
+    const config = parseConfig(read('config/example-paging.yaml'), { file: 'config/example-paging.yaml', env: { NTFY_URL: 'https://ntfy.sh/ledger-oncall-7f3k2' } });
     expect(config.nodes.map((n) => n.url)).toEqual([1, 2, 3].map((i) => `http://127.0.0.1:9710/n/node-${i}`));
     expect(config.alerting?.receivers.map((r) => r.name)).toEqual(['phone']);
     expect(read('README.md')).toContain('config/example-paging.yaml');

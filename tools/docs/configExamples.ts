@@ -61,4 +61,15 @@ export const SECTION_EXAMPLES: Readonly<Record<string, string>> = {
     '',
   ].join('\n'),
   sharding: 'sharding: {shard: 0, totalShards: 3}   # or --shard 0 --total-shards 3\n',
+  watch: [
+    'watch:',
+    '  interval: 30s',
+    '  validators:',
+    `    - {name: val-main, address: ${'3f'.repeat(32)}, network: mainnet, seatMarginBelow: 10%, commissionBps: 500}`,
+    '  miners:',
+    `    - {name: rig-01, address: ${'7c'.repeat(32)}, network: mainnet}`,
+    '  accounts:',
+    `    - {name: hot-wallet, address: ${'0a'.repeat(32)}, network: mainnet, minBalance: 25}`,
+    '',
+  ].join('\n'),
 };

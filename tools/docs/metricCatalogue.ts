@@ -11,7 +11,7 @@ import { createLogger } from '../../src/logger.js';
 import { fleetLayout, type FleetFamily, type NetworkFamily } from '../../src/metrics/fleetFamilies.js';
 import { processMetricsRegistry } from '../../src/metrics/processMetrics.js';
 import { exporterCollectors } from '../../src/metrics/view.js';
-import { nodeProbes } from '../../src/probes/registry.js';
+import { fanOutProbes, nodeProbes } from '../../src/probes/registry.js';
 import type { NodeProbe } from '../../src/probes/types.js';
 import { shardComponent } from '../../src/shard/component.js';
 import { FLEET_PRESENCE, REGISTRY_SOURCES } from './metricPresence.js';
@@ -82,7 +82,21 @@ function fleetFamilies(): MetricDoc[] {
     const per = fromProbe.get(f.name)?.per ?? (f.per === 'entity' ? f.label : f.per);
     return doc(f, perLabels(per), per === 'validator' ? 'One series per active validator of the network, from the highest node up.' : 'One series per network with a value; absent while no node up has given it.');
   });
-  return [...nodeDocs, ...networkDocs];
+  return [...nodeDocs, ...networkDocs, ...fanOutFamilies()];
+}
+
+/** Families of the probes that read entities (watched validators, miners, accounts) through the fleet's nodes. */
+function fanOutFamilies(): MetricDoc[] {
+  return fanOutProbes().flatMap(([name, probe]) =>
+    probe.metrics.map((f) => ({
+      name: f.name,
+      type: 'gauge',
+      labels: ['network', '<the entry\'s labels>', '<its kind: validator, miner or account>'],
+      help: f.help,
+      source: `fan-out probe \`${name}\` (\`<ns>_${probe.method}\`)`,
+      presence: 'One series per entity read; absent until its first successful read, and while its last read failed.',
+    })),
+  );
 }
 
 const PROBE_VALUE_PRESENCE = 'Absent while the probe has no value: not run on the node, failed at its last run, or not offered by its build.';

@@ -12,6 +12,7 @@ export const FLEET_PRESENCE: Readonly<Record<string, string>> = {
   ledger_probe_duration_seconds: 'One series per probe the node runs, from its first run.',
   ledger_probe_last_success_timestamp_seconds: 'One series per probe the node runs, from its first success.',
   ledger_probe_failures_total: 'reason="http_5xx" from 0 for every probe; other reasons from their first occurrence.',
+  ledger_node_tls_cert_expiry_timestamp_seconds: 'Only for https nodes, from the first connection the probes made.',
   ledger_fleet_nodes: 'One series per network with configured nodes.',
   ledger_fleet_nodes_up: 'One series per network with configured nodes.',
 };

@@ -49,9 +49,9 @@ const account = z.strictObject({
 const schema = z
   .strictObject({
     interval: duration('How often each entry is read.').default(DEFAULT_WATCH_INTERVAL),
-    validators: z.array(validator).default([]),
-    miners: z.array(miner).default([]),
-    accounts: z.array(account).default([]),
+    validators: z.array(validator).default([]).meta({ description: 'Validators to watch: active set, rank, stake, rewards, jail, seat margin, commission.' }),
+    miners: z.array(miner).default([]).meta({ description: 'Miners to watch: registration, activity, check-ins, reward multiplier.' }),
+    accounts: z.array(account).default([]).meta({ description: 'Accounts to watch: balance and unbonding.' }),
   })
   .optional()
   .meta({ description: "The operator's own validators, miners and accounts, read through the fleet's nodes of their network." });
