@@ -10,8 +10,8 @@ import { requireBuiltCli, runCli } from '../support/cliProcess.js';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLES = readdirSync(join(REPO, 'config')).filter((f) => f.endsWith('.yaml')).map((f) => `config/${f}`);
 
-/** A value a variable of this name can take in an example (URLs must parse). */
-const sample = (name: string) => (name.endsWith('_URL') ? 'https://agents.example.org' : 'example-value');
+/** A value a variable of this name can take in an example (URLs must parse; an ntfy URL ends with its topic). */
+const sample = (name: string) => (name.endsWith('_URL') ? 'https://example.org/example-topic' : 'example-value');
 
 beforeAll(() => requireBuiltCli());
 
