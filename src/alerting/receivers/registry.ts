@@ -5,6 +5,7 @@ import { discordKind } from './discord.js';
 import type { AnyReceiverKind } from './kind.js';
 import { msteamsKind } from './msteams.js';
 import { ntfyKind } from './ntfy.js';
+import { opsgenieKind } from './opsgenie.js';
 import { pagerdutyKind } from './pagerduty.js';
 import { slackKind } from './slack.js';
 import { telegramKind } from './telegram.js';
@@ -27,6 +28,7 @@ registerReceiverKind(telegramKind);
 registerReceiverKind(discordKind);
 registerReceiverKind(ntfyKind);
 registerReceiverKind(msteamsKind);
+registerReceiverKind(opsgenieKind);
 
 /** Every kind, in registration order; `forSchema` freezes the list (the schema cannot change later). */
 export function receiverKinds(forSchema = false): AnyReceiverKind[] {
