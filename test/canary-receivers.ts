@@ -27,6 +27,7 @@ const C = {
   discordPath: makeCanary('r7-discord-webhook-url'),
   ntfyToken: makeCanary('r8-ntfy-token'),
   teamsPath: makeCanary('r9-teams-webhook-url-file'),
+  genieKey: makeCanary('r10-opsgenie-api-key'),
 };
 const CANARIES: Canary[] = Object.values(C);
 
@@ -93,6 +94,7 @@ describe('receiver secrets never leave their receiver', () => {
             { name: 'discord', discord: { webhookUrl: `${base}/discord/${encodeURIComponent(C.discordPath.value)}` } },
             { name: 'phone', ntfy: { url: `${base}/ntfy/oncall`, token: C.ntfyToken.value } },
             { name: 'teams', msteams: { webhookUrlFile: join(dir, 'teams-url') } },
+            { name: 'genie', opsgenie: { apiKey: C.genieKey.value, url: `${base}/opsgenie` } },
           ],
         },
       }),
@@ -112,7 +114,7 @@ describe('receiver secrets never leave their receiver', () => {
     await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), { timeoutMs: 20_000 });
     await fleet.node('cn-2').kill();
     // Each receiver: a 500 echoing everything, then a success after the retry.
-    await waitFor('every receiver retried after its 500', () => (['/slack', '/pd', '/hook', '/am1', '/am2', '/tg', '/discord', '/ntfy', '/teams'].every((p) => seen.filter((s) => s.includes(` ${p}`)).length >= 2) ? true : undefined), { timeoutMs: 30_000 });
+    await waitFor('every receiver retried after its 500', () => (['/slack', '/pd', '/hook', '/am1', '/am2', '/tg', '/discord', '/ntfy', '/teams', '/opsgenie'].every((p) => seen.filter((s) => s.includes(` ${p}`)).length >= 2) ? true : undefined), { timeoutMs: 30_000 });
     // The secrets really were sent (so the search below cannot pass by sending nothing).
     const sent = seen.join('\n');
     for (const c of CANARIES.filter((x) => x !== C.amPassword)) expect(sent, c.label).toContain(c.value);
@@ -137,7 +139,7 @@ describe('receiver secrets never leave their receiver', () => {
     const bad = await runCli(['notify-test', '--config', configPath], { env, timeoutMs: 30_000 });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^pager \(pagerduty\): failed: .*HTTP 500/m);
-    for (const r of ['tg \\(telegram\\)', 'discord \\(discord\\)', 'phone \\(ntfy\\)', 'teams \\(msteams\\)']) {
+    for (const r of ['tg \\(telegram\\)', 'discord \\(discord\\)', 'phone \\(ntfy\\)', 'teams \\(msteams\\)', 'genie \\(opsgenie\\)']) {
       expect(ok.stdout).toMatch(new RegExp(`^${r}: ok`, 'm'));
       expect(bad.stdout).toMatch(new RegExp(`^${r}: failed: .*HTTP 500`, 'm'));
     }

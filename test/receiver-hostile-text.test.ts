@@ -37,6 +37,7 @@ const SPECS: Record<string, ReceiverSpec> = {
   discord: { name: 'd', kind: 'discord', webhookUrl: 'https://discord.com/api/webhooks/1/x' },
   ntfy: { name: 'n', kind: 'ntfy', url: 'https://ntfy.sh/ops' },
   msteams: { name: 'm', kind: 'msteams', webhookUrl: 'https://example.webhook.office.com/x' },
+  opsgenie: { name: 'o', kind: 'opsgenie', apiKey: 'k', url: 'https://api.eu.opsgenie.com' },
 };
 const payload = (kind: string, n: Notification) => JSON.parse((deliveryParts(SPECS[kind]!, n, CTX)[0] as OutboundRequest).body) as Record<string, unknown>;
 
@@ -120,6 +121,19 @@ describe('hostile text from nodes and config', () => {
         const p = payload('ntfy', note(t));
         expect(p).toMatchObject({ topic: 'ops', markdown: false, priority: 5, tags: ['rotating_light'] });
         expect(p.message as string).toContain(t.summary);
+      }),
+    );
+  });
+});
+
+describe('opsgenie, plain text', () => {
+  it('keeps the message within 130 characters and shows every text as typed', () => {
+    fc.assert(
+      fc.property(texts, (t) => {
+        const p = payload('opsgenie', note(t));
+        expect([...(p.message as string)].length).toBeLessThanOrEqual(130);
+        expect(p.description as string).toContain(t.summary);
+        expect(p).toMatchObject({ priority: 'P1', source: 'ledger-fleet-exporter' });
       }),
     );
   });
