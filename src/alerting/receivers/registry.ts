@@ -2,6 +2,7 @@
 // must be registered before the first config is parsed: the config schema is built from this list.
 import { alertmanagerKind } from './alertmanager.js';
 import { discordKind } from './discord.js';
+import { emailKind } from './email.js';
 import type { AnyReceiverKind } from './kind.js';
 import { msteamsKind } from './msteams.js';
 import { ntfyKind } from './ntfy.js';
@@ -29,6 +30,7 @@ registerReceiverKind(discordKind);
 registerReceiverKind(ntfyKind);
 registerReceiverKind(msteamsKind);
 registerReceiverKind(opsgenieKind);
+registerReceiverKind(emailKind);
 
 /** Every kind, in registration order; `forSchema` freezes the list (the schema cannot change later). */
 export function receiverKinds(forSchema = false): AnyReceiverKind[] {
