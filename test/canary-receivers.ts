@@ -10,6 +10,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
 import { stringify } from 'yaml';
 import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
 import { SimFleet } from '../src/sim/index.js';
@@ -27,6 +28,8 @@ const C = {
   discordPath: makeCanary('r7-discord-webhook-url'),
   ntfyToken: makeCanary('r8-ntfy-token'),
   teamsPath: makeCanary('r9-teams-webhook-url-file'),
+  genieKey: makeCanary('r10-opsgenie-api-key'),
+  smtpPassword: makeCanary('r11-smtp-password'),
 };
 const CANARIES: Canary[] = Object.values(C);
 
@@ -34,6 +37,7 @@ describe('receiver secrets never leave their receiver', () => {
   let dir = '';
   let fleet: SimFleet;
   let fake: Server;
+  let smtp: SMTPServer | undefined;
   let exporter: DaemonProcess | undefined;
   const seen: string[] = [];
   const outputs: Array<{ name: string; text: string }> = [];
@@ -64,6 +68,28 @@ describe('receiver secrets never leave their receiver', () => {
     });
     await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    // The SMTP smarthost: refuses each first recipient with a 451 that echoes the password it was given.
+    let rcpts = 0;
+    smtp = new SMTPServer({
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth: (auth, _s, cb) => {
+        seen.push(`AUTH /smtp ${auth.username}:${auth.password ?? ''}`);
+        cb(null, { user: auth.username });
+      },
+      onRcptTo: (_a, session, cb) => {
+        seen.push(`RCPT /smtp ${String(session.user)}`);
+        const fail = ++rcpts % 2 === 1 || alwaysFail;
+        cb(fail ? Object.assign(new Error(`4.3.0 try again, ${C.smtpPassword.value}`), { responseCode: 451 }) : null);
+      },
+      onData: (stream, _s, cb) => {
+        stream.resume();
+        stream.on('end', () => cb());
+      },
+    });
+    await new Promise<void>((r) => smtp!.listen(0, '127.0.0.1', () => r()));
+    const smtpPort = (smtp.server.address() as AddressInfo).port;
     await writeFile(join(dir, 'am-bearer'), `${C.amBearer.value}\n`);
     await writeFile(join(dir, 'pd-key'), C.routingKey.value);
     await writeFile(join(dir, 'tg-token'), `${C.tgToken.value}\n`);
@@ -93,6 +119,8 @@ describe('receiver secrets never leave their receiver', () => {
             { name: 'discord', discord: { webhookUrl: `${base}/discord/${encodeURIComponent(C.discordPath.value)}` } },
             { name: 'phone', ntfy: { url: `${base}/ntfy/oncall`, token: C.ntfyToken.value } },
             { name: 'teams', msteams: { webhookUrlFile: join(dir, 'teams-url') } },
+            { name: 'genie', opsgenie: { apiKey: C.genieKey.value, url: `${base}/opsgenie` } },
+            { name: 'mail', email: { smarthost: `127.0.0.1:${smtpPort}`, from: 'x@example.org', to: ['y@example.org'], username: 'ops', password: C.smtpPassword.value, tls: 'none' } },
           ],
         },
       }),
@@ -102,6 +130,7 @@ describe('receiver secrets never leave their receiver', () => {
   afterAll(async () => {
     await exporter?.stop();
     await fleet?.close();
+    await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
     fake?.closeAllConnections();
     await new Promise((r) => fake?.close(r));
     await rm(dir, { recursive: true, force: true });
@@ -112,7 +141,7 @@ describe('receiver secrets never leave their receiver', () => {
     await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), { timeoutMs: 20_000 });
     await fleet.node('cn-2').kill();
     // Each receiver: a 500 echoing everything, then a success after the retry.
-    await waitFor('every receiver retried after its 500', () => (['/slack', '/pd', '/hook', '/am1', '/am2', '/tg', '/discord', '/ntfy', '/teams'].every((p) => seen.filter((s) => s.includes(` ${p}`)).length >= 2) ? true : undefined), { timeoutMs: 30_000 });
+    await waitFor('every receiver retried after its 500', () => (['/slack', '/pd', '/hook', '/am1', '/am2', '/tg', '/discord', '/ntfy', '/teams', '/opsgenie', '/smtp'].every((p) => seen.filter((s) => s.includes(` ${p}`)).length >= 2) ? true : undefined), { timeoutMs: 30_000 });
     // The secrets really were sent (so the search below cannot pass by sending nothing).
     const sent = seen.join('\n');
     for (const c of CANARIES.filter((x) => x !== C.amPassword)) expect(sent, c.label).toContain(c.value);
@@ -137,10 +166,11 @@ describe('receiver secrets never leave their receiver', () => {
     const bad = await runCli(['notify-test', '--config', configPath], { env, timeoutMs: 30_000 });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^pager \(pagerduty\): failed: .*HTTP 500/m);
-    for (const r of ['tg \\(telegram\\)', 'discord \\(discord\\)', 'phone \\(ntfy\\)', 'teams \\(msteams\\)']) {
+    for (const r of ['tg \\(telegram\\)', 'discord \\(discord\\)', 'phone \\(ntfy\\)', 'teams \\(msteams\\)', 'genie \\(opsgenie\\)']) {
       expect(ok.stdout).toMatch(new RegExp(`^${r}: ok`, 'm'));
       expect(bad.stdout).toMatch(new RegExp(`^${r}: failed: .*HTTP 500`, 'm'));
     }
+    expect(bad.stdout).toMatch(/^mail \(email\): failed: .*451/m);
     outputs.push({ name: 'notify-test ok', text: ok.stdout + ok.stderr }, { name: 'notify-test failing', text: bad.stdout + bad.stderr });
 
     const hits = outputs.flatMap((o) => findCanaries(o.name, o.text, CANARIES));

@@ -1,5 +1,5 @@
-// Telegram, Discord, ntfy and Teams configured in YAML (secrets inline and as files): one dead
-// simulated node pages all four through the built-in engine in the daemon and resolves; each
+// Telegram, Discord, ntfy, Teams and Opsgenie configured in YAML (secrets inline and as files): one
+// dead simulated node pages all five through the built-in engine in the daemon and resolves; each
 // outcome is counted; notify-test reaches each kind and says per receiver what happened.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ const TG_TOKEN = '7000002:AAe2eTelegramCanary';
 const DC_PATH = 'api/webhooks/2/e2eDiscordCanary';
 const NTFY_TOKEN = 'tk_e2eNtfyCanary';
 const TEAMS_SIG = 'e2eTeamsSigCanary';
+const OG_KEY = 'e2e-opsgenie-key-canary';
 const WAIT = 20_000;
 
 describe('chat receivers in the daemon', () => {
@@ -58,6 +59,7 @@ describe('chat receivers in the daemon', () => {
             { name: 'dc', discord: { webhookUrl: `${fake.base}/discord/${DC_PATH}` } },
             { name: 'nt', ntfy: { url: `${fake.base}/ntfy/ledger-oncall`, tokenFile: 'ntfy' } },
             { name: 'teams', msteams: { webhookUrlFile: 'teams' } },
+            { name: 'genie', opsgenie: { apiKey: OG_KEY, url: `${fake.base}/opsgenie` } },
           ],
         },
       }),
@@ -70,8 +72,8 @@ describe('chat receivers in the daemon', () => {
     await fake.close();
   });
 
-  const SERVICES: Service[] = ['telegram', 'discord', 'ntfy', 'msteams'];
-  const says = (service: Service, text: string) => fake.of(service).some((s) => s.body.includes(text));
+  const SERVICES: Service[] = ['telegram', 'discord', 'ntfy', 'msteams', 'opsgenie'];
+  const says = (service: Service, text: string) => fake.of(service).some((s) => s.body.includes(text) || (text === 'RESOLVED' && s.path.endsWith('/close?identifierType=alias')));
 
   it('a dead node pages every kind and its revival resolves it, each delivery counted', { timeout: 4 * WAIT }, async () => {
     await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: WAIT });
@@ -83,28 +85,31 @@ describe('chat receivers in the daemon', () => {
     expect(fake.of('msteams')[0]!.path).toBe(`/teams/wf?sig=${TEAMS_SIG}`);
     await fleet.node('chat-2').revive();
     await waitFor('resolved on every kind', () => (SERVICES.every((s) => says(s, 'RESOLVED')) ? true : undefined), { timeoutMs: WAIT, context: log });
-    expect(SERVICES.map((s) => fake.of(s).length)).toEqual([2, 2, 2, 2]);
+    expect(SERVICES.map((s) => fake.of(s).length)).toEqual([2, 2, 2, 2, 2]);
+    // Opsgenie: created and then closed under one alias.
+    const [create, close] = fake.of('opsgenie');
+    expect(close!.path).toBe(`/opsgenie/v2/alerts/${(JSON.parse(create!.body) as { alias: string }).alias}/close?identifierType=alias`);
     const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
-    for (const r of ['tg', 'dc', 'nt', 'teams']) expect(metrics).toMatch(new RegExp(`ledger_alert_notifications_total\\{receiver="${r}",result="success"\\} 2\\n`));
+    for (const r of ['tg', 'dc', 'nt', 'teams', 'genie']) expect(metrics).toMatch(new RegExp(`ledger_alert_notifications_total\\{receiver="${r}",result="success"\\} 2\\n`));
     // The start-up dry checks ran (GETs, no posts; Teams gets a HEAD on its origin only) and found every receiver usable.
     expect(fake.seen.filter((s) => s.method !== 'POST').map((s) => `${s.method} ${s.service}`).sort()).toEqual(['GET discord', 'GET ntfy', 'GET telegram']);
     expect(log()).not.toContain('failed its start-up check');
-    for (const secret of [TG_TOKEN, 'e2eDiscordCanary', NTFY_TOKEN, TEAMS_SIG]) expect(log()).not.toContain(secret);
+    for (const secret of [TG_TOKEN, 'e2eDiscordCanary', NTFY_TOKEN, TEAMS_SIG, OG_KEY]) expect(log()).not.toContain(secret);
   });
 
   it('notify-test reaches each kind and says per receiver what happened', async () => {
     const lines: string[] = [];
     const run = () => runNotifyTest(['--config', configFile], { secrets: new Secrets(), write: (l) => void lines.push(l) });
     expect(await run()).toBe(0);
-    expect(lines).toEqual(['tg (telegram): ok (HTTP 200)', 'dc (discord): ok (HTTP 204)', 'nt (ntfy): ok (HTTP 200)', 'teams (msteams): ok (HTTP 202)']);
+    expect(lines).toEqual(['tg (telegram): ok (HTTP 200)', 'dc (discord): ok (HTTP 204)', 'nt (ntfy): ok (HTTP 200)', 'teams (msteams): ok (HTTP 202)', 'genie (opsgenie): ok (HTTP 202)']);
     lines.length = 0;
     fake.script('telegram', ['bad']);
     fake.script('discord', ['refused']);
     expect(await run()).toBe(1);
     expect(lines[0]).toMatch(/^tg \(telegram\): failed: .*HTTP 400: .*chat not found/);
     expect(lines[1]).toMatch(/^dc \(discord\): failed: .*HTTP 404: .*Unknown Webhook/);
-    expect(lines.slice(2)).toEqual(['nt (ntfy): ok (HTTP 200)', 'teams (msteams): ok (HTTP 202)']);
-    for (const secret of [TG_TOKEN, 'e2eDiscordCanary', NTFY_TOKEN, TEAMS_SIG]) expect(lines.join('\n')).not.toContain(secret);
+    expect(lines.slice(2)).toEqual(['nt (ntfy): ok (HTTP 200)', 'teams (msteams): ok (HTTP 202)', 'genie (opsgenie): ok (HTTP 202)']);
+    for (const secret of [TG_TOKEN, 'e2eDiscordCanary', NTFY_TOKEN, TEAMS_SIG, OG_KEY]) expect(lines.join('\n')).not.toContain(secret);
   });
 
   it('refuses plain http off loopback and a malformed chat id, at file:line:col', async () => {

@@ -1,4 +1,4 @@
-// Telegram, Discord, ntfy and Teams over loopback, against fakes answering as each documented API
+// Telegram, Discord, ntfy, Teams and Opsgenie over loopback, against fakes answering as each documented API
 // does: the request each kind sends, retries after each service's rate-limit hint, 5xx, a hang and
 // a reset; a 400 with the service's error shape fails at once and says why; the dry checks send nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { backoffMs, DEFAULT_RETRY, ReceiverQueue, type DeliveryReport } from '..
 import { dryCheckReceivers } from '../src/alerting/receiverDryCheck.js';
 import type { ReceiverSettings } from '../src/alerting/receivers/kind.js';
 import { deliveryParts, kindSend, materializeReceiver } from '../src/alerting/receivers/materialize.js';
+import { opsgenieAlias } from '../src/alerting/receivers/opsgenie.js';
 import { HttpClient } from '../src/http/client.js';
 import { Secrets } from '../src/redact.js';
 import { FakeChatServices, type Service } from './support/fakeChatServices.js';
@@ -16,7 +17,8 @@ const TG_TOKEN = '7000001:AAtelegramTokenCanary55';
 const DC_TOKEN = 'discordWebhookTokenCanary66';
 const NTFY_TOKEN = 'tk_ntfyTokenCanary77';
 const TEAMS_SIG = 'teamsSigCanary88';
-const SECRETS = [TG_TOKEN, DC_TOKEN, NTFY_TOKEN, TEAMS_SIG];
+const OG_KEY = 'opsgenie-key-canary-99';
+const SECRETS = [TG_TOKEN, DC_TOKEN, NTFY_TOKEN, TEAMS_SIG, OG_KEY];
 const CTX = { externalUrl: 'https://fleet.example.org', now: Date.UTC(2026, 10, 27, 12) };
 
 const fake = new FakeChatServices();
@@ -35,6 +37,7 @@ function settings(service: Service): ReceiverSettings {
     discord: { name: 'dc', kind: 'discord', webhookUrl: { value: `${b}/discord/api/webhooks/1/${DC_TOKEN}` }, timeoutMs: 400 },
     ntfy: { name: 'nt', kind: 'ntfy', url: `${b}/ntfy/ops`, token: { value: NTFY_TOKEN }, timeoutMs: 400 },
     msteams: { name: 'teams', kind: 'msteams', webhookUrl: { value: `${b}/teams/workflows/1/triggers/manual/paths/invoke?sig=${TEAMS_SIG}` }, timeoutMs: 400 },
+    opsgenie: { name: 'og', kind: 'opsgenie', apiKey: { value: OG_KEY }, url: `${b}/opsgenie`, timeoutMs: 400 },
   };
   return all[service];
 }
@@ -49,19 +52,27 @@ const note: Notification = {
 };
 
 /** One notification through the real queue and transport; waits are recorded, not slept. */
-async function deliver(service: Service): Promise<{ report: DeliveryReport; sleeps: number[] }> {
+async function deliver(service: Service, n = note): Promise<{ report: DeliveryReport; sleeps: number[] }> {
   const r = settings(service);
   const spec = await materializeReceiver(r, secrets);
   const sleeps: number[] = [];
   const reports: DeliveryReport[] = [];
   const queue = new ReceiverQueue({ receiver: r.name, send: kindSend(r, { client, secrets }), sleep: async (ms) => void sleeps.push(ms), now: Date.now, random: () => 0.5, onReport: (x) => reports.push(x) });
-  queue.enqueue(note, deliveryParts(spec, note, CTX));
+  queue.enqueue(n, deliveryParts(spec, n, CTX));
   await waitFor('the delivery report', () => (reports.length > 0 ? true : undefined), { timeoutMs: 10_000 });
   return { report: reports[0]!, sleeps };
 }
 
-const SERVICES: Service[] = ['telegram', 'discord', 'ntfy', 'msteams'];
-const ERRORS: Record<Service, string> = { telegram: 'Bad Request: chat not found', discord: 'Invalid Form Body', ntfy: 'invalid request: priority invalid', msteams: 'TriggerInputSchemaMismatch' };
+const SERVICES: Service[] = ['telegram', 'discord', 'ntfy', 'msteams', 'opsgenie'];
+const ERRORS: Record<Service, string> = {
+  telegram: 'Bad Request: chat not found',
+  discord: 'Invalid Form Body',
+  ntfy: 'invalid request: priority invalid',
+  msteams: 'TriggerInputSchemaMismatch',
+  opsgenie: 'Message can not be empty',
+};
+/** The wait after a 429: the service's hint, or (Opsgenie gives none) the first backoff. */
+const LIMIT_WAIT: Record<Service, number> = { telegram: 1000, discord: 1000, ntfy: 1000, msteams: 1000, opsgenie: backoffMs(1, DEFAULT_RETRY, () => 0.5) };
 
 describe.each(SERVICES)('%s', (service) => {
   it('waits its rate-limit hint, backs off after a 5xx, then delivers the documented request', async () => {
@@ -69,7 +80,7 @@ describe.each(SERVICES)('%s', (service) => {
     const before = fake.of(service).length;
     const { report, sleeps } = await deliver(service);
     expect(report).toMatchObject({ result: 'success', attempts: 3 });
-    expect(sleeps).toEqual([1000, backoffMs(2, DEFAULT_RETRY, () => 0.5)]);
+    expect(sleeps).toEqual([LIMIT_WAIT[service], backoffMs(2, DEFAULT_RETRY, () => 0.5)]);
     const sent = fake.of(service).slice(before);
     expect(sent).toHaveLength(3);
     const last = sent[2]!;
@@ -85,6 +96,10 @@ describe.each(SERVICES)('%s', (service) => {
       expect(last.path).toBe('/ntfy/');
       expect(last.headers.authorization).toBe(`Bearer ${NTFY_TOKEN}`);
       expect(body).toMatchObject({ topic: 'ops', title: '[FIRING:1] LedgerNodeDown main', priority: 5, tags: ['rotating_light'], click: 'https://fleet.example.org/' });
+    } else if (service === 'opsgenie') {
+      expect(last.path).toBe('/opsgenie/v2/alerts');
+      expect(last.headers.authorization).toBe(`GenieKey ${OG_KEY}`);
+      expect(body).toMatchObject({ message: '[FIRING:1] LedgerNodeDown main', alias: opsgenieAlias(note.groupKey), priority: 'P1', entity: 'main' });
     } else {
       expect(last.path).toContain(`sig=${TEAMS_SIG}`);
       expect(body).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard' } }] });
@@ -94,7 +109,7 @@ describe.each(SERVICES)('%s', (service) => {
   it("fails a 400 at once with the service's reason, secrets scrubbed", async () => {
     fake.script(service, ['bad']);
     const { report } = await deliver(service);
-    expect(report).toMatchObject({ result: 'failure', attempts: 1, status: 400 });
+    expect(report).toMatchObject({ result: 'failure', attempts: 1, status: service === 'opsgenie' ? 422 : 400 });
     expect(report.message).toContain(ERRORS[service]);
     for (const s of SECRETS) expect(report.message).not.toContain(s);
   });
@@ -114,11 +129,22 @@ describe.each(SERVICES)('%s', (service) => {
     expect(ok!.ok).toBe(true);
     fake.checks[service] = 'refused';
     const [refused] = await dryCheckReceivers([spec], (req) => client.send(req));
-    // Teams offers no check that sends nothing: its origin answering is all that is known.
-    expect(refused!.ok).toBe(service === 'msteams');
-    if (service !== 'msteams') expect(refused!.detail).toMatch(/refuse|rejects|cannot reach/);
+    // Teams and Opsgenie integrations offer no check that sends nothing: its origin answering is all that is known.
+    expect(refused!.ok).toBe(service === 'msteams' || service === 'opsgenie');
+    if (service !== 'msteams' && service !== 'opsgenie') expect(refused!.detail).toMatch(/refuse|rejects|cannot reach/);
     for (const s of SECRETS) expect(JSON.stringify([ok, refused])).not.toContain(s);
     expect(fake.of(service).length).toBe(posts);
+  });
+});
+
+describe('opsgenie', () => {
+  it('closes the alert by the same alias when the group resolves', async () => {
+    const resolved: Notification = { ...note, status: 'resolved', alerts: note.alerts.map((a) => ({ ...a, status: 'resolved', endsAt: CTX.now })) };
+    const { report } = await deliver('opsgenie', resolved);
+    expect(report.result).toBe('success');
+    const close = fake.of('opsgenie').at(-1)!;
+    expect(close.path).toBe(`/opsgenie/v2/alerts/${opsgenieAlias(note.groupKey)}/close?identifierType=alias`);
+    expect(JSON.parse(close.body)).toMatchObject({ source: 'ledger-fleet-exporter' });
   });
 });
 

@@ -8,6 +8,7 @@ import type { Notification, NotifiedAlert } from '../src/alerting/notification.j
 import type { OutboundRequest, ReceiverSpec } from '../src/alerting/receivers/kind.js';
 import { deliveryParts } from '../src/alerting/receivers/materialize.js';
 import { escapeMarkdown } from '../src/alerting/receivers/discord.js';
+import { mailOf } from '../src/alerting/receivers/email.js';
 import { escapeTeamsMarkdown } from '../src/alerting/receivers/msteams.js';
 
 const HOSTILE = [
@@ -37,6 +38,7 @@ const SPECS: Record<string, ReceiverSpec> = {
   discord: { name: 'd', kind: 'discord', webhookUrl: 'https://discord.com/api/webhooks/1/x' },
   ntfy: { name: 'n', kind: 'ntfy', url: 'https://ntfy.sh/ops' },
   msteams: { name: 'm', kind: 'msteams', webhookUrl: 'https://example.webhook.office.com/x' },
+  opsgenie: { name: 'o', kind: 'opsgenie', apiKey: 'k', url: 'https://api.eu.opsgenie.com' },
 };
 const payload = (kind: string, n: Notification) => JSON.parse((deliveryParts(SPECS[kind]!, n, CTX)[0] as OutboundRequest).body) as Record<string, unknown>;
 
@@ -120,6 +122,34 @@ describe('hostile text from nodes and config', () => {
         const p = payload('ntfy', note(t));
         expect(p).toMatchObject({ topic: 'ops', markdown: false, priority: 5, tags: ['rotating_light'] });
         expect(p.message as string).toContain(t.summary);
+      }),
+    );
+  });
+});
+
+describe('email', () => {
+  it('the HTML part holds only our tags and reads back as typed; the subject has no line breaks', () => {
+    fc.assert(
+      fc.property(texts, (t) => {
+        const mail = mailOf(note(t), CTX);
+        const rest = mail.html.replace(/<!doctype html>|<\/?(html|body|h2|ul|li|b|p)>|<br>|<a href="https:\/\/[^"<>&]*(?:&amp;[^"<>&]*)*">|<\/a>/g, '');
+        expect(rest).not.toMatch(/[<>]/);
+        expect(rest).not.toMatch(/&(?!(amp|lt|gt|quot);)/);
+        expect(mail.subject).not.toMatch(/[\r\n]/);
+        expect(mail.text).toContain(t.summary);
+      }),
+    );
+  });
+});
+
+describe('opsgenie, plain text', () => {
+  it('keeps the message within 130 characters and shows every text as typed', () => {
+    fc.assert(
+      fc.property(texts, (t) => {
+        const p = payload('opsgenie', note(t));
+        expect([...(p.message as string)].length).toBeLessThanOrEqual(130);
+        expect(p.description as string).toContain(t.summary);
+        expect(p).toMatchObject({ priority: 'P1', source: 'ledger-fleet-exporter' });
       }),
     );
   });

@@ -1,10 +1,10 @@
-// Fakes of the chat services over loopback, answering as each documented API does: Telegram's Bot
-// API, Discord webhooks, ntfy and Teams Workflows. Each service has a script of answers for the
+// Fakes of the chat and paging services over loopback, answering as each documented API does:
+// Telegram's Bot API, Discord webhooks, ntfy, Teams Workflows and Opsgenie's Alert API. Each service has a script of answers for the
 // posts it gets (then it answers success): a status with the service's own body, a hang, a reset.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Service = 'telegram' | 'discord' | 'ntfy' | 'msteams';
+export type Service = 'telegram' | 'discord' | 'ntfy' | 'msteams' | 'opsgenie';
 export type Answer = 'ok' | 'bad' | 'limited' | 'limited-body' | '5xx' | 'refused' | 'hang' | 'reset';
 
 export interface Seen {
@@ -46,9 +46,16 @@ const REPLIES: Record<Service, Partial<Record<Answer, Reply>>> = {
     limited: { status: 429, headers: { 'retry-after': '1' }, body: '{"error":{"code":"WorkflowTriggeredTooFrequently","message":"Rate limit is exceeded."}}' },
     refused: { status: 401, body: '{"error":{"code":"DirectApiAuthorizationRequired","message":"The request must be authenticated."}}' },
   },
+  opsgenie: {
+    ok: { status: 202, body: '{"result":"Request will be processed","took":0.302,"requestId":"43a29c5c-3dbf-4fa4-9c26-f4f71023e120"}' },
+    bad: { status: 422, body: '{"message":"Request body is not processable. Please check the errors.","errors":{"message":"Message can not be empty."},"took":0.001,"requestId":"1"}' },
+    // Opsgenie documents no Retry-After: the queue's own backoff applies.
+    limited: { status: 429, body: '{"message":"You are making too many requests! To avoid errors, we recommend you limit requests.","took":0.0,"requestId":"2"}' },
+    refused: { status: 401, body: '{"message":"Key format is not valid!","took":0.0,"requestId":"3"}' },
+  },
 };
 
-const SERVICE_OF: Record<string, Service> = { tg: 'telegram', discord: 'discord', ntfy: 'ntfy', teams: 'msteams' };
+const SERVICE_OF: Record<string, Service> = { tg: 'telegram', discord: 'discord', ntfy: 'ntfy', teams: 'msteams', opsgenie: 'opsgenie' };
 
 export class FakeChatServices {
   readonly seen: Seen[] = [];

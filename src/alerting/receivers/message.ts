@@ -59,6 +59,11 @@ export function safeUrl(raw: string | undefined): string | undefined {
   }
 }
 
+/** HTML text and attribute values (Telegram's HTML, e-mail): &, <, > and quotes. */
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
 export function clip(s: string, max = MAX_FIELD): string {
   const chars = [...s];
   return chars.length > max ? `${chars.slice(0, max - 3).join('')}...` : s;

@@ -2,9 +2,11 @@
 // must be registered before the first config is parsed: the config schema is built from this list.
 import { alertmanagerKind } from './alertmanager.js';
 import { discordKind } from './discord.js';
+import { emailKind } from './email.js';
 import type { AnyReceiverKind } from './kind.js';
 import { msteamsKind } from './msteams.js';
 import { ntfyKind } from './ntfy.js';
+import { opsgenieKind } from './opsgenie.js';
 import { pagerdutyKind } from './pagerduty.js';
 import { slackKind } from './slack.js';
 import { telegramKind } from './telegram.js';
@@ -27,6 +29,8 @@ registerReceiverKind(telegramKind);
 registerReceiverKind(discordKind);
 registerReceiverKind(ntfyKind);
 registerReceiverKind(msteamsKind);
+registerReceiverKind(opsgenieKind);
+registerReceiverKind(emailKind);
 
 /** Every kind, in registration order; `forSchema` freezes the list (the schema cannot change later). */
 export function receiverKinds(forSchema = false): AnyReceiverKind[] {

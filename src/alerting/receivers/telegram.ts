@@ -6,7 +6,7 @@ import type { Notification } from '../notification.js';
 import { httpSend } from '../sender.js';
 import { checkSecretPair, httpsUrl, secretFields, secretOf, slot } from './fields.js';
 import { defineReceiverKind, type DryCheckIO, type DryCheckResult, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
-import { alertTexts, andMore, fitItems, statusPageUrl, title, type AlertText } from './message.js';
+import { alertTexts, andMore, escapeHtml, fitItems, statusPageUrl, title, type AlertText } from './message.js';
 
 export const DEFAULT_TELEGRAM_API = 'https://api.telegram.org';
 /** sendMessage's limit on a message's text. */
@@ -66,11 +66,6 @@ export function telegramRetryAfter(_status: number, body: Buffer): number | unde
   } catch {
     return undefined;
   }
-}
-
-/** Telegram's HTML: only &, < and > are special in text; quotes too inside an attribute. */
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 export function telegramText(n: Notification, ctx: PayloadContext): string {
