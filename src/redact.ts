@@ -89,8 +89,8 @@ export class Secrets {
 
 /**
  * The parts of a secret URL a server may echo without the rest, raw and percent-decoded: its path
- * with its query, its path, its query and its last path segment, chosen by what they are (the
- * user gave the URL as a secret), not by what they look like. Other segments ("services",
+ * with its query, its path, its query and its last path segment (8 characters or more), chosen by
+ * what they are (the user gave the URL as a secret), not by what they look like. Other segments ("services",
  * "hooks") are not registered here: the set is shared by the whole process and scrubs every text
  * it sees. A receiver kind adds the segments it knows are secret (Slack's team, bot and token),
  * and a receiver's own answer is scrubbed of every part of its URL (urlEveryPart).
@@ -105,7 +105,8 @@ export function urlSecretParts(raw: string): string[] {
   const query = u.search.slice(1);
   const last = u.pathname.split('/').pop() ?? '';
   // Longest first: scrub() replaces in this order, and a part replaced first hides the whole.
-  const raws = [u.pathname + u.search, u.pathname, query, last].filter((part) => part.length >= 4 && part !== '/');
+  // 8 characters at least: a shorter part ("/hook") would scrub ordinary words from every text.
+  const raws = [u.pathname + u.search, u.pathname, query, last].filter((part) => part.length >= 8);
   return [...new Set(raws.flatMap((part) => [part, safeDecode(part)]))];
 }
 

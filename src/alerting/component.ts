@@ -89,12 +89,7 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
         since: toWall(opts.clock ?? ctx?.clock ?? SYSTEM_CLOCK, i.firingSince ?? i.activeAt),
       })),
     evaluateNow: () => live.runtime?.evaluate(),
-    problems: () => {
-      const p = live.runtime?.store.problem;
-      if (!p) return [];
-      const since = new Date(p.since).toISOString();
-      return [`alert state not written since ${since} (${live.runtime!.store.failures} failed writes, retrying): ${p.message}`];
-    },
+    problems: () => live.runtime?.store.problemLines() ?? [],
   };
 }
 

@@ -129,6 +129,13 @@ export class AlertStateStore {
     this.retryTimer.unref();
   }
 
+  /** The problem as a person reads it (/readyz, the status page); none while writes succeed. */
+  problemLines(): string[] {
+    const p = this.problem;
+    if (!p) return [];
+    return [`alert state not written since ${new Date(p.since).toISOString()} (${this.failures} failed writes, retrying): ${p.message}`];
+  }
+
   /** No more retries; a last write is the caller's (save() still works). */
   stop(): void {
     this.stopped = true;

@@ -16,15 +16,29 @@ export interface Clock {
 
 export function systemClock(): Clock {
   const anchor = Date.now() - performance.now();
-  return { wall: () => Date.now(), mono: () => anchor + performance.now() };
+  // Whole milliseconds, as the wall clock's: a time saved as wall time and read back as
+  // monotonic (another process, another offset) is then the same millisecond, not one off.
+  return { wall: () => Date.now(), mono: () => Math.floor(anchor + performance.now()) };
 }
 
 /** The process's clock: one anchor, so every part's monotonic readings compare. */
 export const SYSTEM_CLOCK: Clock = systemClock();
 
-/** How far the wall clock is ahead of the monotonic one now (0 until a step, or drift). */
+/** Jitter of the two clocks read one after the other (each in whole ms), not a change of offset. */
+const OFFSET_JITTER_MS = 5;
+const offsets = new WeakMap<Clock, number>();
+
+/**
+ * How far the wall clock is ahead of the monotonic one (0 until a step, or drift). Held while it
+ * moves by no more than read jitter, so a time shown twice, or saved and read back by another
+ * process, is the same millisecond each time.
+ */
 export function wallOffset(clock: Clock): number {
-  return clock.wall() - clock.mono();
+  const fresh = clock.wall() - clock.mono();
+  const kept = offsets.get(clock);
+  if (kept !== undefined && Math.abs(fresh - kept) <= OFFSET_JITTER_MS) return kept;
+  offsets.set(clock, fresh);
+  return fresh;
 }
 
 /** The wall time of a monotonic reading, as the wall clock reads now. */
