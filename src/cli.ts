@@ -2,7 +2,9 @@
 // Entry point. A run of the exporter holds SIGHUP, SIGTERM and SIGINT before anything else loads
 // (see startupSignals.ts); the command itself, with every module it needs, is imported after that.
 import { holdStartupSignals } from './daemon/startupSignals.js';
+import { exitQuietlyOnClosedStdout } from './cli/stdoutPipe.js';
 import { isSubcommand } from './cli/subcommands.js';
 
 if (!isSubcommand(process.argv[2])) holdStartupSignals();
+exitQuietlyOnClosedStdout();
 await import('./cli/main.js');

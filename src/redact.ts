@@ -87,13 +87,13 @@ export class Secrets {
   }
 }
 
-/** A token-like path segment: long, with letters and digits (Slack's last segment), not a word. */
-const tokenLike = (seg: string) => seg.length >= 16 && /[0-9]/.test(seg) && /[A-Za-z]/.test(seg);
-
 /**
- * The parts of a secret URL a server may echo without the rest, raw and percent-decoded: its
- * token-like path segments, its path and query when they hold one, its query. Not plain words of
- * the path ("services"): the set is shared by the whole process and scrubs every text it sees.
+ * The parts of a secret URL a server may echo without the rest, raw and percent-decoded: its path
+ * with its query, its path, its query and its last path segment (8 characters or more), chosen by
+ * what they are (the user gave the URL as a secret), not by what they look like. Other segments ("services",
+ * "hooks") are not registered here: the set is shared by the whole process and scrubs every text
+ * it sees. A receiver kind adds the segments it knows are secret (Slack's team, bot and token),
+ * and a receiver's own answer is scrubbed of every part of its URL (urlEveryPart).
  */
 export function urlSecretParts(raw: string): string[] {
   let u: URL;
@@ -102,11 +102,46 @@ export function urlSecretParts(raw: string): string[] {
   } catch {
     return [];
   }
-  const tokens = u.pathname.split('/').filter(tokenLike);
   const query = u.search.slice(1);
+  const last = u.pathname.split('/').pop() ?? '';
   // Longest first: scrub() replaces in this order, and a part replaced first hides the whole.
-  const raws = [...(tokens.length > 0 || query.length >= 8 ? [u.pathname + u.search, u.pathname] : []), ...(query.length >= 8 ? [query] : []), ...tokens];
-  return [...new Set(raws.filter((part) => part.length >= 8).flatMap((part) => [part, safeDecode(part)]))];
+  // 8 characters at least: a shorter part ("/hook") would scrub ordinary words from every text.
+  const raws = [u.pathname + u.search, u.pathname, query, last].filter((part) => part.length >= 8);
+  return [...new Set(raws.flatMap((part) => [part, safeDecode(part)]))];
+}
+
+/** The path segments after `after` (Slack: /services/<team>/<bot>/<token>), raw and decoded. */
+export function urlSegmentsAfter(raw: string, after: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return [];
+  }
+  const segments = u.pathname.split('/');
+  const at = segments.indexOf(after);
+  return at < 0 ? [] : segments.slice(at + 1).filter((s) => s.length > 0).flatMap((s) => [s, safeDecode(s)]);
+}
+
+/** Every part of a URL's path and query (each segment of 4 characters or more), longest first. */
+export function urlEveryPart(raw: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return [];
+  }
+  const parts = [u.pathname + u.search, u.pathname, u.search.slice(1), ...u.pathname.split('/'), ...u.search.slice(1).split(/[&=]/)];
+  // Shorter parts would cut ordinary words out of the answer and protect nothing.
+  const all = parts.filter((p) => p.length >= 4).flatMap((p) => [p, safeDecode(p)]);
+  return [...new Set(all)].sort((x, y) => y.length - x.length);
+}
+
+/** `text` with every one of `parts` replaced (urlEveryPart's order: longest first). */
+export function scrubParts(text: string, parts: readonly string[]): string {
+  let out = text;
+  for (const p of parts) if (out.includes(p)) out = out.split(p).join('[REDACTED]');
+  return out;
 }
 
 /** User and password of a URL, raw and percent-decoded, plus the Basic token built from them. */

@@ -30,11 +30,15 @@ export interface HandlerDeps {
   evidence?: EvidenceApi;
   /** Routes of other modules, tried in order after the built-in ones and before the landing page. */
   routes?: readonly Route[];
+  /** Problems shown as warnings on /readyz (it stays 200: the exporter still works). */
+  problems?: () => string[];
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer, head: boolean, extra: Record<string, string> = {}): void {
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  res.writeHead(status, { 'content-type': contentType, 'content-length': String(length), 'cache-control': 'no-store', ...extra });
+  // nosniff on every answer: a JSON answer carrying a node's text must never be read as a page.
+  const headers = { 'content-type': contentType, 'content-length': String(length), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+  res.writeHead(status, { ...headers, ...extra });
   res.end(head ? undefined : body);
 }
 
@@ -109,7 +113,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
       return send(res, 200, 'text/plain; charset=utf-8', 'ok\n', head);
     case '/readyz':
       return deps.ready()
-        ? send(res, 200, 'text/plain; charset=utf-8', 'ready\n', head)
+        ? send(res, 200, 'text/plain; charset=utf-8', ['ready', ...(deps.problems?.() ?? []).map((p) => `warning: ${p}`), ''].join('\n'), head)
         : send(res, 503, 'text/plain; charset=utf-8', 'not ready: first poll round in progress\n', head);
     case '/api/evidence': {
       if (!deps.evidence) return send(res, 404, 'application/json', JSON.stringify({ error: 'evidence store is not enabled' }), head);

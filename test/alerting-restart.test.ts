@@ -171,11 +171,11 @@ describe('alert state across restarts of the exporter', () => {
     await sigterm();
   });
 
-  it('a corrupt state file is reported and the exporter starts with empty state', { timeout: 3 * WAIT }, async () => {
+  it('a corrupt state file is reported, kept aside, and the exporter starts with empty state', { timeout: 3 * WAIT }, async () => {
     writeFileSync(path.join(dir, 'state', ALERT_STATE_FILE), '{"version":1,"instances":[{"id":');
     const e = await start();
-    const line = await e.waitForLog('the corrupt-state report', (l) => typeof l.msg === 'string' && l.msg.includes('corrupt'), WAIT);
-    expect(line.msg).toMatch(/alerts\.json: corrupt \(not JSON/);
+    const line = await e.waitForLog('the damaged-state report', (l) => typeof l.msg === 'string' && l.msg.includes('damaged'), WAIT);
+    expect(line.msg).toMatch(/alert state file damaged \(not JSON .*\): kept as .*alerts\.json\.damaged-\S+Z;/);
     expect((await fetch(`${e.url}/api/alerts`)).status).toBe(200);
     await sigterm();
   });

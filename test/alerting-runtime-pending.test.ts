@@ -48,7 +48,7 @@ describe('a pending alert in the state file', () => {
     defaultExternalUrl: 'http://127.0.0.1:9715',
     instance: 'exp-1',
     definitions: [findDefinition('LedgerNodeDown')!],
-    now: () => clock,
+    clock: { wall: () => clock, mono: () => clock },
   };
   const savedAt = () => waitFor('the state file', async () => (await loadAlertState(dir)).state?.savedAt, { timeoutMs: 5_000, intervalMs: 10 });
   const savedBy = (t: number) => waitFor(`a state saved at ${t - T0} ms`, async () => ((await loadAlertState(dir)).state?.savedAt === t ? t : undefined), { timeoutMs: 5_000, intervalMs: 10 });

@@ -6,6 +6,7 @@
 // file and notify-test's output. The fake receivers prove the secrets were really sent.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,14 @@ const C = {
   genieKey: makeCanary('r10-opsgenie-api-key'),
   smtpPassword: makeCanary('r11-smtp-password'),
 };
-const CANARIES: Canary[] = Object.values(C);
+/** Letters only: no digit, so nothing about it looks like a token (about 1.5% of Slack's do not have one). */
+const letters = (n: number) => Array.from(randomBytes(n), (b) => String.fromCharCode((b % 26) + (b & 32 ? 97 : 65))).join('');
+const WORDS = {
+  slackToken: { label: 'r6-slack-token-without-digit', value: letters(24) },
+  slackTeam: { label: 'r6-slack-team', value: `T${letters(9).toUpperCase()}` },
+  hookToken: { label: 'r7-webhook-short-path-token', value: letters(6) },
+};
+const CANARIES: Canary[] = [...Object.values(C), ...Object.values(WORDS)];
 
 describe('receiver secrets never leave their receiver', () => {
   let dir = '';
@@ -62,6 +70,9 @@ describe('receiver secrets never leave their receiver', () => {
         seen.push(decodeURIComponent(echo));
         const n = (hits.get(req.url ?? '') ?? 0) + 1;
         hits.set(req.url ?? '', n);
+        // Express-style refusal: the path in clear in a 404's body.
+        const words = (req.url ?? '').startsWith('/services/') || (req.url ?? '').startsWith('/hooks/');
+        if (words && (n === 1 || alwaysFail)) return res.writeHead(404, { 'content-type': 'text/html' }).end(`<pre>Cannot POST ${req.url}</pre>\n${echo}`);
         if (n === 1 || alwaysFail) return res.writeHead(500, { 'content-type': 'text/plain', 'x-echo': encodeURIComponent(echo).slice(0, 4000) }).end(echo);
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
@@ -121,6 +132,8 @@ describe('receiver secrets never leave their receiver', () => {
             { name: 'teams', msteams: { webhookUrlFile: join(dir, 'teams-url') } },
             { name: 'genie', opsgenie: { apiKey: C.genieKey.value, url: `${base}/opsgenie` } },
             { name: 'mail', email: { smarthost: `127.0.0.1:${smtpPort}`, from: 'x@example.org', to: ['y@example.org'], username: 'ops', password: C.smtpPassword.value, tls: 'none' } },
+            { name: 'slack-words', slack: { webhookUrl: `${base}/services/${WORDS.slackTeam.value}/BWORDS/${WORDS.slackToken.value}` } },
+            { name: 'hook-short', webhook: { url: `${base}/hooks/${WORDS.hookToken.value}` } },
           ],
         },
       }),
@@ -141,7 +154,7 @@ describe('receiver secrets never leave their receiver', () => {
     await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), { timeoutMs: 20_000 });
     await fleet.node('cn-2').kill();
     // Each receiver: a 500 echoing everything, then a success after the retry.
-    await waitFor('every receiver retried after its 500', () => (['/slack', '/pd', '/hook', '/am1', '/am2', '/tg', '/discord', '/ntfy', '/teams', '/opsgenie', '/smtp'].every((p) => seen.filter((s) => s.includes(` ${p}`)).length >= 2) ? true : undefined), { timeoutMs: 30_000 });
+    await waitFor('every receiver retried after its 500', () => (['/slack', '/pd', '/hook', '/am1', '/am2', '/tg', '/discord', '/ntfy', '/teams', '/opsgenie', '/smtp', '/services/', '/hooks/'].every((p) => seen.filter((s) => s.includes(` ${p}`)).length >= 2) ? true : undefined), { timeoutMs: 30_000 });
     // The secrets really were sent (so the search below cannot pass by sending nothing).
     const sent = seen.join('\n');
     for (const c of CANARIES.filter((x) => x !== C.amPassword)) expect(sent, c.label).toContain(c.value);

@@ -73,7 +73,7 @@ describe('heartbeat with an injected clock', () => {
       60_000,
     );
     const { lines, log } = recordingLog();
-    const hb = new Heartbeat({ url, method: 'GET', intervalMs: 60_000, timeoutMs: 2_000, send, health, log, now: () => now });
+    const hb = new Heartbeat({ url, method: 'GET', intervalMs: 60_000, timeoutMs: 2_000, send, health, log, clock: { wall: () => now, mono: () => now } });
     const registry = new Registry();
     heartbeatCollectors(registry, () => hb);
     // Never succeeded: 0, so `time() - metric` is huge and an alert on its age fires.
@@ -107,7 +107,7 @@ describe('heartbeat with an injected clock', () => {
   it('stops when polling stalls too', async () => {
     let now = 0;
     const health = new PipelineHealth([{ name: 'polling', stallAfterMs: 1_000 }, { name: 'evaluation', stallAfterMs: 1_000 }], now, 1_000);
-    const hb = new Heartbeat({ url, method: 'GET', intervalMs: 500, timeoutMs: 2_000, send, health, log: recordingLog().log, now: () => now });
+    const hb = new Heartbeat({ url, method: 'GET', intervalMs: 500, timeoutMs: 2_000, send, health, log: recordingLog().log, clock: { wall: () => now, mono: () => now } });
     now = 900;
     health.progress('evaluation', now);
     expect(await hb.beat()).toBe('sent');
@@ -121,7 +121,7 @@ describe('heartbeat with an injected clock', () => {
     let now = Date.parse('2026-11-22T20:00:00Z');
     const health = new PipelineHealth([{ name: 'evaluation', stallAfterMs: 10_000 }], now, 1_000);
     const { lines, objects, log } = recordingLog();
-    const hb = new Heartbeat({ url, method: 'POST', intervalMs: 1_000, timeoutMs: 2_000, send, health, log, now: () => now });
+    const hb = new Heartbeat({ url, method: 'POST', intervalMs: 1_000, timeoutMs: 2_000, send, health, log, clock: { wall: () => now, mono: () => now } });
     expect(await hb.beat()).toBe('sent');
     expect(pings[0]?.method).toBe('POST');
     expect(pings[0]?.contentType).toBe('application/json');

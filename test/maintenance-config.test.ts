@@ -92,10 +92,13 @@ describe('heartbeat config', () => {
       'heartbeat.timeout: timeout must be between 100ms and 1m',
     ]);
     expect(out.join('\n')).not.toContain('secret-pw');
-    expect(problems({ heartbeat: { url: 'https://u:p@hc/x', interval: '10s', timeout: '10s' } })).toEqual([
+    expect(problems({ heartbeat: { url: 'https://u:p@hc/x', interval: '10s', timeout: '11s' } })).toEqual([
       'heartbeat.url: URL must not contain user:password',
-      'heartbeat.timeout: timeout must be less than interval',
+      'heartbeat.timeout: timeout must be at most interval',
     ]);
+    // The documented minimum interval with no timeout written: the timeout is the interval (min(10s, 5s)).
+    expect(problems({ heartbeat: { url: 'https://hc/x', interval: '5s' } })).toEqual([]);
+    expect(resolveHeartbeat(section.parse({ heartbeat: { url: 'https://hc/x', interval: '5s' } }).heartbeat)).toMatchObject({ intervalMs: 5_000, timeoutMs: 5_000 });
     // Outside its own bounds, a duration is not also compared with the other.
     expect(problems({ heartbeat: { url: 'https://hc/x', interval: '1m', timeout: '90s' } })).toEqual(['heartbeat.timeout: timeout must be between 100ms and 1m']);
     expect(problems({ heartbeat: { url: 'https://hc/x', interval: '2s', timeout: '10s' } })).toEqual(['heartbeat.interval: interval must be between 5s and 24h']);

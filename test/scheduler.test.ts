@@ -73,7 +73,7 @@ function harness(opts: { concurrency?: number; hold?: boolean } = {}): Harness {
   let maxPerNode = 0;
   const scheduler = new Scheduler({
     concurrency: opts.concurrency ?? 64,
-    now: () => clock.now,
+    clock: { wall: () => clock.now, mono: () => clock.now },
     timers: clock.timers,
     isDue: () => true,
     onOverrun: (t, probe) => void overruns.push({ node: t.name, probe, at: clock.now }),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HISTORY_BYTES, HISTORY_LENGTH, NodeHistory, type PollOutcome } from '../src/status/history.js';
-import { writeFileAtomically } from '../src/status/atomicFile.js';
+import { writeFileAtomically } from '../src/files/atomicFile.js';
 import { loadStatusFile, parseStatus, statusFilePieces, writeStatusFile, type StatusFileData } from '../src/status/persist.js';
 
 const dirs: string[] = [];

@@ -1,6 +1,7 @@
 // Joins the built-in alerting to the daemon: /api/alerts, the alerting metrics, maintenance
 // windows, start/stop and reloads. Off (and quiet) while the config has no `alerting:` section.
 import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
+import { SYSTEM_CLOCK, toWall } from '../clock/clock.js';
 import type { ConfigDiff } from '../config/diff.js';
 import { alertingCollectors, NotificationCounts } from './metrics.js';
 import { maintenanceCollectors, MaintenanceSchedule } from './maintenanceSchedule.js';
@@ -13,6 +14,7 @@ export interface AlertingComponent extends DaemonComponent {
   statusAlerts(): Array<{ name: string; severity: string; state: 'pending' | 'firing'; labels: Record<string, string>; summary?: string; since?: number }> | undefined;
   /** Runs one evaluation now (tests, and maintenance windows starting or ending). */
   evaluateNow(): void;
+  problems(): string[];
 }
 
 export interface AlertingComponentOptions {
@@ -22,7 +24,8 @@ export interface AlertingComponentOptions {
   onEvaluated?: AlertingDeps['onEvaluated'];
   /** The alerts to evaluate, asked at each (re)build; undefined: all. */
   definitions?: () => AlertingDeps['definitions'];
-  now?: () => number;
+  /** Replaces the daemon's clock pair (tests). */
+  clock?: AlertingDeps['clock'];
 }
 
 /** What runs while the config has an `alerting:` section; empty while it has none. */
@@ -83,9 +86,10 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
         state: i.state as 'pending' | 'firing',
         labels: { ...i.labels },
         summary: i.annotations.summary,
-        since: i.firingSince ?? i.activeAt,
+        since: toWall(opts.clock ?? ctx?.clock ?? SYSTEM_CLOCK, i.firingSince ?? i.activeAt),
       })),
     evaluateNow: () => live.runtime?.evaluate(),
+    problems: () => live.runtime?.store.problemLines() ?? [],
   };
 }
 
@@ -94,7 +98,8 @@ async function build(live: Live, c: DaemonContext, opts: AlertingComponentOption
   const settings = c.config().alerting;
   if (!settings) return;
   const log = c.logger.child({ component: 'alerting' });
-  live.schedule = new MaintenanceSchedule({ log, onChange: () => live.runtime?.evaluate() });
+  const clock = opts.clock ?? c.clock;
+  live.schedule = new MaintenanceSchedule({ log, onChange: () => live.runtime?.evaluate(), now: () => clock.wall() });
   live.schedule.apply(settings.maintenance);
   const url = new URL(c.url);
   live.runtime = new AlertingRuntime(settings, {
@@ -106,12 +111,13 @@ async function build(live: Live, c: DaemonContext, opts: AlertingComponentOption
     sendFor: opts.sendFor ?? ((r) => kindSend(r, c)),
     defaultExternalUrl: `${url.protocol}//${url.host}`,
     instance: url.host,
-    isSilenced: (labels, now) => live.schedule?.isSilenced(labels, now),
+    // Windows are cron schedules: asked on the wall clock.
+    isSilenced: (labels, now) => live.schedule?.isSilenced(labels, toWall(clock, now)),
     counts,
     onAlertChange: opts.onAlertChange,
     onEvaluated: opts.onEvaluated,
     definitions: opts.definitions?.(),
-    now: opts.now,
+    clock: opts.clock ?? c.clock,
   });
   await live.runtime.start();
   // Sends nothing; a receiver that cannot work is named now rather than at the first outage. It

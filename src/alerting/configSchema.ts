@@ -3,7 +3,7 @@
 // zod issue with a path, so problems come out as file:line:col like the rest of the config.
 import * as z from 'zod';
 import type { DurationBounds } from '../config/duration.js';
-import { LABEL_NAME_RE } from '../config/rules.js';
+import { LABEL_NAME_RE, parseUrl } from '../config/rules.js';
 import { ALERT_DEFINITIONS } from './definitions/index.js';
 import { heartbeatSchema } from './heartbeatConfig.js';
 import { maintenanceSchema } from './maintenanceConfig.js';
@@ -18,6 +18,15 @@ const WAIT: DurationBounds = { minMs: 0, maxMs: MAX_MS };
 const LOOP: DurationBounds = { minMs: 100, maxMs: MAX_MS };
 /** groupInterval and repeatInterval pace messages to people: Slack takes one a second per webhook. */
 const NOTIFY: DurationBounds = { minMs: 1_000, maxMs: MAX_MS };
+
+/** Runbook links are followed by people from a page or a chat: an absolute http(s) URL. */
+function runbookBaseReason(s: string): string | undefined {
+  const u = parseUrl(s);
+  if (!u) return 'invalid URL: expected e.g. https://git.example.org/ops/alerts/RUNBOOKS.md';
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'URL scheme must be http or https';
+  if (u.username || u.password) return 'URL must not contain user:password';
+  return undefined;
+}
 
 const label = reasoned((s) => (LABEL_NAME_RE.test(s) ? undefined : `invalid label name "${s}": must match [a-zA-Z_][a-zA-Z0-9_]*`));
 
@@ -52,7 +61,7 @@ export const alertingSchema = z
     stateDir: path('Durable alert and notification state (relative to the config file).').default(ALERTING_DEFAULTS.stateDir),
     evaluationInterval: durationField('How often the alerts are evaluated.', LOOP).default(ALERTING_DEFAULTS.evaluationInterval),
     externalUrl: baseUrl('Base of links in notifications; default http://<listen>.').optional(),
-    runbookBaseUrl: z.string().min(1).optional().meta({ description: 'Base of runbook links; default alerts/RUNBOOKS.md (its path in this repository).' }),
+    runbookBaseUrl: reasoned(runbookBaseReason, 'Base of runbook links (an http or https URL); default alerts/RUNBOOKS.md (its path in this repository).').optional(),
     rules: z.record(z.string(), ruleSchema).default({}).meta({ description: 'Per-alert overrides; unknown alert names are errors.' }),
     groupBy: z.array(label).default(['alertname', 'network']).meta({ description: 'Labels that group alerts into one notification: a 50-node outage is one message.' }),
     groupWait: timingShape.groupWait.default(ALERTING_DEFAULTS.groupWait),

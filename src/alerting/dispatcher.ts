@@ -19,9 +19,8 @@ export interface DispatcherOptions {
   isSilenced?: SilenceCheck;
   /** Narrows or widens the receivers a route picked for an alert (definitions' `delivery`). */
   deliver?: (labels: Labels, routed: readonly string[]) => readonly string[];
-  /** Prometheus: alerts are re-sent to Alertmanager every minute. */
+  /** Prometheus: alerts are re-sent to Alertmanager every minute, resolved ones for 15 minutes. */
   resendDelayMs?: number;
-  /** Prometheus: resolved alerts are re-sent for 15 minutes. */
   resolvedResendMs?: number;
 }
 
@@ -117,20 +116,27 @@ export class NotificationDispatcher {
     return out;
   }
 
-  /** When tick() next has something to do (undefined: nothing pending). */
-  nextDueAt(): number | undefined {
+  /** When tick() next has work (undefined: none); what pushDue skips (silenced...) is never due. */
+  nextDueAt(now: number): number | undefined {
     let next: number | undefined;
     const consider = (t: number) => (next = next === undefined ? t : Math.min(next, t));
     for (const g of this.groups.values()) consider(g.nextFlushAt);
     for (const receiver of this.opts.pushReceivers ?? []) {
       for (const inst of this.current) {
-        if (!this.routedTo(inst, receiver)) continue;
-        const last = this.pushed.get(receiver + SEP + inst.id);
-        if (!last || last.status !== inst.state) consider(0);
-        else if (inst.state === 'firing' || (inst.resolvedAt ?? 0) + this.resolvedResendMs() > last.at) consider(last.at + this.resendDelayMs());
+        const at = this.pushDueAt(inst, receiver, now);
+        if (at !== undefined) consider(at);
       }
     }
     return next;
+  }
+
+  /** When an alert is next pushed to a push receiver; undefined: not while things stay as they are. */
+  private pushDueAt(inst: AlertInstance, receiver: string, now: number): number | undefined {
+    if (inst.state === 'resolved' && now - (inst.resolvedAt ?? now) >= this.resolvedResendMs()) return undefined;
+    if (!this.routedTo(inst, receiver) || this.opts.isSilenced?.(inst.labels, inst.state === 'resolved' ? (inst.resolvedAt ?? now) : now)) return undefined;
+    const last = this.pushed.get(receiver + SEP + inst.id);
+    if (!last || last.status !== inst.state) return now;
+    return last.at + this.resendDelayMs();
   }
 
   /**
@@ -235,13 +241,10 @@ export class NotificationDispatcher {
     for (const receiver of this.opts.pushReceivers ?? []) {
       const due: NotifiedAlert[] = [];
       for (const inst of this.current) {
-        if (!this.routedTo(inst, receiver) || this.opts.isSilenced?.(inst.labels, inst.state === 'resolved' ? (inst.resolvedAt ?? now) : now)) continue;
-        if (inst.state === 'resolved' && now - (inst.resolvedAt ?? now) >= this.resolvedResendMs()) continue;
-        const key = receiver + SEP + inst.id;
-        const last = this.pushed.get(key);
-        if (last && last.status === inst.state && now - last.at < this.resendDelayMs()) continue;
+        const at = this.pushDueAt(inst, receiver, now);
+        if (at === undefined || at > now) continue;
         due.push(toNotified(inst));
-        this.pushed.set(key, { at: now, status: inst.state === 'resolved' ? 'resolved' : 'firing' });
+        this.pushed.set(receiver + SEP + inst.id, { at: now, status: inst.state === 'resolved' ? 'resolved' : 'firing' });
       }
       const live = new Set(this.current.map((i) => receiver + SEP + i.id));
       for (const key of this.pushed.keys()) if (key.startsWith(receiver + SEP) && !live.has(key)) this.pushed.delete(key);
@@ -265,13 +268,8 @@ export class NotificationDispatcher {
     return this.opts.pushReceivers?.has(receiver) ?? false;
   }
 
-  private resendDelayMs(): number {
-    return this.opts.resendDelayMs ?? 60_000;
-  }
-
-  private resolvedResendMs(): number {
-    return this.opts.resolvedResendMs ?? 15 * 60_000;
-  }
+  private resendDelayMs = (): number => this.opts.resendDelayMs ?? 60_000;
+  private resolvedResendMs = (): number => this.opts.resolvedResendMs ?? 15 * 60_000;
 }
 
 /**

@@ -3,6 +3,7 @@
 // healthchecks-style service pages; they resume by themselves once the pipeline recovers.
 import type { Registry } from 'prom-client';
 import { Gauge } from 'prom-client';
+import { SYSTEM_CLOCK, toWall, type Clock } from '../clock/clock.js';
 import type { PipelineHealth } from './heartbeatHealth.js';
 
 /** The subset of the project's HTTP client request the heartbeat uses. */
@@ -33,7 +34,8 @@ export interface HeartbeatOptions {
   send: HeartbeatSend;
   health: PipelineHealth;
   log: HeartbeatLog;
-  now?: () => number;
+  /** Health, lag and the beat run on its monotonic side; the ping's `at` and the metric on its wall side. */
+  clock?: Clock;
   /** How often the loop-lag sampler runs, and the lateness that counts as a blocked loop. */
   lagSampleMs?: number;
   lagThresholdMs?: number;
@@ -43,6 +45,7 @@ export type BeatResult = 'sent' | 'skipped' | 'failed';
 
 export class Heartbeat {
   private readonly now: () => number;
+  readonly clock: Clock;
   private lastSuccess: number | undefined;
   private pausedFor: string | undefined;
   private failing = false;
@@ -50,10 +53,11 @@ export class Heartbeat {
   private lagTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: HeartbeatOptions) {
-    this.now = opts.now ?? Date.now;
+    const clock = (this.clock = opts.clock ?? SYSTEM_CLOCK);
+    this.now = () => clock.mono();
   }
 
-  /** Epoch ms of the last ping the receiver accepted. */
+  /** Monotonic ms of the last ping the receiver accepted. */
   lastSuccessMs(): number | undefined {
     return this.lastSuccess;
   }
@@ -119,7 +123,7 @@ export class Heartbeat {
   private request(t: number): HeartbeatRequest {
     const base = { url: this.opts.url, timeoutMs: this.opts.timeoutMs, maxBytes: 65_536, redirect: 'same-origin' as const, label: `${this.opts.method} heartbeat` };
     if (this.opts.method === 'GET') return { ...base, method: 'GET' };
-    const body = JSON.stringify({ service: 'ledger-fleet-exporter', status: 'ok', at: new Date(t).toISOString() });
+    const body = JSON.stringify({ service: 'ledger-fleet-exporter', status: 'ok', at: new Date(toWall(this.clock, t)).toISOString() });
     return { ...base, method: 'POST', headers: { 'content-type': 'application/json' }, body };
   }
 }
@@ -132,8 +136,9 @@ export function heartbeatCollectors(registry: Registry, heartbeat: () => Heartbe
     registers: [registry],
     collect() {
       this.reset();
-      const last = heartbeat()?.lastSuccessMs();
-      if (last !== undefined) this.set(last / 1000);
+      const hb = heartbeat();
+      const last = hb?.lastSuccessMs();
+      if (hb && last !== undefined) this.set(toWall(hb.clock, last) / 1000);
     },
   });
 }

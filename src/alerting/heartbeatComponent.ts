@@ -2,6 +2,7 @@
 // evaluation progress reported by the alerting runtime through `evaluated`, its metric, and a
 // restart only when a reload changes its settings or the bounds derived from the intervals.
 import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
+import { SYSTEM_CLOCK, type Clock } from '../clock/clock.js';
 import type { ExporterConfig } from '../domain.js';
 import { Heartbeat, heartbeatCollectors } from './heartbeat.js';
 import { heartbeatSecrets, type HeartbeatSettings } from './heartbeatConfig.js';
@@ -18,8 +19,11 @@ export interface HeartbeatComponent extends DaemonComponent {
   evaluated(now: number): void;
 }
 
-export function heartbeatComponent(inputsOf: (c: ExporterConfig) => HeartbeatInputs | undefined, now: () => number = Date.now): HeartbeatComponent {
+/** `clock`: default the daemon's. */
+export function heartbeatComponent(inputsOf: (c: ExporterConfig) => HeartbeatInputs | undefined, clock?: Clock): HeartbeatComponent {
   let ctx: DaemonContext | undefined;
+  const clockOf = () => clock ?? ctx?.clock ?? SYSTEM_CLOCK;
+  const now = () => clockOf().mono();
   let heartbeat: Heartbeat | undefined;
   let health: PipelineHealth | undefined;
   let key = '';
@@ -47,7 +51,7 @@ export function heartbeatComponent(inputsOf: (c: ExporterConfig) => HeartbeatInp
       s.heartbeat.intervalMs,
     );
     const client = c.client;
-    heartbeat = new Heartbeat({ ...s.heartbeat, send: (req) => client.send(req), health, log: c.logger.child({ component: 'heartbeat' }), now });
+    heartbeat = new Heartbeat({ ...s.heartbeat, send: (req) => client.send(req), health, log: c.logger.child({ component: 'heartbeat' }), clock: clockOf() });
     heartbeat.start();
   };
 

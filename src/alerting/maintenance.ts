@@ -57,9 +57,12 @@ class OneOff implements Window {
 class Recurring implements Window {
   readonly matches: LabelMatcher;
   private readonly starts: CronStarts;
-  // Last answer: the minute asked and the latest start found at or before it. Evaluation asks
-  // every few seconds, so moving forward scans only the new minutes instead of the whole duration.
-  private memo: { minute: number; start: number | undefined } | undefined;
+  /**
+   * Every start within the whole minutes [from, to], ascending. Evaluation asks about now (the
+   * range grows by the new minutes) and about resolved alerts' times just before it (a binary
+   * search): no question rescans the window's duration once its range is known.
+   */
+  private known: { from: number; to: number; starts: number[] } | undefined;
 
   constructor(private readonly spec: RecurringWindowSpec) {
     this.matches = compileLabelMatch(spec.match);
@@ -79,17 +82,48 @@ class Recurring implements Window {
 
   private lastStart(nowMs: number): number | undefined {
     const minute = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
-    const memo = this.memo;
-    let start: number | undefined;
-    if (memo && minute >= memo.minute && minute - memo.minute <= this.spec.durationMs) {
-      start = memo.start;
-      for (let t = memo.minute + MINUTE_MS; t <= minute; t += MINUTE_MS) if (this.starts.startsAt(t)) start = t;
-    } else {
-      start = this.starts.lastStart(nowMs, this.spec.durationMs);
+    const lookback = this.spec.durationMs;
+    let k = this.known;
+    // Far from the known range (a test, a clock set by hand): start a new one there.
+    if (!k || minute > k.to + lookback || minute < k.to - lookback - 3_600_000) k = this.known = { from: minute + MINUTE_MS, to: minute, starts: [] };
+    for (let t = k.to + MINUTE_MS; t <= minute; t += MINUTE_MS) if (this.starts.startsAt(t)) k.starts.push(t);
+    k.to = Math.max(k.to, minute);
+    // Back until a start at or before the minute, or the window's duration, is known.
+    while (k.from > minute - lookback + MINUTE_MS && !(k.starts.length > 0 && k.starts[0]! <= minute)) {
+      k.from -= MINUTE_MS;
+      if (this.starts.startsAt(k.from)) k.starts.unshift(k.from);
     }
-    this.memo = { minute, start };
-    return start;
+    this.prune(k);
+    const start = latestAtOrBefore(k.starts, minute);
+    return start !== undefined && start > minute - lookback ? start : undefined;
   }
+
+  /** Keeps the range to the duration plus an hour before its end (resolved alerts are younger). */
+  private prune(k: { from: number; to: number; starts: number[] }): void {
+    const keepFrom = k.to - this.spec.durationMs - 3_600_000;
+    if (k.from >= keepFrom) return;
+    // The latest start before keepFrom still answers for the instants after it.
+    let i = 0;
+    while (i + 1 < k.starts.length && k.starts[i + 1]! <= keepFrom) i++;
+    if (i === 0) return;
+    k.starts.splice(0, i);
+    k.from = k.starts[0]!;
+  }
+}
+
+/** The latest value <= at in an ascending array (binary search), or undefined. */
+function latestAtOrBefore(sorted: readonly number[], at: number): number | undefined {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  let found: number | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= at) {
+      found = sorted[mid];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
 }
 
 /** The configured windows, in config order (the first matching active window names a silence). */

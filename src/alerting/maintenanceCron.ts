@@ -3,7 +3,8 @@
 // node-cron 4 parses and validates the expression and has a matcher (`ScheduledTask.match(date)`),
 // but it cannot say "which start came last before T": getNextRun()/getNextRuns() only look
 // forward from the real clock, and TimeMatcher/MatcherWalker are not exported. So we step back
-// minute by minute, at most the window's duration, asking node-cron's matcher at each minute.
+// minute by minute, at most the window's duration, asking at each minute the expression's
+// fields expanded (cronFields.ts; node-cron's matcher for syntax they do not cover).
 //
 // The matcher is asked about the *wall clock* of the timezone (read with Intl, encoded as a UTC
 // date and matched by a task pinned to Etc/UTC), which lets daylight saving follow cron's
@@ -14,6 +15,7 @@
 // - a wall time repeated by a fall-back change (02:30 twice on the last Sunday of October) starts
 //   the window once, at its first occurrence; `duration` is always elapsed time.
 import { createTask, type ScheduledTask } from 'node-cron';
+import { expandCron, matchesFields, type CronFields } from './cronFields.js';
 
 const MINUTE_MS = 60_000;
 
@@ -35,10 +37,26 @@ export function wallClockOf(timezone: string): WallClock {
     hour: 'numeric',
     minute: 'numeric',
   });
-  const clock: WallClock = (instantMs) => {
+  const slow = (instantMs: number) => {
     const f: Record<string, number> = {};
     for (const p of fmt.formatToParts(new Date(instantMs))) if (p.type !== 'literal') f[p.type] = Number(p.value);
     return Date.UTC(f.year ?? 0, (f.month ?? 1) - 1, f.day ?? 1, f.hour ?? 0, f.minute ?? 0);
+  };
+  // Intl costs tens of microseconds: the offset is read once per UTC hour, at its first and last
+  // minute, and taken for the whole hour when both agree (offsets change at most once an hour).
+  const hours = new Map<number, number | null>();
+  const offsetAt = (minuteMs: number) => slow(minuteMs) - minuteMs;
+  const clock: WallClock = (instantMs) => {
+    const minute = Math.floor(instantMs / MINUTE_MS) * MINUTE_MS;
+    const hour = Math.floor(minute / 3_600_000);
+    let o = hours.get(hour);
+    if (o === undefined) {
+      if (hours.size > 50_000) hours.clear();
+      const first = offsetAt(hour * 3_600_000);
+      o = first === offsetAt(hour * 3_600_000 + 59 * MINUTE_MS) ? first : null;
+      hours.set(hour, o);
+    }
+    return minute + (o ?? offsetAt(minute));
   };
   wallClocks.set(timezone, clock);
   return clock;
@@ -58,9 +76,11 @@ export function timezoneReason(timezone: string): string | undefined {
 export class CronStarts {
   private readonly task: ScheduledTask;
   private readonly wall: WallClock;
+  private readonly fields: CronFields | undefined;
 
   constructor(schedule: string, timezone: string) {
     this.wall = wallClockOf(timezone);
+    this.fields = expandCron(schedule);
     // Never started: used only for its matcher, over wall clocks encoded as UTC dates.
     this.task = createTask(schedule, () => undefined, { timezone: 'Etc/UTC' });
   }
@@ -90,7 +110,7 @@ export class CronStarts {
   }
 
   private matchesWall(wallMs: number): boolean {
-    return this.task.match(new Date(wallMs));
+    return this.fields ? matchesFields(this.fields, wallMs) : this.task.match(new Date(wallMs));
   }
 
   /** After a fall-back change the same wall minute comes twice; only the first one counts. */

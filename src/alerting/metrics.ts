@@ -1,5 +1,6 @@
 // The alerting metrics of the contract: ledger_alerts, ledger_alert_notifications_total,
-// ledger_alert_notification_queue and ledger_alert_notification_duration_seconds.
+// ledger_alert_notification_queue, ledger_alert_notification_duration_seconds and
+// ledger_alert_state_write_failures_total.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AlertInstance } from './instance.js';
 import type { DeliveryReport } from './queue.js';
@@ -12,6 +13,8 @@ export interface AlertingStats {
 /** Counts kept outside prom-client so they survive registry rebuilds and feed NotificationsFailing. */
 export class NotificationCounts {
   readonly byReceiver = new Map<string, { success: number; failure: number; dropped: number }>();
+  /** Writes of the alert state file that failed (each is retried until one succeeds). */
+  stateWriteFailures = 0;
   /** One per registry (a histogram cannot be rebuilt from counts). */
   readonly observers: Array<(receiver: string, seconds: number) => void> = [];
 
@@ -56,6 +59,15 @@ export function alertingCollectors(registry: Registry, stats: () => AlertingStat
     collect() {
       this.reset();
       for (const [receiver, n] of stats()?.queueLengths() ?? []) this.set({ receiver }, n);
+    },
+  });
+  new Counter({
+    name: 'ledger_alert_state_write_failures_total',
+    help: 'Writes of the durable alert state that failed; each is retried with backoff until one succeeds.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(counts.stateWriteFailures);
     },
   });
   const histogram = new Histogram({

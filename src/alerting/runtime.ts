@@ -1,6 +1,8 @@
 // The built-in alerting at run time: evaluates the engine every evaluationInterval over the
 // fleet snapshot, feeds the dispatcher, hands due notifications to each receiver's queue, and
-// keeps the durable state. Time and I/O come in through AlertingDeps.
+// keeps the durable state. Time and I/O come in through AlertingDeps: every time it keeps is a
+// monotonic reading (clock/clock.ts), turned into wall time only where people read it.
+import { SYSTEM_CLOCK, toWall, type Clock } from '../clock/clock.js';
 import type { AlertDefinition } from './types.js';
 import type { Logger } from '../logger.js';
 import type { Secrets } from '../redact.js';
@@ -18,7 +20,8 @@ import type { ReceiverSettings, ReceiverSpec } from './receivers/kind.js';
 import { deliveryParts } from './receivers/materialize.js';
 import { receiverKind } from './receivers/registry.js';
 import type { AlertingSettings } from './settings.js';
-import { loadAlertState, saveAlertState } from './stateFile.js';
+import { announceChanges, listAlerts, type AlertChange, type ListedAlert } from './listing.js';
+import { AlertStateStore } from './stateStore.js';
 import type { ExporterSignals, Labels } from './types.js';
 
 export interface AlertingDeps {
@@ -43,32 +46,15 @@ export interface AlertingDeps {
   counts?: NotificationCounts;
   /** The alerts to evaluate; default all (a shard leaves the network-scoped ones to Prometheus). */
   definitions?: readonly AlertDefinition[];
-  now?: () => number;
+  /** Durations on its monotonic side, labels for people on its wall side; default the system's. */
+  clock?: Clock;
 }
 
-export interface AlertChange {
-  name: string;
-  labels: Labels;
-  state: 'firing' | 'resolved';
-  summary?: string;
-}
-
-export interface ListedAlert {
-  name: string;
-  labels: Labels;
-  annotations: Record<string, string>;
-  state: 'pending' | 'firing';
-  value: number;
-  activeAt: string;
-  firingSince?: string;
-  lastNotifiedAt?: string;
-  silencedBy?: string;
-}
+export type { AlertChange, ListedAlert };
 
 /** How long a shutdown waits for sends in flight (the CLI's shutdown watchdog allows 20 s in all). */
 export const SHUTDOWN_SEND_GRACE_MS = 5_000;
 
-const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 export class AlertingRuntime {
   readonly counts: NotificationCounts;
@@ -81,28 +67,34 @@ export class AlertingRuntime {
   private draining: Promise<void> = Promise.resolve();
   private evalTimer: NodeJS.Timeout | undefined;
   private pumpTimer: NodeJS.Timeout | undefined;
-  private saving: Promise<void> = Promise.resolve();
   private lastSavedKey = '';
   private stopped = false;
-  private lastStates = new Map<string, string>();
+  private lastStates: ReadonlyMap<string, string> = new Map();
+  private readonly clock: Clock;
   private readonly now: () => number;
+  readonly store: AlertStateStore;
 
   constructor(
     private settings: AlertingSettings,
     private readonly deps: AlertingDeps,
   ) {
-    this.now = deps.now ?? Date.now;
+    const clock = (this.clock = deps.clock ?? SYSTEM_CLOCK);
+    this.now = () => clock.mono();
     this.counts = deps.counts ?? new NotificationCounts();
     this.engine = new AlertEngine(this.engineOptions());
     this.dispatcher = new NotificationDispatcher(this.dispatcherOptions());
+    const current = () => ({ instances: this.engine.list(), dispatcher: this.dispatcher.exportState() });
+    const onWriteFailure = () => void this.counts.stateWriteFailures++;
+    this.store = new AlertStateStore({ stateDir: () => this.settings.stateDir, clock, logger: deps.logger, secrets: deps.secrets, current, onWriteFailure });
   }
+
+
 
   /** Restores saved state, reads receiver secrets, starts evaluating. */
   async start(): Promise<void> {
-    const loaded = await loadAlertState(this.settings.stateDir);
-    if (loaded.problem) this.deps.logger.error({ component: 'alerting' }, loaded.problem);
+    const loaded = await this.store.load();
     if (loaded.state) {
-      this.engine.restore(loaded.state.instances, Math.max(0, this.now() - (loaded.state.savedAt ?? 0)));
+      this.engine.restore(loaded.state.instances, loaded.downMs);
       this.dispatcher.importState(loaded.state.dispatcher);
       this.deps.logger.info({ component: 'alerting', active: loaded.state.instances.length }, 'alert state restored');
     }
@@ -148,35 +140,12 @@ export class AlertingRuntime {
   }
 
   private announce(): void {
-    const next = new Map<string, string>();
-    for (const i of this.engine.list()) {
-      next.set(i.id, i.state);
-      const was = this.lastStates.get(i.id);
-      if (i.state !== was && i.state !== 'pending' && (i.state === 'firing' || was === 'firing')) {
-        this.deps.onAlertChange?.({ name: i.alertname, labels: i.labels, state: i.state, summary: i.annotations.summary });
-      }
-    }
-    this.lastStates = next;
+    this.lastStates = announceChanges(this.engine.list(), this.lastStates, this.deps.onAlertChange);
   }
 
   /** Pending and firing alerts, for /api/alerts and the status page. */
   list(): ListedAlert[] {
-    const now = this.now();
-    return this.engine.active().map((i) => {
-      const notified = this.dispatcher.lastNotifiedAt(i);
-      const silencedBy = this.dispatcher.silencedBy(i.labels, now);
-      return {
-        name: i.alertname,
-        labels: i.labels,
-        annotations: i.annotations,
-        state: i.state as 'pending' | 'firing',
-        value: i.value,
-        activeAt: iso(i.activeAt)!,
-        ...(i.firingSince !== undefined ? { firingSince: iso(i.firingSince) } : {}),
-        ...(notified !== undefined ? { lastNotifiedAt: iso(notified) } : {}),
-        ...(silencedBy ? { silencedBy } : {}),
-      };
-    });
+    return listAlerts(this.engine.active(), this.dispatcher, this.clock);
   }
 
   /** Pending and firing instances, without the delivery facts list() looks up for each. */
@@ -211,28 +180,48 @@ export class AlertingRuntime {
     for (const n of left.flat()) this.dispatcher.noteFailed(n);
     await this.draining; // queues a reload replaced, so the state file knows what they delivered
     if (left.flat().length > 0) this.deps.logger.warn({ component: 'alerting', count: left.flat().length }, 'notifications not delivered at shutdown: sent after the restart');
+    this.store.stop();
     await this.save(true);
   }
 
+  /**
+   * Hands due notifications to their queues once the state that records them was written (or
+   * the write was tried: a full disk must not stop paging), so a crash after a send cannot
+   * forget the alert it was about and lose its resolve.
+   */
   private pump(): void {
     const now = this.now();
-    for (const n of this.dispatcher.tick(now)) {
-      const target = this.receivers?.get(n.receiver);
-      if (!target) {
-        // Its secret could not be read: counted as failed (so it stays due), and built again.
-        this.report({ receiver: n.receiver, notification: n, result: 'failure', attempts: 0, durationMs: 0, message: `receiver not usable: ${this.receivers?.whyUnusable(n.receiver)}` });
-        if (!this.stopped) this.receivers?.retry(n.receiver, this.settings.evaluationIntervalMs);
-        continue;
-      }
-      target.queue.enqueue(n, deliveryParts(target.spec, n, { externalUrl: this.settings.externalUrl ?? this.deps.defaultExternalUrl, now }));
-    }
-    void this.save(false);
+    const due = this.dispatcher.tick(now);
+    const saved = this.save(false);
+    if (due.length > 0) void saved.then(() => this.handOut(due, now));
     clearTimeout(this.pumpTimer);
-    const next = this.dispatcher.nextDueAt();
+    const next = this.dispatcher.nextDueAt(now);
     if (next !== undefined && !this.stopped) {
       this.pumpTimer = setTimeout(() => this.pump(), Math.max(0, Math.min(next - now, this.settings.evaluationIntervalMs)));
       this.pumpTimer.unref();
     }
+  }
+
+  private handOut(due: readonly Notification[], now: number): void {
+    // Stopped meanwhile: they stay unconfirmed in the state file and go out after the restart.
+    if (this.stopped) return;
+    const ctx = { externalUrl: this.settings.externalUrl ?? this.deps.defaultExternalUrl, now: toWall(this.clock, now) };
+    for (const n of due) {
+      const target = this.receivers?.get(n.receiver);
+      if (!target) {
+        // Its secret could not be read: counted as failed (so it stays due), and built again.
+        this.report({ receiver: n.receiver, notification: n, result: 'failure', attempts: 0, durationMs: 0, message: `receiver not usable: ${this.receivers?.whyUnusable(n.receiver)}` });
+        this.receivers?.retry(n.receiver, this.settings.evaluationIntervalMs);
+        continue;
+      }
+      target.queue.enqueue(n, deliveryParts(target.spec, this.labelled(n), ctx));
+    }
+  }
+
+  /** The notification as receivers show it: its times on the wall clock. */
+  private labelled(n: Notification): Notification {
+    const w = (t: number) => toWall(this.clock, t);
+    return { ...n, alerts: n.alerts.map((a) => ({ ...a, startsAt: w(a.startsAt), ...(a.endsAt !== undefined ? { endsAt: w(a.endsAt) } : {}) })) };
   }
 
   private report(r: DeliveryReport): void {
@@ -261,21 +250,16 @@ export class AlertingRuntime {
     this.evaluate();
   }
 
-  /** Writes the state when it changed (or always, at shutdown); one write at a time. */
+  /** Writes the state when it changed (or always, at shutdown); one write at a time, retried until it succeeds. */
   private save(force: boolean): Promise<void> {
-    const state = { instances: this.engine.list(), dispatcher: this.dispatcher.exportState() };
+    const instances = this.engine.list();
     // While an alert is pending, written at least once a minute: its file's savedAt tells a
     // restart how long nobody watched (the engine's outage tolerance for pending alerts).
-    const watching = state.instances.some((i) => i.state === 'pending') ? Math.floor(this.now() / 60_000) : -1;
-    const key = JSON.stringify([state.instances.map((i) => [i.id, i.state, i.keepFiringSince]), state.dispatcher, watching]);
-    if (!force && key === this.lastSavedKey) return this.saving;
+    const watching = instances.some((i) => i.state === 'pending') ? Math.floor(this.now() / 60_000) : -1;
+    const key = JSON.stringify([instances.map((i) => [i.id, i.state, i.keepFiringSince]), this.dispatcher.exportState(), watching]);
+    if (!force && key === this.lastSavedKey) return Promise.resolve();
     this.lastSavedKey = key;
-    this.saving = this.saving.then(() =>
-      saveAlertState(this.settings.stateDir, state, this.now()).catch((err: Error) =>
-        this.deps.logger.error({ component: 'alerting' }, `cannot write alert state: ${this.deps.secrets.scrub(err.message)}`),
-      ),
-    );
-    return this.saving;
+    return this.store.save();
   }
 
   private engineOptions() {

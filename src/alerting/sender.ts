@@ -1,6 +1,7 @@
 // The HTTP receivers' edge: the one HTTP client turned into a part's delivery. Messages never
 // carry a receiver URL (labels name the receiver instead).
 import type { HttpClient } from '../http/client.js';
+import { scrubParts, urlEveryPart } from '../redact.js';
 import type { DeliveryOutcome, OutboundRequest } from './receivers/kind.js';
 
 /** Bytes of a receiver's answer kept (errors only need the status). */
@@ -17,8 +18,14 @@ export function httpSend(client: HttpClient, timeoutMs: number, hint?: RetryHint
   return async (req) => {
     const out = await client.send({ method: 'POST', url: req.url, headers: req.headers, body: req.body, timeoutMs, maxBytes: MAX_ANSWER_BYTES, redirect: 'none', label: `POST ${req.label}` });
     if (out.ok) return { ok: true, retryable: false, status: out.response.status, message: `HTTP ${out.response.status}` };
+    // A 2xx is a delivery whatever its size: the answer was read up to the cap, the rest dropped.
+    const status = out.response?.status ?? 0;
+    if (out.response?.truncated && status >= 200 && status < 300) return { ok: true, retryable: false, status, message: `HTTP ${status}` };
     const retryable = out.reason === 'timeout' || out.reason === 'connect' || out.reason === 'http_5xx' || out.status === 429;
-    const why = out.response && out.status !== undefined && out.status >= 400 ? answerExcerpt(out.response.body, (t) => client.secrets.scrub(t)) : '';
+    // The receiver's answer may echo its own URL (an Express-style 404): every part of it goes.
+    const own = urlEveryPart(String(req.url));
+    const scrub = (t: string) => scrubParts(client.secrets.scrub(t), own);
+    const why = out.response && out.status !== undefined && out.status >= 400 ? answerExcerpt(out.response.body, scrub) : '';
     // out.message is scrubbed by the client, the excerpt before it was cut.
     const retryAfterMs = out.retryAfterMs ?? (out.response && hint ? hint(out.response.status, out.response.body) : undefined);
     return { ok: false, retryable, status: out.status, message: why ? `${out.message}: ${why}` : out.message, retryAfterMs };

@@ -1,10 +1,10 @@
 // Durable alert state in alerting.stateDir: active instances (activeAt, firingSince) and what was
 // last sent to each receiver, so a restart neither repeats a notification nor forgets a firing
-// alert. Written atomically; bounded; a corrupt file is reported and replaced, never fatal.
+// alert. Written atomically; bounded; a damaged file is reported (stateStore.ts sets it aside), never fatal.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { saveStatusFile as writeAtomically } from '../status/persist.js';
+import { writeFileAtomically } from '../files/atomicFile.js';
 import type { DispatcherState } from './dispatcher.js';
 import type { AlertInstance } from './instance.js';
 
@@ -73,9 +73,10 @@ export function parseAlertState(text: string): AlertState {
   return { instances: parsed.data.instances, dispatcher: parsed.data.dispatcher, savedAt: parsed.data.savedAt };
 }
 
-export type LoadResult = { state?: AlertState; problem?: string };
+/** `damaged`: the file is there but not a state file (why); `problem`: it could not be read. */
+export type LoadResult = { state?: AlertState; problem?: string; damaged?: string };
 
-/** Reads the state; a missing file is empty state, an unreadable or corrupt one is a problem to report. */
+/** Reads the state; a missing file is empty state, an unreadable or damaged one is reported. */
 export async function loadAlertState(stateDir: string): Promise<LoadResult> {
   const path = join(stateDir, ALERT_STATE_FILE);
   let text: string;
@@ -88,10 +89,10 @@ export async function loadAlertState(stateDir: string): Promise<LoadResult> {
   try {
     return { state: parseAlertState(text) };
   } catch (err) {
-    return { problem: `${path}: corrupt (${(err as Error).message}); starting with empty alert state` };
+    return { damaged: (err as Error).message };
   }
 }
 
 export async function saveAlertState(stateDir: string, state: AlertState, now: number): Promise<void> {
-  await writeAtomically(join(stateDir, ALERT_STATE_FILE), serializeAlertState(state, now));
+  await writeFileAtomically(join(stateDir, ALERT_STATE_FILE), [serializeAlertState(state, now)]);
 }

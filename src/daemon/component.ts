@@ -6,6 +6,7 @@
 //   onProbeResult / onReload / onReloadRejected while running ->
 //   halt (shutdown begins) -> stop (probes in flight are done) -> close (last, also when start-up fails).
 import type { ExporterSignals } from '../alerting/types.js';
+import type { Clock } from '../clock/clock.js';
 import type { ConfigDiff } from '../config/diff.js';
 import type { ExporterConfig, NodeTarget, ProbeResult } from '../domain.js';
 import type { EvidenceApi, LimitedEvidenceReader } from '../evidence/api.js';
@@ -52,6 +53,8 @@ export interface DaemonContext {
   logger: Logger;
   /** The exporter's own address (http://host:port), for links and the `instance` label. */
   url: string;
+  /** The daemon's clock pair: durations on `mono`, labels for people on `wall`. */
+  clock: Clock;
   /** What the exporter knows about itself (poll overruns, evidence write errors, agent key verdict). */
   signals(): ExporterSignals;
   /**
@@ -100,6 +103,8 @@ export interface DaemonComponent {
   onReloadRejected?(problems: string[]): void;
   /** Called once the server listens (so nothing is sent by a daemon that failed to start). */
   start?(ctx: DaemonContext): void | Promise<void>;
+  /** Problems a person must know of while the exporter still works (shown on /readyz). */
+  problems?(): string[];
   /** Shutdown begins: start no new work (called before probes in flight are awaited). */
   halt?(): void;
   /** Called at shutdown once probes in flight are done, before any component closes. */

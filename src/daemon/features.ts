@@ -20,7 +20,7 @@ export function standardComponents(log: Logger, sharding?: ShardAssignment): Dae
     onEvaluated: (t) => heartbeat.evaluated(t),
     definitions: () => shardAlerts()?.engine,
   });
-  const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts() });
+  const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts(), notices: () => alerting.problems() });
   // Status first: probe results reach every component as soon as polling starts, and the alerting start reads files.
   const shard = sharding ? [shardComponent(sharding, { leftToPrometheus: () => shardAlerts()?.leftToPrometheus ?? [] })] : [];
   // Fan-out reads first, so their part of each snapshot is there for the others.

@@ -3,6 +3,8 @@
 // DaemonComponent (component.ts); this file connects them and hands every reload's one diff around.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SYSTEM_CLOCK, type Clock } from '../clock/clock.js';
+import { ClockStepWatch } from '../clock/steps.js';
 import { diffConfig } from '../config/diff.js';
 import { secretsOf } from '../config/secrets.js';
 import type { ExporterConfig, ListenAddress, NodeTarget } from '../domain.js';
@@ -38,6 +40,8 @@ export interface PipelineOptions {
   web?: WebConfig;
   /** process_* and nodejs_* metrics; default on. */
   defaultMetrics?: boolean;
+  /** The clock pair every part measures and labels with (tests); default the system's. */
+  clock?: Clock;
 }
 
 export interface Pipeline {
@@ -73,6 +77,7 @@ export async function startPipeline(initial: ExporterConfig, opts: PipelineOptio
     snapshot,
     evidence,
     routes: components.flatMap((c) => c.routes ?? []),
+    problems: () => components.flatMap((c) => c.problems?.() ?? []),
   });
   const server = buildServer(opts.web, handler);
   const url = await listenOrRelease(server, opts, initial.listen, async () => {
@@ -80,10 +85,11 @@ export async function startPipeline(initial: ExporterConfig, opts: PipelineOptio
     await client.close();
   });
   checkOpenFiles(log, initial.nodes.length);
+  const steps = watchClockSteps(parts.clock, log, parts.counters);
   scheduler.start(initial.nodes);
   const signals = () =>
     Object.assign({ pollOverruns: parts.counters.pollOverruns, evidenceWriteErrors: 0, agentKeyValid: undefined }, ...components.map((c) => c.signals?.() ?? {}));
-  const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, signals, evidence };
+  const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, clock: parts.clock, signals, evidence };
   for (const c of components) await c.start?.(ctx);
   // The address bound (0.0.0.0 when listening on all interfaces) beside the URL to open.
   log.info({ url, listen: boundAddress(server), nodes: initial.nodes.length, version: VERSION }, 'exporter listening');
@@ -103,6 +109,7 @@ export async function startPipeline(initial: ExporterConfig, opts: PipelineOptio
       for (const c of components) c.onReloadRejected?.(problems);
     },
     close(graceMs = 5_000) {
+      steps.stop();
       closing ??= shutdown({ scheduler, components, server, client, log }, graceMs);
       return closing;
     },
@@ -113,6 +120,7 @@ export async function startPipeline(initial: ExporterConfig, opts: PipelineOptio
 interface Parts {
   /** The config in use; a reload replaces it. */
   current: { config: ExporterConfig };
+  clock: Clock;
   secrets: Secrets;
   client: HttpClient;
   state: FleetState;
@@ -126,13 +134,14 @@ interface Parts {
 async function assemble(initial: ExporterConfig, opts: PipelineOptions, components: DaemonComponent[]): Promise<Parts> {
   const log = opts.logger;
   const current = { config: initial };
+  const clock = opts.clock ?? SYSTEM_CLOCK;
   const secrets = secretsOf(initial, opts.secrets ?? new Secrets());
   const client = new HttpClient({ secrets });
   client.fitNodes(initial.nodes);
   const state = new FleetState(initial.nodes, opts.backoff ?? DEFAULT_BACKOFF);
   const probers = new ProberPool(client, initial.polling, initial.nodes);
   const recheck = opts.unsupportedRecheckMs ?? defaultRecheck;
-  const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() };
+  const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map(), clockSteps: 0 };
   const keepers = components.filter((c) => c.recordEvidence);
   const recordEvidence = (input: EvidenceInput) => keepers.forEach((c) => c.recordEvidence!(input));
   const evidenceNodes = () => [...current.config.nodes.map((n) => n.name), ...components.flatMap((c) => c.evidenceNodes?.(current.config) ?? [])];
@@ -147,6 +156,7 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
   const reexposition = components.find((c) => c.reexposition)?.reexposition;
   const scheduler = new Scheduler({
     concurrency: initial.polling.concurrency,
+    clock,
     // The view first: it prepares the node's lines for the next scrape as the result arrives.
     runProbe: probeRunner({
       state,
@@ -159,7 +169,7 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
     onOverrun: (_t, p) => void counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1),
   });
   const snapshot = () => {
-    const snap = buildSnapshot(state.nodes(), current.config.networks, Date.now());
+    const snap = buildSnapshot(state.nodes(), current.config.networks, clock.mono());
     for (const c of components) c.addToSnapshot?.(snap);
     return snap;
   };
@@ -171,7 +181,7 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
     (sources, om, out) => reexposition?.write(sources, om, out),
     reexposition && ((node) => reexposition.prepare(node)),
   );
-  return { current, secrets, client, state, probers, counters, scheduler, snapshot, view };
+  return { current, clock, secrets, client, state, probers, counters, scheduler, snapshot, view };
 }
 
 /** Applies a validated config: one diff, handed to every part. */
@@ -192,6 +202,18 @@ function applyConfig(parts: Parts, next: ExporterConfig, opts: PipelineOptions, 
   parts.counters.configReloads.success++;
   if (diff.restartOnly.length > 0) log.warn({ settings: diff.restartOnly }, 'changes of these settings take effect at the next restart');
   log.info(diff.nodes, 'configuration reloaded');
+}
+
+/** Logs each step of the wall clock once and counts it; nothing measured depends on it. */
+function watchClockSteps(clock: Clock, log: Logger, counters: ExporterCounters): ClockStepWatch {
+  const watch = new ClockStepWatch(clock, ({ stepMs, wallAfter }) => {
+    counters.clockSteps = (counters.clockSteps ?? 0) + 1;
+    const by = `${stepMs > 0 ? '+' : '-'}${(Math.abs(stepMs) / 1000).toFixed(1)} s`;
+    const what = 'polling and alert timers run on the monotonic clock and are unaffected; times shown from now on follow the new wall clock';
+    log.warn({ stepMs: Math.round(stepMs), wallNow: new Date(wallAfter).toISOString() }, `wall clock stepped ${by}: ${what}`);
+  });
+  watch.start();
+  return watch;
 }
 
 function checkOpenFiles(log: Logger, nodes: number): void {

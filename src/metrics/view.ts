@@ -37,6 +37,8 @@ export const TEXT_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 export interface ExporterCounters {
   configReloads: { success: number; failure: number };
   pollOverruns: Map<ProbeName, number>;
+  /** Steps of the wall clock noticed (clock/steps.ts). */
+  clockSteps?: number;
 }
 
 /** One scrape's inputs, computed once and shared by every collector. */
@@ -66,7 +68,7 @@ function buildRegistry(contentType: string, opts: MetricsViewOptions, input: () 
   return registry;
 }
 
-/** The exporter's own families: build info, config reloads, poll overruns. */
+/** The exporter's own families: build info, config reloads, poll overruns, clock steps. */
 export function exporterCollectors(registry: Registry, version: string, input: () => Pick<ScrapeInput, 'counters'>): void {
   const registers = [registry];
   const help = 'Exporter build: version, source revision and Node.js version. Always 1.';
@@ -92,6 +94,15 @@ export function exporterCollectors(registry: Registry, version: string, input: (
       this.reset();
       // From 0 for every probe, so the first overrun is an increase() that alerts can see.
       for (const probe of PROBE_NAMES) this.inc({ probe }, input().counters.pollOverruns.get(probe) ?? 0);
+    },
+  });
+  new Counter({
+    name: 'ledger_exporter_clock_steps_total',
+    help: 'Steps of the wall clock noticed (more than 1 s against the monotonic clock). Durations are measured on the monotonic clock; a step changes only time labels.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(input().counters.clockSteps ?? 0);
     },
   });
 }

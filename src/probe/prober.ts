@@ -1,5 +1,6 @@
 // Runs one probe against one node and classifies the outcome. Owns the node's RPC namespace:
 // fixed by config, or found by probing `<ns>_blockNumber` and remembered until reset.
+import { SYSTEM_CLOCK } from '../clock/clock.js';
 import type { HttpClient } from '../http/client.js';
 import { KNOWN_NAMESPACES, type NodeTarget, type ProbeName, type ProbeResult } from '../domain.js';
 import { BLOCK_NUMBER_METHOD, blockNumberProbe } from '../probes/blockNumber.js';
@@ -19,6 +20,7 @@ export interface ProberOptions extends BudgetSettings {
   /** Carries the run's secrets: every message of a result is scrubbed with them. */
   client: HttpClient;
   maxResponseBytes: number;
+  /** Monotonic ms (results start times: backoff, restarts, stalls). */
   now?: () => number;
 }
 
@@ -41,7 +43,7 @@ export class NodeProber {
     private readonly opts: ProberOptions,
   ) {
     this.endpoint = endpointFor(target);
-    this.now = opts.now ?? Date.now;
+    this.now = opts.now ?? (() => SYSTEM_CLOCK.mono());
     this.ctx = { budget: nodeBudget(opts) };
     this.limits = { timeoutMs: target.timeoutMs, maxBytes: opts.maxResponseBytes };
     if (target.rpcNamespace !== 'auto') this.detected = target.rpcNamespace;

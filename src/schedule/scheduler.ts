@@ -11,9 +11,13 @@
 // still queued or in flight, each due probe is skipped and counted as an overrun. A global
 // bound caps the tasks (so the requests) in flight.
 //
+// The grid runs on the monotonic clock (clock/clock.ts): a step of the wall clock, back or forward,
+// neither pauses polling nor bunches ticks up.
+//
 // Why not node-cron or croner: they fire on wall-clock second boundaries, so every node with the
 // same interval would fire in the same second (the opposite of spreading), and they cannot express
 // the sub-second intervals the config allows (500ms).
+import { SYSTEM_CLOCK, type Clock } from '../clock/clock.js';
 import type { NodeTarget, ProbeName } from '../domain.js';
 import { LatenessWindow, type LatenessSummary } from './lateness.js';
 
@@ -32,10 +36,11 @@ export interface SchedulerDeps {
   concurrency: number;
   /** Runs one probe end to end (request, state update, evidence). Should not throw. */
   runProbe(target: NodeTarget, probe: ProbeName): Promise<void>;
-  /** Whether the probe should run at this tick (not backing off, not a rarely re-checked unsupported one). */
+  /** Whether the probe should run at this tick (not backing off, not a rarely re-checked unsupported one); `now` is monotonic. */
   isDue(target: NodeTarget, probe: ProbeName, now: number): boolean;
   onOverrun(target: NodeTarget, probe: ProbeName): void;
-  now?: () => number;
+  /** Only its monotonic side is read. */
+  clock?: Clock;
   timers?: Timers;
 }
 
@@ -145,7 +150,8 @@ export class Scheduler {
 
   constructor(private readonly deps: SchedulerDeps) {
     this.sem = new Semaphore(deps.concurrency);
-    this.now = deps.now ?? Date.now;
+    const clock = deps.clock ?? SYSTEM_CLOCK;
+    this.now = () => clock.mono();
     this.timersApi = deps.timers ?? realTimers;
   }
 

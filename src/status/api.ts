@@ -19,6 +19,8 @@ export interface StatusSource {
   pageRows?: number;
   /** The watched validators, miners and accounts; absent without a watch: section. */
   watch?: () => WatchSnapshot | undefined;
+  /** Problems of the exporter itself a person must see (an alert state that cannot be written). */
+  notices?: () => string[];
 }
 
 const ORDER: Record<StatusKind, number> = { down: 0, degraded: 1, unknown: 2, up: 3 };
@@ -137,6 +139,7 @@ export function nodesJson(src: StatusSource, recent: number, window?: NodeWindow
     /** Rows per window; null when every node is listed. */
     limit: window && Number.isFinite(window.limit) ? window.limit : null,
     alerts: src.activeAlerts?.() ?? null,
+    notices: src.notices?.() ?? [],
     /** Every network of the fleet, whatever the window. */
     networks: networkRows(nodes),
     nodes: shown.map((n) => nodeRow(src.board, n, recent)),

@@ -16,6 +16,8 @@ export interface StatusComponentOptions {
   evidence?: boolean;
   /** Alerts of the built-in engine, shown at the top of the page; absent when it does not run. */
   activeAlerts?: () => AlertView[] | undefined;
+  /** Problems of the exporter itself, shown under the page's heading. */
+  notices?: () => string[];
 }
 
 export interface StatusComponent extends DaemonComponent {
@@ -35,6 +37,7 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
     minIntervalMs: () => Math.min(10_000, ...running().config().nodes.map((n) => n.intervalMs)),
     activeAlerts: opts.activeAlerts,
     watch: () => ctx?.snapshot().watch,
+    notices: opts.notices,
   });
   return {
     name: 'status',

@@ -68,6 +68,10 @@ function pagerHtml(pageNo: number, pages: number, first: number, shown: number, 
   return `<nav class="pager" aria-label="Pages of nodes"><span>nodes ${first + 1}–${first + shown} of ${total}, worst first (page ${pageNo} of ${pages})</span> ${links.join(' ')}</nav>`;
 }
 
+function noticesHtml(notices: readonly string[]): string {
+  return notices.length === 0 ? '' : `<p id="notices" class="meta why" role="alert">${notices.map((n) => esc(n)).join('<br>')}</p>`;
+}
+
 /** The fleet page showing page `pageNo` of the nodes; undefined when there is no such page. */
 export function fleetPage(src: StatusSource, info: { version: string; ready: boolean }, pageNo = 1): string | undefined {
   const now = src.now();
@@ -81,7 +85,7 @@ export function fleetPage(src: StatusSource, info: { version: string; ready: boo
   const numeric = new Set(['Height', 'Lag', 'Uptime 24 h']);
   const head = NODE_COLUMNS.map((c) => `<th scope="col"${numeric.has(c) ? ' class="n"' : ''}>${esc(c)}</th>`).join('');
   const body = `<header class="top"><h1>Ledger fleet status</h1>
-<p class="meta"><strong id="summary">${esc(summaryText(data.summary))}</strong> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span>${info.ready ? '' : ' · first poll round in progress'} · exporter ${esc(info.version)}</p></header>
+<p class="meta"><strong id="summary">${esc(summaryText(data.summary))}</strong> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span>${info.ready ? '' : ' · first poll round in progress'} · exporter ${esc(info.version)}</p>${noticesHtml(data.notices)}</header>
 <main>
 ${alertsHtml(data.alerts, now)}
 ${watchSectionHtml(data.watch, now)}

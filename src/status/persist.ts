@@ -2,7 +2,7 @@
 // (atomicFile.ts), so a crash leaves the old or the new file.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { writeFileAtomically } from './atomicFile.js';
+import { writeFileAtomically } from '../files/atomicFile.js';
 import { HISTORY_BYTES, HISTORY_LENGTH, NodeHistory } from './history.js';
 import { STATUS_KINDS, type StatusEvent } from './types.js';
 
@@ -107,9 +107,4 @@ export async function loadStatusFile(path: string): Promise<StatusFileData | und
  */
 export function writeStatusFile(path: string, data: StatusFileData, now: number): Promise<void> {
   return writeFileAtomically(path, statusFilePieces(data, now));
-}
-
-/** Replaces a file with `content` atomically (the alert state file is written this way too). */
-export function saveStatusFile(path: string, content: string): Promise<void> {
-  return writeFileAtomically(path, [content]);
 }

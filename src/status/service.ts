@@ -2,7 +2,7 @@
 // large fleet costs a bounded share of CPU), keeps it fresh on a slow timer, and keeps its history
 // in the status file (loaded at start, saved every minute and at shutdown).
 import { dirname, join, resolve } from 'node:path';
-import { rename } from 'node:fs/promises';
+import { setAside } from '../files/setAside.js';
 import type { ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
 import type { StatusSource } from './api.js';
@@ -20,6 +20,7 @@ export interface StatusServiceOptions {
   activeAlerts?: () => AlertView[] | undefined;
   /** The watched entries of the current snapshot (FleetSnapshot.watch). */
   watch?: () => WatchSnapshot | undefined;
+  notices?: () => string[];
   now?: () => number;
   /** Monotonic ms, to measure what an update costs (default performance.now). */
   clock?: () => number;
@@ -71,8 +72,8 @@ export class StatusService {
         const data = await loadStatusFile(file);
         if (data) this.board.restore(data);
       } catch (err) {
-        this.opts.logger.warn({ err: (err as Error).message }, 'status history file unreadable: moved aside as .damaged, starting with empty history');
-        await rename(file, `${file}.damaged`).catch(() => undefined);
+        const aside = await setAside(file, Date.now()).catch(() => undefined);
+        this.opts.logger.warn({ err: (err as Error).message, file, keptAs: aside }, `status history file unreadable: ${aside ? `kept as ${aside}` : 'could not be set aside'}, starting with empty history`);
       }
     }
     // Time alone changes some statuses (a held change taken, a backoff ending, a stall): look at
@@ -126,6 +127,7 @@ export class StatusService {
       refreshMs: Math.min(5_000, Math.max(1_000, Math.round(this.opts.minIntervalMs() / 4))),
       activeAlerts: this.opts.activeAlerts,
       watch: this.opts.watch,
+      notices: this.opts.notices,
     };
   }
 

@@ -46,11 +46,14 @@ export async function startExporter(
   extraArgs: string[] = [],
   timeoutMs = 20_000,
   onSpawn?: (child: ChildProcess) => Promise<void>,
+  /** The child's environment (default this process's), e.g. LD_PRELOAD of libfaketime. */
+  env?: NodeJS.ProcessEnv,
 ): Promise<ExporterChild> {
   requireBuiltCli();
   const child = spawn(process.execPath, [CLI, '--config', configPath, '--log-format', 'json', '--log-level', 'info', ...extraArgs], {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env ? { env } : {}),
   });
   trackChild(child);
   const lines: LogLine[] = [];

@@ -3,6 +3,7 @@
 // escaped in mrkdwn and plain_text in blocks: it can neither mention anyone nor format.
 import * as z from 'zod';
 import type { Notification } from '../notification.js';
+import { urlSegmentsAfter } from '../../redact.js';
 import { httpSend } from '../sender.js';
 import { checkSecretPair, secretFields, secretOf, slot, url } from './fields.js';
 import { defineReceiverKind, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
@@ -29,6 +30,8 @@ export const slackKind = defineReceiverKind({
   resolve: (raw, file) => ({ webhookUrl: secretOf(raw, 'webhookUrl', file)!, ...(raw.channel ? { channel: raw.channel } : {}) }),
   secrets: (s) => ({ webhookUrl: slot(s.webhookUrl, 'webhook URL') }),
   build: (s, secret): SlackSpec => ({ webhookUrl: secret('webhookUrl')!, ...(s.channel ? { channel: s.channel } : {}) }),
+  // Slack's layout: /services/<team>/<bot>/<token>, each a secret whatever it looks like.
+  derivedSecrets: (spec) => urlSegmentsAfter(spec.webhookUrl, 'services'),
   parts: (spec, n, ctx): OutboundRequest[] => [
     { url: spec.webhookUrl, headers: { 'content-type': 'application/json' }, body: JSON.stringify(slackPayload(spec, n, ctx)), label: `slack ${spec.name}` },
   ],

@@ -1,5 +1,6 @@
 // Replaces a file atomically (temp file, fsync, rename, fsync of the directory), so a crash leaves
-// the old file or the new one, never a part. The content arrives in pieces that are copied into one
+// the old file or the new one, never a part. Every durable file of the exporter is written here
+// (alert state, status history). The content arrives in pieces that are copied into one
 // small buffer and written each time it fills: a large file (the status history of 10,000 nodes is
 // ~40 MB) never exists whole in memory, and building it yields to the event loop between writes.
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
