@@ -98,7 +98,10 @@ export class FanOutReader {
     this.opts.reads.sync(name, entities);
     if (entities.length === 0) return;
     const serving = servingNodes(fleet, new Map(config.nodes.map((t) => [t.name, t])));
-    await Promise.all(entities.map((e) => this.read(name, probe, e, serving.get(e.network) ?? [], config)));
+    const polled = polledNetworks(fleet);
+    // Until a node of its network was polled, nobody knows which nodes may serve: not a failed read.
+    const now = entities.filter((e) => polled.has(e.network));
+    await Promise.all(now.map((e) => this.read(name, probe, e, serving.get(e.network) ?? [], config)));
   }
 
   private async read(name: string, probe: FanOutProbe, entity: FanOutEntity, nodes: ServingNode[], config: ExporterConfig): Promise<void> {
@@ -150,6 +153,13 @@ export class FanOutReader {
     if (tail === undefined) byMethod.set(method, (tail = rpcTail(method, entity.params)));
     return tail;
   }
+}
+
+/** Networks with a node whose every probe has finished once (its liveness and namespace are known). */
+function polledNetworks(fleet: FleetSnapshot): Set<string> {
+  const out = new Set<string>();
+  for (const n of fleet.nodes) if (n.probes.every((p) => p.success !== undefined || !p.supported)) out.add(n.network);
+  return out;
 }
 
 /** FNV-1a: a stable spread of entities over a network's nodes. */
