@@ -2,6 +2,7 @@
 // them; metrics/fleetText.ts writes them from FleetSnapshot.watch). Labels: network, name and the
 // entry's kind (validator, miner, account) = its address, plus the family's own label if any.
 // No value, no sample.
+import { WATCH_METRICS as M } from './metricNames.js';
 import type { WatchedAccountView, WatchedMinerView, WatchedValidatorView, WatchedView, WatchKind } from './types.js';
 
 type Value<V> = (v: V) => number | undefined;
@@ -12,7 +13,9 @@ export interface WatchFamily {
   type: 'gauge' | 'counter';
   /** The kinds of entry it has samples for. */
   kinds: readonly WatchKind[];
-  /** One sample, or one per value of an extra label. */
+  /** The label beyond network, name and the address, when it has one (kind, state, reason). */
+  extraLabel?: string;
+  /** One sample, or one per value of the extra label. */
   samples(v: WatchedView): Array<[extra: string, value: number | undefined]>;
 }
 
@@ -41,6 +44,7 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
     help: 'Blocks of the watched validator this epoch, by kind: expected, produced, signed; absent while the node has no data.',
     type: 'gauge',
     kinds: ['validator'],
+    extraLabel: 'kind',
     samples: (v) => {
       const b = (v as WatchedValidatorView).epochBlocks;
       return b ? [[',kind="expected"', b.expected], [',kind="produced"', b.produced], [',kind="signed"', b.signed]] : [];
@@ -61,12 +65,18 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
     help: 'Tokens the watched account unbonded, by state: pending (before release), claimable (released, not yet claimed).',
     type: 'gauge',
     kinds: ['account'],
+    extraLabel: 'state',
     samples: (v) => {
       const a = v as WatchedAccountView;
       return [[',state="pending"', a.unbondingPendingTokens], [',state="claimable"', a.unbondingClaimableTokens]];
     },
   },
   account('unbonding_next_release_blocks', "Blocks until the watched account's next pending unbonding is released; absent when nothing is pending.", (v) => v.nextReleaseBlocks),
+  // The entries' own settings, so Prometheus rules compare with per-entry thresholds (metricNames.ts).
+  gauge<WatchedValidatorView>('validator', M.validatorSeatMarginBelow, "The watched validator's seatMarginBelow setting, as a ratio.", (v) => v.seatMarginBelow),
+  gauge<WatchedValidatorView>('validator', M.validatorExpectedCommission, "The watched validator's commissionBps setting / 10000.", (v) => (v.commissionBps === undefined ? undefined : v.commissionBps / 10_000)),
+  gauge<WatchedAccountView>('account', M.accountMinBalance, "The watched account's minBalance setting, in tokens.", (v) => v.minBalance),
+  { name: M.interval, help: 'How often the watched entry is read, in seconds.', type: 'gauge', kinds: ALL, samples: (v) => [['', v.intervalMs / 1000]] },
   { name: 'ledger_watch_last_success_timestamp_seconds', help: 'Unix time of the last complete successful read of the watched entry.', type: 'gauge', kinds: ALL, samples: (v) => [['', v.lastSuccessSeconds]] },
   { name: 'ledger_watch_consecutive_failures', help: 'Reads of the watched entry that failed in a row (0 after a success).', type: 'gauge', kinds: ALL, samples: (v) => [['', v.consecutiveFailures]] },
   {
@@ -74,6 +84,7 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
     help: 'Failed reads of the watched entry by reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error.',
     type: 'counter',
     kinds: ALL,
+    extraLabel: 'reason',
     samples: (v) => Object.entries(v.failures).map(([reason, n]): [string, number] => [`,reason="${reason}"`, n]),
   },
 ];
