@@ -57,6 +57,11 @@ export class FanOutReader {
     this.now = opts.now ?? Date.now;
   }
 
+  /** The most calls this reader had in flight to one node at once. */
+  get maxInFlightPerNode(): number {
+    return this.slots.maxPerKey;
+  }
+
   start(): void {
     const tick = () => {
       this.tick();

@@ -14,6 +14,8 @@ export class EntityReads {
   private readonly byProbe = new Map<string, Map<string, EntityRead>>();
   /** Bumped at every change, so views can keep work while it stays the same. */
   version = 0;
+  /** Reads finished (succeeded or failed) since start, for the benchmark and diagnostics. */
+  completed = 0;
 
   /** Takes a probe's entities now: new ones start unread, gone ones are forgotten, the others keep their reads. */
   sync(probe: string, entities: readonly FanOutEntity[]): void {
@@ -41,6 +43,7 @@ export class EntityReads {
     r.consecutiveFailures = 0;
     r.servedBy = servedBy;
     this.version++;
+    this.completed++;
   }
 
   failed(probe: string, key: string, reason: FailureReason): void {
@@ -50,6 +53,7 @@ export class EntityReads {
     r.consecutiveFailures++;
     r.failures[reason]++;
     this.version++;
+    this.completed++;
   }
 
   get(probe: string, key: string): EntityReadView | undefined {
