@@ -23,7 +23,9 @@ export class EntityReads {
     const next = new Map<string, EntityRead>();
     for (const entity of entities) {
       const old = before?.get(entity.key);
-      next.set(entity.key, old ? Object.assign(old, { entity }) : { entity, consecutiveFailures: 0, failures: noFailures() });
+      // The same key for another address or network (an edited entry) is another entity.
+      const same = old !== undefined && old.entity.id === entity.id && old.entity.network === entity.network;
+      next.set(entity.key, same ? Object.assign(old, { entity }) : { entity, consecutiveFailures: 0, failures: noFailures() });
     }
     this.byProbe.set(probe, next);
     this.version++;
