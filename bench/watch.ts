@@ -79,6 +79,9 @@ async function main(): Promise<void> {
     console.log(`without watch: ${off.polls} node-polls, CPU ${(perPoll).toFixed(3)} ms per node-poll, tick lateness p99 ${off.late.p99Ms.toFixed(1)} ms`);
     console.log(`with watch:    ${on.polls} node-polls, ${on.reads} watch reads, CPU ${(on.cpuMs / on.polls).toFixed(3)} ms per node-poll all in, added ${(added / Math.max(1, on.reads)).toFixed(3)} ms per watched read, tick lateness p99 ${on.late.p99Ms.toFixed(1)} ms`);
     console.log(`most watch calls in flight to one node: ${fanOut.reader()?.maxInFlightPerNode ?? 0}`);
+    const t0 = performance.now();
+    for (let i = 0; i < 5; i++) daemon.snapshot();
+    console.log(`a snapshot with the watch: ${((performance.now() - t0) / 5).toFixed(1)} ms`);
   } finally {
     await daemon.close();
     await fleet.close();

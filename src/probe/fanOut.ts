@@ -34,6 +34,9 @@ export interface FanOutOptions {
   now?: () => number;
 }
 
+/** Time between the batches a round's reads start in. */
+const PACE_MS = 250;
+
 type CallResult = { ok: true; data: unknown } | { ok: false; reason: FailureReason; message: string };
 
 /** A node's requests, built once per node target: a fan-out call only adds its body. */
@@ -105,8 +108,17 @@ export class FanOutReader {
     const serving = servingNodes(fleet, new Map(config.nodes.map((t) => [t.name, t])));
     const polled = polledNetworks(fleet);
     // Until a node of its network was polled, nobody knows which nodes may serve: not a failed read.
-    const now = entities.filter((e) => polled.has(e.network));
-    await Promise.all(now.map((e) => this.read(name, probe, e, serving.get(e.network) ?? [], config)));
+    const due = entities.filter((e) => polled.has(e.network));
+    // Started in batches over the first half of the interval, not as one burst: a burst of a
+    // thousand reads held the event loop long enough to make node polls seconds late.
+    const batches = Math.max(1, Math.min(due.length, Math.floor(probe.intervalMs(config) / 2 / PACE_MS)));
+    const per = Math.ceil(due.length / batches);
+    const reads: Array<Promise<void>> = [];
+    for (let b = 0; b * per < due.length && !this.stopped; b++) {
+      if (b > 0) await new Promise((r) => setTimeout(r, PACE_MS).unref());
+      for (const e of due.slice(b * per, (b + 1) * per)) reads.push(this.read(name, probe, e, serving.get(e.network) ?? [], config));
+    }
+    await Promise.all(reads);
   }
 
   private async read(name: string, probe: FanOutProbe, entity: FanOutEntity, nodes: ServingNode[], config: ExporterConfig): Promise<void> {
