@@ -9,6 +9,7 @@ import { fanOutComponent } from '../probe/fanOutComponent.js';
 import { alertsForShard, shardComponent, type ShardAssignment } from '../shard/index.js';
 import { statusComponent } from '../status/component.js';
 import { VERSION } from '../version.js';
+import { watchComponent } from '../watch/component.js';
 import type { DaemonComponent } from './component.js';
 
 /** The status page lists the active alerts and their changes; the heartbeat follows evaluation. */
@@ -23,6 +24,6 @@ export function standardComponents(log: Logger, sharding?: ShardAssignment): Dae
   const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts(), notices: () => alerting.problems() });
   // Status first: probe results reach every component as soon as polling starts, and the alerting start reads files.
   const shard = sharding ? [shardComponent(sharding, { leftToPrometheus: () => shardAlerts()?.leftToPrometheus ?? [] })] : [];
-  // Fan-out reads first, so their part of each snapshot is there for the others.
-  return [fanOutComponent(), status, alerting, heartbeat, ...shard];
+  // Fan-out reads first, then the watch built from them, so their part of each snapshot is there for the others.
+  return [fanOutComponent(), watchComponent(), status, alerting, heartbeat, ...shard];
 }

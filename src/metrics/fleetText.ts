@@ -3,6 +3,8 @@
 // the few per-network lines are written here.
 import { escapeHelpOpenMetrics, escapeHelpText, escapeLabelValue, formatValue } from '../exposition/grammar.js';
 import { fanOutProbes } from '../probes/registry.js';
+import { WATCH_FAMILIES } from '../watch/families.js';
+import type { WatchedView, WatchSnapshot } from '../watch/types.js';
 import type { FanOutEntity } from '../domain.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
 import type { ByteWriter } from './byteWriter.js';
@@ -22,6 +24,27 @@ export function writeFleet(out: ByteWriter, snap: FleetSnapshot, opts: FleetText
   columns.write(out, snap.nodes, opts.infoLabelKeys, opts.openMetrics);
   writeNetworkFamilies(out, snap, columns.layout().networkFamilies, opts.openMetrics);
   if (snap.fanOut) writeFanOutFamilies(out, snap.fanOut, opts.openMetrics);
+  if (snap.watch) writeWatchFamilies(out, snap.watch, opts.openMetrics);
+}
+
+/** The ledger_watch_* families: one sample per entry (and extra label value), labels network, name, kind = address. */
+function writeWatchFamilies(out: ByteWriter, watch: WatchSnapshot, om: boolean): void {
+  const lists = { validator: watch.validators, miner: watch.miners, account: watch.accounts };
+  const labels = new Map<WatchedView, string>();
+  const labelsOf = (v: WatchedView) => {
+    let l = labels.get(v);
+    if (l === undefined) labels.set(v, (l = `network="${escapeLabelValue(v.network)}",name="${escapeLabelValue(v.name)}",${v.kind}="${escapeLabelValue(v.address)}"`));
+    return l;
+  };
+  for (const f of WATCH_FAMILIES) {
+    const name = om && f.type === 'counter' ? f.name.replace(/_total$/, '') : f.name;
+    out.write(`# HELP ${name} ${om ? escapeHelpOpenMetrics(f.help) : escapeHelpText(f.help)}\n# TYPE ${name} ${f.type}\n`);
+    for (const kind of f.kinds) {
+      for (const v of lists[kind]) {
+        for (const [extra, x] of f.samples(v)) if (x !== undefined) out.write(`${f.name}{${labelsOf(v)}${extra}} ${formatValue(x)}\n`);
+      }
+    }
+  }
 }
 
 /** Each fan-out probe's families: one sample per entity read (labels network, the entity's labels, its label). */

@@ -34,6 +34,9 @@ export interface FanOutOptions {
   now?: () => number;
 }
 
+/** Time between the batches a round's reads start in. */
+const PACE_MS = 250;
+
 type CallResult = { ok: true; data: unknown } | { ok: false; reason: FailureReason; message: string };
 
 /** A node's requests, built once per node target: a fan-out call only adds its body. */
@@ -55,6 +58,11 @@ export class FanOutReader {
   constructor(private readonly opts: FanOutOptions) {
     this.slots = new Slots(opts.perNode ?? 8, opts.concurrency ?? 64);
     this.now = opts.now ?? Date.now;
+  }
+
+  /** The most calls this reader had in flight to one node at once. */
+  get maxInFlightPerNode(): number {
+    return this.slots.maxPerKey;
   }
 
   start(): void {
@@ -98,7 +106,19 @@ export class FanOutReader {
     this.opts.reads.sync(name, entities);
     if (entities.length === 0) return;
     const serving = servingNodes(fleet, new Map(config.nodes.map((t) => [t.name, t])));
-    await Promise.all(entities.map((e) => this.read(name, probe, e, serving.get(e.network) ?? [], config)));
+    const polled = polledNetworks(fleet);
+    // Until a node of its network was polled, nobody knows which nodes may serve: not a failed read.
+    const due = entities.filter((e) => polled.has(e.network));
+    // Started in batches over the first half of the interval, not as one burst: a burst of a
+    // thousand reads held the event loop long enough to make node polls seconds late.
+    const batches = Math.max(1, Math.min(due.length, Math.floor(probe.intervalMs(config) / 2 / PACE_MS)));
+    const per = Math.ceil(due.length / batches);
+    const reads: Array<Promise<void>> = [];
+    for (let b = 0; b * per < due.length && !this.stopped; b++) {
+      if (b > 0) await new Promise((r) => setTimeout(r, PACE_MS).unref());
+      for (const e of due.slice(b * per, (b + 1) * per)) reads.push(this.read(name, probe, e, serving.get(e.network) ?? [], config));
+    }
+    await Promise.all(reads);
   }
 
   private async read(name: string, probe: FanOutProbe, entity: FanOutEntity, nodes: ServingNode[], config: ExporterConfig): Promise<void> {
@@ -150,6 +170,13 @@ export class FanOutReader {
     if (tail === undefined) byMethod.set(method, (tail = rpcTail(method, entity.params)));
     return tail;
   }
+}
+
+/** Networks with a node whose every probe has finished once (its liveness and namespace are known). */
+function polledNetworks(fleet: FleetSnapshot): Set<string> {
+  const out = new Set<string>();
+  for (const n of fleet.nodes) if (n.probes.every((p) => p.success !== undefined || !p.supported)) out.add(n.network);
+  return out;
 }
 
 /** FNV-1a: a stable spread of entities over a network's nodes. */

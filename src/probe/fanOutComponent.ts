@@ -2,6 +2,8 @@
 // in-flight bounds), their reads on every snapshot (FleetSnapshot.fanOut, rendered on /metrics).
 import type { DaemonComponent } from '../daemon/component.js';
 import { HttpClient } from '../http/client.js';
+import type { ExporterConfig } from '../domain.js';
+import { fanOutProbes } from '../probes/registry.js';
 import { EntityReads } from '../state/entityReads.js';
 import { FanOutReader, type FanOutOptions } from './fanOut.js';
 
@@ -20,12 +22,12 @@ export function fanOutComponent(tuning: Pick<FanOutOptions, 'perNode' | 'concurr
     },
     start(ctx) {
       client = new HttpClient({ secrets: ctx.secrets });
-      client.fitNodes(ctx.config().nodes);
+      fit(client, ctx.config());
       reader = new FanOutReader({ ...tuning, client, reads, config: ctx.config, fleet: ctx.snapshot, logger: ctx.logger.child({ component: 'fan-out' }) });
       reader.start();
     },
     onReload(diff) {
-      client?.fitNodes(diff.next.nodes);
+      if (client) fit(client, diff.next);
     },
     halt() {
       void reader?.stop();
@@ -35,4 +37,13 @@ export function fanOutComponent(tuning: Pick<FanOutOptions, 'perNode' | 'concurr
       await client?.close();
     },
   };
+}
+
+/**
+ * One socket per node, kept idle past the longest fan-out interval: with the node's own interval
+ * (shorter) every round opened a connection per read, most of a read's CPU.
+ */
+function fit(client: HttpClient, config: ExporterConfig): void {
+  const longest = Math.max(0, ...fanOutProbes().map(([, p]) => p.intervalMs(config)));
+  client.fitNodes(config.nodes.map((n) => ({ url: n.url, timeoutMs: n.timeoutMs, intervalMs: Math.max(n.intervalMs, longest) })));
 }

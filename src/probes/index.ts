@@ -1,12 +1,18 @@
-// The built-in probes, one line each, in /metrics order. A probe added at run time (an extension,
+// The built-in probes, one line each, in /metrics order: node probes, then fan-out probes. A probe added at run time (an extension,
 // a test) is registered the same way: registerProbe(name, module).
 import { blockNumberProbe, type BlockNumberProbeData } from './blockNumber.js';
 import { healthProbe, type HealthProbeData } from './health.js';
 import { metricsProbe, type MetricsProbeData } from './metrics.js';
 import { miningStatsProbe, type MiningStatsProbeData } from './miningStats.js';
 import type { ProbeName } from '../domain.js';
-import type { NodeProbe } from './types.js';
+import type { FanOutProbe, NodeProbe } from './types.js';
 import { validatorsProbe, type ValidatorsProbeData } from './validators.js';
+import { watchBalanceProbe } from './watch/balance.js';
+import { watchBlockRewardsProbe } from './watch/blockRewards.js';
+import { watchMinerInfoProbe } from './watch/minerInfo.js';
+import { watchUnbondingProbe } from './watch/unbonding.js';
+import { watchValidatorDetailProbe } from './watch/validatorDetail.js';
+import { watchValidatorSetProbe } from './watch/validatorSet.js';
 
 export const BUILT_IN_PROBES: Readonly<Record<ProbeName, NodeProbe>> = {
   health: healthProbe,
@@ -14,6 +20,16 @@ export const BUILT_IN_PROBES: Readonly<Record<ProbeName, NodeProbe>> = {
   blockNumber: blockNumberProbe,
   miningStats: miningStatsProbe,
   validators: validatorsProbe,
+};
+
+/** The built-in fan-out probes: what the `watch:` section reads (src/watch builds its views from them). */
+export const BUILT_IN_FAN_OUT: Readonly<Record<string, FanOutProbe>> = {
+  watchValidatorSet: watchValidatorSetProbe as FanOutProbe,
+  watchBlockRewards: watchBlockRewardsProbe as FanOutProbe,
+  watchValidatorDetail: watchValidatorDetailProbe as FanOutProbe,
+  watchMinerInfo: watchMinerInfoProbe as FanOutProbe,
+  watchBalance: watchBalanceProbe as FanOutProbe,
+  watchUnbonding: watchUnbondingProbe as FanOutProbe,
 };
 
 /** What any built-in probe answers (tests and benchmarks build results of it). */

@@ -4,16 +4,16 @@ import type { HealthData, MiningStats, ValidatorInfo } from '../domain.js';
 import { DEFAULT_MAX_VALIDATORS } from './budget.js';
 import { ProbeError } from './errors.js';
 
-function invalid(message: string): ProbeError {
+export function invalid(message: string): ProbeError {
   return new ProbeError('invalid_response', message);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** A non-negative integer that a double holds exactly. */
-function count(v: unknown, field: string): number {
+export function count(v: unknown, field: string): number {
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
     throw invalid(`${field} is not a non-negative integer: ${describe(v)}`);
   }
@@ -31,7 +31,7 @@ function optionalString(obj: Record<string, unknown>, key: string, field: string
   return v.slice(0, max);
 }
 
-function describe(v: unknown): string {
+export function describe(v: unknown): string {
   if (typeof v === 'string') return `string of length ${v.length}`;
   if (Array.isArray(v)) return 'array';
   if (v === null) return 'null';

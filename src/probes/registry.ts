@@ -2,10 +2,10 @@
 // a test), node probes and fan-out probes alike. The runner asks and parses through it, the fleet
 // state applies and clears, and the /metrics view renders each probe's families.
 import type { NodeValues, ProbeData } from '../domain.js';
-import { BUILT_IN_PROBES } from './index.js';
+import { BUILT_IN_FAN_OUT, BUILT_IN_PROBES } from './index.js';
 import type { FanOutProbe, NodeProbe, Probe } from './types.js';
 
-const table = new Map<string, Probe>(Object.entries(BUILT_IN_PROBES));
+const table = new Map<string, Probe>([...Object.entries(BUILT_IN_PROBES), ...Object.entries(BUILT_IN_FAN_OUT)]);
 
 /** Adds a probe; its name must be new. */
 export function registerProbe<D extends ProbeData>(name: string, probe: NodeProbe<D>): void;
@@ -17,7 +17,7 @@ export function registerProbe(name: string, probe: Probe): void {
 
 /** Removes a probe added by registerProbe; the built-in ones stay. */
 export function unregisterProbe(name: string): void {
-  if (!Object.hasOwn(BUILT_IN_PROBES, name)) table.delete(name);
+  if (!Object.hasOwn(BUILT_IN_PROBES, name) && !Object.hasOwn(BUILT_IN_FAN_OUT, name)) table.delete(name);
 }
 
 /** The node probe of that name; throws for an unknown name or a fan-out probe. */

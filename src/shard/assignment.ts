@@ -24,7 +24,9 @@ export class ShardAssignment implements ShardView {
     this.current = spec;
     this.assignedCount = nodes.length;
     this.configuredCount = config.nodes.length;
-    return { ...config, nodes };
+    // Each watched entry is read and exported by one shard, hashed by its name as nodes are.
+    const watch = config.watch && { ...config.watch, entries: ownedBy(config.watch.entries, spec) };
+    return { ...config, nodes, ...(watch && { watch }) };
   }
 
   spec(): ShardSpec {

@@ -14,6 +14,8 @@ export class EntityReads {
   private readonly byProbe = new Map<string, Map<string, EntityRead>>();
   /** Bumped at every change, so views can keep work while it stays the same. */
   version = 0;
+  /** Reads finished (succeeded or failed) since start, for the benchmark and diagnostics. */
+  completed = 0;
 
   /** Takes a probe's entities now: new ones start unread, gone ones are forgotten, the others keep their reads. */
   sync(probe: string, entities: readonly FanOutEntity[]): void {
@@ -21,7 +23,9 @@ export class EntityReads {
     const next = new Map<string, EntityRead>();
     for (const entity of entities) {
       const old = before?.get(entity.key);
-      next.set(entity.key, old ? Object.assign(old, { entity }) : { entity, consecutiveFailures: 0, failures: noFailures() });
+      // The same key for another address or network (an edited entry) is another entity.
+      const same = old !== undefined && old.entity.id === entity.id && old.entity.network === entity.network;
+      next.set(entity.key, same ? Object.assign(old, { entity }) : { entity, consecutiveFailures: 0, failures: noFailures() });
     }
     this.byProbe.set(probe, next);
     this.version++;
@@ -41,6 +45,7 @@ export class EntityReads {
     r.consecutiveFailures = 0;
     r.servedBy = servedBy;
     this.version++;
+    this.completed++;
   }
 
   failed(probe: string, key: string, reason: FailureReason): void {
@@ -50,6 +55,7 @@ export class EntityReads {
     r.consecutiveFailures++;
     r.failures[reason]++;
     this.version++;
+    this.completed++;
   }
 
   get(probe: string, key: string): EntityReadView | undefined {

@@ -14,6 +14,7 @@ import { exporterCollectors } from '../../src/metrics/view.js';
 import { fanOutProbes, nodeProbes } from '../../src/probes/registry.js';
 import type { NodeProbe } from '../../src/probes/types.js';
 import { shardComponent } from '../../src/shard/component.js';
+import { WATCH_FAMILIES } from '../../src/watch/families.js';
 import { FLEET_PRESENCE, REGISTRY_SOURCES } from './metricPresence.js';
 
 export interface MetricDoc {
@@ -82,7 +83,7 @@ function fleetFamilies(): MetricDoc[] {
     const per = fromProbe.get(f.name)?.per ?? (f.per === 'entity' ? f.label : f.per);
     return doc(f, perLabels(per), per === 'validator' ? 'One series per active validator of the network, from the highest node up.' : 'One series per network with a value; absent while no node up has given it.');
   });
-  return [...nodeDocs, ...networkDocs, ...fanOutFamilies()];
+  return [...nodeDocs, ...networkDocs, ...fanOutFamilies(), ...watchFamilies()];
 }
 
 /** Families of the probes that read entities (watched validators, miners, accounts) through the fleet's nodes. */
@@ -97,6 +98,18 @@ function fanOutFamilies(): MetricDoc[] {
       presence: 'One series per entity read; absent until its first successful read, and while its last read failed.',
     })),
   );
+}
+
+/** The ledger_watch_* families (src/watch/families.ts): one series per watched entry of their kinds. */
+function watchFamilies(): MetricDoc[] {
+  return WATCH_FAMILIES.map((f) => ({
+    name: f.name,
+    type: f.type,
+    labels: ['network', 'name', f.kinds.length === 1 ? f.kinds[0]! : f.kinds.join(' | '), ...(f.extraLabel ? [f.extraLabel] : [])],
+    help: f.help,
+    source: `watch: (${f.kinds.join(', ')} entries)`,
+    presence: 'One series per watched entry of the kinds named, in the shard that reads it; absent while its value is unknown (not read yet, or the last read failed).',
+  }));
 }
 
 const PROBE_VALUE_PRESENCE = 'Absent while the probe has no value: not run on the node, failed at its last run, or not offered by its build.';

@@ -1,0 +1,19 @@
+// The watch joins the daemon as a component: each snapshot gets FleetSnapshot.watch, built from
+// the fan-out reads on it (the fan-out component reads, and adds them first).
+import type { DaemonComponent } from '../daemon/component.js';
+import type { ExporterConfig } from '../domain.js';
+import { buildWatchSnapshot } from './views.js';
+
+export function watchComponent(): DaemonComponent {
+  let config: (() => ExporterConfig) | undefined;
+  return {
+    name: 'watch',
+    open(ctx) {
+      config = () => ctx.config();
+    },
+    addToSnapshot(snap) {
+      const w = config && buildWatchSnapshot(config(), snap);
+      if (w) snap.watch = w;
+    },
+  };
+}
