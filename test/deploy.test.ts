@@ -233,15 +233,17 @@ describe('Dockerfile', () => {
     expect(final.some((l) => /^COPY\s+(?!--from)\S*src\b/.test(l))).toBe(false);
   });
 
-  it('runs as the non-root node user, exposes 9715 and defaults to the demo', () => {
+  it('runs as the non-root node user, exposes 9715 and 9716 and defaults to the demo on all interfaces', () => {
     const users = final.filter((l) => /^USER\s/.test(l));
     expect(users.at(-1)).toBe('USER node');
-    expect(final).toContain('EXPOSE 9715');
+    const exposed = final.filter((l) => /^EXPOSE\s/.test(l)).flatMap((l) => l.split(/\s+/).slice(1));
+    expect(exposed).toEqual(['9715', '9716']);
     const entry = JSON.parse(final.find((l) => l.startsWith('ENTRYPOINT '))?.slice('ENTRYPOINT '.length) ?? '[]') as string[];
     const cmd = JSON.parse(final.find((l) => l.startsWith('CMD '))?.slice('CMD '.length) ?? '[]') as string[];
     expect(entry).toEqual(['node', 'dist/cli.js']);
     expect(cmd[0]).toBe('demo');
     expect(cmd).toContain('0.0.0.0:9715');
+    expect(cmd).toContain('0.0.0.0:9716');
   });
 
   it('copies only paths that exist and that .dockerignore lets through', () => {

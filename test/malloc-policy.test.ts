@@ -56,7 +56,7 @@ describe('malloc policy', () => {
     const unit = readFileSync(path.join(ROOT, 'deploy', 'systemd', 'ledger-fleet-exporter.service'), 'utf8');
     for (const a of assignments) expect(unit).toMatch(new RegExp(`^Environment=${a}$`, 'm'));
     const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    for (const name of ['start', 'bench']) for (const a of assignments) expect(scripts[name]).toMatch(new RegExp(`(^|&& )${a} node `));
+    for (const name of ['start', 'bench']) for (const a of assignments) expect(scripts[name]).toMatch(new RegExp(`(^|&& )${a} (exec )?node `));
   });
 
   it('is seen as given only when every variable is set', () => {
