@@ -76,9 +76,8 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
   gauge<WatchedValidatorView>('validator', M.validatorSeatMarginBelow, "The watched validator's seatMarginBelow setting, as a ratio.", (v) => v.seatMarginBelow),
   gauge<WatchedValidatorView>('validator', M.validatorExpectedCommission, "The watched validator's commissionBps setting / 10000.", (v) => (v.commissionBps === undefined ? undefined : v.commissionBps / 10_000)),
   gauge<WatchedAccountView>('account', M.accountMinBalance, "The watched account's minBalance setting, in tokens.", (v) => v.minBalance),
-  { name: M.interval, help: 'How often the watched entry is read, in seconds.', type: 'gauge', kinds: ALL, samples: (v) => [['', v.intervalMs / 1000]] },
   { name: 'ledger_watch_last_success_timestamp_seconds', help: 'Unix time of the last complete successful read of the watched entry.', type: 'gauge', kinds: ALL, samples: (v) => [['', v.lastSuccessSeconds]] },
-  { name: 'ledger_watch_consecutive_failures', help: 'Reads of the watched entry that failed in a row (0 after a success).', type: 'gauge', kinds: ALL, samples: (v) => [['', v.consecutiveFailures]] },
+  { name: M.consecutiveFailures, help: 'Reads of the watched entry that failed in a row (0 after a success).', type: 'gauge', kinds: ALL, samples: (v) => [['', v.consecutiveFailures]] },
   {
     name: 'ledger_watch_read_failures_total',
     help: 'Failed reads of the watched entry by reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error.',

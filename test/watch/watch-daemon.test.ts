@@ -103,7 +103,7 @@ describe('watch over loopback', () => {
     // Active and not paid in the newest block: offline this epoch.
     has(`ledger_watch_validator_rewarded{${B}} 0`);
     // An unknown address is a value: not registered, no detail.
-    const ghost = lines.filter((l) => l.includes(`validator="${VAL_GHOST}"`) && !/^ledger_watch_(last_success|consecutive_failures|interval)/.test(l));
+    const ghost = lines.filter((l) => l.includes(`validator="${VAL_GHOST}"`) && !/^ledger_watch_(last_success|consecutive_failures)/.test(l));
     expect(ghost.sort()).toEqual([`ledger_watch_validator_active{network="main",name="val-ghost",validator="${VAL_GHOST}"} 0`]);
     has(`ledger_watch_miner_registered{network="main",name="rig-ghost",miner="${RIG_GHOST}"} 0`);
     expect(lines.filter((l) => l.includes(`miner="${RIG_GHOST}"`) && l.startsWith('ledger_watch_miner_active'))).toEqual([]);
