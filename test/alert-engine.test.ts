@@ -233,7 +233,7 @@ describe('the other definitions over snapshots', () => {
   // A node polled every `poll` (results landing 7 s after each evaluation tick): one rising by 100 at every poll,
   // one that stops at `stopAt`. Returns when the stuck one first fired and whether the rising one ever did.
   function slowPolls(poll: number, threshold: number | undefined, stopAt: number, until: number) {
-    const rules = threshold === undefined ? {} : { LedgerNodeHeightStalled: { threshold } };
+    const rules: EngineOptions['rules'] = threshold === undefined ? {} : { LedgerNodeHeightStalled: { threshold } };
     const e = new AlertEngine(opts({ definitions: [findDefinition('LedgerNodeHeightStalled')!], rules }));
     const polled = (t: number) => 100 + 100 * Math.floor((t - T0 + 7 * S) / poll);
     let risingSeen = false;
