@@ -230,6 +230,40 @@ describe('the other definitions over snapshots', () => {
     expect(find(e, 'LedgerNodeHeightStalled', 'a')?.keepFiringSince).toBe(T0 + 5 * M + 30 * S); // down explains it
   });
 
+  // A node polled every `poll` (results landing 7 s after each evaluation tick): one rising by 100 at every poll,
+  // one that stops at `stopAt`. Returns when the stuck one first fired and whether the rising one ever did.
+  function slowPolls(poll: number, threshold: number | undefined, stopAt: number, until: number) {
+    const rules: EngineOptions['rules'] = threshold === undefined ? {} : { LedgerNodeHeightStalled: { threshold } };
+    const e = new AlertEngine(opts({ definitions: [findDefinition('LedgerNodeHeightStalled')!], rules }));
+    const polled = (t: number) => 100 + 100 * Math.floor((t - T0 + 7 * S) / poll);
+    let risingSeen = false;
+    let stuckFiring: number | undefined;
+    for (let t = T0; t <= until; t += 15 * S) {
+      e.evaluate({ snapshot: snapshot([node('rising', { height: polled(t) }), node('stuck', { height: polled(Math.min(t, stopAt)) })]), exporter: quiet }, t);
+      if (find(e, 'LedgerNodeHeightStalled', 'rising')) risingSeen = true;
+      if (stuckFiring === undefined && find(e, 'LedgerNodeHeightStalled', 'stuck')?.state === 'firing') stuckFiring = t;
+    }
+    return { risingSeen, stuckFiring };
+  }
+
+  it('LedgerNodeHeightStalled: a node polled every 5 minutes whose height rises at every poll never fires (threshold 600)', () => {
+    // 600 s is the least check-config accepts for a 5-minute node: two polls per window.
+    const r = slowPolls(5 * M, 600, T0 + 30 * M, T0 + 60 * M);
+    expect(r.risingSeen).toBe(false);
+    // The stuck one's last change lands at 29m53s; 10 minutes without one, then `for` 1m.
+    expect(r.stuckFiring).toBe(T0 + 40 * M + 60 * S);
+  });
+
+  it('LedgerNodeHeightStalled: a node polled every minute (the slowest the default 120 s allows) stays quiet; a stuck one fires', () => {
+    const r = slowPolls(M, undefined, T0 + 10 * M, T0 + 30 * M);
+    expect(r.risingSeen).toBe(false);
+    expect(r.stuckFiring).toBe(T0 + 12 * M + 60 * S);
+  });
+
+  it('LedgerNodeHeightStalled: the 120 s window against a 5-minute node pages while it advances (why check-config refuses it)', () => {
+    expect(slowPolls(5 * M, undefined, T0 + 60 * M, T0 + 60 * M).risingSeen).toBe(true);
+  });
+
   it('LedgerNodeServerErrors counts 5xx increases over 5 minutes on supported probes', () => {
     const e = new AlertEngine(opts({ rules: { LedgerNodeServerErrors: { forMs: 0, keepFiringForMs: 0 } } }));
     const at = (count: number) =>

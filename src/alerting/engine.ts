@@ -81,7 +81,14 @@ export class AlertEngine {
     for (const { def, params } of this.rules) {
       let samples;
       try {
-        samples = def.evaluate!({ snapshot: inputs.snapshot, exporter: inputs.exporter, params, now, range: (k, v, w) => this.ranges.read(`${def.name}\u0000${k}`, v, w, now) });
+        samples = def.evaluate!({
+          snapshot: inputs.snapshot,
+          exporter: inputs.exporter,
+          params,
+          now,
+          range: (k, v, w) => this.ranges.read(`${def.name}\u0000${k}`, v, w, now),
+          rangeAge: (k) => this.ranges.age(`${def.name}\u0000${k}`, now),
+        });
         this.errors.delete(def.name);
       } catch (err) {
         // A broken expression keeps its instances as they are rather than resolving them.

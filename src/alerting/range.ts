@@ -5,6 +5,8 @@ interface Series {
   points: Array<{ t: number; v: number }>;
   windowMs: number;
   lastTouched: number;
+  /** When the series was first recorded: a window reaching further back has seen only part of it. */
+  since: number;
 }
 
 export class RangeStore {
@@ -13,7 +15,7 @@ export class RangeStore {
   /** Records `value` (when defined) at `now` and returns the values within `windowMs`, oldest first. */
   read(key: string, value: number | undefined, windowMs: number, now: number): number[] {
     let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = { points: [], windowMs, lastTouched: now }));
+    if (!s) this.series.set(key, (s = { points: [], windowMs, lastTouched: now, since: now }));
     s.windowMs = windowMs;
     s.lastTouched = now;
     if (value !== undefined && Number.isFinite(value)) s.points.push({ t: now, v: value });
@@ -22,6 +24,12 @@ export class RangeStore {
     while (drop < s.points.length && s.points[drop]!.t < from) drop++;
     if (drop > 0) s.points.splice(0, drop);
     return s.points.map((p) => p.v);
+  }
+
+  /** How long `key` has been recorded at `now` (0 when never): PromQL's `x offset <window>` exists iff it is at least the window. */
+  age(key: string, now: number): number {
+    const s = this.series.get(key);
+    return s ? now - s.since : 0;
   }
 
   /** Forgets series not read for longer than their window (removed nodes and networks). */

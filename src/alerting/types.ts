@@ -39,6 +39,8 @@ export interface EvalContext {
   exporter: ExporterSignals;
   params: AlertParams;
   range: RangeFn;
+  /** How long the range `key` has been recorded, in ms; absent: as if for ever. */
+  rangeAge?: (key: string) => number;
   /** The evaluation's time, ms since the epoch (what PromQL's time() is). */
   now: number;
 }

@@ -7,6 +7,9 @@ import { counterIncrease } from '../range.js';
 import { perNode as oncePerNode, RECORDED } from '../../recording/rules.js';
 
 const GROUP = 'ledger-fleet-nodes';
+export const HEIGHT_STALLED = 'LedgerNodeHeightStalled';
+/** Default stall window in seconds; config checks hold every node's interval to half of the window in force. */
+export const STALL_THRESHOLD_S = 120;
 const ids = (n: NodeView) => ({ node: n.name, network: n.network });
 const key = (n: NodeView, what: string) => `${what}\u0000${n.network}\u0000${n.name}`;
 const healthSupported = (n: NodeView) => n.probes.find((p) => p.probe === 'health')?.supported !== false;
@@ -49,20 +52,27 @@ export const NODE_ALERTS: AlertDefinition[] = [
       perNode(ctx, (n) => (n.up && healthSupported(n) && n.health?.status !== undefined && n.health.status !== 'ok' ? 0 : undefined)),
   },
   {
-    name: 'LedgerNodeHeightStalled',
+    name: HEIGHT_STALLED,
     group: GROUP,
     scope: 'node',
     comment:
-      'No height change in 2 minutes (~40 blocks; the threshold, in seconds) while the node answers;\n`for` covers a freshly started exporter whose height series has only a sample or two.',
-    defaults: { severity: 'critical', forMs: 60_000, keepFiringForMs: 300_000, threshold: 120 },
-    promql: (p) => oncePerNode(`changes(ledger_node_block_height[${promDuration(stallWindowMs(p.threshold))}]) == 0${GATED_ON_UP}`),
+      'No height change in 2 minutes (~40 blocks; the threshold, in seconds) while the node answers, over a\nheight series at least that old (a fresh exporter or node waits a whole window).\n' +
+      'The window spans at least two polls of every node: check-config refuses a node polled less\noften than every half window (2 x interval > threshold), which would look stalled between polls.',
+    defaults: { severity: 'critical', forMs: 60_000, keepFiringForMs: 300_000, threshold: STALL_THRESHOLD_S },
+    promql: (p) => {
+      const window = promDuration(stallWindowMs(p.threshold));
+      // The series must reach back a whole window: a fresh one (new exporter or node) has seen no poll yet.
+      return oncePerNode(`changes(ledger_node_block_height[${window}]) == 0${GATED_ON_UP}\n  and on (node, network) ledger_node_block_height offset ${window}`);
+    },
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) is not advancing',
     description: (p) =>
       `Node {{ $labels.node }} in network {{ $labels.network }} answers, but its block height has not changed for more than ${durationWords(stallWindowMs(p.threshold))} (block time is about 3 s).`,
     evaluate: (ctx) =>
       perNode(ctx, (n) => {
-        const heights = ctx.range(key(n, 'height'), n.height, stallWindowMs(ctx.params.threshold));
+        const window = stallWindowMs(ctx.params.threshold);
+        const heights = ctx.range(key(n, 'height'), n.height, window);
         if (!n.up || n.height === undefined || heights.length === 0) return undefined;
+        if ((ctx.rangeAge?.(key(n, 'height')) ?? window) < window) return undefined;
         return heights.every((h) => h === heights[0]) ? 0 : undefined;
       }),
   },
@@ -158,6 +168,6 @@ function certificateAlerts(): AlertDefinition[] {
 }
 
 /** The stall threshold is in seconds without a height change. */
-function stallWindowMs(threshold: number | undefined): number {
-  return (threshold ?? 120) * 1000;
+export function stallWindowMs(threshold: number | undefined): number {
+  return (threshold ?? STALL_THRESHOLD_S) * 1000;
 }

@@ -10,6 +10,7 @@ import { evidenceSection, listenSection, networksSection } from './basic.js';
 import { nodesSection } from './nodes.js';
 import { pollingSection } from './polling.js';
 import { shardingSection } from './sharding.js';
+import { stallWindowSection } from './stallWindow.js';
 import { watchSection } from './watch.js';
 import type { ConfigSection, ResolveContext } from './section.js';
 
@@ -32,7 +33,7 @@ export type RawConfigInput = z.input<typeof rawConfigSchema>;
 export type RawConfig = z.output<typeof rawConfigSchema>;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each section reads its own part of RawConfig
-const SECTIONS: Array<ConfigSection<any>> = [listenSection, nodesSection, pollingSection, networksSection, evidenceSection, agentPlatformSection, alertingSection, shardingSection, watchSection];
+const SECTIONS: Array<ConfigSection<any>> = [listenSection, nodesSection, pollingSection, networksSection, evidenceSection, agentPlatformSection, alertingSection, shardingSection, watchSection, stallWindowSection];
 
 /** Cross-field problems of every section, on the expanded (not yet validated) document. */
 export function sectionProblems(doc: unknown): PathProblem[] {

@@ -39,11 +39,13 @@ const labelsSchema = z
   .record(checked(labelNameReason), z.string({ error: 'label values must be strings (quote numbers, e.g. "12")' }))
   .meta({ description: 'Extra labels exposed on ledger_node_info.' });
 
+// Kept in step with config/sections/stallWindow.ts, which refuses the longer intervals.
+const INTERVAL_HELP = 'How often each probe runs; at most half the LedgerNodeHeightStalled threshold (1m by default), so its window spans two polls.';
 const TIMEOUT_HELP = `Timeout of one probe request; at most interval. Unset: the inherited one (${NODE_DEFAULTS.timeout} built in), lowered to interval when longer.`;
 
 const defaultsSchema = z
   .strictObject({
-    interval: duration('How often each probe runs.').default(NODE_DEFAULTS.interval),
+    interval: duration(INTERVAL_HELP).default(NODE_DEFAULTS.interval),
     // No zod default: an unset timeout is min(inherited, interval), which needs to know it was unset.
     timeout: duration(TIMEOUT_HELP).optional(),
     rpcNamespace: rpcNamespaceSchema.default(NODE_DEFAULTS.rpcNamespace),
@@ -60,7 +62,7 @@ const nodeSchema = z
     url: checked(nodeUrlReason).meta({ description: 'Base URL (http or https); may carry a path prefix and user:password.' }),
     network: nameOf('network name').default('default').meta({ description: 'Network the node belongs to: groups the per-network aggregates and alerts.' }),
     labels: labelsSchema.default({}),
-    interval: duration('How often each probe runs.').optional(),
+    interval: duration(INTERVAL_HELP).optional(),
     timeout: duration(TIMEOUT_HELP).optional(),
     rpcNamespace: rpcNamespaceSchema.optional(),
     probes: probesSchema.optional(),
