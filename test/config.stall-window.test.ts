@@ -21,8 +21,8 @@ function problems(text: string): string[] {
 
 describe('a node polled less than twice per LedgerNodeHeightStalled window is refused', () => {
   it('a node polled every 5 minutes against the default 120 s window: file:line:col at its interval', () => {
-    expect(problems(yaml('nodes:', ...node('fast'), ...node('slow', '    interval: 5m')))).toEqual([
-      'fleet.yaml:6:15: nodes[1].interval: node "slow" is polled every 5m, but LedgerNodeHeightStalled looks for a height ' +
+    expect(problems(yaml('alerting: {}', 'nodes:', ...node('fast'), ...node('slow', '    interval: 5m')))).toEqual([
+      'fleet.yaml:7:15: nodes[1].interval: node "slow" is polled every 5m, but LedgerNodeHeightStalled looks for a height ' +
         'change within 2m (its default threshold of 120 s), so it would fire between two polls of an advancing node: the ' +
         'window must span at least two polls. Poll every 1m or faster, or set alerting.rules.LedgerNodeHeightStalled.threshold to 600 or more',
     ]);
@@ -48,8 +48,9 @@ describe('a node polled less than twice per LedgerNodeHeightStalled window is re
     ]);
   });
 
-  it('accepts exactly two polls per window, a raised threshold, and a disabled alert', () => {
-    expect(problems(yaml('nodes:', ...node('edge', '    interval: 1m')))).toEqual([]);
+  it('accepts exactly two polls per window, a raised threshold, a disabled alert, and a config without alerting', () => {
+    expect(problems(yaml('alerting: {}', 'nodes:', ...node('edge', '    interval: 1m')))).toEqual([]);
+    expect(problems(yaml('nodes:', ...node('slow', '    interval: 5m')))).toEqual([]);
     const raised = yaml('alerting:', '  rules:', '    LedgerNodeHeightStalled: {threshold: 600}', 'nodes:', ...node('slow', '    interval: 5m'));
     expect(problems(raised)).toEqual([]);
     const off = yaml('alerting:', '  rules:', '    LedgerNodeHeightStalled: {enabled: false}', 'nodes:', ...node('slow', '    interval: 5m'));
@@ -64,9 +65,9 @@ describe('check-config on a file with a 5-minute node', () => {
   it('exits non-zero with the file:line:col problem on stderr', async () => {
     requireBuiltCli();
     const file = join(dir, 'fleet.yaml');
-    writeFileSync(file, yaml('nodes:', ...node('slow', '    interval: 5m')));
+    writeFileSync(file, yaml('alerting: {}', 'nodes:', ...node('slow', '    interval: 5m')));
     const r = await runCli(['check-config', file]);
     expect(r.code).not.toBe(0);
-    expect(r.stdout + r.stderr).toContain(`${file}:4:15: nodes[0].interval: node "slow" is polled every 5m, but LedgerNodeHeightStalled`);
+    expect(r.stdout + r.stderr).toContain(`${file}:5:15: nodes[0].interval: node "slow" is polled every 5m, but LedgerNodeHeightStalled`);
   });
 });

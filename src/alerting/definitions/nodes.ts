@@ -57,7 +57,7 @@ export const NODE_ALERTS: AlertDefinition[] = [
     scope: 'node',
     comment:
       'No height change in 2 minutes (~40 blocks; the threshold, in seconds) while the node answers, over a\nheight series at least that old (a fresh exporter or node waits a whole window).\n' +
-      'The window spans at least two polls of every node: check-config refuses a node polled less\noften than every half window (2 x interval > threshold), which would look stalled between polls.',
+      'The window spans at least two polls of every node: with built-in alerting, check-config refuses a node\npolled less often than every half window (2 x interval > threshold), which would look stalled between polls.',
     defaults: { severity: 'critical', forMs: 60_000, keepFiringForMs: 300_000, threshold: STALL_THRESHOLD_S },
     promql: (p) => {
       const window = promDuration(stallWindowMs(p.threshold));

@@ -11,8 +11,13 @@ import { defineSection } from './section.js';
 
 const THRESHOLD_KEY = `alerting.rules.${HEIGHT_STALLED}.threshold`;
 
-/** The stall window in force (ms), or undefined when the alert is disabled or its threshold is not a number. */
+/**
+ * The stall window in force (ms), or undefined when the alert is disabled, its threshold is not a
+ * number, or there is no `alerting:` section: without one nothing here evaluates the alert, and the
+ * rules Prometheus loads are the operator's (`alert-rules` writes them with the threshold set).
+ */
 function windowInForce(doc: Obj): { ms: number; overridden: boolean } | undefined {
+  if (!isObj(doc.alerting)) return undefined;
   const rules = isObj(doc.alerting) && isObj(doc.alerting.rules) ? doc.alerting.rules : {};
   const rule = isObj(rules[HEIGHT_STALLED]) ? (rules[HEIGHT_STALLED] as Obj) : {};
   if (rule.enabled === false) return undefined;
