@@ -2,15 +2,15 @@
 // built-in engine's template renderer writes the text Prometheus writes (per promtool's tests).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE, annotationTemplates, findDefinition, runbookUrl } from '../src/alerting/definitions/index.js';
-import { AlertEngine } from '../src/alerting/engine.js';
-import { renderRulesFile } from '../src/alerting/rulesFile.js';
+import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE, annotationTemplates, findDefinition, runbookUrl } from '../src/alerting/rules/definitions/index.js';
+import { AlertEngine } from '../src/alerting/rules/engine.js';
+import { renderRulesFile } from '../src/alerting/rules/rulesFile.js';
 import { parse } from 'yaml';
-import { renderTemplate } from '../src/alerting/template.js';
+import { renderTemplate } from '../src/alerting/rules/template.js';
 import { RULES_FILE, loadPromtoolTests } from './support/alert-rules.js';
 
 describe('generated rules file', () => {
-  it('is current (run `npm run alert-rules` after changing src/alerting/definitions)', () => {
+  it('is current (run `npm run alert-rules` after changing src/alerting/rules/definitions)', () => {
     expect(readFileSync(RULES_FILE, 'utf8')).toBe(renderRulesFile(DEFAULT_RUNBOOK_BASE));
   });
 

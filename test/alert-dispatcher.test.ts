@@ -1,11 +1,11 @@
 // The notification dispatcher with a fake clock: Alertmanager's grouping and timing, routes,
 // silences and the Prometheus-style push to Alertmanager receivers.
 import { describe, expect, it } from 'vitest';
-import { NotificationDispatcher, type DispatcherOptions } from '../src/alerting/dispatcher.js';
-import type { AlertInstance } from '../src/alerting/instance.js';
-import { fingerprint } from '../src/alerting/labels.js';
-import type { Notification } from '../src/alerting/notification.js';
-import { DEFAULT_TIMING, type RouteSpec } from '../src/alerting/routing.js';
+import { NotificationDispatcher, type DispatcherOptions } from '../src/alerting/notify/dispatcher.js';
+import type { AlertInstance } from '../src/alerting/rules/instance.js';
+import { fingerprint } from '../src/alerting/rules/labels.js';
+import type { Notification } from '../src/alerting/notify/notification.js';
+import { DEFAULT_TIMING, type RouteSpec } from '../src/alerting/notify/routing.js';
 
 const S = 1000;
 const M = 60 * S;

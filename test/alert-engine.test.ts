@@ -1,10 +1,10 @@
 // The built-in engine's state machine with a fake clock: every transition, flapping, nodes
 // removed by reload, labels that change, overrides, range-based alerts and restored state.
 import { describe, expect, it } from 'vitest';
-import { findDefinition } from '../src/alerting/definitions/index.js';
-import { AlertEngine, PENDING_OUTAGE_TOLERANCE_MS, type EngineOptions } from '../src/alerting/engine.js';
-import type { AlertInstance } from '../src/alerting/instance.js';
-import type { ExporterSignals } from '../src/alerting/types.js';
+import { findDefinition } from '../src/alerting/rules/definitions/index.js';
+import { AlertEngine, PENDING_OUTAGE_TOLERANCE_MS, type EngineOptions } from '../src/alerting/rules/engine.js';
+import type { AlertInstance } from '../src/alerting/rules/instance.js';
+import type { ExporterSignals } from '../src/alerting/rules/types.js';
 import { FAILURE_REASONS, type FailureReason } from '../src/domain.js';
 import type { FleetSnapshot, NetworkView, NodeView } from '../src/state/snapshot.js';
 

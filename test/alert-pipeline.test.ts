@@ -1,11 +1,11 @@
 // The alerting pipeline's own alerts: the Watchdog always fires and goes to alertmanager
 // receivers only; NotificationsFailing names the receiver and never goes to it.
 import { describe, expect, it } from 'vitest';
-import { findDefinition } from '../src/alerting/definitions/index.js';
-import { NOTIFICATIONS_FAILING, WATCHDOG } from '../src/alerting/definitions/pipeline.js';
-import { deliveryTargets } from '../src/alerting/deliveryFilter.js';
-import { RangeStore } from '../src/alerting/range.js';
-import type { EvalContext, ExporterSignals } from '../src/alerting/types.js';
+import { findDefinition } from '../src/alerting/rules/definitions/index.js';
+import { NOTIFICATIONS_FAILING, WATCHDOG } from '../src/alerting/rules/definitions/pipeline.js';
+import { deliveryTargets } from '../src/alerting/notify/deliveryFilter.js';
+import { RangeStore } from '../src/alerting/rules/range.js';
+import type { EvalContext, ExporterSignals } from '../src/alerting/rules/types.js';
 
 const receivers = [
   { name: 'am', kind: 'alertmanager' },

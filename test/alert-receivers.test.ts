@@ -3,11 +3,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ANSWER_EXCERPT_CHARS, answerExcerpt, httpSend } from '../src/alerting/sender.js';
+import { ANSWER_EXCERPT_CHARS, answerExcerpt, httpSend } from '../src/alerting/notify/sender.js';
 import { HttpClient } from '../src/http/client.js';
 import { Secrets } from '../src/redact.js';
-import type { Notification, NotifiedAlert } from '../src/alerting/notification.js';
-import { ReceiverQueue, backoffMs, DEFAULT_RETRY, type DeliveryReport, type DeliveryOutcome as SendOutcome } from '../src/alerting/queue.js';
+import type { Notification, NotifiedAlert } from '../src/alerting/notify/notification.js';
+import { ReceiverQueue, backoffMs, DEFAULT_RETRY, type DeliveryReport, type DeliveryOutcome as SendOutcome } from '../src/alerting/notify/queue.js';
 import type { OutboundRequest, PayloadContext, ReceiverSpec } from '../src/alerting/receivers/kind.js';
 import { deliveryParts, materializeReceiver } from '../src/alerting/receivers/materialize.js';
 import { dedupKey } from '../src/alerting/receivers/pagerduty.js';

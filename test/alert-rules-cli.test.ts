@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
+import { ALERT_DEFINITIONS } from '../src/alerting/rules/definitions/index.js';
 import { runCli } from './support/cliProcess.js';
 import { checkTools, requireTool } from './support/prometheus-tools.js';
 import { RECORDING_FILE, RULES_FILE } from './support/alert-rules.js';

@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AlertInstance } from '../src/alerting/instance.js';
-import { ALERT_STATE_FILE, MAX_SAVED_INSTANCES, loadAlertState, saveAlertState, serializeAlertState } from '../src/alerting/stateFile.js';
+import type { AlertInstance } from '../src/alerting/rules/instance.js';
+import { ALERT_STATE_FILE, MAX_SAVED_INSTANCES, loadAlertState, saveAlertState, serializeAlertState } from '../src/alerting/notify/stateFile.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lfe-alert-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,10 +2,10 @@
 // on the chain state it names and resolves after its keep_firing_for once the state is good, and
 // a value not known (never read, a failed read, a restart) neither fires nor resolves anything.
 import { describe, expect, it } from 'vitest';
-import { findDefinition } from '../src/alerting/definitions/index.js';
-import { AlertEngine } from '../src/alerting/engine.js';
-import { fingerprint } from '../src/alerting/labels.js';
-import type { ExporterSignals } from '../src/alerting/types.js';
+import { findDefinition } from '../src/alerting/rules/definitions/index.js';
+import { AlertEngine } from '../src/alerting/rules/engine.js';
+import { fingerprint } from '../src/alerting/rules/labels.js';
+import type { ExporterSignals } from '../src/alerting/rules/types.js';
 import type { FleetSnapshot } from '../src/state/snapshot.js';
 import type { WatchSnapshot, WatchedAccountView, WatchedMinerView, WatchedValidatorView, WatchedView } from '../src/watch/types.js';
 

@@ -1,6 +1,6 @@
 // Parity of the two ways to evaluate the one source of alert definitions: the same exporter
 // process (built CLI) is scraped by Debian's prometheus, which evaluates the rules file generated
-// from src/alerting/definitions with this config's `alerting.rules` overrides (plus the shipped
+// from src/alerting/rules/definitions with this config's `alerting.rules` overrides (plus the shipped
 // recording rules), while the exporter's built-in engine evaluates the same definitions with the
 // same overrides. A scripted simulator scenario (5xx burst, node killed, node stalled, node behind,
 // validator missing, version skew, each healed again) must make the same alerts, with the same
@@ -18,9 +18,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE, findDefinition } from '../src/alerting/definitions/index.js';
-import { WATCHDOG } from '../src/alerting/definitions/pipeline.js';
-import { renderRulesFile } from '../src/alerting/rulesFile.js';
+import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE, findDefinition } from '../src/alerting/rules/definitions/index.js';
+import { WATCHDOG } from '../src/alerting/rules/definitions/pipeline.js';
+import { renderRulesFile } from '../src/alerting/rules/rulesFile.js';
 import { RECORDED } from '../src/recording/rules.js';
 import { loadConfigFile } from '../src/config/index.js';
 import { SimFleet } from '../src/sim/index.js';

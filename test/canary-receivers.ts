@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
+import { ALERT_DEFINITIONS } from '../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../src/sim/index.js';
 import { findCanaries, makeCanary, type Canary } from './support/canaries.js';
 import { requireBuiltCli, runCli, startDaemonProcess, type DaemonProcess } from './support/cliProcess.js';

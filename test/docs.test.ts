@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
+import { ALERT_DEFINITIONS } from '../src/alerting/rules/definitions/index.js';
 import { generateSchemaJson, parseConfig } from '../src/config/index.js';
 import { plain } from '../tools/docs/alertsReference.js';
 import { EXAMPLE_NODES, SECTION_EXAMPLES } from '../tools/docs/configExamples.js';

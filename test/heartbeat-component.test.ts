@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heartbeatComponent, type HeartbeatInputs } from '../src/alerting/heartbeatComponent.js';
+import { heartbeatComponent, type HeartbeatInputs } from '../src/alerting/heartbeat/component.js';
 import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { PROBE_NAMES, type ExporterConfig } from '../src/domain.js';
 import { createLogger } from '../src/logger.js';

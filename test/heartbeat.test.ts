@@ -5,8 +5,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Heartbeat, heartbeatCollectors, type HeartbeatSend } from '../src/alerting/heartbeat.js';
-import { PipelineHealth, stallBound } from '../src/alerting/heartbeatHealth.js';
+import { Heartbeat, heartbeatCollectors, type HeartbeatSend } from '../src/alerting/heartbeat/heartbeat.js';
+import { PipelineHealth, stallBound } from '../src/alerting/heartbeat/health.js';
 import { HttpClient } from '../src/http/index.js';
 import { Secrets } from '../src/redact.js';
 

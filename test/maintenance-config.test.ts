@@ -1,8 +1,8 @@
 // alerting.maintenance and alerting.heartbeat: what is accepted, and the message for each mistake.
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { heartbeatSchema, resolveHeartbeat } from '../src/alerting/heartbeatConfig.js';
-import { cronReason, maintenanceSchema, resolveMaintenance } from '../src/alerting/maintenanceConfig.js';
+import { heartbeatSchema, resolveHeartbeat } from '../src/alerting/heartbeat/config.js';
+import { cronReason, maintenanceSchema, resolveMaintenance } from '../src/alerting/maintenance/config.js';
 import { formatPath } from '../src/config/problems.js';
 import { issuesToPathProblems } from '../src/config/zodIssues.js';
 
@@ -107,7 +107,7 @@ describe('heartbeat config', () => {
 
 describe('heartbeat secrets', () => {
   it('the URL and its path (the check key) are secrets', async () => {
-    const { heartbeatSecrets } = await import('../src/alerting/heartbeatConfig.js');
+    const { heartbeatSecrets } = await import('../src/alerting/heartbeat/config.js');
     expect(heartbeatSecrets({ url: 'https://hc-ping.example.org/3f2a-key?create=1', method: 'GET', intervalMs: 60_000, timeoutMs: 1_000 })).toEqual([
       'https://hc-ping.example.org/3f2a-key?create=1',
       '/3f2a-key?create=1',

@@ -2,10 +2,10 @@
 // for an alert that fired and resolved inside a window, not even after the window ends; one still
 // firing is pushed when the window ends.
 import { describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../src/alerting/dispatcher.js';
-import type { AlertInstance } from '../src/alerting/instance.js';
-import { fingerprint } from '../src/alerting/labels.js';
-import { DEFAULT_TIMING } from '../src/alerting/routing.js';
+import { NotificationDispatcher } from '../src/alerting/notify/dispatcher.js';
+import type { AlertInstance } from '../src/alerting/rules/instance.js';
+import { fingerprint } from '../src/alerting/rules/labels.js';
+import { DEFAULT_TIMING } from '../src/alerting/notify/routing.js';
 
 const S = 1000;
 const M = 60 * S;

@@ -2,8 +2,8 @@
 // at once; the metric shows each window.
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WindowOccurrence } from '../src/alerting/maintenance.js';
-import { MaintenanceSchedule, maintenanceCollectors } from '../src/alerting/maintenanceSchedule.js';
+import type { WindowOccurrence } from '../src/alerting/maintenance/windows.js';
+import { MaintenanceSchedule, maintenanceCollectors } from '../src/alerting/maintenance/schedule.js';
 
 const H = 3_600_000;
 const at = (iso: string) => Date.parse(iso);

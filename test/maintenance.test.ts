@@ -1,8 +1,8 @@
 // Maintenance windows with an explicit clock: every answer is asked for a given instant.
 import { afterEach, describe, expect, it } from 'vitest';
-import { MaintenanceWindows, type MaintenanceWindowSpec } from '../src/alerting/maintenance.js';
-import { CronStarts, timezoneReason } from '../src/alerting/maintenanceCron.js';
-import { compileLabelMatch, matchValueReason } from '../src/alerting/maintenanceMatch.js';
+import { MaintenanceWindows, type MaintenanceWindowSpec } from '../src/alerting/maintenance/windows.js';
+import { CronStarts, timezoneReason } from '../src/alerting/maintenance/cron.js';
+import { compileLabelMatch, matchValueReason } from '../src/alerting/maintenance/match.js';
 
 const H = 3_600_000;
 const M = 60_000;

@@ -1,7 +1,7 @@
 // notify-test --node: the receivers a critical alert for a node reaches, by the real routes.
 import { describe, expect, it } from 'vitest';
-import { describeReach, nodeAlertReach } from '../src/alerting/notifyReach.js';
-import { DEFAULT_TIMING, type RoutingSpec } from '../src/alerting/routing.js';
+import { describeReach, nodeAlertReach } from '../src/alerting/notify/notifyReach.js';
+import { DEFAULT_TIMING, type RoutingSpec } from '../src/alerting/notify/routing.js';
 
 const receivers = [
   { name: 'am', kind: 'alertmanager' },

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runNotifyTest } from '../src/alerting/notifyTest.js';
+import { runNotifyTest } from '../src/cli/notifyTest.js';
 import { Secrets } from '../src/redact.js';
 
 let server: Server;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runNotifyTest } from '../src/alerting/notifyTest.js';
+import { runNotifyTest } from '../src/cli/notifyTest.js';
 import { loadConfigFile } from '../src/config/index.js';
 import type { Daemon } from '../src/daemon/index.js';
 import { Secrets } from '../src/redact.js';

@@ -2,9 +2,9 @@
 // does: the request each kind sends, retries after each service's rate-limit hint, 5xx, a hang and
 // a reset; a 400 with the service's error shape fails at once and says why; the dry checks send nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Notification } from '../src/alerting/notification.js';
-import { backoffMs, DEFAULT_RETRY, ReceiverQueue, type DeliveryReport } from '../src/alerting/queue.js';
-import { dryCheckReceivers } from '../src/alerting/receiverDryCheck.js';
+import type { Notification } from '../src/alerting/notify/notification.js';
+import { backoffMs, DEFAULT_RETRY, ReceiverQueue, type DeliveryReport } from '../src/alerting/notify/queue.js';
+import { dryCheckReceivers } from '../src/alerting/receivers/dryCheck.js';
 import type { ReceiverSettings } from '../src/alerting/receivers/kind.js';
 import { deliveryParts, kindSend, materializeReceiver } from '../src/alerting/receivers/materialize.js';
 import { opsgenieAlias } from '../src/alerting/receivers/opsgenie.js';

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dryCheckReceivers } from '../src/alerting/receiverDryCheck.js';
+import { dryCheckReceivers } from '../src/alerting/receivers/dryCheck.js';
 import { HttpClient } from '../src/http/index.js';
 import { Secrets } from '../src/redact.js';
 

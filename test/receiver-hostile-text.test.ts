@@ -4,7 +4,7 @@
 // shortened with "... and N more", never refused.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Notification, NotifiedAlert } from '../src/alerting/notification.js';
+import type { Notification, NotifiedAlert } from '../src/alerting/notify/notification.js';
 import type { OutboundRequest, ReceiverSpec } from '../src/alerting/receivers/kind.js';
 import { deliveryParts } from '../src/alerting/receivers/materialize.js';
 import { escapeMarkdown } from '../src/alerting/receivers/discord.js';

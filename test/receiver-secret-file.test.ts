@@ -4,7 +4,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ReceiverSet } from '../src/alerting/receiverSet.js';
+import { ReceiverSet } from '../src/alerting/notify/receiverSet.js';
 import { createLogger } from '../src/logger.js';
 import { Secrets } from '../src/redact.js';
 

@@ -1,7 +1,7 @@
 // The built-in engine of a shard keeps node- and exporter-scoped alerts and leaves the
 // network-scoped ones (which need the whole network) to the Prometheus rules.
 import { describe, expect, it } from 'vitest';
-import { ALERT_DEFINITIONS } from '../src/alerting/definitions/index.js';
+import { ALERT_DEFINITIONS } from '../src/alerting/rules/definitions/index.js';
 import { alertsForShard } from '../src/shard/index.js';
 
 describe('alertsForShard', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findDefinition } from '../src/alerting/definitions/index.js';
+import { findDefinition } from '../src/alerting/rules/definitions/index.js';
 import { parseConfig } from '../src/config/index.js';
 import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { createLogger } from '../src/logger.js';

@@ -2,9 +2,9 @@
 // 100 ms), the exporter reading it through its nodes, and the built-in engine over the daemon's
 // snapshots. Each fault of the control API fires its alert, and healing it resolves the alert.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findDefinition } from '../src/alerting/definitions/index.js';
-import { AlertEngine } from '../src/alerting/engine.js';
-import type { AlertDefinition } from '../src/alerting/types.js';
+import { findDefinition } from '../src/alerting/rules/definitions/index.js';
+import { AlertEngine } from '../src/alerting/rules/engine.js';
+import type { AlertDefinition } from '../src/alerting/rules/types.js';
 import { startDaemon, type Daemon } from '../src/daemon/index.js';
 import { simulatedFleetConfig } from '../src/demo/fleet.js';
 import { createLogger } from '../src/logger.js';

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { createTask } from 'node-cron';
 import { describe, expect, it } from 'vitest';
-import { expandCron, matchesFields } from '../../src/alerting/cronFields.js';
+import { expandCron, matchesFields } from '../../src/alerting/maintenance/cronFields.js';
 
 const part = (min: number, max: number, names: string[] = []) =>
   fc.oneof(

@@ -5,10 +5,10 @@
 // generous: before, each question rescanned the window minute by minute (one round took 30 s).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../src/alerting/dispatcher.js';
-import type { AlertInstance } from '../../src/alerting/instance.js';
-import { MaintenanceWindows } from '../../src/alerting/maintenance.js';
-import { DEFAULT_TIMING } from '../../src/alerting/routing.js';
+import { NotificationDispatcher } from '../../src/alerting/notify/dispatcher.js';
+import type { AlertInstance } from '../../src/alerting/rules/instance.js';
+import { MaintenanceWindows } from '../../src/alerting/maintenance/windows.js';
+import { DEFAULT_TIMING } from '../../src/alerting/notify/routing.js';
 
 const S = 1000;
 const H = 3_600_000;
