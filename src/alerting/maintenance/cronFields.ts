@@ -2,7 +2,7 @@
 // "does a window start at this wall minute" is five lookups instead of a node-cron match (tens
 // of microseconds each, ~1 s for a week of minutes). Standard syntax only: numbers, names, `*`,
 // ranges, steps and lists; for anything else expandCron answers undefined and the caller keeps
-// asking node-cron (test/alerting/cron-fields.test.ts checks both agree on random expressions).
+// asking node-cron (test/alerting/cron-fields.unit.test.ts checks both agree on random expressions).
 
 export interface CronFields {
   minute: ReadonlySet<number>;

@@ -1,5 +1,5 @@
 // Writes the Prometheus rules file from the one source of alert definitions. Deterministic text,
-// so the committed file can be compared with a fresh rendering (test/alert-definitions.test.ts).
+// so the committed file can be compared with a fresh rendering (test/alerting/rules/definitions.unit.test.ts).
 import type { AlertDefinition, AlertParams } from './types.js';
 import { ALERT_DEFINITIONS, annotationTemplates } from './definitions/index.js';
 import { promDuration } from './format.js';
