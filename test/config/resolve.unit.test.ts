@@ -45,7 +45,7 @@ describe('defaults', () => {
           headers: {},
         },
       ],
-      networks: { default: { decimals: 9 } },
+      networks: { default: { decimals: 9, epochBlocks: 100 } },
       evidence: { dir: path.join(path.sep, 'etc', 'lfe', 'data', 'evidence'), maxBytes: 256 * 1024 * 1024, maxAgeDays: 30 },
     });
   });
@@ -98,7 +98,7 @@ describe('defaults', () => {
     );
     expect(c.listen).toEqual({ host: '::1', port: 9100 });
     expect(c.polling).toEqual({ concurrency: 8, maxResponseBytes: 1_000_000, maxUpstreamSeries: 50, maxUpstreamBytes: 65_536, maxUpstreamFamilies: 20, maxUpstreamHelpChars: 80, maxValidators: 5 });
-    expect(c.networks).toEqual({ mainnet: { decimals: 18 }, testnet: { decimals: 9 }, unused: { decimals: 9 } });
+    expect(c.networks).toEqual({ mainnet: { decimals: 18, epochBlocks: 100 }, testnet: { decimals: 9, epochBlocks: 100 }, unused: { decimals: 9, epochBlocks: 100 } });
     expect(c.nodes[0]?.labels).toEqual({ region: 'eu' });
     expect(c.evidence).toEqual({ dir: '/var/lib/lfe', maxBytes: 1_048_576, maxAgeDays: 7 });
     expect(c.agentPlatform).toEqual({
