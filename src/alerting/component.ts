@@ -4,9 +4,9 @@ import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import { SYSTEM_CLOCK, toWall } from '../clock/clock.js';
 import type { ConfigDiff } from '../config/diff.js';
 import { alertingCollectors, NotificationCounts } from './metrics.js';
-import { maintenanceCollectors, MaintenanceSchedule } from './maintenanceSchedule.js';
+import { maintenanceCollectors, MaintenanceSchedule } from './maintenance/schedule.js';
 import { AlertingRuntime, type AlertingDeps } from './runtime.js';
-import { warnUnusableReceivers } from './receiverDryCheck.js';
+import { warnUnusableReceivers } from './receivers/dryCheck.js';
 import { kindSend } from './receivers/materialize.js';
 
 export interface AlertingComponent extends DaemonComponent {

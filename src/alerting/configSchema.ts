@@ -4,13 +4,13 @@
 import * as z from 'zod';
 import type { DurationBounds } from '../config/duration.js';
 import { LABEL_NAME_RE, parseUrl } from '../config/rules.js';
-import { ALERT_DEFINITIONS } from './definitions/index.js';
-import { heartbeatSchema } from './heartbeatConfig.js';
-import { maintenanceSchema } from './maintenanceConfig.js';
-import { matchValueReason } from './maintenanceMatch.js';
+import { ALERT_DEFINITIONS } from './rules/definitions/index.js';
+import { heartbeatSchema } from './heartbeat/config.js';
+import { maintenanceSchema } from './maintenance/config.js';
+import { matchValueReason } from './maintenance/match.js';
 import { receiverSchema } from './receivers/config.js';
 import { baseUrl, durationField, filePath as path, MAX_DURATION_MS as MAX_MS, reasoned } from './receivers/fields.js';
-import { SEVERITIES } from './types.js';
+import { SEVERITIES } from './rules/types.js';
 
 /** Waits where 0 means "at once": groupWait, for, keepFiringFor. */
 const WAIT: DurationBounds = { minMs: 0, maxMs: MAX_MS };

@@ -2,8 +2,8 @@
 // ledger_alert_notification_queue, ledger_alert_notification_duration_seconds and
 // ledger_alert_state_write_failures_total.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { AlertInstance } from './instance.js';
-import type { DeliveryReport } from './queue.js';
+import type { AlertInstance } from './rules/instance.js';
+import type { DeliveryReport } from './notify/queue.js';
 
 export interface AlertingStats {
   instances(): readonly AlertInstance[];

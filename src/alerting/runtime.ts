@@ -3,26 +3,26 @@
 // keeps the durable state. Time and I/O come in through AlertingDeps: every time it keeps is a
 // monotonic reading (clock/clock.ts), turned into wall time only where people read it.
 import { SYSTEM_CLOCK, toWall, type Clock } from '../clock/clock.js';
-import type { AlertDefinition } from './types.js';
+import type { AlertDefinition } from './rules/types.js';
 import type { Logger } from '../logger.js';
 import type { Secrets } from '../redact.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
-import { findDefinition } from './definitions/index.js';
-import { deliveryTargets } from './deliveryFilter.js';
-import { NotificationDispatcher, type SilenceCheck } from './dispatcher.js';
-import { AlertEngine } from './engine.js';
-import type { AlertInstance } from './instance.js';
+import { findDefinition } from './rules/definitions/index.js';
+import { deliveryTargets } from './notify/deliveryFilter.js';
+import { NotificationDispatcher, type SilenceCheck } from './notify/dispatcher.js';
+import { AlertEngine } from './rules/engine.js';
+import type { AlertInstance } from './rules/instance.js';
 import { NotificationCounts } from './metrics.js';
-import type { Notification } from './notification.js';
-import type { DeliveryReport, SendFn } from './queue.js';
-import { ReceiverSet } from './receiverSet.js';
+import type { Notification } from './notify/notification.js';
+import type { DeliveryReport, SendFn } from './notify/queue.js';
+import { ReceiverSet } from './notify/receiverSet.js';
 import type { ReceiverSettings, ReceiverSpec } from './receivers/kind.js';
 import { deliveryParts } from './receivers/materialize.js';
 import { receiverKind } from './receivers/registry.js';
 import type { AlertingSettings } from './settings.js';
-import { announceChanges, listAlerts, type AlertChange, type ListedAlert } from './listing.js';
-import { AlertStateStore } from './stateStore.js';
-import type { ExporterSignals, Labels } from './types.js';
+import { announceChanges, listAlerts, type AlertChange, type ListedAlert } from './notify/listing.js';
+import { AlertStateStore } from './notify/stateStore.js';
+import type { ExporterSignals, Labels } from './rules/types.js';
 
 export interface AlertingDeps {
   logger: Logger;

@@ -3,14 +3,14 @@
 import { resolve as resolvePath } from 'node:path';
 import { parseDuration } from '../config/duration.js';
 import type { AlertingRaw } from './configSchema.js';
-import { DEFAULT_RUNBOOK_BASE } from './definitions/index.js';
-import type { RuleOverride } from './params.js';
-import { resolveHeartbeat, type HeartbeatSettings } from './heartbeatConfig.js';
-import type { MaintenanceWindowSpec } from './maintenance.js';
-import { resolveMaintenance } from './maintenanceConfig.js';
+import { DEFAULT_RUNBOOK_BASE } from './rules/definitions/index.js';
+import type { RuleOverride } from './rules/params.js';
+import { resolveHeartbeat, type HeartbeatSettings } from './heartbeat/config.js';
+import type { MaintenanceWindowSpec } from './maintenance/windows.js';
+import { resolveMaintenance } from './maintenance/config.js';
 import { receiverConfigSecrets, resolveReceiver, type ReceiverRaw } from './receivers/config.js';
 import type { ReceiverSettings } from './receivers/kind.js';
-import type { RouteSpec, RoutingSpec } from './routing.js';
+import type { RouteSpec, RoutingSpec } from './notify/routing.js';
 
 export type { ReceiverSettings };
 

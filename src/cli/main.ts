@@ -76,14 +76,14 @@ const RUNNERS: Record<Subcommand, (rest: string[]) => Promise<number>> = {
     const values = parse(NOTIFY_TEST, rest);
     if (!values) return 0;
     needConfig(NOTIFY_TEST, values);
-    const { runNotifyTest } = await import('../alerting/notifyTest.js');
+    const { runNotifyTest } = await import('./notifyTest.js');
     return withUsageErrors(() => runNotifyTest(canonical(values), { secrets, write }));
   },
   'alert-rules': async (rest) => {
     const values = parse(ALERT_RULES, rest);
     if (!values) return 0;
     needConfig(ALERT_RULES, values);
-    const { runAlertRulesCli } = await import('../alerting/rulesCli.js');
+    const { runAlertRulesCli } = await import('./alertRules.js');
     const out = { write: (text: string) => process.stdout.write(text), problem: (line: string) => process.stderr.write(`${line}\n`) };
     return withUsageErrors(() => runAlertRulesCli(canonical(values), out));
   },

@@ -5,7 +5,7 @@
 //   open (assembly, nothing sent yet) -> start (the server listens, polling runs) ->
 //   onProbeResult / onReload / onReloadRejected while running ->
 //   halt (shutdown begins) -> stop (probes in flight are done) -> close (last, also when start-up fails).
-import type { ExporterSignals } from '../alerting/types.js';
+import type { ExporterSignals } from '../alerting/rules/types.js';
 import type { Clock } from '../clock/clock.js';
 import type { ConfigDiff } from '../config/diff.js';
 import type { ExporterConfig, NodeTarget, ProbeResult } from '../domain.js';

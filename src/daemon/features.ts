@@ -2,11 +2,12 @@
 // benchmark, so it measures what operators run): the status pages, the built-in alerting, its
 // heartbeat and, when sharded, the shard metrics. Each lives in its own folder's component.ts.
 import { alertingComponent } from '../alerting/component.js';
-import { ALERT_DEFINITIONS } from '../alerting/definitions/index.js';
-import { heartbeatComponent } from '../alerting/heartbeatComponent.js';
+import { ALERT_DEFINITIONS } from '../alerting/rules/definitions/index.js';
+import { heartbeatComponent } from '../alerting/heartbeat/component.js';
 import type { Logger } from '../logger.js';
 import { fanOutComponent } from '../probe/fanOutComponent.js';
-import { alertsForShard, shardComponent, type ShardAssignment } from '../shard/index.js';
+import { alertsForShard, type ShardAssignment } from '../shard/index.js';
+import { shardComponent } from '../shard/component.js';
 import { statusComponent } from '../status/component.js';
 import { VERSION } from '../version.js';
 import { watchComponent } from '../watch/component.js';

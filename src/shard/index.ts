@@ -3,5 +3,4 @@ export { UNSHARDED, ownedBy, shardFromHostname, shardOfName, shardSpecProblems, 
 export { resolveShardSpec, ShardSpecError, type ShardFlags } from './spec.js';
 export { shardCollectors, type ShardView } from './metrics.js';
 export { ShardAssignment } from './assignment.js';
-export { shardComponent } from './component.js';
 export { alertsForShard, type ShardAlerts } from './alerts.js';

@@ -2,7 +2,7 @@
 // Pure: the node's state, its network lag and its last failures in; a NodeStatus out, with the
 // time until which it holds while nothing new arrives. Runs for every changed node of a large
 // fleet, so it builds the status directly (no spreads, no intermediate arrays).
-import { findDefinition } from '../alerting/definitions/index.js';
+import { findDefinition } from '../alerting/rules/definitions/index.js';
 import type { ProbeName } from '../domain.js';
 import type { NodeState, ProbeState } from '../state/fleetState.js';
 import type { NodeStatus, ProbeFailure, ProbeStatus, Reason, StatusKind } from './types.js';

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALERT_STATE_FILE } from '../../src/alerting/stateFile.js';
+import { ALERT_STATE_FILE } from '../../src/alerting/notify/stateFile.js';
 import type { Daemon } from '../../src/daemon/index.js';
 import { DAMAGED_COPIES_KEPT } from '../../src/files/setAside.js';
 import { SimFleet } from '../../src/sim/index.js';

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALERT_STATE_FILE } from '../../src/alerting/stateFile.js';
+import { ALERT_STATE_FILE } from '../../src/alerting/notify/stateFile.js';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
 import { standardComponents } from '../../src/daemon/features.js';
 import { createLogger } from '../../src/logger.js';

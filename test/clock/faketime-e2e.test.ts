@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../src/alerting/definitions/index.js';
+import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';

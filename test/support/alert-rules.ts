@@ -13,7 +13,7 @@ export const RECORDING_FILE = path.join(ALERTS_DIR, 'ledger-fleet-exporter.recor
 export const RUNBOOKS_FILE = path.join(ALERTS_DIR, 'RUNBOOKS.md');
 export const PROMTOOL_TESTS_DIR = path.join(ALERTS_DIR, 'tests');
 // The rules file links runbooks by their path in this repository (the generator's default).
-export { DEFAULT_RUNBOOK_BASE as RUNBOOK_BASE } from '../../src/alerting/definitions/index.js';
+export { DEFAULT_RUNBOOK_BASE as RUNBOOK_BASE } from '../../src/alerting/rules/definitions/index.js';
 
 export interface AlertRule {
   alert: string;

@@ -20,14 +20,15 @@ export interface HouseReport {
 }
 
 /**
- * The layer of a file: the index of the first entry (a folder ending in `/`, or a file) that is
- * the file or holds it. Entries are listed bottom to top; an unlisted file has no layer.
+ * The layer of a file: the layer of the longest entry that names it. An entry is a file, a folder
+ * (ending in `/`) holding it, or a star, a slash and a name: a file of that name in any folder. Layers are listed
+ * bottom to top; an unlisted file has no layer.
  */
 export function layerOf(file: string, layers: readonly (readonly string[])[]): number | undefined {
   let best: { layer: number; length: number } | undefined;
   layers.forEach((entries, layer) => {
     for (const e of entries) {
-      const hit = e.endsWith('/') ? file.startsWith(e) : file === e;
+      const hit = e.startsWith('*/') ? file.endsWith(e.slice(1)) : e.endsWith('/') ? file.startsWith(e) : file === e;
       // The longest entry wins: `config/sections/` can sit above `config/`.
       if (hit && (!best || e.length > best.length)) best = { layer, length: e.length };
     }

@@ -1,8 +1,8 @@
-// docs/alerts.md from the alert definitions (src/alerting/definitions): the one source the
+// docs/alerts.md from the alert definitions (src/alerting/rules/definitions): the one source the
 // built-in engine evaluates and alerts/ledger-fleet-exporter.rules.yml is generated from.
-import { runbookUrl } from '../../src/alerting/definitions/index.js';
-import { promDuration } from '../../src/alerting/format.js';
-import type { AlertDefinition } from '../../src/alerting/types.js';
+import { runbookUrl } from '../../src/alerting/rules/definitions/index.js';
+import { promDuration } from '../../src/alerting/rules/format.js';
+import type { AlertDefinition } from '../../src/alerting/rules/types.js';
 import { anchorOf, code, escapeHtml, generatedNotice, table } from './markdown.js';
 
 const RUNBOOKS = '../alerts/RUNBOOKS.md';
@@ -34,7 +34,7 @@ export function alertsReferencePage(defs: readonly AlertDefinition[]): string {
     d.evaluate ? 'yes' : 'Prometheus only',
   ]);
   const summary = table(['alert', 'severity', 'about', 'for', 'threshold', 'built-in engine'], rows);
-  return [generatedNotice('src/alerting/definitions/'), INTRO, summary, '', ...defs.map(alertSection)].join('\n');
+  return [generatedNotice('src/alerting/rules/definitions/'), INTRO, summary, '', ...defs.map(alertSection)].join('\n');
 }
 
 function alertSection(d: AlertDefinition): string {

@@ -1,5 +1,5 @@
 // A short example per top-level config section for docs/configuration.md. Each one is checked
-// by test/docs.test.ts to be a valid config (with EXAMPLE_NODES where it names no nodes), so an
+// by test/tools/docs.unit.test.ts to be a valid config (with EXAMPLE_NODES where it names no nodes), so an
 // example cannot rot. A section without one here gets an outline drawn from the schema instead.
 
 /** Added to an example that has no `nodes:` of its own, to make it a whole config. */

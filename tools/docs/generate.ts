@@ -4,7 +4,7 @@
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALERT_DEFINITIONS } from '../../src/alerting/definitions/index.js';
+import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { generateSchemaJson } from '../../src/config/jsonSchema.js';
 import { alertsReferencePage } from './alertsReference.js';
 import { configReferencePage } from './configReference.js';

@@ -1,5 +1,5 @@
 // When a family has series, in words: what the code does, stated once for the metrics page.
-// A family not named here gets its group's rule (see metricCatalogue.ts); test/docs.test.ts fails
+// A family not named here gets its group's rule (see metricCatalogue.ts); test/tools/docs.unit.test.ts fails
 // when a name here is no longer declared anywhere.
 
 /** Per-node and per-network families whose presence differs from their group's rule. */

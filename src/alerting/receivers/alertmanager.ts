@@ -2,8 +2,8 @@
 // each, retried on its own); the dry check reads /api/v2/status with the same credentials.
 import * as z from 'zod';
 import { basicCredential } from '../../redact.js';
-import type { Notification, NotifiedAlert } from '../notification.js';
-import { httpSend } from '../sender.js';
+import type { Notification, NotifiedAlert } from '../notify/notification.js';
+import { httpSend } from '../notify/sender.js';
 import { baseUrl, checkSecretPair, secretFields, secretOf, slot } from './fields.js';
 import { defineReceiverKind, type DryCheckIO, type DryCheckResult, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
 

@@ -3,8 +3,8 @@
 // Success is 204. A 429 is retried after its Retry-After header, else the body's `retry_after`
 // (seconds; some webhooks report milliseconds, so it is clamped).
 import * as z from 'zod';
-import type { Notification } from '../notification.js';
-import { httpSend } from '../sender.js';
+import type { Notification } from '../notify/notification.js';
+import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, httpsUrl, secretFields, secretOf, slot } from './fields.js';
 import { defineReceiverKind, type DryCheckIO, type DryCheckResult, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
 import { alertTexts, andMore, clip, fitItems, statusPageUrl, title, type AlertText } from './message.js';

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createTransport } from 'nodemailer';
 import * as z from 'zod';
 import { isLoopbackHost } from '../../config/rules.js';
-import type { Notification } from '../notification.js';
+import type { Notification } from '../notify/notification.js';
 import { checkSecretPair, filePath, secretFields, secretOf, slot } from './fields.js';
 import type { DeliveryIO, DeliveryOutcome, DeliveryPart, DryCheckIO, DryCheckResult, PayloadContext, ReceiverBase } from './kind.js';
 import { defineReceiverKind } from './kind.js';

@@ -7,7 +7,7 @@ import type { SecretValue } from '../../domain.js';
 import type { HttpClient } from '../../http/client.js';
 import type { HttpOutcome, HttpRequest } from '../../http/index.js';
 import type { Secrets } from '../../redact.js';
-import type { Notification } from '../notification.js';
+import type { Notification } from '../notify/notification.js';
 
 /** One unit of a delivery, retried on its own (an alertmanager receiver has one per URL). */
 export interface DeliveryPart {

@@ -5,8 +5,8 @@ import { readFile, stat } from 'node:fs/promises';
 import type { SecretValue } from '../../domain.js';
 import type { HttpClient } from '../../http/client.js';
 import { urlCredentials, urlSecretParts, type Secrets } from '../../redact.js';
-import type { Notification } from '../notification.js';
-import type { SendFn } from '../queue.js';
+import type { Notification } from '../notify/notification.js';
+import type { SendFn } from '../notify/queue.js';
 import type { DeliveryPart, PayloadContext, ReceiverSettings, ReceiverSpec } from './kind.js';
 import { receiverKind } from './registry.js';
 

@@ -1,7 +1,7 @@
 // What a chat message says about one notification group, before a channel escapes it: a title
 // like Alertmanager's (`[FIRING:3] LedgerNodeDown mainnet`), a line per alert, and the shortening
 // that keeps a message within a channel's limit ("... and N more", never refused).
-import type { Notification, NotifiedAlert } from '../notification.js';
+import type { Notification, NotifiedAlert } from '../notify/notification.js';
 import type { PayloadContext } from './kind.js';
 
 /** Longest text taken from one field of an alert (the rest of a long description adds nothing on a phone). */

@@ -1,8 +1,8 @@
 // Microsoft Teams through a Workflows webhook ("When a Teams webhook request is received"): an
 // Adaptive Card per group. Text blocks render a Markdown subset, so every text is escaped; links
 // are card actions, never Markdown. The old Office 365 connectors are retired. Success is 202.
-import type { Notification } from '../notification.js';
-import { httpSend } from '../sender.js';
+import type { Notification } from '../notify/notification.js';
+import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, httpsUrl, secretFields, secretOf, slot } from './fields.js';
 import { defineReceiverKind, type OutboundRequest, type PayloadContext } from './kind.js';
 import { alertTexts, andMore, statusPageUrl, title, type AlertText } from './message.js';

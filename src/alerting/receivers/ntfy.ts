@@ -1,8 +1,8 @@
 // ntfy: publish to a topic, as JSON to the server's root (so titles need no header encoding),
 // plain text (no Markdown), priority and tags from the severity, an optional access token. On a
 // public server the topic name is the only protection: the topic URL is a secret too.
-import type { Notification } from '../notification.js';
-import { httpSend } from '../sender.js';
+import type { Notification } from '../notify/notification.js';
+import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, httpsUrlReason, reasoned, secretFields, secretOf, slot } from './fields.js';
 import { defineReceiverKind, type DryCheckIO, type DryCheckResult, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
 import { alertTexts, andMore, fitItems, statusPageUrl, title, type AlertText } from './message.js';

@@ -2,8 +2,8 @@
 // The alias is a hash of the group's identity (as PagerDuty's dedup_key), so restarts and replicas
 // of one config address the same alert; Opsgenie de-duplicates creates by alias. GenieKey auth;
 // the US API by default, https://api.eu.opsgenie.com for the EU instance.
-import type { Notification } from '../notification.js';
-import { httpSend } from '../sender.js';
+import type { Notification } from '../notify/notification.js';
+import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, httpsUrl, secretFields, secretOf, slot } from './fields.js';
 import { defineReceiverKind, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
 import { alertTexts, andMore, clip, fitItems, statusPageUrl, title } from './message.js';

@@ -2,8 +2,8 @@
 // The dedup_key is a hash of the group's identity (route and group labels), so restarts and
 // replicas of the same config address the same incident.
 import { createHash } from 'node:crypto';
-import type { Notification } from '../notification.js';
-import { httpSend } from '../sender.js';
+import type { Notification } from '../notify/notification.js';
+import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, secretFields, secretOf, slot, url } from './fields.js';
 import { defineReceiverKind, type OutboundRequest, type PayloadContext } from './kind.js';
 import { checkReachable } from './reachable.js';

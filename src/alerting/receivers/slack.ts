@@ -2,9 +2,9 @@
 // alert, its runbook and a link to the exporter's status page. Text from nodes and config is
 // escaped in mrkdwn and plain_text in blocks: it can neither mention anyone nor format.
 import * as z from 'zod';
-import type { Notification } from '../notification.js';
+import type { Notification } from '../notify/notification.js';
 import { urlSegmentsAfter } from '../../redact.js';
-import { httpSend } from '../sender.js';
+import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, secretFields, secretOf, slot, url } from './fields.js';
 import { defineReceiverKind, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
 import { alertTexts, andMore, statusPageUrl, type AlertText } from './message.js';

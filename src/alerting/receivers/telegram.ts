@@ -2,8 +2,8 @@
 // escaped, at most 4,096 characters. The bot token is part of the URL: the URL is the secret. A
 // 429 carries its wait in the body (`parameters.retry_after`, seconds).
 import * as z from 'zod';
-import type { Notification } from '../notification.js';
-import { httpSend } from '../sender.js';
+import type { Notification } from '../notify/notification.js';
+import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, httpsUrl, secretFields, secretOf, slot } from './fields.js';
 import { defineReceiverKind, type DryCheckIO, type DryCheckResult, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
 import { alertTexts, andMore, escapeHtml, fitItems, statusPageUrl, title, type AlertText } from './message.js';

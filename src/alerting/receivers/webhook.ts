@@ -1,8 +1,8 @@
 // Webhook: the payload Alertmanager sends to its webhook receivers (version "4"), so existing
 // consumers work. The whole URL and every header value are secrets.
 import * as z from 'zod';
-import type { Notification } from '../notification.js';
-import { httpSend } from '../sender.js';
+import type { Notification } from '../notify/notification.js';
+import { httpSend } from '../notify/sender.js';
 import { generatorUrl } from './alertmanager.js';
 import { url } from './fields.js';
 import { defineReceiverKind, type PayloadContext, type SecretSlot } from './kind.js';

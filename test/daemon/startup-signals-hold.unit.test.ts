@@ -1,0 +1,65 @@
+// The entry point's hold on SIGTERM, SIGINT and SIGHUP, in this process: signals are emitted to
+// the process's listeners (none is really sent) and process.exit is replaced, so what the hold
+// does with each is seen directly. The CLI's own behaviour is in startup-signals and lifecycle.
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { holdStartupSignals, noteStartupSignals, releaseStartupHup, releaseStartupStop } from '../../src/daemon/startupSignals.js';
+
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+afterEach(() => {
+  releaseStartupHup();
+  releaseStartupStop();
+  vi.restoreAllMocks();
+});
+
+const emit = (signal: NodeJS.Signals) => process.emit(signal, signal);
+
+describe('startup signals', () => {
+  it('holds SIGTERM and SIGINT before SIGHUP, and lets all three go on release', () => {
+    const before = SIGNALS.map((s) => process.listenerCount(s));
+    const on = vi.spyOn(process, 'on');
+    holdStartupSignals();
+    // The CLI test takes a caught SIGHUP as the sign that the stops are held too.
+    expect(on.mock.calls.map((c) => c[0])).toEqual(['SIGTERM', 'SIGINT', 'SIGHUP']);
+    expect(SIGNALS.map((s) => process.listenerCount(s))).toEqual(before.map((n) => n + 1));
+    releaseStartupHup();
+    releaseStartupStop();
+    expect(SIGNALS.map((s) => process.listenerCount(s))).toEqual(before);
+  });
+
+  it('notes a stop held before the logger, stops once started, and exits 1 at a second stop', () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    holdStartupSignals();
+    emit('SIGINT');
+    expect(exit).not.toHaveBeenCalled();
+    const stops: Array<[string, boolean]> = [];
+    noteStartupSignals({ hup: () => undefined, stop: (signal, again) => void stops.push([signal, again]) });
+    expect(stops).toEqual([['SIGINT', false]]);
+    emit('SIGTERM');
+    expect(stops).toEqual([['SIGINT', false], ['SIGTERM', true]]);
+    expect(exit.mock.calls).toEqual([[1]]);
+    // The first signal is the one the exporter stops for.
+    expect(releaseStartupStop()).toBe('SIGINT');
+    expect(releaseStartupStop()).toBeUndefined();
+  });
+
+  it('turns any number of SIGHUPs into one reload after start, each noted', () => {
+    holdStartupSignals();
+    emit('SIGHUP');
+    let noted = 0;
+    noteStartupSignals({ hup: () => void noted++, stop: () => undefined });
+    expect(noted).toBe(1);
+    emit('SIGHUP');
+    emit('SIGHUP');
+    expect(noted).toBe(3);
+    expect(releaseStartupStop()).toBeUndefined();
+    expect(releaseStartupHup()).toBe(true);
+    expect(releaseStartupHup()).toBe(false);
+  });
+
+  it('imports nothing, so the entry point holds the signals before any load time', () => {
+    const text = readFileSync(new URL('../../src/daemon/startupSignals.ts', import.meta.url), 'utf8');
+    expect(text).not.toMatch(/^\s*(import|export\s.*\sfrom)\s|\bimport\(|\brequire\(/m);
+  });
+});
