@@ -3,7 +3,7 @@
 // built-in engine and in the generated PromQL rule alike; so the pairing is refused here, at the
 // interval that causes it, naming the threshold that would have to grow.
 import { formatDuration, parseDuration } from '../duration.js';
-import { HEIGHT_STALLED, stallWindowMs } from '../../alerting/definitions/nodes.js';
+import { HEIGHT_STALLED, stallWindowMs } from '../../alerting/rules/definitions/nodes.js';
 import type { PathProblem, PathSegment } from '../problems.js';
 import { NODE_DEFAULTS } from './nodes.js';
 import { firstSet, isObj, type Obj } from './fields.js';

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, formatProblem, parseConfig } from '../src/config/index.js';
-import { requireBuiltCli, runCli } from './support/cliProcess.js';
+import { ConfigError, formatProblem, parseConfig } from '../../src/config/index.js';
+import { requireBuiltCli, runCli } from '../support/cliProcess.js';
 
 const FILE = 'fleet.yaml';
 const yaml = (...lines: string[]) => `${lines.join('\n')}\n`;

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findDefinition } from '../src/alerting/definitions/index.js';
-import { renderRulesFile } from '../src/alerting/rulesFile.js';
-import { checkTools, requireTool } from './support/prometheus-tools.js';
+import { findDefinition } from '../../../src/alerting/rules/definitions/index.js';
+import { renderRulesFile } from '../../../src/alerting/rules/rulesFile.js';
+import { checkTools, requireTool } from '../../support/prometheus-tools.js';
 
 const run = promisify(execFile);
 const tools = checkTools(['promtool']);
