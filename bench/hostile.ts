@@ -38,7 +38,7 @@ export interface HostileRun {
 
 async function startFleet(count: number, hostile: boolean): Promise<{ nodes: BenchNode[]; child: ChildProcess }> {
   const child = endsWithBench(spawn(process.execPath, [fleetScript, String(count), hostile ? '1' : '0'], { stdio: ['ignore', 'pipe', 'inherit'] }));
-  for await (const line of createInterface({ input: child.stdout! })) return { nodes: JSON.parse(line) as BenchNode[], child };
+  for await (const line of createInterface({ input: child.stdout })) return { nodes: JSON.parse(line) as BenchNode[], child };
   throw new Error('bench fleet exited before listing its nodes');
 }
 

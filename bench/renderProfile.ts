@@ -70,7 +70,7 @@ export async function runRenderProfile(count: number, dir: string): Promise<Rend
     })),
     networks: {},
     evidence: { dir, maxBytes: 1 << 20, maxAgeDays: 1 },
-  } as ExporterConfig;
+  };
   const daemon = await startDaemon(config, { logger: createLogger({ level: 'error' }), evidence: false });
   const validators = Array.from({ length: 21 }, (_, k) => ({ address: k.toString(16).padStart(64, '0'), stake: 10n ** 21n, weight: 1, agentScore: 50 }));
   // Each node's answers read as the prober reads them: after the first, by the node's last shape.

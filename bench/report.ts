@@ -27,7 +27,7 @@ export function machineLine(): string {
     .join(' ')}, ${mallocPolicyGiven() ? `${Object.entries(MALLOC_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} (as the image and systemd unit set it)` : 'glibc malloc as started (without MALLOC_ENV of src/mallocPolicy.ts, which the image sets: more RSS)'}`;
 }
 
-let sink = 0;
+let _sink = 0;
 
 /**
  * What the machine costs at this moment: a fixed compute loop, and the CPU of waking from a
@@ -39,7 +39,7 @@ export async function machineState(): Promise<string> {
   let x = 0;
   for (let i = 0; i < 100_000_000; i++) x = (x + i * 7) % 1_000_003;
   const loopMs = performance.now() - t0;
-  sink += x; // kept, so the loop is not optimised away
+  _sink += x; // kept, so the loop is not optimised away
   const WAKES = 1_000;
   const c0 = process.cpuUsage();
   for (let i = 0; i < WAKES; i++) await new Promise((r) => setTimeout(r, 1));

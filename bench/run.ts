@@ -80,7 +80,7 @@ async function phase<T>(name: string, args: string[]): Promise<T> {
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const child = endsWithBench(spawn(process.execPath, ['--expose-gc', ...flags, me, '--phase', name, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }));
   let last = '';
-  for await (const line of createInterface({ input: child.stdout! })) last = line;
+  for await (const line of createInterface({ input: child.stdout })) last = line;
   const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
   if (code !== 0) throw new Error(`bench phase ${name} exited with ${code}`);
   return JSON.parse(last) as T;
@@ -90,7 +90,7 @@ async function phase<T>(name: string, args: string[]): Promise<T> {
 async function hostilePhase(args: string[]): Promise<HostileRun> {
   const child = endsWithBench(spawn(process.execPath, ['--expose-gc', me, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }));
   let last = '';
-  for await (const line of createInterface({ input: child.stdout! })) last = line;
+  for await (const line of createInterface({ input: child.stdout })) last = line;
   const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
   if (code !== 0) throw new Error(`hostile bench phase exited with ${code}`);
   return JSON.parse(last) as HostileRun;
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
         }
       }
       const label = `${s.nodes.toLocaleString('en-US')} nodes${s.layout === 'shared-port' ? ', shared port' : ''}`;
-      const common = ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--interval', `${s.intervalMs}ms`, '--in-flight', v['in-flight']!];
+      const common = ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--interval', `${s.intervalMs}ms`, '--in-flight', v['in-flight']];
       if (v.duration) common.push('--duration', v.duration);
       if (v.concurrency) common.push('--concurrency', v.concurrency);
       // The floor runs before and after the exporter, and the ratio uses both: the machine's

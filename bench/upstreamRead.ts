@@ -6,7 +6,6 @@
 // values). Also a node whose label values change every poll (never the same shape). Medians of
 // several rounds are printed, never asserted: the machine is shared and noisy.
 import { DEFAULT_UPSTREAM_BUDGET, FleetUpstream, parseExposition, prepareUpstream } from '../src/exposition/index.js';
-import type { NodeValues } from '../src/domain.js';
 import { metricsProbe } from '../src/probes/metrics.js';
 import type { ParseContext } from '../src/probes/types.js';
 import { SimFleet, type SimBuild } from '../src/sim/index.js';
@@ -37,7 +36,7 @@ function fullParse(): Way {
 }
 
 function daemonPath(): Way {
-  const nodes = Array.from({ length: NODES }, (_, i) => ({ target: { name: `node-${i}`, network: 'simnet' }, upstreamVersion: 0 }) as NodeValues & { target: { name: string; network: string } });
+  const nodes = Array.from({ length: NODES }, (_, i) => ({ target: { name: `node-${i}`, network: 'simnet' }, upstreamVersion: 0 }));
   const contexts: ParseContext[] = nodes.map(() => ({ budget: { upstream: { ...DEFAULT_UPSTREAM_BUDGET }, maxValidators: 1_000 } }));
   const upstream = new FleetUpstream(() => nodes, { scrub, scrubVersion: () => 1 });
   return (i, text) => {

@@ -131,7 +131,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
 
 /** The exporter's server: HTTPS, basic auth and headers when a web config is given; the same limits either way. */
 export function buildServer(web: WebConfig | undefined, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
-  return createHttpServer(web, handler) as Server;
+  return createHttpServer(web, handler);
 }
 
 /** Listens and returns the URL clients can use (a wildcard address becomes loopback). */

@@ -35,9 +35,9 @@ async function start(): Promise<number> {
       res.end(BODY);
     },
     { keepAliveTimeoutMs: KEEP_ALIVE_MS },
-  ) as Server;
+  );
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return (server!.address() as AddressInfo).port;
+  return (server.address() as AddressInfo).port;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -38,8 +38,7 @@ function field(v: unknown, secrets: Secrets): string | undefined {
   if (typeof v !== 'string') return undefined;
   // Control characters have no place in a label; length is bounded so a label cannot bloat.
   // Scrubbed before the cut: a secret cut in two would no longer be recognised, and half survive.
-  // eslint-disable-next-line no-control-regex
-  const clean = secrets.scrub(v.replace(/[\u0000-\u001f\u007f]/g, '')).trim();
+    const clean = secrets.scrub(v.replace(/[\u0000-\u001f\u007f]/g, '')).trim();
   if (!clean) return undefined;
   return [...clean].slice(0, MAX_PROFILE_FIELD).join('');
 }

@@ -163,7 +163,7 @@ export class AlertingRuntime {
   }
 
   queueLengths(): Map<string, number> {
-    return this.receivers?.lengths() ?? new Map();
+    return this.receivers?.lengths() ?? new Map<string, number>();
   }
 
   /**

@@ -45,7 +45,7 @@ export function parseCommand(command: Command, argv: string[]): Values {
     const given = [f.name, ...(f.aliases ?? [])].filter((n) => parsed.values[n] !== undefined);
     const distinct = new Set(given.map((n) => parsed.values[n]));
     if (distinct.size > 1) throw new UsageError(`--${given.join(' and --')} are the same flag: give it once`);
-    if (given.length > 0) values[f.name] = parsed.values[given[0]!] as string | boolean;
+    if (given.length > 0) values[f.name] = parsed.values[given[0]!];
   }
   if (parsed.positionals.length > 0) values[command.positional!] = positional(command, parsed.positionals, values);
   return values;

@@ -6,7 +6,7 @@ import type { ExporterConfig } from '../domain.js';
 import { expandDocument, type Env } from './envExpand.js';
 import { ConfigError, formatPath, sortProblems, type ConfigProblem, type PathProblem } from './problems.js';
 import { rawConfigSchema, resolveSections, sectionProblems } from './sections/index.js';
-import { duplicateKeyProblems, locate, parseYaml, syntaxProblems, type LocatedProblem, type ParsedYaml } from './yamlDoc.js';
+import { duplicateKeyProblems, locate, parseYaml, syntaxProblems, type LocatedProblem } from './yamlDoc.js';
 import { issuesToPathProblems } from './zodIssues.js';
 
 export interface ParseOptions {

@@ -24,6 +24,7 @@ import { buildSnapshot, type FleetSnapshot } from '../state/snapshot.js';
 import { VERSION } from '../version.js';
 import type { WebConfig } from '../web/webConfig.js';
 import type { AssemblyContext, DaemonComponent, DaemonContext } from './component.js';
+import type { ExporterSignals } from '../alerting/rules/types.js';
 
 export interface PipelineOptions {
   logger: Logger;
@@ -87,8 +88,11 @@ export async function startPipeline(initial: ExporterConfig, opts: PipelineOptio
   checkOpenFiles(log, initial.nodes.length);
   const steps = watchClockSteps(parts.clock, log, parts.counters);
   scheduler.start(initial.nodes);
-  const signals = () =>
-    Object.assign({ pollOverruns: parts.counters.pollOverruns, evidenceWriteErrors: 0, agentKeyValid: undefined }, ...components.map((c) => c.signals?.() ?? {}));
+  const signals = (): ExporterSignals => {
+    const base: ExporterSignals = { pollOverruns: parts.counters.pollOverruns, evidenceWriteErrors: 0, agentKeyValid: undefined };
+    for (const c of components) Object.assign(base, c.signals?.());
+    return base;
+  };
   const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, clock: parts.clock, signals, evidence };
   for (const c of components) await c.start?.(ctx);
   // The address bound (0.0.0.0 when listening on all interfaces) beside the URL to open.
@@ -148,7 +152,10 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
   const assembly: AssemblyContext = { initial, config: () => current.config, logger: log, secrets, client, state, recordEvidence, evidenceNodes };
   const opened: DaemonComponent[] = [];
   try {
-    for (const c of components) opened.push(c), await c.open?.(assembly);
+    for (const c of components) {
+      opened.push(c);
+      await c.open?.(assembly);
+    }
   } catch (err) {
     await closeAll(opened);
     throw err;

@@ -16,7 +16,7 @@ export async function prepareEvidenceDir(settings: EvidenceSettings): Promise<vo
   try {
     await mkdir(resolve(settings.dir), { recursive: true });
   } catch (err) {
-    throw new Error(`evidence.dir ${resolve(settings.dir)} cannot be created (${(err as NodeJS.ErrnoException).code ?? err})`);
+    throw new Error(`evidence.dir ${resolve(settings.dir)} cannot be created (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
 }
 

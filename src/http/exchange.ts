@@ -154,7 +154,7 @@ export function exchange(dispatcher: Dispatcher, to: Destination, req: ExchangeR
       maxRedirections: 0,
     };
     try {
-      dispatcher.dispatch(options as Dispatcher.DispatchOptions, handler);
+      dispatcher.dispatch(options, handler);
     } catch (err) {
       handler.finish(err);
     }

@@ -165,7 +165,7 @@ export class FanOutReader {
 
   private tailOf(entity: FanOutEntity, method: string): string {
     let byMethod = this.tails.get(entity);
-    if (!byMethod) this.tails.set(entity, (byMethod = new Map()));
+    if (!byMethod) this.tails.set(entity, (byMethod = new Map<string, string>()));
     let tail = byMethod.get(method);
     if (tail === undefined) byMethod.set(method, (tail = rpcTail(method, entity.params)));
     return tail;

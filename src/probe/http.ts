@@ -29,7 +29,7 @@ export function endpointFor(target: Pick<NodeTarget, 'url' | 'headers'>): Endpoi
     u.password = '';
   }
   const fileHeaders: Array<[string, string]> = [];
-  for (const [name, v] of Object.entries(target.headers) as Array<[string, SecretValue]>) {
+  for (const [name, v] of Object.entries<SecretValue>(target.headers)) {
     if ('value' in v) staticHeaders[name.toLowerCase()] = v.value;
     else fileHeaders.push([name.toLowerCase(), v.file]);
   }
@@ -70,7 +70,7 @@ const targets = new WeakMap<Endpoint, Map<string, { url: Destination; headers: R
 
 function sharedTarget(ep: Endpoint, path: string, headers: Record<string, string>): { url: Destination; headers: Record<string, string> } {
   let byKey = targets.get(ep);
-  if (!byKey) targets.set(ep, (byKey = new Map()));
+  if (!byKey) targets.set(ep, (byKey = new Map<string, { url: Destination; headers: Record<string, string> }>()));
   const key = `${path}\n${JSON.stringify(headers)}`;
   let t = byKey.get(key);
   if (!t) byKey.set(key, (t = { url: new Destination(new URL(ep.base + path)), headers: { ...ep.staticHeaders, ...headers } }));

@@ -105,7 +105,7 @@ export class NodeProber {
 
   private call(namespace: string, ask: RpcAsk): Promise<RpcAnswer> {
     let byAsk = this.rpcs.get(namespace);
-    if (!byAsk) this.rpcs.set(namespace, (byAsk = new Map()));
+    if (!byAsk) this.rpcs.set(namespace, (byAsk = new Map<RpcAsk, RpcRequest>()));
     let rpc = byAsk.get(ask);
     if (!rpc) byAsk.set(ask, (rpc = prepareRpc(this.endpoint, `${namespace}_${ask.method}`, this.limits, ask.params)));
     return rpcCall(this.opts.client, this.endpoint, rpc);

@@ -24,12 +24,12 @@ export const BUILT_IN_PROBES: Readonly<Record<ProbeName, NodeProbe>> = {
 
 /** The built-in fan-out probes: what the `watch:` section reads (src/watch builds its views from them). */
 export const BUILT_IN_FAN_OUT: Readonly<Record<string, FanOutProbe>> = {
-  watchValidatorSet: watchValidatorSetProbe as FanOutProbe,
-  watchBlockRewards: watchBlockRewardsProbe as FanOutProbe,
-  watchValidatorDetail: watchValidatorDetailProbe as FanOutProbe,
-  watchMinerInfo: watchMinerInfoProbe as FanOutProbe,
-  watchBalance: watchBalanceProbe as FanOutProbe,
-  watchUnbonding: watchUnbondingProbe as FanOutProbe,
+  watchValidatorSet: watchValidatorSetProbe,
+  watchBlockRewards: watchBlockRewardsProbe,
+  watchValidatorDetail: watchValidatorDetailProbe,
+  watchMinerInfo: watchMinerInfoProbe,
+  watchBalance: watchBalanceProbe,
+  watchUnbonding: watchUnbondingProbe,
 };
 
 /** What any built-in probe answers (tests and benchmarks build results of it). */

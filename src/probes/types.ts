@@ -45,7 +45,7 @@ export type ProbeFamily =
 
 /** Keeps an entity family's types checked where it is declared. */
 export function entityFamily<E>(f: EntityFamily<E>): ProbeFamily {
-  return f as EntityFamily<unknown>;
+  return f;
 }
 
 export interface NodeProbe<D extends ProbeData = ProbeData> {

@@ -29,7 +29,7 @@ function intOption(values: Record<string, unknown>, key: string, min: number): n
   const raw = values[key];
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${key} must be an integer >= ${min}, got ${String(raw)}`);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   return n;
 }
 

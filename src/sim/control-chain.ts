@@ -65,7 +65,7 @@ function parse<S extends z.ZodType>(schema: S, body: string): z.output<S> | stri
     return 'body must be JSON';
   }
   const r = schema.safeParse(json);
-  return r.success ? (r.data as z.output<S>) : `bad body: ${r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`;
+  return r.success ? (r.data) : `bad body: ${r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`;
 }
 
 function act(c: ChainControl, kind: string, address: string, action: string | undefined, body: string): Reply {

@@ -72,7 +72,7 @@ export class SimFleet {
       specs.forEach((spec, i) => {
         if (spec.fault && spec.fault !== 'none') nodes[i]!.setFault(spec.fault);
       });
-      await Promise.all(nodes.map((n) => (n.fault() === 'down' ? n.kill() : undefined)));
+      await Promise.all(nodes.filter((n) => n.fault() === 'down').map((n) => n.kill()));
     } catch (e) {
       await fleet.close();
       throw e;

@@ -1,7 +1,7 @@
 // The state a simulated network's ledger starts from, derived from the chain's seeded draws so
 // every run (and every process) of a network starts the same.
 import { hash32, hex32 } from './rng.js';
-import { warmMiner, type MinerHabit, type MinerState } from './ledger-miners.js';
+import { warmMiner, type MinerHabit } from './ledger-miners.js';
 import type { ValidatorState } from './ledger-validators.js';
 import type { LedgerSeed, UnbondingEntry } from './ledger.js';
 

@@ -81,9 +81,9 @@ const CURRENT_METHODS = {
 
 type AnyMethod = MethodDef<z.ZodType>;
 const BUILD_METHODS: Record<SimBuild, Record<string, AnyMethod>> = {
-  earliest: EARLIEST_METHODS as Record<string, AnyMethod>,
-  staking: STAKING_METHODS as Record<string, AnyMethod>,
-  current: CURRENT_METHODS as Record<string, AnyMethod>,
+  earliest: EARLIEST_METHODS,
+  staking: STAKING_METHODS,
+  current: CURRENT_METHODS,
 };
 
 /** Method names (without namespace) a build offers. */

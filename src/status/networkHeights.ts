@@ -43,7 +43,7 @@ export class NetworkHeights {
 
   private add(net: string, h: number): void {
     let c = this.counts.get(net);
-    if (!c) this.counts.set(net, (c = new Map()));
+    if (!c) this.counts.set(net, (c = new Map<number, number>()));
     c.set(h, (c.get(h) ?? 0) + 1);
     const top = this.top.get(net);
     if (top === undefined || h > top) this.top.set(net, h);

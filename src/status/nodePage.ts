@@ -6,7 +6,7 @@ import { evidenceHtml, type EvidenceSection } from './evidenceList.js';
 export type { EvidenceSection } from './evidenceList.js';
 import { eventsHtml } from './fleetPage.js';
 import { historyBars, sparkline } from './charts.js';
-import { esc, nextCheckCell, page, STATUS_LABEL, timeCell } from './html.js';
+import { esc, nextCheckCell, page, timeCell } from './html.js';
 import { HISTORY_LENGTH } from './history.js';
 
 const dash = '<span class="muted">—</span>';

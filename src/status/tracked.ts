@@ -43,5 +43,5 @@ export function newTracked(name: string, history: NodeHistory, recordedAt: numbe
 }
 
 function unknownStatus(name: string): NodeStatus {
-  return { name, network: '', status: 'unknown' as StatusKind, reasons: [{ code: 'not_polled' }], text: 'not polled yet', backingOff: false, labels: {}, probes: [] };
+  return { name, network: '', status: 'unknown', reasons: [{ code: 'not_polled' }], text: 'not polled yet', backingOff: false, labels: {}, probes: [] };
 }

@@ -39,7 +39,7 @@ export async function verifyBasicAuth(
   const stored = users.get(creds.user);
 
   let cache = caches.get(users);
-  if (!cache) caches.set(users, (cache = new Map()));
+  if (!cache) caches.set(users, (cache = new Map<string, number>()));
   // The digest covers the stored hash too, so a changed hash never matches an old entry.
   const digest = createHash('sha256').update(`${authorization}\0${stored ?? ''}`).digest('base64');
   const expires = cache.get(digest);

@@ -69,7 +69,7 @@ describe('silenced alerts and the main thread', () => {
     vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number, ...args: unknown[]) => {
       if ((ms ?? 0) < 5) soon++;
       return real(fn, ms, ...(args as []));
-    }) as typeof setTimeout);
+    }));
     await new Promise((r) => real(r, 3_000));
     vi.restoreAllMocks();
     // Polling 8 nodes every 250 ms and evaluating every 500 ms arm some short timers; a spin arms thousands.

@@ -26,8 +26,8 @@ function spawnKept(command: string, args: string[], opts: { detached?: boolean }
   const child = spawn(command, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' }, detached: opts.detached });
   trackChild(child);
   let text = '';
-  child.stdout!.on('data', (c: Buffer) => (text += c.toString('utf8')));
-  child.stderr!.on('data', (c: Buffer) => (text += c.toString('utf8')));
+  child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (text += c.toString('utf8')));
   return { child, out: () => text };
 }
 

@@ -41,8 +41,8 @@ async function signalDuringStart(name: string, config: string, signal: 'SIGTERM'
   trackChild(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   // 'close' comes after both pipes are drained, so no output is lost.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, sig) => resolve({ code, signal: sig })));
   // A last resort only, should the process never exit: the assertions below then fail on SIGKILL.

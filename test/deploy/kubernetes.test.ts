@@ -47,12 +47,12 @@ type Validator = (obj: K8sObject) => void;
 // Each class checks its object against the JSON schema from the Kubernetes / prometheus-operator
 // OpenAPI definitions and throws with the failing path.
 const MODELS: Record<string, Validator> = {
-  'v1/ServiceAccount': (o) => new ServiceAccount(o as never).validate(),
-  'v1/ConfigMap': (o) => new ConfigMap(o as never).validate(),
-  'v1/Service': (o) => new Service(o as never).validate(),
-  'apps/v1/StatefulSet': (o) => new StatefulSet(o as never).validate(),
-  'policy/v1/PodDisruptionBudget': (o) => new PodDisruptionBudget(o as never).validate(),
-  'networking.k8s.io/v1/NetworkPolicy': (o) => new NetworkPolicy(o as never).validate(),
+  'v1/ServiceAccount': (o) => new ServiceAccount(o).validate(),
+  'v1/ConfigMap': (o) => new ConfigMap(o).validate(),
+  'v1/Service': (o) => new Service(o).validate(),
+  'apps/v1/StatefulSet': (o) => new StatefulSet(o).validate(),
+  'policy/v1/PodDisruptionBudget': (o) => new PodDisruptionBudget(o).validate(),
+  'networking.k8s.io/v1/NetworkPolicy': (o) => new NetworkPolicy(o).validate(),
   'monitoring.coreos.com/v1/ServiceMonitor': (o) => new ServiceMonitor(o as never).validate(),
   'monitoring.coreos.com/v1/PrometheusRule': (o) => new PrometheusRule(o as never).validate(),
 };
@@ -219,7 +219,7 @@ describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
     const sts = structuredClone(only<StatefulSetLike>(objects('sharded'), 'StatefulSet')) as unknown as { spec: { replicas: unknown } } & K8sObject;
     sts.spec.replicas = 'three';
     expect(() => validate(sts)).toThrow(/replicas must be integer/);
-    const sm = structuredClone(only(objects('sharded'), 'ServiceMonitor')) as K8sObject & { spec: { endpoints: Array<{ interval: string }> } };
+    const sm = structuredClone(only<K8sObject & { spec: { endpoints: Array<{ interval: string }> } }>(objects('sharded'), 'ServiceMonitor'));
     (sm.spec.endpoints[0] as { interval: string }).interval = 'often';
     expect(() => validate(sm)).toThrow(/interval must match pattern/);
   });
@@ -233,7 +233,7 @@ describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
     const container = sts.spec.template.spec.containers[0] as IContainer & { securityContext: Record<string, unknown> };
     container.securityContext.runAsNonRot = true;
     expect(() => validate(sts)).not.toThrow();
-    const sm = structuredClone(only(objects('sharded'), 'ServiceMonitor')) as K8sObject & { spec: Record<string, unknown> };
+    const sm = structuredClone(only<K8sObject & { spec: Record<string, unknown> }>(objects('sharded'), 'ServiceMonitor'));
     sm.spec.namespaceSelecter = {};
     const errors = unknownFieldErrors([sts, sm], REPO_ROOT);
     expect(errors).toHaveLength(2);

@@ -56,8 +56,8 @@ function burstThenKill(dir: string, minAcks: number): Promise<{ acked: Set<numbe
     let buffered = '';
     let stderr = '';
     let killed = false;
-    proc.stdout!.setEncoding('utf8');
-    proc.stdout!.on('data', (chunk: string) => {
+    proc.stdout.setEncoding('utf8');
+    proc.stdout.on('data', (chunk: string) => {
       buffered += chunk;
       const lines = buffered.split('\n');
       buffered = lines.pop() ?? ''; // an incomplete line is not an acknowledgement
@@ -70,7 +70,7 @@ function burstThenKill(dir: string, minAcks: number): Promise<{ acked: Set<numbe
         proc.kill('SIGKILL');
       }
     });
-    proc.stderr!.on('data', (c) => (stderr += String(c)));
+    proc.stderr.on('data', (c) => (stderr += String(c)));
     proc.on('error', reject);
     proc.on('exit', (code, signal) => {
       if (!killed) reject(new Error(`child exited early (code ${code}): ${stderr}`));

@@ -225,7 +225,7 @@ describe('secrets learnt after a shape was planned', () => {
     const node = { target: { name: 'n', network: 'net' }, upstreamVersion: 0 } as NodeValues & { target: { name: string; network: string } };
     const upstream = new FleetUpstream(() => [node], { scrub });
     const poll = (v: number) => {
-      metricsProbe.apply(node, metricsProbe.parse(`a{k="late-secret"} ${v}\n`, ctx) as never, 0);
+      metricsProbe.apply(node, metricsProbe.parse(`a{k="late-secret"} ${v}\n`, ctx), 0);
       return upstream.prepare(node)!;
     };
     expect(poll(1).bytes.toString()).toContain('late-secret');

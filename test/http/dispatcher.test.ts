@@ -23,7 +23,7 @@ let origin: string;
 /** Every socket the server accepted, in order, and whether it has closed. */
 let sockets: Array<{ socket: Socket; closed: boolean }> = [];
 /** Requests to /hold, answered when the test calls them. */
-let held: Array<() => void> = [];
+const held: Array<() => void> = [];
 const dispatchers: NodeDispatcher[] = [];
 
 beforeAll(async () => {

@@ -193,7 +193,7 @@ describe('kept per-node lines (FleetColumns)', () => {
       nodes.forEach((v, i) => {
         if (pick(3) !== 0) return;
         nodes[i] = edit(v);
-        if (pick(2) === 0) live.update(shown(nodes[i]!, undefined, []), infoKeys);
+        if (pick(2) === 0) live.update(shown(nodes[i], undefined, []), infoKeys);
       });
       const views = nodes.map((v, i) => shown(v, i % 7, v.probes.map((p) => p.backingOff)));
       expect(render(live, views, infoKeys, step % 2 === 0)).toBe(render(new FleetColumns(), views, infoKeys, step % 2 === 0));

@@ -125,8 +125,8 @@ describe('MetricsView', () => {
     const { view } = setup();
     const v = view();
     const results = await Promise.all([v.render('text'), v.render('openmetrics'), v.render('text')]);
-    expect(results[0]!.body.toString()).toBe(results[2]!.body.toString());
-    expect(results[1]!.body.toString()).toContain('# EOF');
+    expect(results[0].body.toString()).toBe(results[2].body.toString());
+    expect(results[1].body.toString()).toContain('# EOF');
   });
 
   const tools = checkTools(['promtool']);

@@ -40,7 +40,7 @@ const BASIC = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
 const NODE = 'val-test-1';
 const CAP = 16 * 1024;
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
+const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });

@@ -29,7 +29,7 @@ describe('prepared probe requests', () => {
 
   it('never shares a target or headers between nodes', () => {
     const one = prepareRpc(endpointFor(target('http://node-1:8545')), 'claw_blockNumber', limits);
-    const two = prepareRpc(endpointFor({ url: 'http://node-2:8545', headers: {} } as never), 'claw_blockNumber', limits);
+    const two = prepareRpc(endpointFor({ url: 'http://node-2:8545', headers: {} }), 'claw_blockNumber', limits);
     expect(two.request.url).not.toBe(one.request.url);
     expect(two.request.url.origin).toBe('http://node-2:8545');
     expect(two.request.headers).toEqual({ 'content-type': 'application/json', accept: 'application/json' });

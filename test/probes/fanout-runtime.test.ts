@@ -34,7 +34,6 @@ const stakeOf: FanOutProbe<bigint> = {
 
 let fleet: SimFleet;
 let daemon: Daemon;
-const requested: string[] = [];
 
 beforeAll(async () => {
   registerProbe('stakeOf', stakeOf);

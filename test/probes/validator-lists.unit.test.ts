@@ -18,12 +18,12 @@ describe('shared validator lists', () => {
   it('gives nodes that report the same validators one list object, through the probe descriptor', () => {
     const d = probeDescriptor('validators');
     const nodes = [{}, {}, {}] as NodeValues[];
-    for (const node of nodes) d.apply(node, { probe: 'validators', value: parse(answer(30)) } as never, 0);
+    for (const node of nodes) d.apply(node, { probe: 'validators', value: parse(answer(30)) }, 0);
     expect(nodes[1]!.validators).toBe(nodes[0]!.validators);
     expect(nodes[2]!.validators).toBe(nodes[0]!.validators);
     expect(nodes[0]!.validators).toHaveLength(30);
     // One node's set changes: it gets its own list with the new stake; the others keep theirs.
-    d.apply(nodes[2]!, { probe: 'validators', value: parse(answer(30, (i) => String(i === 17 ? 5 : 1000 + i))) } as never, 0);
+    d.apply(nodes[2]!, { probe: 'validators', value: parse(answer(30, (i) => String(i === 17 ? 5 : 1000 + i))) }, 0);
     expect(nodes[2]!.validators).not.toBe(nodes[0]!.validators);
     expect(nodes[2]!.validators![17]!.stake).toBe(5n);
     expect(nodes[0]!.validators![17]!.stake).toBe(1017n);

@@ -116,7 +116,10 @@ describe('Scheduler', () => {
     const buckets = new Array<number>(10).fill(0);
     for (const s of h.starts) buckets[Math.floor(s.at / 1_000)]!++;
     // Uniform would be 100 per tenth of the interval; a fleet firing at once would fill one bucket.
-    for (const b of buckets) expect(b).toBeGreaterThan(60), expect(b).toBeLessThan(140);
+    for (const b of buckets) {
+      expect(b).toBeGreaterThan(60);
+      expect(b).toBeLessThan(140);
+    }
     for (const n of nodes.slice(0, 20)) expect(startsOf(h, n.name)).toEqual([tickPhase(n.name, 10_000)]);
     await h.scheduler.stop(0);
   });

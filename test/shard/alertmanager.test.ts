@@ -99,7 +99,7 @@ describe.skipIf(tools.skip)(`built-in alerting of two shards and an HA twin into
   }, 3 * WAIT_MS);
 
   afterAll(async () => {
-    await Promise.allSettled(Object.values(replicas).map((r) => r?.stop()));
+    await Promise.allSettled(Object.values(replicas).map(async (r) => r?.stop()));
     await Promise.allSettled([alertmanager?.stop(), fleet?.close(), hook?.close()]);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

@@ -21,7 +21,7 @@ function mulAdd1(a: Limbs): Limbs {
   return [out[0], out[1], out[2], out[3]] as Limbs;
 }
 /** key >> 33, from the limbs: bits 33..63 */
-const high31 = (k: Limbs): number => Math.floor((k[2] as number) / 2) + (k[3] as number) * 0x8000;
+const high31 = (k: Limbs): number => Math.floor((k[2]) / 2) + (k[3]) * 0x8000;
 function referenceJump(key: bigint, buckets: number): number {
   let k = toLimbs(key);
   let b = -1;

@@ -49,9 +49,9 @@ function killMidWrite(file: string): Promise<string[]> {
     const proc = spawn(process.execPath, [childScript, join(build, 'persist.js'), join(build, 'history.js'), file], { stdio: ['ignore', 'pipe', 'pipe'] });
     const said: string[] = [];
     let stderr = '';
-    proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    proc.stdout!.setEncoding('utf8');
-    proc.stdout!.on('data', (chunk: string) => {
+    proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    proc.stdout.setEncoding('utf8');
+    proc.stdout.on('data', (chunk: string) => {
       for (const line of chunk.split('\n').filter(Boolean)) {
         said.push(line);
         if (line === 'mid') proc.kill('SIGKILL');

@@ -221,7 +221,7 @@ function resultOf(s: Extract<Step, { kind: 'result' }>, probe: ProbeName, at: nu
   if (probe === 'health') return ok({ probe, value: { status: 'ok', height: h, lastBlockAgeSecs: s.age ?? undefined } }, at);
   if (probe === 'blockNumber') return height(h, at);
   if (probe === 'miningStats') return ok({ probe, value: { totalMiners: 1, activeMiners: 1, currentBlockReward: 1n, miningUpgradeHeight: 9, upgraded: false } }, at);
-  return ok({ probe, value: [] } as ProbeData, at);
+  return ok({ probe, value: [] }, at);
 }
 
 /** The fleet as a board deriving every node on every update sees it: every node read, each with a new revision. */
@@ -238,7 +238,7 @@ function everyNodeAnew(state: FleetState): BoardFleet {
     },
     watch: () => changes,
     unwatch: () => undefined,
-  } as BoardFleet;
+  };
 }
 
 describe('status board, incremental against deriving every node', () => {

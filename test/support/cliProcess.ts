@@ -60,8 +60,8 @@ function spawnCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string 
     }
     into.push(chunk);
   };
-  child.stdout!.on('data', keep(out));
-  child.stderr!.on('data', keep(err));
+  child.stdout.on('data', keep(out));
+  child.stderr.on('data', keep(err));
   const stdout = () => Buffer.concat(out).toString('utf8');
   const stderr = () => Buffer.concat(err).toString('utf8');
   const exited = new Promise<CliResult>((resolve) => {

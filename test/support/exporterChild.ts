@@ -60,7 +60,7 @@ export async function startExporter(
   let other = '';
   const waiters = new Set<() => void>();
   let partial = '';
-  child.stdout!.on('data', (c: Buffer) => {
+  child.stdout.on('data', (c: Buffer) => {
     partial += c.toString('utf8');
     const parts = partial.split('\n');
     partial = parts.pop() ?? '';
@@ -73,7 +73,7 @@ export async function startExporter(
     }
     for (const w of waiters) w();
   });
-  child.stderr!.on('data', (c: Buffer) => {
+  child.stderr.on('data', (c: Buffer) => {
     other = (other + c.toString('utf8')).slice(-8192);
   });
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;

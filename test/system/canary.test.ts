@@ -257,7 +257,7 @@ describe('the whole daemon keeps every secret confined', () => {
     keepResult('run 1 daemon', r);
 
     // The logs tell the story without the key: each outcome was logged.
-    const msgs = jsonLines(r.stdout).map((l) => `${String(l.msg)} ${String(l.reason ?? '')}`);
+    const msgs = jsonLines(r.stdout).map((l) => `${String(l.msg)} ${JSON.stringify(l.reason ?? '')}`);
     for (const expected of ['agent platform key accepted ok', 'agent platform check not ok unauthorized', 'agent platform check not ok forbidden', 'agent platform check not ok server_error', 'agent platform check not ok redirect']) {
       expect(msgs).toContain(expected);
     }

@@ -100,7 +100,7 @@ interface PanelLike {
  * too; `label_values(label)` and other functions do not name a metric.
  */
 function variableQueryExpr(query: unknown): string | undefined {
-  const text = typeof query === 'string' ? query : typeof query === 'object' && query && 'query' in query ? String((query as { query: unknown }).query) : '';
+  const text = typeof query === 'string' ? query : typeof query === 'object' && query && 'query' in query ? String((query).query) : '';
   const lv = /^\s*label_values\(\s*(.+),\s*[A-Za-z_][A-Za-z0-9_]*\s*\)\s*$/s.exec(text);
   if (lv?.[1]) return lv[1];
   const qr = /^\s*query_result\(\s*(.+)\s*\)\s*$/s.exec(text);
@@ -135,7 +135,7 @@ export function ruleExpressions(yamlText: string, file: string): PromqlExpressio
   for (const g of doc?.groups ?? []) {
     for (const r of g.rules ?? []) {
       if (r.expr === undefined || r.expr === null) continue;
-      out.push({ file, where: `group "${g.name ?? '?'}" ${r.alert ? `alert ${r.alert}` : `record ${r.record ?? '?'}`}`, expr: String(r.expr) });
+      out.push({ file, where: `group "${g.name ?? '?'}" ${r.alert ? `alert ${r.alert}` : `record ${r.record ?? '?'}`}`, expr: typeof r.expr === 'string' ? r.expr : JSON.stringify(r.expr) });
     }
   }
   return out;

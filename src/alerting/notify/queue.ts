@@ -126,7 +126,7 @@ export class ReceiverQueue {
     let attempts = 0;
     for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
       attempts = attempt;
-      const outcomes = await Promise.all(pending.map((r) => this.opts.send(r).catch((e: unknown) => ({ ok: false, retryable: true, message: String(e) }) as DeliveryOutcome)));
+      const outcomes = await Promise.all(pending.map((r) => this.opts.send(r).catch((e: unknown): DeliveryOutcome => ({ ok: false, retryable: true, message: String(e) }))));
       if (this.stop.signal.aborted) return undefined;
       const failed = outcomes.map((o, i) => ({ o, r: pending[i]! })).filter(({ o }) => !o.ok);
       const base = { receiver: this.opts.receiver, notification: item.notification, attempts: attempt, durationMs: this.opts.now() - started };

@@ -144,5 +144,5 @@ export interface AnyReceiverKind {
 export function defineReceiverKind<Shape extends z.ZodRawShape, Settings extends object, Spec extends object, Part extends DeliveryPart>(
   k: ReceiverKind<Shape, Settings, Spec, Part>,
 ): AnyReceiverKind {
-  return k as unknown as AnyReceiverKind;
+  return k;
 }

@@ -19,7 +19,7 @@ const THRESHOLD_KEY = `alerting.rules.${HEIGHT_STALLED}.threshold`;
 function windowInForce(doc: Obj): { ms: number; overridden: boolean } | undefined {
   if (!isObj(doc.alerting)) return undefined;
   const rules = isObj(doc.alerting) && isObj(doc.alerting.rules) ? doc.alerting.rules : {};
-  const rule = isObj(rules[HEIGHT_STALLED]) ? (rules[HEIGHT_STALLED] as Obj) : {};
+  const rule = isObj(rules[HEIGHT_STALLED]) ? (rules[HEIGHT_STALLED]) : {};
   if (rule.enabled === false) return undefined;
   if (rule.threshold === undefined) return { ms: stallWindowMs(undefined), overridden: false };
   return typeof rule.threshold === 'number' && Number.isFinite(rule.threshold) ? { ms: stallWindowMs(rule.threshold), overridden: true } : undefined;

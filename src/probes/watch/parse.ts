@@ -37,7 +37,7 @@ export function parseValidatorDetail(result: unknown): ValidatorDetail {
     weight: optionalCount(result, 'weight', 'getValidatorDetail.weight'),
     agentScore: optionalCount(result, 'agentScore', 'getValidatorDetail.agentScore'),
     commissionBps: optionalCount(result, 'commission_bps', 'getValidatorDetail.commission_bps'),
-    jailed: result.jailed as boolean | undefined,
+    jailed: result.jailed,
     uptime: isObject(u)
       ? { expected: count(u.expected_blocks, 'uptime.expected_blocks'), produced: count(u.produced_blocks, 'uptime.produced_blocks'), signed: count(u.signed_blocks, 'uptime.signed_blocks') }
       : undefined,

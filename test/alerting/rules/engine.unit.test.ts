@@ -308,7 +308,7 @@ describe('the other definitions over snapshots', () => {
     const e = new AlertEngine(opts({ rules: { LedgerNodeDown: { forMs: 0 } } }));
     e.evaluate({ snapshot: snapshot([node('a', { up: false })]), exporter: quiet }, T0);
     const broken = { nodes: [{ name: 'a', network: 'main', get up(): boolean { throw new Error('boom'); } } as unknown as NodeView], networks: [] };
-    e.evaluate({ snapshot: broken as FleetSnapshot, exporter: quiet }, T0 + 15 * S);
+    e.evaluate({ snapshot: broken, exporter: quiet }, T0 + 15 * S);
     expect(e.evaluationErrors().get('LedgerNodeDown')).toBe('boom');
     expect(find(e, 'LedgerNodeDown')?.state).toBe('firing');
   });
