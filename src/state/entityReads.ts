@@ -25,6 +25,7 @@ export class EntityReads {
       const old = before?.get(entity.key);
       // The same key for another address or network (an edited entry) is another entity.
       const same = old !== undefined && old.entity.id === entity.id && old.entity.network === entity.network;
+      if (same && old.entity !== entity) this.copies.delete(old);
       next.set(entity.key, same ? Object.assign(old, { entity }) : { entity, consecutiveFailures: 0, failures: noFailures() });
     }
     this.byProbe.set(probe, next);
@@ -44,6 +45,7 @@ export class EntityReads {
     r.lastSuccessAt = at;
     r.consecutiveFailures = 0;
     r.servedBy = servedBy;
+    this.copies.delete(r);
     this.version++;
     this.completed++;
   }
@@ -54,6 +56,7 @@ export class EntityReads {
     r.data = undefined;
     r.consecutiveFailures++;
     r.failures[reason]++;
+    this.copies.delete(r);
     this.version++;
     this.completed++;
   }
@@ -63,13 +66,21 @@ export class EntityReads {
   }
 
   private kept: { version: number; view: ReadonlyMap<string, readonly EntityReadView[]> } | undefined;
+  /** Each read's copy as of its last change: a read that did not change keeps its copy (and its identity). */
+  private readonly copies = new WeakMap<EntityRead, EntityReadView>();
 
   /** Every probe's reads, as FleetSnapshot.fanOut shows them: copies, so later reads do not change a snapshot. */
   view(): ReadonlyMap<string, readonly EntityReadView[]> {
     if (this.kept?.version === this.version) return this.kept.view;
     const out = new Map<string, EntityReadView[]>();
-    for (const [probe, reads] of this.byProbe) out.set(probe, [...reads.values()].map((r) => ({ ...r, failures: { ...r.failures } })));
+    for (const [probe, reads] of this.byProbe) out.set(probe, [...reads.values()].map((r) => this.copyOf(r)));
     this.kept = { version: this.version, view: out };
     return out;
+  }
+
+  private copyOf(r: EntityRead): EntityReadView {
+    let c = this.copies.get(r);
+    if (!c) this.copies.set(r, (c = { ...r, failures: { ...r.failures } }));
+    return c;
   }
 }

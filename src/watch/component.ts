@@ -2,17 +2,18 @@
 // the fan-out reads on it (the fan-out component reads, and adds them first).
 import type { DaemonComponent } from '../daemon/component.js';
 import type { ExporterConfig } from '../domain.js';
-import { buildWatchSnapshot } from './views.js';
+import { WatchViews } from './views.js';
 
 export function watchComponent(): DaemonComponent {
   let config: (() => ExporterConfig) | undefined;
+  const views = new WatchViews();
   return {
     name: 'watch',
     open(ctx) {
       config = () => ctx.config();
     },
     addToSnapshot(snap) {
-      const w = config && buildWatchSnapshot(config(), snap);
+      const w = config && views.build(config(), snap);
       if (w) snap.watch = w;
     },
   };

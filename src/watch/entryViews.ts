@@ -38,17 +38,41 @@ export function validatorView(i: EntryInputs): WatchedValidatorView {
   return v;
 }
 
+/** A validator set by weight (heaviest first): each address's place and the lowest weight. */
+interface Ranking {
+  places: Map<string, number>;
+  weights: number[];
+  lowest: number;
+}
+
+// The set's data is the same object while a re-read says the same (EntityReads keeps it), so the
+// sort runs once per network per set change, not once per watched validator per snapshot.
+const rankings = new WeakMap<readonly ValidatorInfo[], Ranking>();
+
+function rankingOf(set: readonly ValidatorInfo[]): Ranking {
+  let r = rankings.get(set);
+  if (!r) {
+    const ranked = [...set].sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0) || (a.address < b.address ? -1 : 1));
+    const places = new Map<string, number>();
+    // The first of an address listed twice, as a search from the top would find.
+    ranked.forEach((x, i) => places.has(x.address) || places.set(x.address, i));
+    r = { places, weights: ranked.map((x) => x.weight ?? 0), lowest: ranked[ranked.length - 1]?.weight ?? 0 };
+    rankings.set(set, r);
+  }
+  return r;
+}
+
 function placeInSet(v: WatchedValidatorView, set: readonly ValidatorInfo[], address: string): void {
-  const ranked = [...set].sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0) || (a.address < b.address ? -1 : 1));
-  const at = ranked.findIndex((x) => x.address === address);
+  const ranking = rankingOf(set);
+  const at = ranking.places.get(address) ?? -1;
   v.active = at >= 0;
   v.setSize = set.length;
   if (at >= 0) v.rank = at + 1;
   // No seat to keep for an address without stake.
   if (at < 0 && v.registered !== true) return;
-  const own = at >= 0 ? (ranked[at]!.weight ?? 0) : (v.weight ?? 0);
+  const own = at >= 0 ? ranking.weights[at]! : (v.weight ?? 0);
   if (set.length < ACTIVE_SEATS) v.seatMarginRatio = 1;
-  else if (own > 0) v.seatMarginRatio = (own - (ranked[ranked.length - 1]!.weight ?? 0)) / own;
+  else if (own > 0) v.seatMarginRatio = (own - ranking.lowest) / own;
 }
 
 export function minerView(i: EntryInputs): WatchedMinerView {

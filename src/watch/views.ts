@@ -1,9 +1,11 @@
 // The watch's view of each entry, from what the fan-out probes last read (FleetSnapshot.fanOut)
 // and the fleet (heights, epochs): pure. A value not read, or whose last read failed, is absent.
+// Snapshots come often (alerts, scrapes, pages) and most entries' reads have not changed since
+// the last one, so a WatchViews keeps each entry's view until one of its inputs changes.
 import { DEFAULT_DECIMALS, DEFAULT_EPOCH_BLOCKS, type EntityReadView, type ExporterConfig, type FleetSnapshot } from '../domain.js';
 import { accountView, minerView, validatorView } from './entryViews.js';
 import type { EntryInputs } from './inputs.js';
-import type { WatchEntry, WatchSnapshot } from './types.js';
+import type { WatchEntry, WatchSnapshot, WatchedView } from './types.js';
 
 const OWN: Record<WatchEntry['kind'], string[]> = {
   validator: ['watchValidatorDetail'],
@@ -12,32 +14,86 @@ const OWN: Record<WatchEntry['kind'], string[]> = {
 };
 const NETWORK: Record<WatchEntry['kind'], string[]> = { validator: ['watchValidatorSet', 'watchBlockRewards'], miner: [], account: [] };
 
-export function buildWatchSnapshot(config: ExporterConfig, fleet: FleetSnapshot): WatchSnapshot | undefined {
-  const w = config.watch;
-  if (!w) return undefined;
-  const reads = new Map<string, Map<string, EntityReadView>>();
-  for (const [probe, list] of fleet.fanOut ?? []) reads.set(probe, new Map(list.map((r) => [r.entity.key, r])));
-  const networks = new Map(fleet.networks.map((n) => [n.network, n]));
-  const nodes = new Map(fleet.nodes.map((n) => [n.name, n]));
-  const out: WatchSnapshot = { validators: [], miners: [], accounts: [] };
-  for (const entry of w.entries) {
-    const network = networks.get(entry.network);
-    const settings = config.networks[entry.network];
-    const pick = (probes: string[], key: string) => Object.fromEntries(probes.map((p) => [p, reads.get(p)?.get(key)]));
-    const inputs: EntryInputs = {
-      entry,
-      network,
-      epoch: network?.sourceNode === undefined ? undefined : nodes.get(network.sourceNode)?.health?.epoch,
-      decimals: settings?.decimals ?? DEFAULT_DECIMALS,
-      epochBlocks: settings?.epochBlocks ?? DEFAULT_EPOCH_BLOCKS,
-      own: pick(OWN[entry.kind], entry.name),
-      networkReads: pick(NETWORK[entry.kind], entry.network),
-      intervalMs: w.intervalMs,
-    };
-    if (entry.kind === 'validator') out.validators.push(validatorView(inputs));
-    else if (entry.kind === 'miner') out.miners.push(minerView(inputs));
-    else out.accounts.push(accountView(inputs));
-  }
-  return out;
+type Reads = ReadonlyMap<string, ReadonlyMap<string, EntityReadView>>;
+
+/** What an entry's view was built from: reads (by identity: a changed read is a new copy), then scalars. */
+type Signature = ReadonlyArray<unknown>;
+
+interface Kept {
+  signature: Signature;
+  view: WatchedView;
 }
 
+/** Builds watch snapshots, rebuilding an entry's view only when what it is built from changed. */
+export class WatchViews {
+  private kept = new WeakMap<WatchEntry, Kept>();
+  private readonly indexed = new WeakMap<readonly EntityReadView[], Map<string, EntityReadView>>();
+
+  build(config: ExporterConfig, fleet: FleetSnapshot): WatchSnapshot | undefined {
+    const w = config.watch;
+    if (!w) return undefined;
+    const reads = this.index(fleet);
+    const networks = new Map(fleet.networks.map((n) => [n.network, n]));
+    const nodes = new Map(fleet.nodes.map((n) => [n.name, n]));
+    const out: WatchSnapshot = { validators: [], miners: [], accounts: [] };
+    for (const entry of w.entries) {
+      const network = networks.get(entry.network);
+      const settings = config.networks[entry.network];
+      const epoch = network?.sourceNode === undefined ? undefined : nodes.get(network.sourceNode)?.health?.epoch;
+      const own = OWN[entry.kind].map((p) => reads.get(p)?.get(entry.name));
+      const shared = NETWORK[entry.kind].map((p) => reads.get(p)?.get(entry.network));
+      const decimals = settings?.decimals ?? DEFAULT_DECIMALS;
+      const epochBlocks = settings?.epochBlocks ?? DEFAULT_EPOCH_BLOCKS;
+      // Only what the entry's kind reads from the network: a new height rebuilds accounts alone.
+      const fromNetwork = entry.kind === 'miner' ? epoch : entry.kind === 'account' ? network?.heightMax : undefined;
+      const signature = [...own, ...shared, decimals, epochBlocks, w.intervalMs, fromNetwork];
+      let k = this.kept.get(entry);
+      if (!k || !sameSignature(k.signature, signature)) {
+        const inputs: EntryInputs = {
+          entry,
+          network,
+          epoch,
+          decimals,
+          epochBlocks,
+          own: Object.fromEntries(OWN[entry.kind].map((p, i) => [p, own[i]])),
+          networkReads: Object.fromEntries(NETWORK[entry.kind].map((p, i) => [p, shared[i]])),
+          intervalMs: w.intervalMs,
+        };
+        k = { signature, view: viewOf(inputs) };
+        this.kept.set(entry, k);
+      }
+      const v = k.view;
+      if (v.kind === 'validator') out.validators.push(v);
+      else if (v.kind === 'miner') out.miners.push(v);
+      else out.accounts.push(v);
+    }
+    return out;
+  }
+
+  /** Each probe's reads by entity key; the lists are kept by the fan-out while no read changes. */
+  private index(fleet: FleetSnapshot): Reads {
+    const out = new Map<string, ReadonlyMap<string, EntityReadView>>();
+    for (const [probe, list] of fleet.fanOut ?? []) {
+      let byKey = this.indexed.get(list);
+      if (!byKey) this.indexed.set(list, (byKey = new Map(list.map((r) => [r.entity.key, r]))));
+      out.set(probe, byKey);
+    }
+    return out;
+  }
+}
+
+function viewOf(inputs: EntryInputs): WatchedView {
+  const kind = inputs.entry.kind;
+  return kind === 'validator' ? validatorView(inputs) : kind === 'miner' ? minerView(inputs) : accountView(inputs);
+}
+
+function sameSignature(a: Signature, b: Signature): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+/** One snapshot's watch, built from scratch (tests, and callers that keep no WatchViews). */
+export function buildWatchSnapshot(config: ExporterConfig, fleet: FleetSnapshot): WatchSnapshot | undefined {
+  return new WatchViews().build(config, fleet);
+}

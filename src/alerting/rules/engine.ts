@@ -30,6 +30,10 @@ export interface EngineInputs {
 interface ActiveRule {
   def: AlertDefinition;
   params: AlertParams;
+  /** The annotations' templates, made once per configuration. */
+  templates: Record<string, string>;
+  /** A sample's labels (kept by definitions whose subject did not change) -> the instance's labels and id. */
+  identities: WeakMap<Labels, { labels: Labels; id: string }>;
 }
 
 export const RESOLVED_RETENTION_MS = 15 * 60_000;
@@ -43,6 +47,9 @@ export class AlertEngine {
   private readonly ranges = new RangeStore();
   private readonly errors = new Map<string, string>();
   private opts!: EngineOptions;
+  private byName = new Map<string, ActiveRule>();
+  /** Which rule rendered an annotations object: the same rule, labels and value render the same text. */
+  private readonly renderedBy = new WeakMap<Record<string, string>, ActiveRule>();
 
   constructor(opts: EngineOptions) {
     this.configure(opts);
@@ -53,13 +60,15 @@ export class AlertEngine {
     this.opts = opts;
     this.rules = (opts.definitions ?? ALERT_DEFINITIONS).flatMap((def) => {
       const params = def.evaluate ? effectiveParams(def, opts.rules) : undefined;
-      return params ? [{ def, params }] : [];
+      if (!params) return [];
+      return [{ def, params, templates: annotationTemplates(def, params, opts.runbookBase), identities: new WeakMap() }];
     });
+    this.byName = new Map(this.rules.map((r) => [r.def.name, r]));
   }
 
   /** Parameters in effect for an alert the engine evaluates (undefined when disabled or Prometheus-only). */
   params(name: string): AlertParams | undefined {
-    return this.rules.find((r) => r.def.name === name)?.params;
+    return this.byName.get(name)?.params;
   }
 
   /**
@@ -78,7 +87,8 @@ export class AlertEngine {
 
   evaluate(inputs: EngineInputs, now: number): void {
     const seen = new Set<string>();
-    for (const { def, params } of this.rules) {
+    for (const rule of this.rules) {
+      const { def, params } = rule;
       let samples;
       try {
         samples = def.evaluate!({
@@ -97,19 +107,23 @@ export class AlertEngine {
         continue;
       }
       for (const s of samples) {
-        const labels: Labels = { ...s.labels, ...(def.scope === 'exporter' ? { instance: this.opts.instance } : {}), alertname: def.name, severity: params.severity };
-        const id = fingerprint(labels);
+        const { labels, id } = this.identify(rule, s.labels);
         seen.add(id);
         if (s.hold) continue;
-        const annotations = renderAnnotations(def, params, this.opts.runbookBase, labels, s.value);
-        this.instances.set(id, observeActive(this.instances.get(id), id, { labels, annotations, value: s.value }, params, now));
+        const current = this.instances.get(id);
+        let annotations = current?.annotations;
+        if (!annotations || current!.value !== s.value || this.renderedBy.get(annotations) !== rule) {
+          annotations = renderAnnotations(rule.templates, labels, s.value);
+          this.renderedBy.set(annotations, rule);
+        }
+        this.instances.set(id, observeActive(current, id, { labels, annotations, value: s.value }, params, now));
       }
     }
     const nodes = new Set(inputs.snapshot.nodes.map((n) => n.name));
     const networks = new Set(inputs.snapshot.networks.map((n) => n.network));
     for (const [id, inst] of this.instances) {
       if (seen.has(id)) continue;
-      const rule = this.rules.find((r) => r.def.name === inst.alertname);
+      const rule = this.byName.get(inst.alertname);
       // Gone: the alert was disabled, or its node or network was removed by a reload.
       const gone =
         !rule ||
@@ -124,6 +138,18 @@ export class AlertEngine {
       else this.instances.delete(id);
     }
     this.ranges.sweep(now);
+  }
+
+  /** The instance's labels and id for a sample's labels, hashed once while the sample keeps them. */
+  private identify(rule: ActiveRule, sampleLabels: Labels): { labels: Labels; id: string } {
+    let known = rule.identities.get(sampleLabels);
+    if (!known) {
+      const scope: Labels = rule.def.scope === 'exporter' ? { instance: this.opts.instance } : {};
+      const labels: Labels = { ...sampleLabels, ...scope, alertname: rule.def.name, severity: rule.params.severity };
+      known = { labels, id: fingerprint(labels) };
+      rule.identities.set(sampleLabels, known);
+    }
+    return known;
   }
 
   /** Pending, firing and recently resolved instances, oldest first. */
@@ -142,8 +168,8 @@ export class AlertEngine {
   }
 }
 
-function renderAnnotations(def: AlertDefinition, params: AlertParams, runbookBase: string, labels: Labels, value: number): Record<string, string> {
+function renderAnnotations(templates: Record<string, string>, labels: Labels, value: number): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, t] of Object.entries(annotationTemplates(def, params, runbookBase))) out[k] = renderTemplate(t, labels, value);
+  for (const [k, t] of Object.entries(templates)) out[k] = renderTemplate(t, labels, value);
   return out;
 }

@@ -35,6 +35,7 @@ export interface Observation {
 
 /** The condition is true at `now`. Returns the next state of `current` (or a new pending one). */
 export function observeActive(current: AlertInstance | undefined, id: string, obs: Observation, timing: Timing, now: number): AlertInstance {
+  if (current && unchanged(current, obs, timing, now)) return current;
   const base: AlertInstance =
     current && current.state !== 'resolved'
       ? { ...current, labels: obs.labels, annotations: obs.annotations, value: obs.value, keepFiringSince: undefined }
@@ -55,4 +56,11 @@ export function observeInactive(current: AlertInstance, timing: Timing, now: num
     if (now - since < timing.keepFiringForMs) return { ...current, keepFiringSince: since };
   }
   return { ...current, state: 'resolved', resolvedAt: now, keepFiringSince: undefined };
+}
+
+/** Nothing to change: the same observation again, no pending instance due to fire, no keep_firing_for running. */
+function unchanged(current: AlertInstance, obs: Observation, timing: Timing, now: number): boolean {
+  if (current.state === 'resolved' || current.keepFiringSince !== undefined) return false;
+  if (current.state === 'pending' && now - current.activeAt >= timing.forMs) return false;
+  return current.value === obs.value && current.labels === obs.labels && current.annotations === obs.annotations;
 }

@@ -11,8 +11,14 @@ export const WATCH_KINDS: readonly WatchKind[] = ['validator', 'miner', 'account
 /** A number: the condition holds, with this value; false: it does not; undefined: not known. */
 export type Verdict = number | false | undefined;
 
+// A view is kept while its entry's reads do not change (watch/views.ts), so are its labels: the
+// engine then knows the instance without hashing them again.
+const labelsOf = new WeakMap<WatchedView, Record<string, string>>();
+
 export function watchLabels(v: WatchedView): Record<string, string> {
-  return { name: v.name, network: v.network, [v.kind]: v.address };
+  let l = labelsOf.get(v);
+  if (!l) labelsOf.set(v, (l = { name: v.name, network: v.network, [v.kind]: v.address }));
+  return l;
 }
 
 export function perEntry<V extends WatchedView>(list: readonly V[] | undefined, verdict: (v: V) => Verdict): AlertSample[] {
@@ -40,9 +46,15 @@ export function byEntry(kind: WatchKind | 'any', expr: string): string {
     .join('\n')}\n)`;
 }
 
+const entryKeys = new WeakMap<WatchSnapshot, Set<string>>();
+const entryKey = (kind: string, name: string, network: string, address: string) => `${kind}\u0000${name}\u0000${network}\u0000${address}`;
+
 /** An instance of a watch alert whose entry is no longer configured (a reload removed it). */
 export function watchEntryGone(labels: Labels, watch: WatchSnapshot | undefined): boolean {
   const kind = WATCH_KINDS.find((k) => labels[k] !== undefined);
   if (!kind) return false;
-  return !allEntries(watch).some((e) => e.kind === kind && e.name === labels.name && e.network === labels.network && e.address === labels[kind]);
+  if (!watch || labels.name === undefined || labels.network === undefined) return true;
+  let keys = entryKeys.get(watch);
+  if (!keys) entryKeys.set(watch, (keys = new Set(allEntries(watch).map((e) => entryKey(e.kind, e.name, e.network, e.address)))));
+  return !keys.has(entryKey(kind, labels.name, labels.network, labels[kind]!));
 }
