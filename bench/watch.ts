@@ -73,22 +73,22 @@ function alerting(dir: string, evaluationIntervalMs: number): AlertingSettings {
 
 async function main(): Promise<void> {
   const nodes = Number(v.nodes);
-  const measureMs = ms(v.measure!);
+  const measureMs = ms(v.measure);
   const dir = mkdtempSync(join(tmpdir(), 'lfe-bench-watch-'));
   const fleet = await startFleet(nodes, { layout: 'port-per-node', perProcess: 250 });
   applyHeapPolicy();
   const logger = createLogger({ level: 'error' });
   const components = standardComponents(logger);
   const fanOut = components.find((c) => c.name === 'fan-out') as FanOutComponent;
-  const base: ExporterConfig = simulatedFleetConfig(fleet.nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: ms(v.interval!), timeoutMs: 5_000, evidenceDir: dir });
-  const evaluationIntervalMs = ms(v.alerting!);
+  const base: ExporterConfig = simulatedFleetConfig(fleet.nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: ms(v.interval), timeoutMs: 5_000, evidenceDir: dir });
+  const evaluationIntervalMs = ms(v.alerting);
   if (evaluationIntervalMs > 0) base.alerting = alerting(dir, evaluationIntervalMs);
   const daemon = await startDaemon(base, { logger, components, evidence: false });
   try {
     while (!daemon.ready()) await sleep(200);
-    await sleep(ms(v.interval!) * 2);
+    await sleep(ms(v.interval) * 2);
     const off = await window(daemon, fanOut, measureMs);
-    const watchMs = ms(v['watch-interval']!);
+    const watchMs = ms(v['watch-interval']);
     daemon.applyConfig({ ...base, watch: { intervalMs: watchMs, entries: entries(Number(v.entries), [...new Set(fleet.nodes.map((n) => n.network))]) } });
     await sleep(watchMs + 5_000);
     const on = await window(daemon, fanOut, measureMs);
