@@ -6,12 +6,28 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-bench/', 'dist-tools/', 'node_modules/', '.tmp/', 'coverage/', 'grafana/', 'config/schema.json'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-bench/',
+      'dist-tools/',
+      'node_modules/',
+      '.tmp/',
+      'coverage/',
+      'grafana/',
+      'config/schema.json',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.ts', 'scripts/*.mjs', 'test/fixtures/*.mjs', 'test/fixtures/*/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['*.js', '*.ts', 'scripts/*.mjs', 'test/fixtures/*.mjs', 'test/fixtures/*/*.mjs'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       // Contexts are plain objects of closures (ctx.snapshot, deps.sleep) typed as methods; the rule
@@ -22,7 +38,15 @@ export default tseslint.config(
       // Control characters are matched on purpose: they are stripped from text shown to people.
       'no-control-regex': 'off',
       // `_name` marks a binding kept on purpose (a destructured part left out, an unused callback argument).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          caughtErrors: 'none',
+        },
+      ],
     },
   },
   {

@@ -21,7 +21,8 @@ export function endsWithBench<T extends ChildProcess>(child: T): T {
     process.once('exit', killLive);
     // A signal's default action ends the process without 'exit' events: exit instead, with the
     // status the signal would have given.
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => process.exit(128 + constants.signals[signal]));
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+      process.once(signal, () => process.exit(128 + constants.signals[signal]));
   }
   return child;
 }

@@ -67,7 +67,10 @@ function pollCounts(d: Daemon): { polls: number; failed: number } {
 
 /** Prometheus's side of a scrape, in a process of its own (bench/scraper.ts). */
 class Scraper {
-  private readonly child: ChildProcess = fork(fileURLToPath(new URL('./scraper.js', import.meta.url)), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  private readonly child: ChildProcess = fork(fileURLToPath(new URL('./scraper.js', import.meta.url)), [], {
+    execArgv: [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
 
   scrape(url: string): Promise<ScrapeReply> {
     return new Promise((resolve, reject) => {
@@ -113,7 +116,8 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     const warmFrom = pollCounts(daemon).polls;
     const warmBy = Date.now() + Math.max(opts.intervalMs, WARM_MAX_MS);
     await sleep(opts.intervalMs);
-    while (pollCounts(daemon).polls - warmFrom < WARM_POLLS && Date.now() < warmBy) await sleep(Math.min(1_000, opts.intervalMs));
+    while (pollCounts(daemon).polls - warmFrom < WARM_POLLS && Date.now() < warmBy)
+      await sleep(Math.min(1_000, opts.intervalMs));
 
     // Window 1: polling only.
     const overruns0 = (await scraper.scrape(daemon.url)).overruns;
@@ -212,10 +216,19 @@ async function memoryAfterGc(gc: () => void): Promise<MemoryFigures> {
  * the burst and once a full GC's freed memory was given back. Growth that each burst adds again is
  * what reloads keep; a change after the first burst only is V8 sizing its heap for the burst.
  */
-export async function runReloads(nodes: FleetNode[], opts: { count: number; batches: number; intervalMs: number; evidenceDir: string }): Promise<MemoryFigures[]> {
+export async function runReloads(
+  nodes: FleetNode[],
+  opts: { count: number; batches: number; intervalMs: number; evidenceDir: string },
+): Promise<MemoryFigures[]> {
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const make = (i: number) =>
-    simulatedFleetConfig(nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: opts.intervalMs, timeoutMs: Math.min(5_000, opts.intervalMs - 1), evidenceDir: opts.evidenceDir, labels: () => ({ role: `r${i % 3}` }) });
+    simulatedFleetConfig(nodes, {
+      listen: { host: '127.0.0.1', port: 0 },
+      intervalMs: opts.intervalMs,
+      timeoutMs: Math.min(5_000, opts.intervalMs - 1),
+      evidenceDir: opts.evidenceDir,
+      labels: () => ({ role: `r${i % 3}` }),
+    });
   applyHeapPolicy(); // as the CLI does, so the figures are what operators get
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(make(0), { logger, components: standardComponents(logger) });

@@ -33,7 +33,10 @@ const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 /** axum (hyper) keeps idle connections open; the simulator's default (Node's 5 s) would not. */
 const NODE_KEEP_ALIVE_MS = 300_000;
 
-export async function startFleet(count: number, opts: { layout: Layout; perProcess: number; control?: boolean }): Promise<RunningFleet> {
+export async function startFleet(
+  count: number,
+  opts: { layout: Layout; perProcess: number; control?: boolean },
+): Promise<RunningFleet> {
   const processes: ChildProcess[] = [];
   const close = async () => {
     await Promise.all(
@@ -55,7 +58,21 @@ export async function startFleet(count: number, opts: { layout: Layout; perProce
         const child = endsWithBench(
           spawn(
             process.execPath,
-            [cli, 'simulate', '--nodes', String(n), '--layout', opts.layout, '--networks', 'mainnet,testnet', '--block-time-ms', '3000', '--keep-alive-ms', String(NODE_KEEP_ALIVE_MS), ...(opts.control ? ['--control-port', '0'] : [])],
+            [
+              cli,
+              'simulate',
+              '--nodes',
+              String(n),
+              '--layout',
+              opts.layout,
+              '--networks',
+              'mainnet,testnet',
+              '--block-time-ms',
+              '3000',
+              '--keep-alive-ms',
+              String(NODE_KEEP_ALIVE_MS),
+              ...(opts.control ? ['--control-port', '0'] : []),
+            ],
             { stdio: ['ignore', 'pipe', 'inherit'] },
           ),
         );
@@ -80,7 +97,14 @@ async function readNodes(child: ChildProcess, expected: number, prefix: string):
       const msg = JSON.parse(line) as Record<string, unknown>;
       if (msg.event === 'node') {
         const n = msg as unknown as FleetNode;
-        out.push({ name: prefix + n.name, simName: n.name, network: n.network, url: n.url, namespace: n.namespace, build: n.build });
+        out.push({
+          name: prefix + n.name,
+          simName: n.name,
+          network: n.network,
+          url: n.url,
+          namespace: n.namespace,
+          build: n.build,
+        });
       }
       if (msg.event === 'control' && typeof msg.url === 'string') control = msg.url;
       if (msg.event === 'ready') break;

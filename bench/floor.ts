@@ -76,7 +76,11 @@ function nodePoller(agent: Agent) {
     let w = where.get(node);
     if (!w) {
       const u = new URL(node.url);
-      w = { origin: u.origin, base: u.pathname.replace(/\/+$/, ''), methods: RPC_PROBES.filter((x) => methodsOf(node.build).includes(x)) };
+      w = {
+        origin: u.origin,
+        base: u.pathname.replace(/\/+$/, ''),
+        methods: RPC_PROBES.filter((x) => methodsOf(node.build).includes(x)),
+      };
       where.set(node, w);
     }
     JSON.parse(await send(agent, w.origin, `${w.base}/health`, 'GET'));
@@ -92,7 +96,13 @@ function nodePoller(agent: Agent) {
  * Polls the nodes in turn, at most `inFlight` node-polls at once, until `polls` node-polls were
  * started and, when `untilMs` is given, that time (performance.now()) has passed.
  */
-async function backToBack(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], inFlight: number, polls: number, untilMs = 0): Promise<number> {
+async function backToBack(
+  poll: (n: FleetNode) => Promise<void>,
+  nodes: FleetNode[],
+  inFlight: number,
+  polls: number,
+  untilMs = 0,
+): Promise<number> {
   let next = 0;
   const more = () => next < polls || performance.now() < untilMs;
   const worker = async () => {
@@ -107,7 +117,12 @@ async function backToBack(poll: (n: FleetNode) => Promise<void>, nodes: FleetNod
  * a slot's nodes started together by one timer. What pacing itself costs (waking for each slot,
  * fewer requests per wake than back to back) shows as this loop's excess over the back-to-back one.
  */
-async function paced(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], rounds: number, intervalMs: number): Promise<number> {
+async function paced(
+  poll: (n: FleetNode) => Promise<void>,
+  nodes: FleetNode[],
+  rounds: number,
+  intervalMs: number,
+): Promise<number> {
   const slots = new Map<number, FleetNode[]>();
   for (const n of nodes) {
     const phase = tickPhase(n.name, intervalMs);
@@ -133,7 +148,13 @@ async function paced(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], 
  * loop costs beyond the back-to-back one is what being idle between polls costs on the machine.
  * Measured over whole intervals, so the idle time after the last burst counts too.
  */
-async function burst(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], inFlight: number, rounds: number, intervalMs: number): Promise<number> {
+async function burst(
+  poll: (n: FleetNode) => Promise<void>,
+  nodes: FleetNode[],
+  inFlight: number,
+  rounds: number,
+  intervalMs: number,
+): Promise<number> {
   const start = Date.now();
   for (let r = 0; r < rounds; r++) {
     const wait = start + r * intervalMs - Date.now();
@@ -148,7 +169,10 @@ async function burst(poll: (n: FleetNode) => Promise<void>, nodes: FleetNode[], 
 /** How the floor is paced: back to back, on the exporter's schedule (slots), or one burst per interval. */
 export type FloorPacing = { kind: 'back-to-back' } | { kind: 'slots' | 'burst'; intervalMs: number };
 
-export async function runFloor(nodes: FleetNode[], opts: { rounds: number; minMs: number; inFlight: number; pacing: FloorPacing }): Promise<FloorResult> {
+export async function runFloor(
+  nodes: FleetNode[],
+  opts: { rounds: number; minMs: number; inFlight: number; pacing: FloorPacing },
+): Promise<FloorResult> {
   // One socket per origin, reused: the shape the exporter aims for.
   const agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
   const poll = nodePoller(agent);
@@ -170,7 +194,15 @@ export async function runFloor(nodes: FleetNode[], opts: { rounds: number; minMs
     const sysMs = cpu.sysMs - cpu0.sysMs;
     const wallMs = performance.now() - t0;
     const cpuMs = cpu.userMs - cpu0.userMs + sysMs;
-    return { polls, cpuPerPollMs: cpuMs / polls, sysShare: sysMs / cpuMs, wallMs, connectsDuringMeasure: conns.count(), sockets: socketsHeld(), rss: process.memoryUsage.rss() };
+    return {
+      polls,
+      cpuPerPollMs: cpuMs / polls,
+      sysShare: sysMs / cpuMs,
+      wallMs,
+      connectsDuringMeasure: conns.count(),
+      sockets: socketsHeld(),
+      rss: process.memoryUsage.rss(),
+    };
   } finally {
     conns.stop();
     await agent.close();

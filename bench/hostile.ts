@@ -37,15 +37,30 @@ export interface HostileRun {
 }
 
 async function startFleet(count: number, hostile: boolean): Promise<{ nodes: BenchNode[]; child: ChildProcess }> {
-  const child = endsWithBench(spawn(process.execPath, [fleetScript, String(count), hostile ? '1' : '0'], { stdio: ['ignore', 'pipe', 'inherit'] }));
-  for await (const line of createInterface({ input: child.stdout })) return { nodes: JSON.parse(line) as BenchNode[], child };
+  const child = endsWithBench(
+    spawn(process.execPath, [fleetScript, String(count), hostile ? '1' : '0'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  for await (const line of createInterface({ input: child.stdout }))
+    return { nodes: JSON.parse(line) as BenchNode[], child };
   throw new Error('bench fleet exited before listing its nodes');
 }
 
 /** One exporter in this process against `nodes`; the caller runs it in a fresh process. */
-export async function runHostilePhase(nodes: BenchNode[], intervalMs: number, measureMs: number, dir: string): Promise<HostileRun> {
+export async function runHostilePhase(
+  nodes: BenchNode[],
+  intervalMs: number,
+  measureMs: number,
+  dir: string,
+): Promise<HostileRun> {
   const rss = new RssSampler();
-  const config = simulatedFleetConfig(nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs, timeoutMs: Math.min(5_000, intervalMs - 1), evidenceDir: join(dir, 'evidence') });
+  const config = simulatedFleetConfig(nodes, {
+    listen: { host: '127.0.0.1', port: 0 },
+    intervalMs,
+    timeoutMs: Math.min(5_000, intervalMs - 1),
+    evidenceDir: join(dir, 'evidence'),
+  });
   for (const t of config.nodes) t.headers = { 'x-api-key': { value: 'bench-api-key-0123' } };
   const healthy = new Set(nodes.filter((n) => n.kind === 'healthy').map((n) => n.name));
   const lastStart = new Map<string, number>();
@@ -106,7 +121,9 @@ export async function runHostileBench(
   opts: { nodes: number; intervalMs: number; measureMs: number },
   phase: (args: string[]) => Promise<HostileRun>,
 ): Promise<void> {
-  console.log(`hostile bench: ${opts.nodes} nodes at ${opts.intervalMs} ms, ${opts.measureMs / 1000} s measured; every tenth node misbehaves in the hostile fleet`);
+  console.log(
+    `hostile bench: ${opts.nodes} nodes at ${opts.intervalMs} ms, ${opts.measureMs / 1000} s measured; every tenth node misbehaves in the hostile fleet`,
+  );
   const rows: Array<[string, HostileRun]> = [];
   for (const hostile of [false, true]) {
     const fleet = await startFleet(opts.nodes, hostile);
@@ -114,13 +131,28 @@ export async function runHostileBench(
     try {
       const file = join(dir, 'fleet.json');
       writeFileSync(file, JSON.stringify(fleet.nodes));
-      rows.push([hostile ? 'hostile' : 'clean', await phase(['--hostile-phase', '--fleet', file, '--dir', dir, '--interval', `${opts.intervalMs}ms`, '--duration', `${opts.measureMs}ms`])]);
+      rows.push([
+        hostile ? 'hostile' : 'clean',
+        await phase([
+          '--hostile-phase',
+          '--fleet',
+          file,
+          '--dir',
+          dir,
+          '--interval',
+          `${opts.intervalMs}ms`,
+          '--duration',
+          `${opts.measureMs}ms`,
+        ]),
+      ]);
     } finally {
       fleet.child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  console.log('fleet    RSS steady/peak MB  heap after GC MB  /metrics p50/max ms  bytes      healthy-poll lateness p50/p99/max ms  header cache chars');
+  console.log(
+    'fleet    RSS steady/peak MB  heap after GC MB  /metrics p50/max ms  bytes      healthy-poll lateness p50/p99/max ms  header cache chars',
+  );
   for (const [label, r] of rows) {
     console.log(
       `${label.padEnd(8)} ${`${mb(r.steadyRss)}/${mb(r.peakRss)}`.padEnd(19)} ${mb(r.heapAfterGc).padEnd(17)} ${`${r.scrapeP50Ms.toFixed(1)}/${r.scrapeMaxMs.toFixed(1)}`.padEnd(20)} ${String(r.bytes).padEnd(10)} ${`${r.healthyLateP50Ms.toFixed(0)}/${r.healthyLateP99Ms.toFixed(0)}/${r.healthyLateMaxMs.toFixed(0)}`.padEnd(37)} ${r.headerCacheChars}`,

@@ -4,7 +4,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const HOSTILE_KINDS = ['help-churn', 'flood', 'empty-families', 'clash', 'echo', 'validators', 'server-error'] as const;
+export const HOSTILE_KINDS = [
+  'help-churn',
+  'flood',
+  'empty-families',
+  'clash',
+  'echo',
+  'validators',
+  'server-error',
+] as const;
 export type HostileKind = (typeof HOSTILE_KINDS)[number];
 
 export interface BenchNode {
@@ -21,8 +29,15 @@ const HEALTHY_METRICS =
   ['0.5', '1', '2', '5', '+Inf'].map((le, i) => `block_time_seconds_bucket{le="${le}"} ${i * 10}`).join('\n') +
   '\nblock_time_seconds_sum 120\nblock_time_seconds_count 40\n';
 const FLOOD = Array.from({ length: 200_000 }, (_, i) => `flood{i="${i}"} 1`).join('\n') + '\n';
-const EMPTY = Array.from({ length: 50_000 }, (_, i) => `# HELP e${i} only headers\n# TYPE e${i} gauge`).join('\n') + '\n';
-const VALIDATORS = (n: number) => Array.from({ length: n }, (_, i) => ({ address: i.toString(16).padStart(64, '0'), stake: '1000000000', weight: 1, agentScore: 1 }));
+const EMPTY =
+  Array.from({ length: 50_000 }, (_, i) => `# HELP e${i} only headers\n# TYPE e${i} gauge`).join('\n') + '\n';
+const VALIDATORS = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    address: i.toString(16).padStart(64, '0'),
+    stake: '1000000000',
+    weight: 1,
+    agentScore: 1,
+  }));
 const MANY_VALIDATORS = JSON.stringify(VALIDATORS(100_000));
 const FEW_VALIDATORS = JSON.stringify(VALIDATORS(4));
 
@@ -56,7 +71,17 @@ function handler(kind: BenchNode['kind']): http.RequestListener {
         return;
       }
       if (req.method === 'GET' && req.url === '/health') {
-        const h = { status: 'ok', version: '0.5.8', chain_id: 'bench', height: 4242, epoch: 1, peer_count: 8, mempool_size: 0, last_block_age_secs: 1, uptime_secs: 3600 };
+        const h = {
+          status: 'ok',
+          version: '0.5.8',
+          chain_id: 'bench',
+          height: 4242,
+          epoch: 1,
+          peer_count: 8,
+          mempool_size: 0,
+          last_block_age_secs: 1,
+          uptime_secs: 3600,
+        };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(h));
         return;
       }
@@ -72,11 +97,25 @@ function handler(kind: BenchNode['kind']): http.RequestListener {
         /* answered as unknown below */
       }
       const result =
-        method === 'claw_blockNumber' ? '4242'
-        : method === 'claw_getValidators' ? (kind === 'validators' ? MANY_VALIDATORS : FEW_VALIDATORS)
-        : method === 'claw_getMiningStats' ? JSON.stringify({ totalMiners: 3, activeMiners: 2, currentBlockReward: '1000', miningUpgradeHeight: 9000, upgraded: false })
-        : undefined;
-      const text = result === undefined ? JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }) : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+        method === 'claw_blockNumber'
+          ? '4242'
+          : method === 'claw_getValidators'
+            ? kind === 'validators'
+              ? MANY_VALIDATORS
+              : FEW_VALIDATORS
+            : method === 'claw_getMiningStats'
+              ? JSON.stringify({
+                  totalMiners: 3,
+                  activeMiners: 2,
+                  currentBlockReward: '1000',
+                  miningUpgradeHeight: 9000,
+                  upgraded: false,
+                })
+              : undefined;
+      const text =
+        result === undefined
+          ? JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } })
+          : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
       res.writeHead(200, { 'content-type': 'application/json' }).end(text);
     });
   };
@@ -90,7 +129,12 @@ async function main(): Promise<void> {
     const kind = hostile && i % 10 === 9 ? HOSTILE_KINDS[Math.floor(i / 10) % HOSTILE_KINDS.length]! : 'healthy';
     const server = http.createServer(handler(kind));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    nodes.push({ name: `n${i}`, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, network: 'bench', kind });
+    nodes.push({
+      name: `n${i}`,
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      network: 'bench',
+      kind,
+    });
   }
   console.log(JSON.stringify(nodes));
 }

@@ -20,7 +20,6 @@ export function cpuSplitFromProc(pid: number | 'self' = 'self'): { userMs: numbe
   return { userMs: (Number(rest[11]) * 1000) / CLK_TCK, sysMs: (Number(rest[12]) * 1000) / CLK_TCK };
 }
 
-
 /** File descriptors of this process that are sockets (listening ones included). */
 export function socketsHeld(): number {
   let n = 0;
@@ -38,7 +37,10 @@ export function openFilesLimit(): { soft: number; hard: number } {
   const line = readFileSync('/proc/self/limits', 'utf8')
     .split('\n')
     .find((l) => l.startsWith('Max open files'));
-  const [soft, hard] = (line ?? '').split(/\s{2,}/).slice(1, 3).map((v) => (v === 'unlimited' ? Infinity : Number(v)));
+  const [soft, hard] = (line ?? '')
+    .split(/\s{2,}/)
+    .slice(1, 3)
+    .map((v) => (v === 'unlimited' ? Infinity : Number(v)));
   return { soft: soft ?? NaN, hard: hard ?? NaN };
 }
 
@@ -85,7 +87,11 @@ export class RssSampler {
   steadyFigures(): MemoryFigures {
     const w = this.window?.length ? this.window : [process.memoryUsage()];
     const out = {} as MemoryFigures;
-    for (const k of FIELDS) out[k] = percentile(w.map((m) => m[k]), 0.5);
+    for (const k of FIELDS)
+      out[k] = percentile(
+        w.map((m) => m[k]),
+        0.5,
+      );
     return out;
   }
 

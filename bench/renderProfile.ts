@@ -9,14 +9,27 @@ import { percentile } from './proc.js';
 
 function nodeMetrics(i: number, height: number): string {
   return [
-    '# HELP block_height Current block height', '# TYPE block_height gauge', `block_height ${height}`,
-    '# HELP block_time_seconds Time between consecutive blocks in seconds', '# TYPE block_time_seconds histogram',
+    '# HELP block_height Current block height',
+    '# TYPE block_height gauge',
+    `block_height ${height}`,
+    '# HELP block_time_seconds Time between consecutive blocks in seconds',
+    '# TYPE block_time_seconds histogram',
     ...[0.5, 1, 2, 3, 5, 10, 30, 60].map((le) => `block_time_seconds_bucket{le="${le}"} ${le >= 3 ? height : 0}`),
-    `block_time_seconds_bucket{le="+Inf"} ${height}`, `block_time_seconds_sum ${height * 3}`, `block_time_seconds_count ${height}`,
-    '# HELP blocks_total Total blocks processed', '# TYPE blocks_total counter', `blocks_total ${height}`,
-    '# HELP mempool_size Transactions waiting in the mempool', '# TYPE mempool_size gauge', `mempool_size ${i % 17}`,
-    '# HELP peers_connected Connected peers', '# TYPE peers_connected gauge', `peers_connected ${8 + (i % 5)}`,
-    '# HELP transactions_total Total transactions processed', '# TYPE transactions_total counter', `transactions_total ${height * 7}`,
+    `block_time_seconds_bucket{le="+Inf"} ${height}`,
+    `block_time_seconds_sum ${height * 3}`,
+    `block_time_seconds_count ${height}`,
+    '# HELP blocks_total Total blocks processed',
+    '# TYPE blocks_total counter',
+    `blocks_total ${height}`,
+    '# HELP mempool_size Transactions waiting in the mempool',
+    '# TYPE mempool_size gauge',
+    `mempool_size ${i % 17}`,
+    '# HELP peers_connected Connected peers',
+    '# TYPE peers_connected gauge',
+    `peers_connected ${8 + (i % 5)}`,
+    '# HELP transactions_total Total transactions processed',
+    '# TYPE transactions_total counter',
+    `transactions_total ${height * 7}`,
     '',
   ].join('\n');
 }
@@ -72,7 +85,12 @@ export async function runRenderProfile(count: number, dir: string): Promise<Rend
     evidence: { dir, maxBytes: 1 << 20, maxAgeDays: 1 },
   };
   const daemon = await startDaemon(config, { logger: createLogger({ level: 'error' }), evidence: false });
-  const validators = Array.from({ length: 21 }, (_, k) => ({ address: k.toString(16).padStart(64, '0'), stake: 10n ** 21n, weight: 1, agentScore: 50 }));
+  const validators = Array.from({ length: 21 }, (_, k) => ({
+    address: k.toString(16).padStart(64, '0'),
+    stake: 10n ** 21n,
+    weight: 1,
+    agentScore: 50,
+  }));
   // Each node's answers read as the prober reads them: after the first, by the node's last shape.
   const readers = Array.from({ length: count }, () => new UpstreamReader({}));
   /** CPU of applying the results (what polling pays, parsing excluded), per node-round. */
@@ -82,17 +100,46 @@ export async function runRenderProfile(count: number, dir: string): Promise<Rend
     const rounds = Array.from({ length: count }, (_, i) => {
       const height = 100_000 + round + (i % 7);
       return [
-        { probe: 'health', value: { status: 'ok', version: '0.5.8', chainId: 'claw-mainnet', height, peerCount: 8, epoch: 5, uptimeSecs: 1000 + round, lastBlockAgeSecs: 1, mempoolSize: 3 } },
+        {
+          probe: 'health',
+          value: {
+            status: 'ok',
+            version: '0.5.8',
+            chainId: 'claw-mainnet',
+            height,
+            peerCount: 8,
+            epoch: 5,
+            uptimeSecs: 1000 + round,
+            lastBlockAgeSecs: 1,
+            mempoolSize: 3,
+          },
+        },
         { probe: 'metrics', value: readers[i]!.read(nodeMetrics(i, height)) },
         { probe: 'blockNumber', value: height },
-        { probe: 'miningStats', value: { totalMiners: 10, activeMiners: 7, currentBlockReward: 10n ** 9n, miningUpgradeHeight: 200_000, upgraded: false } },
+        {
+          probe: 'miningStats',
+          value: {
+            totalMiners: 10,
+            activeMiners: 7,
+            currentBlockReward: 10n ** 9n,
+            miningUpgradeHeight: 200_000,
+            upgraded: false,
+          },
+        },
         { probe: 'validators', value: validators },
       ] as ProbeData[];
     });
     const c0 = process.cpuUsage();
     rounds.forEach((results, i) => {
       for (const data of results) {
-        const r: ProbeResult = { kind: 'ok', probe: data.probe, startedAt: now, durationMs: 3 + (i % 5), data, namespace: 'claw' } as ProbeResult;
+        const r: ProbeResult = {
+          kind: 'ok',
+          probe: data.probe,
+          startedAt: now,
+          durationMs: 3 + (i % 5),
+          data,
+          namespace: 'claw',
+        } as ProbeResult;
         daemon.state.apply(`node-${i}`, r);
         // As the daemon's probe-result path does: the view prepares the node's lines now.
         daemon.metricsView().noteResult(daemon.state.get(`node-${i}`)!);

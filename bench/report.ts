@@ -24,7 +24,13 @@ export function machineLine(): string {
   const c = cpus();
   return `machine: ${c[0]?.model ?? 'unknown CPU'}, ${c.length} cores, ${mb(totalmem())} RAM, Node ${process.version}, load average at start ${loadavg()
     .map((l) => l.toFixed(1))
-    .join(' ')}, ${mallocPolicyGiven() ? `${Object.entries(MALLOC_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} (as the image and systemd unit set it)` : 'glibc malloc as started (without MALLOC_ENV of src/mallocPolicy.ts, which the image sets: more RSS)'}`;
+    .join(' ')}, ${
+    mallocPolicyGiven()
+      ? `${Object.entries(MALLOC_ENV)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')} (as the image and systemd unit set it)`
+      : 'glibc malloc as started (without MALLOC_ENV of src/mallocPolicy.ts, which the image sets: more RSS)'
+  }`;
 }
 
 let _sink = 0;
@@ -66,7 +72,8 @@ export function tableRow(r: ScenarioResult): string {
 export function pacedTable(rows: readonly ScenarioResult[]): string {
   const paced = rows.filter((r) => r.paced);
   if (paced.length === 0) return '';
-  const toFloor = (f: FloorResult | undefined, r: ScenarioResult) => (f && r.floor ? (f.cpuPerPollMs / r.floor.cpuPerPollMs).toFixed(2) : 'n/a');
+  const toFloor = (f: FloorResult | undefined, r: ScenarioResult) =>
+    f && r.floor ? (f.cpuPerPollMs / r.floor.cpuPerPollMs).toFixed(2) : 'n/a';
   const line = (r: ScenarioResult) =>
     `| ${r.label} | ${r.intervalMs / 1000} s | ${ms(r.exporter.cpuPerPollMs, 3)} | ${ms(r.paced!.cpuPerPollMs, 3)} | ${(r.exporter.cpuPerPollMs / r.paced!.cpuPerPollMs).toFixed(2)} | ${toFloor(r.paced, r)} | ${r.burst ? ms(r.burst.cpuPerPollMs, 3) : 'n/a'} | ${toFloor(r.burst, r)} |`;
   return [

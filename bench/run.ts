@@ -20,7 +20,16 @@ import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { endsWithBench } from './children.js';
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import { bothFloors, runFloor, type FloorResult } from './floor.js';
-import { exporterLine, floorLine, machineLine, machineState, pacedTable, TABLE_HEADER, tableRow, type ScenarioResult } from './report.js';
+import {
+  exporterLine,
+  floorLine,
+  machineLine,
+  machineState,
+  pacedTable,
+  TABLE_HEADER,
+  tableRow,
+  type ScenarioResult,
+} from './report.js';
 import { runRenderProfile, type RenderProfile } from './renderProfile.js';
 import { runHostileBench, runHostilePhase, type HostileRun } from './hostile.js';
 import { runSoak } from './soak.js';
@@ -43,7 +52,13 @@ interface Scenario {
 
 /** Each figure at each step (before -> after -> ...): RSS, the V8 heap (used and committed) and memory outside it. */
 function reloadFigures(...steps: MemoryFigures[]): string {
-  const names: Array<[keyof MemoryFigures, string]> = [['rss', 'RSS'], ['heapUsed', 'heap used'], ['heapTotal', 'heap committed'], ['external', 'external'], ['arrayBuffers', 'array buffers']];
+  const names: Array<[keyof MemoryFigures, string]> = [
+    ['rss', 'RSS'],
+    ['heapUsed', 'heap used'],
+    ['heapTotal', 'heap committed'],
+    ['external', 'external'],
+    ['arrayBuffers', 'array buffers'],
+  ];
   return names.map(([k, name]) => `${name} ${steps.map((m) => mb(m[k])).join(' -> ')} MB`).join(', ');
 }
 
@@ -78,7 +93,11 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof options }>>['values'
 /** Runs one phase in a fresh process (no inherited heap) and returns the JSON it prints last. */
 async function phase<T>(name: string, args: string[]): Promise<T> {
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = endsWithBench(spawn(process.execPath, ['--expose-gc', ...flags, me, '--phase', name, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = endsWithBench(
+    spawn(process.execPath, ['--expose-gc', ...flags, me, '--phase', name, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   let last = '';
   for await (const line of createInterface({ input: child.stdout })) last = line;
   const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
@@ -88,7 +107,9 @@ async function phase<T>(name: string, args: string[]): Promise<T> {
 
 /** A hostile-bench exporter run in a fresh process; its last stdout line is the JSON result. */
 async function hostilePhase(args: string[]): Promise<HostileRun> {
-  const child = endsWithBench(spawn(process.execPath, ['--expose-gc', me, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = endsWithBench(
+    spawn(process.execPath, ['--expose-gc', me, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
   let last = '';
   for await (const line of createInterface({ input: child.stdout })) last = line;
   const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
@@ -108,10 +129,20 @@ async function phaseMain(v: Values): Promise<void> {
   const intervalMs = parseDuration(v.interval ?? '15s', 'interval');
   let out: unknown;
   if (v.phase === 'floor') {
-    out = await runFloor(nodes, { rounds: Math.max(2, Math.ceil(5_000 / nodes.length)), minMs: FLOOR_MIN_MS, inFlight: Number(v['in-flight']), pacing: { kind: 'back-to-back' } });
+    out = await runFloor(nodes, {
+      rounds: Math.max(2, Math.ceil(5_000 / nodes.length)),
+      minMs: FLOOR_MIN_MS,
+      inFlight: Number(v['in-flight']),
+      pacing: { kind: 'back-to-back' },
+    });
   } else if (v.phase === 'paced' || v.phase === 'burst') {
     const rounds = Math.max(2, Math.ceil(measureMs(v, intervalMs) / intervalMs));
-    out = await runFloor(nodes, { rounds, minMs: 0, inFlight: Number(v['in-flight']), pacing: { kind: v.phase === 'paced' ? 'slots' : 'burst', intervalMs } });
+    out = await runFloor(nodes, {
+      rounds,
+      minMs: 0,
+      inFlight: Number(v['in-flight']),
+      pacing: { kind: v.phase === 'paced' ? 'slots' : 'burst', intervalMs },
+    });
   } else if (v.phase === 'exporter') {
     const measure = measureMs(v, intervalMs);
     out = await runExporter(nodes, {
@@ -125,14 +156,20 @@ async function phaseMain(v: Values): Promise<void> {
   } else if (v.phase === 'render') {
     out = await runRenderProfile(Number(v.render), v.dir!);
   } else if (v.phase === 'reloads') {
-    out = await runReloads(nodes, { count: Number(v.reloads ?? 500), batches: RELOAD_BATCHES, intervalMs, evidenceDir: join(v.dir!, 'evidence') });
+    out = await runReloads(nodes, {
+      count: Number(v.reloads ?? 500),
+      batches: RELOAD_BATCHES,
+      intervalMs,
+      evidenceDir: join(v.dir!, 'evidence'),
+    });
   } else throw new Error(`unknown phase ${v.phase}`);
   console.log(JSON.stringify(out));
 }
 
 function scenarios(v: Values): Scenario[] {
   const layout = v.layout as Layout;
-  if (layout !== 'port-per-node' && layout !== 'shared-port') throw new Error('--layout must be port-per-node or shared-port');
+  if (layout !== 'port-per-node' && layout !== 'shared-port')
+    throw new Error('--layout must be port-per-node or shared-port');
   if (v.nodes !== undefined || v.interval !== undefined) {
     return [{ nodes: Number(v.nodes ?? 1000), intervalMs: parseDuration(v.interval ?? '15s', 'interval'), layout }];
   }
@@ -149,31 +186,63 @@ async function main(): Promise<void> {
   if (v.phase) return phaseMain(v);
   if (v['hostile-phase']) {
     const nodes = JSON.parse(readFileSync(v.fleet!, 'utf8')) as Parameters<typeof runHostilePhase>[0];
-    return console.log(JSON.stringify(await runHostilePhase(nodes, parseDuration(v.interval!, 'interval'), parseDuration(v.duration!, 'duration'), v.dir!)));
+    return console.log(
+      JSON.stringify(
+        await runHostilePhase(
+          nodes,
+          parseDuration(v.interval!, 'interval'),
+          parseDuration(v.duration!, 'duration'),
+          v.dir!,
+        ),
+      ),
+    );
   }
   if (v.hostile) {
     console.log(machineLine());
-    console.log('Other programs sharing the machine inflate CPU and latency figures; compare runs made under the same load.');
+    console.log(
+      'Other programs sharing the machine inflate CPU and latency figures; compare runs made under the same load.',
+    );
     const intervalMs = parseDuration(v.interval ?? '2s', 'interval');
-    return runHostileBench({ nodes: Number(v.nodes ?? 200), intervalMs, measureMs: v.duration ? parseDuration(v.duration, 'duration') : 30_000 }, (args) => hostilePhase(args));
+    return runHostileBench(
+      {
+        nodes: Number(v.nodes ?? 200),
+        intervalMs,
+        measureMs: v.duration ? parseDuration(v.duration, 'duration') : 30_000,
+      },
+      (args) => hostilePhase(args),
+    );
   }
   console.log(machineLine());
-  console.log('Other programs sharing the machine inflate CPU and latency figures; compare runs made under the same load.');
+  console.log(
+    'Other programs sharing the machine inflate CPU and latency figures; compare runs made under the same load.',
+  );
   console.log(await machineState());
   const dir = mkdtempSync(join(tmpdir(), 'lfe-bench-'));
   const perProcess = Number(v['per-process']);
   try {
     if (v.render) {
       const r = await phase<RenderProfile>('render', ['--render', v.render, '--dir', dir]);
-      console.log(`render of ${v.render} nodes (${mb(r.bytes)} MB): CPU ${r.dirtyP50Ms.toFixed(1)} ms when every node changed, ${r.cleanP50Ms.toFixed(1)} ms when none did (medians)`);
-      console.log(`gzip scrape (render and compression, every node polled since the scrape before): CPU ${r.gzipP50Ms.toFixed(1)} ms, ${(r.reusedShare * 100).toFixed(0)}% of the body's compression reused (medians)`);
-      console.log(`applying one node's five results (parsing excluded): CPU ${(r.applyPerNodeMs * 1000).toFixed(0)} us per node (median)`);
-      console.log(`live after a full GC: heap ${mb(r.heapUsedBytes)} MB; per node ${(r.heapPerNodeBytes / 1024).toFixed(1)} KB of heap + ${(r.externalPerNodeBytes / 1024).toFixed(1)} KB external`);
+      console.log(
+        `render of ${v.render} nodes (${mb(r.bytes)} MB): CPU ${r.dirtyP50Ms.toFixed(1)} ms when every node changed, ${r.cleanP50Ms.toFixed(1)} ms when none did (medians)`,
+      );
+      console.log(
+        `gzip scrape (render and compression, every node polled since the scrape before): CPU ${r.gzipP50Ms.toFixed(1)} ms, ${(r.reusedShare * 100).toFixed(0)}% of the body's compression reused (medians)`,
+      );
+      console.log(
+        `applying one node's five results (parsing excluded): CPU ${(r.applyPerNodeMs * 1000).toFixed(0)} us per node (median)`,
+      );
+      console.log(
+        `live after a full GC: heap ${mb(r.heapUsedBytes)} MB; per node ${(r.heapPerNodeBytes / 1024).toFixed(1)} KB of heap + ${(r.externalPerNodeBytes / 1024).toFixed(1)} KB external`,
+      );
       return;
     }
     if (v.soak) {
       applyHeapPolicy(); // before the fleet is read, as in phaseMain
-      const fleet = await startFleet(Number(v.nodes ?? 1000), { layout: v.layout as Layout, perProcess, control: true });
+      const fleet = await startFleet(Number(v.nodes ?? 1000), {
+        layout: v.layout as Layout,
+        perProcess,
+        control: true,
+      });
       try {
         await runSoak(fleet.nodes, Number(v.minutes), parseDuration(v.interval ?? '15s', 'interval'), dir);
       } finally {
@@ -194,12 +263,32 @@ async function main(): Promise<void> {
         console.log(`simulator: ${s.nodes} nodes, ${s.layout}, in ${fleet.processes.length} process(es)`);
         if (v.reloads !== undefined || (v.nodes === undefined && rows.length === 0)) {
           const count = v.reloads ?? '500';
-          const r = await phase<MemoryFigures[]>('reloads', ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--reloads', count, '--interval', `${RELOAD_INTERVAL_MS}ms`]);
-          console.log(`  config reloads (${s.nodes} nodes polled every ${RELOAD_INTERVAL_MS / 1000} s), ${RELOAD_BATCHES} bursts of ${count}, each figure 30 s after the burst, after a full GC once freed memory was given back, before -> after each burst: ${reloadFigures(...r)}`);
+          const r = await phase<MemoryFigures[]>('reloads', [
+            '--fleet',
+            join(dir, 'fleet.json'),
+            '--dir',
+            dir,
+            '--reloads',
+            count,
+            '--interval',
+            `${RELOAD_INTERVAL_MS}ms`,
+          ]);
+          console.log(
+            `  config reloads (${s.nodes} nodes polled every ${RELOAD_INTERVAL_MS / 1000} s), ${RELOAD_BATCHES} bursts of ${count}, each figure 30 s after the burst, after a full GC once freed memory was given back, before -> after each burst: ${reloadFigures(...r)}`,
+          );
         }
       }
       const label = `${s.nodes.toLocaleString('en-US')} nodes${s.layout === 'shared-port' ? ', shared port' : ''}`;
-      const common = ['--fleet', join(dir, 'fleet.json'), '--dir', dir, '--interval', `${s.intervalMs}ms`, '--in-flight', v['in-flight']];
+      const common = [
+        '--fleet',
+        join(dir, 'fleet.json'),
+        '--dir',
+        dir,
+        '--interval',
+        `${s.intervalMs}ms`,
+        '--in-flight',
+        v['in-flight'],
+      ];
       if (v.duration) common.push('--duration', v.duration);
       if (v.concurrency) common.push('--concurrency', v.concurrency);
       // The floor runs before and after the exporter, and the ratio uses both: the machine's
@@ -209,13 +298,22 @@ async function main(): Promise<void> {
       const paced = v.paced ? await phase<FloorResult>('paced', common) : undefined;
       if (paced) console.log(floorLine(label, paced, "paced loop (the floor on the exporter's schedule)"));
       const burst = v.paced ? await phase<FloorResult>('burst', common) : undefined;
-      if (burst) console.log(floorLine(label, burst, 'burst loop (the floor, all nodes back to back once per interval)'));
+      if (burst)
+        console.log(floorLine(label, burst, 'burst loop (the floor, all nodes back to back once per interval)'));
       const exporter = await phase<ExporterResult>('exporter', common);
       console.log(exporterLine(label, exporter));
       const floorAfter = await phase<FloorResult>('floor', common);
       console.log(floorLine(label, floorAfter, 'floor after'));
       const floor = bothFloors(floorBefore, floorAfter);
-      rows.push({ label, nodes: s.nodes, intervalMs: s.intervalMs, floor, ...(paced ? { paced } : {}), ...(burst ? { burst } : {}), exporter });
+      rows.push({
+        label,
+        nodes: s.nodes,
+        intervalMs: s.intervalMs,
+        floor,
+        ...(paced ? { paced } : {}),
+        ...(burst ? { burst } : {}),
+        exporter,
+      });
     }
     await fleet?.close();
     console.log(`\n${TABLE_HEADER}\n${rows.map(tableRow).join('\n')}`);

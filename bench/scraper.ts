@@ -13,7 +13,8 @@ export interface ScrapeReply {
 
 function overrunsIn(text: string): number {
   let sum = 0;
-  for (const line of text.split('\n')) if (line.startsWith('ledger_exporter_poll_overruns_total{')) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  for (const line of text.split('\n'))
+    if (line.startsWith('ledger_exporter_poll_overruns_total{')) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   return sum;
 }
 

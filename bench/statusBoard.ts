@@ -29,15 +29,41 @@ function targets(count: number): NodeTarget[] {
 
 /** One poll round of node i: 2% of nodes time out on every probe, 1% fail validators only. */
 function round(i: number, at: number, height: number): ProbeResult[] {
-  if (i % 50 === 7) return PROBES.map((probe) => ({ kind: 'failed', probe, startedAt: at, durationMs: 5_000, reason: 'timeout', message: 'timed out' }));
+  if (i % 50 === 7)
+    return PROBES.map((probe) => ({
+      kind: 'failed',
+      probe,
+      startedAt: at,
+      durationMs: 5_000,
+      reason: 'timeout',
+      message: 'timed out',
+    }));
   return PROBES.map((probe, k): ProbeResult => {
     const start = at + k * 4;
-    if (probe === 'validators' && i % 100 === 3) return { kind: 'failed', probe, startedAt: start, durationMs: 3, reason: 'http_5xx', message: 'HTTP 502', httpStatus: 502 };
+    if (probe === 'validators' && i % 100 === 3)
+      return {
+        kind: 'failed',
+        probe,
+        startedAt: start,
+        durationMs: 3,
+        reason: 'http_5xx',
+        message: 'HTTP 502',
+        httpStatus: 502,
+      };
     const data = {
       health: { probe: 'health', value: { status: 'ok', version: '0.5.8', height, peerCount: 8, lastBlockAgeSecs: 1 } },
       metrics: { probe: 'metrics', value: [] },
       blockNumber: { probe: 'blockNumber', value: height },
-      miningStats: { probe: 'miningStats', value: { totalMiners: 10, activeMiners: 7, currentBlockReward: 10n ** 9n, miningUpgradeHeight: 200_000, upgraded: false } },
+      miningStats: {
+        probe: 'miningStats',
+        value: {
+          totalMiners: 10,
+          activeMiners: 7,
+          currentBlockReward: 10n ** 9n,
+          miningUpgradeHeight: 200_000,
+          upgraded: false,
+        },
+      },
       validators: { probe: 'validators', value: [] },
     }[probe] as ProbeData;
     return { kind: 'ok', probe, startedAt: start, durationMs: 3, data, namespace: 'claw' };
@@ -104,8 +130,14 @@ function pageCosts(board: StatusBoard, now: number): void {
   const src: StatusSource = { board, now: () => now, refreshMs: 3750 };
   const views: Array<[string, () => string]> = [
     ['fleet page (page 1)', () => fleetPage(src, { version: 'bench', ready: true })!],
-    [`refresh of one page (${PAGE_ROWS} rows)`, () => JSON.stringify(nodesJson(src, ROW_BARS, { offset: 0, limit: PAGE_ROWS }))],
-    ['fleet page with every node on it', () => fleetPage({ ...src, pageRows: board.nodes().length }, { version: 'bench', ready: true })!],
+    [
+      `refresh of one page (${PAGE_ROWS} rows)`,
+      () => JSON.stringify(nodesJson(src, ROW_BARS, { offset: 0, limit: PAGE_ROWS })),
+    ],
+    [
+      'fleet page with every node on it',
+      () => fleetPage({ ...src, pageRows: board.nodes().length }, { version: 'bench', ready: true })!,
+    ],
     ['every node with its last 30 polls (JSON)', () => JSON.stringify(nodesJson(src, ROW_BARS))],
   ];
   for (const [what, view] of views) {

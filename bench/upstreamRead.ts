@@ -18,7 +18,12 @@ const scrub = (t: string) => t.split('tok-bench-secret').join('[REDACTED]');
 async function simulatorAnswers(): Promise<string[][]> {
   let clock = Date.now();
   const builds: SimBuild[] = ['earliest', 'staking', 'current'];
-  const specs = Array.from({ length: NODES }, (_, i) => ({ name: `n${i}`, build: builds[i % 3], heightOffset: i % 5, peers: i % 9 }));
+  const specs = Array.from({ length: NODES }, (_, i) => ({
+    name: `n${i}`,
+    build: builds[i % 3],
+    heightOffset: i % 5,
+    peers: i % 9,
+  }));
   const fleet = await SimFleet.start(specs, { now: () => clock, blockTimeMs: 1_000 });
   const answers: string[][] = specs.map(() => []);
   for (let poll = 0; poll < 4; poll++) {
@@ -32,12 +37,23 @@ async function simulatorAnswers(): Promise<string[][]> {
 type Way = (node: number, text: string) => void;
 
 function fullParse(): Way {
-  return (node, text) => void prepareUpstream(`node-${node}`, 'simnet', parseExposition(text, { budget: DEFAULT_UPSTREAM_BUDGET }).families, { scrub });
+  return (node, text) =>
+    void prepareUpstream(
+      `node-${node}`,
+      'simnet',
+      parseExposition(text, { budget: DEFAULT_UPSTREAM_BUDGET }).families,
+      { scrub },
+    );
 }
 
 function daemonPath(): Way {
-  const nodes = Array.from({ length: NODES }, (_, i) => ({ target: { name: `node-${i}`, network: 'simnet' }, upstreamVersion: 0 }));
-  const contexts: ParseContext[] = nodes.map(() => ({ budget: { upstream: { ...DEFAULT_UPSTREAM_BUDGET }, maxValidators: 1_000 } }));
+  const nodes = Array.from({ length: NODES }, (_, i) => ({
+    target: { name: `node-${i}`, network: 'simnet' },
+    upstreamVersion: 0,
+  }));
+  const contexts: ParseContext[] = nodes.map(() => ({
+    budget: { upstream: { ...DEFAULT_UPSTREAM_BUDGET }, maxValidators: 1_000 },
+  }));
   const upstream = new FleetUpstream(() => nodes, { scrub, scrubVersion: () => 1 });
   return (i, text) => {
     const node = nodes[i]!;
@@ -66,10 +82,15 @@ function compare(answers: (node: number, poll: number) => string, ways: Record<s
 function report(title: string, r: Record<string, number>): void {
   const full = r.full!;
   const daemon = r.daemon!;
-  console.log(`${title}: full parse ${full.toFixed(1)} us, daemon path ${daemon.toFixed(1)} us per node-poll (${(full / daemon).toFixed(1)}x)`);
+  console.log(
+    `${title}: full parse ${full.toFixed(1)} us, daemon path ${daemon.toFixed(1)} us per node-poll (${(full / daemon).toFixed(1)}x)`,
+  );
 }
 
 const sim = await simulatorAnswers();
-report('simulator answers', compare((n, p) => sim[n]![p % sim[n]!.length]!, { full: fullParse(), daemon: daemonPath() }));
+report(
+  'simulator answers',
+  compare((n, p) => sim[n]![p % sim[n]!.length]!, { full: fullParse(), daemon: daemonPath() }),
+);
 const churn = (n: number, p: number) => `${sim[n]![0]!}last_block{hash="0x${(p * 7919 + n).toString(16)}"} 1\n`;
 report('a label value changing every poll', compare(churn, { full: fullParse(), daemon: daemonPath() }));

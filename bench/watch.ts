@@ -38,7 +38,12 @@ const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 /** Entries spread over kinds and networks; addresses the simulator may not know are values too. */
 function entries(n: number, networks: string[]): WatchEntry[] {
   const kinds = ['validator', 'miner', 'account'] as const;
-  return Array.from({ length: n }, (_, i) => ({ kind: kinds[i % 3]!, name: `w-${i}`, address: (i + 1).toString(16).padStart(64, 'a'), network: networks[i % networks.length]! }));
+  return Array.from({ length: n }, (_, i) => ({
+    kind: kinds[i % 3]!,
+    name: `w-${i}`,
+    address: (i + 1).toString(16).padStart(64, 'a'),
+    network: networks[i % networks.length]!,
+  }));
 }
 
 function polls(d: Daemon): number {
@@ -54,7 +59,12 @@ async function window(d: Daemon, fanOut: FanOutComponent, measureMs: number) {
   const c0 = cpuSplitFromProc();
   await sleep(measureMs);
   const c1 = cpuSplitFromProc();
-  return { cpuMs: c1.userMs + c1.sysMs - c0.userMs - c0.sysMs, polls: polls(d) - p0, reads: fanOut.reads.completed - r0, late: d.scheduling.stats().lateness };
+  return {
+    cpuMs: c1.userMs + c1.sysMs - c0.userMs - c0.sysMs,
+    polls: polls(d) - p0,
+    reads: fanOut.reads.completed - r0,
+    late: d.scheduling.stats().lateness,
+  };
 }
 
 /** Alerts evaluated as operators run them (snapshots, watch views, the engine), sent nowhere. */
@@ -80,7 +90,12 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: 'error' });
   const components = standardComponents(logger);
   const fanOut = components.find((c) => c.name === 'fan-out') as FanOutComponent;
-  const base: ExporterConfig = simulatedFleetConfig(fleet.nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: ms(v.interval), timeoutMs: 5_000, evidenceDir: dir });
+  const base: ExporterConfig = simulatedFleetConfig(fleet.nodes, {
+    listen: { host: '127.0.0.1', port: 0 },
+    intervalMs: ms(v.interval),
+    timeoutMs: 5_000,
+    evidenceDir: dir,
+  });
   const evaluationIntervalMs = ms(v.alerting);
   if (evaluationIntervalMs > 0) base.alerting = alerting(dir, evaluationIntervalMs);
   const daemon = await startDaemon(base, { logger, components, evidence: false });
@@ -89,15 +104,27 @@ async function main(): Promise<void> {
     await sleep(ms(v.interval) * 2);
     const off = await window(daemon, fanOut, measureMs);
     const watchMs = ms(v['watch-interval']);
-    daemon.applyConfig({ ...base, watch: { intervalMs: watchMs, entries: entries(Number(v.entries), [...new Set(fleet.nodes.map((n) => n.network))]) } });
+    daemon.applyConfig({
+      ...base,
+      watch: {
+        intervalMs: watchMs,
+        entries: entries(Number(v.entries), [...new Set(fleet.nodes.map((n) => n.network))]),
+      },
+    });
     await sleep(watchMs + 5_000);
     const on = await window(daemon, fanOut, measureMs);
     const perPoll = off.cpuMs / off.polls;
     const added = on.cpuMs - on.polls * perPoll;
     const alerts = evaluationIntervalMs > 0 ? `alerts evaluated every ${v.alerting}` : 'no alerting';
-    console.log(`nodes ${nodes}, node interval ${v.interval}, ${v.entries} watched entries every ${v['watch-interval']}, ${alerts}, windows of ${v.measure}`);
-    console.log(`without watch: ${off.polls} node-polls, CPU ${(perPoll).toFixed(3)} ms per node-poll, tick lateness p99 ${off.late.p99Ms.toFixed(1)} ms`);
-    console.log(`with watch:    ${on.polls} node-polls, ${on.reads} watch reads, CPU ${(on.cpuMs / on.polls).toFixed(3)} ms per node-poll all in, added ${(added / Math.max(1, on.reads)).toFixed(3)} ms per watched read, tick lateness p99 ${on.late.p99Ms.toFixed(1)} ms`);
+    console.log(
+      `nodes ${nodes}, node interval ${v.interval}, ${v.entries} watched entries every ${v['watch-interval']}, ${alerts}, windows of ${v.measure}`,
+    );
+    console.log(
+      `without watch: ${off.polls} node-polls, CPU ${perPoll.toFixed(3)} ms per node-poll, tick lateness p99 ${off.late.p99Ms.toFixed(1)} ms`,
+    );
+    console.log(
+      `with watch:    ${on.polls} node-polls, ${on.reads} watch reads, CPU ${(on.cpuMs / on.polls).toFixed(3)} ms per node-poll all in, added ${(added / Math.max(1, on.reads)).toFixed(3)} ms per watched read, tick lateness p99 ${on.late.p99Ms.toFixed(1)} ms`,
+    );
     console.log(`most watch calls in flight to one node: ${fanOut.reader()?.maxInFlightPerNode ?? 0}`);
     const t0 = performance.now();
     for (let i = 0; i < 5; i++) daemon.snapshot();

@@ -22,9 +22,17 @@ if (!chromiumAvailable()) {
 await mkdir(OUT, { recursive: true });
 const dir = await mkdtemp(join(tmpdir(), 'lfe-shots-'));
 const fleet = await startDemoFleet({ blockTimeMs: 1000, controlPort: false });
-const config = demoConfig(fleet, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: INTERVAL_MS, evidenceDir: join(dir, 'evidence') });
+const config = demoConfig(fleet, {
+  listen: { host: '127.0.0.1', port: 0 },
+  intervalMs: INTERVAL_MS,
+  evidenceDir: join(dir, 'evidence'),
+});
 const logger = createLogger({ level: 'silent' });
-const daemon = await startDaemon(config, { logger, defaultMetrics: false, components: [statusComponent({ logger, version: VERSION, file: false })] });
+const daemon = await startDaemon(config, {
+  logger,
+  defaultMetrics: false,
+  components: [statusComponent({ logger, version: VERSION, file: false })],
+});
 try {
   // A node behind a dead proxy and one that hangs, so the page shows what an incident looks like.
   fleet.node('val-us-1').setFault('hang');
@@ -33,11 +41,30 @@ try {
   const shots = [
     { name: 'status-desktop.png', path: '/', viewport: { width: 1360, height: 900 }, colorScheme: 'light' },
     { name: 'status-desktop-dark.png', path: '/', viewport: { width: 1360, height: 900 }, colorScheme: 'dark' },
-    { name: 'status-phone.png', path: '/', viewport: { width: 390, height: 844 }, colorScheme: 'light', isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
-    { name: 'node-desktop.png', path: '/nodes/test-proxy', viewport: { width: 1360, height: 1100 }, colorScheme: 'light' },
+    {
+      name: 'status-phone.png',
+      path: '/',
+      viewport: { width: 390, height: 844 },
+      colorScheme: 'light',
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    },
+    {
+      name: 'node-desktop.png',
+      path: '/nodes/test-proxy',
+      viewport: { width: 1360, height: 1100 },
+      colorScheme: 'light',
+    },
   ];
   for (const s of shots) {
-    const b = await openBrowser({ viewport: s.viewport, colorScheme: s.colorScheme, isMobile: s.isMobile, hasTouch: s.hasTouch, deviceScaleFactor: s.deviceScaleFactor ?? 1 });
+    const b = await openBrowser({
+      viewport: s.viewport,
+      colorScheme: s.colorScheme,
+      isMobile: s.isMobile,
+      hasTouch: s.hasTouch,
+      deviceScaleFactor: s.deviceScaleFactor ?? 1,
+    });
     try {
       const page = await b.context.newPage();
       await page.goto(daemon.url + s.path);

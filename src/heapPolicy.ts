@@ -33,7 +33,9 @@ export function heapFlags(execArgv: readonly string[]): string[] {
 
 /** Whether the operator sized or paced the young generation on node's command line (then it is theirs). */
 export function youngGenerationGiven(execArgv: readonly string[]): boolean {
-  return execArgv.some((a) => /^--(max[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor|max[-_]heap[-_]size)(=|$)/.test(a));
+  return execArgv.some((a) =>
+    /^--(max[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor|max[-_]heap[-_]size)(=|$)/.test(a),
+  );
 }
 
 /** The growth factor that keeps a young generation of `size` bytes at or under `cap`. */

@@ -14,7 +14,10 @@ export function landingPage(version: string, snap: FleetSnapshot, ready: boolean
     })
     .join('\n');
   const nets = snap.networks
-    .map((n) => `<tr><td>${esc(n.network)}</td><td>${n.nodesUp}/${n.nodes}</td><td>${n.heightMax ?? ''}</td><td>${n.validators?.list.length ?? ''}</td><td>${n.mining?.active ?? ''}</td></tr>`)
+    .map(
+      (n) =>
+        `<tr><td>${esc(n.network)}</td><td>${n.nodesUp}/${n.nodes}</td><td>${n.heightMax ?? ''}</td><td>${n.validators?.list.length ?? ''}</td><td>${n.mining?.active ?? ''}</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ledger-fleet-exporter</title>

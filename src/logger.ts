@@ -11,14 +11,27 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
  * message is scrubbed of known secret values.
  */
 export function createLogger(
-  opts: { level?: LevelWithSilent; pretty?: boolean; destination?: NodeJS.WritableStream; /** The run's secrets (config ones are added once accepted). */ secrets?: Secrets } = {},
+  opts: {
+    level?: LevelWithSilent;
+    pretty?: boolean;
+    destination?: NodeJS.WritableStream;
+    /** The run's secrets (config ones are added once accepted). */ secrets?: Secrets;
+  } = {},
 ): Logger {
   const secrets = opts.secrets ?? new Secrets();
   const options = {
     level: opts.level ?? 'info',
     base: undefined,
     redact: {
-      paths: ['headers.authorization', 'headers.Authorization', '*.headers.authorization', 'apiKey', '*.apiKey', 'password', '*.password'],
+      paths: [
+        'headers.authorization',
+        'headers.Authorization',
+        '*.headers.authorization',
+        'apiKey',
+        '*.apiKey',
+        'password',
+        '*.password',
+      ],
       censor: '[REDACTED]',
     },
     hooks: {
@@ -36,7 +49,13 @@ export function createLogger(
     },
   };
   if (opts.pretty) {
-    return pino(options, pino.transport({ target: 'pino-pretty', options: { colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:standard' } }));
+    return pino(
+      options,
+      pino.transport({
+        target: 'pino-pretty',
+        options: { colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:standard' },
+      }),
+    );
   }
   return opts.destination ? pino(options, opts.destination) : pino(options);
 }

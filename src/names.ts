@@ -7,6 +7,7 @@ export const NAME_MAX = 128;
 export function nameReason(name: string): string | undefined {
   if (name.length === 0) return 'must not be empty';
   if (name.length > NAME_MAX) return `must be at most ${NAME_MAX} characters`;
-  if (!NAME_RE.test(name)) return 'must start with a letter or digit and contain only letters, digits, ".", "_" and "-"';
+  if (!NAME_RE.test(name))
+    return 'must start with a letter or digit and contain only letters, digits, ".", "_" and "-"';
   return undefined;
 }

@@ -18,7 +18,13 @@ export function redactUrl(raw: string): string {
 }
 
 /** Header names whose values are secrets wherever they appear. */
-export const SECRET_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+export const SECRET_HEADER_NAMES = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+]);
 
 /**
  * The secret values one run knows (API keys, header values, URL passwords), so free text (error
@@ -81,7 +87,11 @@ export class Secrets {
     const out: Record<string, string | string[] | undefined> = {};
     for (const [name, value] of Object.entries(headers)) {
       if (SECRET_HEADER_NAMES.has(name.toLowerCase())) continue;
-      out[name] = Array.isArray(value) ? value.map((v) => this.scrub(v)) : value === undefined ? undefined : this.scrub(value);
+      out[name] = Array.isArray(value)
+        ? value.map((v) => this.scrub(v))
+        : value === undefined
+          ? undefined
+          : this.scrub(value);
     }
     return out;
   }
@@ -120,7 +130,12 @@ export function urlSegmentsAfter(raw: string, after: string): string[] {
   }
   const segments = u.pathname.split('/');
   const at = segments.indexOf(after);
-  return at < 0 ? [] : segments.slice(at + 1).filter((s) => s.length > 0).flatMap((s) => [s, safeDecode(s)]);
+  return at < 0
+    ? []
+    : segments
+        .slice(at + 1)
+        .filter((s) => s.length > 0)
+        .flatMap((s) => [s, safeDecode(s)]);
 }
 
 /** Every part of a URL's path and query (each segment of 4 characters or more), longest first. */
@@ -131,7 +146,13 @@ export function urlEveryPart(raw: string): string[] {
   } catch {
     return [];
   }
-  const parts = [u.pathname + u.search, u.pathname, u.search.slice(1), ...u.pathname.split('/'), ...u.search.slice(1).split(/[&=]/)];
+  const parts = [
+    u.pathname + u.search,
+    u.pathname,
+    u.search.slice(1),
+    ...u.pathname.split('/'),
+    ...u.search.slice(1).split(/[&=]/),
+  ];
   // Shorter parts would cut ordinary words out of the answer and protect nothing.
   const all = parts.filter((p) => p.length >= 4).flatMap((p) => [p, safeDecode(p)]);
   return [...new Set(all)].sort((x, y) => y.length - x.length);

@@ -20,7 +20,6 @@ export interface EvidenceApi {
   handle(params: URLSearchParams): Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 }
 
-
 export interface HandlerDeps {
   logger: Logger;
   version: string;
@@ -34,10 +33,22 @@ export interface HandlerDeps {
   problems?: () => string[];
 }
 
-function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer, head: boolean, extra: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string | Buffer,
+  head: boolean,
+  extra: Record<string, string> = {},
+): void {
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   // nosniff on every answer: a JSON answer carrying a node's text must never be read as a page.
-  const headers = { 'content-type': contentType, 'content-length': String(length), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+  const headers = {
+    'content-type': contentType,
+    'content-length': String(length),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  };
   res.writeHead(status, { ...headers, ...extra });
   res.end(head ? undefined : body);
 }
@@ -54,12 +65,15 @@ export function wantsOpenMetrics(accept: string | undefined): boolean {
 }
 
 function acceptsGzip(header: string | undefined): boolean {
-  return !!header && header.split(',').some((p) => {
-    const [enc, ...params] = p.trim().split(';');
-    if (enc?.trim().toLowerCase() !== 'gzip') return false;
-    const q = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
-    return !q || Number(q.slice(2)) > 0;
-  });
+  return (
+    !!header &&
+    header.split(',').some((p) => {
+      const [enc, ...params] = p.trim().split(';');
+      if (enc?.trim().toLowerCase() !== 'gzip') return false;
+      const q = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
+      return !q || Number(q.slice(2)) > 0;
+    })
+  );
 }
 
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -82,10 +96,13 @@ function parseTarget(raw: string): URL {
 
 async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const rawUrl = req.url ?? '/';
-  if (rawUrl.length > MAX_URL_LENGTH) return send(res, 414, 'text/plain; charset=utf-8', 'request target too long\n', false);
+  if (rawUrl.length > MAX_URL_LENGTH)
+    return send(res, 414, 'text/plain; charset=utf-8', 'request target too long\n', false);
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') {
-    return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed: use GET or HEAD\n', false, { allow: 'GET, HEAD' });
+    return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed: use GET or HEAD\n', false, {
+      allow: 'GET, HEAD',
+    });
   }
   const head = method === 'HEAD';
   let url: URL;
@@ -99,13 +116,18 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     case '/metrics': {
       const om = wantsOpenMetrics(req.headers.accept);
       const gzip = acceptsGzip(req.headers['accept-encoding']);
-      const { contentType, body, gzipped, release } = await deps.metrics().render(om ? 'openmetrics' : 'text', { gzip });
+      const { contentType, body, gzipped, release } = await deps
+        .metrics()
+        .render(om ? 'openmetrics' : 'text', { gzip });
       if (gzipped) {
         const zipped = await gzipped;
         // The compressed copy is what goes out: the body's memory can serve the next render.
         // An uncompressed body is never released (the socket may still be writing it).
         release();
-        return send(res, 200, contentType, zipped, head, { 'content-encoding': 'gzip', vary: 'Accept, Accept-Encoding' });
+        return send(res, 200, contentType, zipped, head, {
+          'content-encoding': 'gzip',
+          vary: 'Accept, Accept-Encoding',
+        });
       }
       return send(res, 200, contentType, body, head, { vary: 'Accept, Accept-Encoding' });
     }
@@ -113,10 +135,17 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
       return send(res, 200, 'text/plain; charset=utf-8', 'ok\n', head);
     case '/readyz':
       return deps.ready()
-        ? send(res, 200, 'text/plain; charset=utf-8', ['ready', ...(deps.problems?.() ?? []).map((p) => `warning: ${p}`), ''].join('\n'), head)
+        ? send(
+            res,
+            200,
+            'text/plain; charset=utf-8',
+            ['ready', ...(deps.problems?.() ?? []).map((p) => `warning: ${p}`), ''].join('\n'),
+            head,
+          )
         : send(res, 503, 'text/plain; charset=utf-8', 'not ready: first poll round in progress\n', head);
     case '/api/evidence': {
-      if (!deps.evidence) return send(res, 404, 'application/json', JSON.stringify({ error: 'evidence store is not enabled' }), head);
+      if (!deps.evidence)
+        return send(res, 404, 'application/json', JSON.stringify({ error: 'evidence store is not enabled' }), head);
       const { status, body, headers } = await deps.evidence.handle(url.searchParams);
       return send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), head, headers);
     }
@@ -125,12 +154,16 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     const reply = await route({ pathname: url.pathname, params: url.searchParams, headers: req.headers });
     if (reply) return send(res, reply.status, reply.contentType, reply.body, head, reply.headers);
   }
-  if (url.pathname === '/') return send(res, 200, 'text/html; charset=utf-8', landingPage(deps.version, deps.snapshot(), deps.ready()), head);
+  if (url.pathname === '/')
+    return send(res, 200, 'text/html; charset=utf-8', landingPage(deps.version, deps.snapshot(), deps.ready()), head);
   return send(res, 404, 'text/plain; charset=utf-8', 'not found\n', head);
 }
 
 /** The exporter's server: HTTPS, basic auth and headers when a web config is given; the same limits either way. */
-export function buildServer(web: WebConfig | undefined, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+export function buildServer(
+  web: WebConfig | undefined,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
   return createHttpServer(web, handler);
 }
 
@@ -147,4 +180,3 @@ export async function listen(server: Server, at: ListenAddress, tls: boolean): P
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${addr.port}`;
 }
-

@@ -6,7 +6,13 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HEAP_GROWING_PERCENT, heapFlags, YOUNG_GENERATION_CAP_BYTES, youngGenerationGiven, youngGrowthFactor } from '../src/heapPolicy.js';
+import {
+  HEAP_GROWING_PERCENT,
+  heapFlags,
+  YOUNG_GENERATION_CAP_BYTES,
+  youngGenerationGiven,
+  youngGrowthFactor,
+} from '../src/heapPolicy.js';
 
 const BUILT_POLICY = fileURLToPath(new URL('../dist/heapPolicy.js', import.meta.url));
 
@@ -25,7 +31,11 @@ for (let round = 0; round < 150; round++) {
 console.log(max);`;
 
 function largestYoungGeneration(nodeFlags: string[], policy?: string): number {
-  const r = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', CHURN, ...(policy ? [policy] : [])], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(
+    process.execPath,
+    [...nodeFlags, '--input-type=module', '-e', CHURN, ...(policy ? [policy] : [])],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
   expect(r.status, r.stderr).toBe(0);
   return Number(r.stdout.trim());
 }
@@ -33,7 +43,9 @@ function largestYoungGeneration(nodeFlags: string[], policy?: string): number {
 describe('heapFlags', () => {
   it('sets the heap growing percent when the operator gave none', () => {
     expect(heapFlags([])).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
-    expect(heapFlags(['--max-semi-space-size=4', '--enable-source-maps'])).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
+    expect(heapFlags(['--max-semi-space-size=4', '--enable-source-maps'])).toEqual([
+      `--heap-growing-percent=${HEAP_GROWING_PERCENT}`,
+    ]);
   });
 
   it("keeps the operator's own value, however it is spelled", () => {
@@ -63,7 +75,9 @@ describe('young generation cap', () => {
     expect(youngGenerationGiven(['--max_semi_space_size', '32'])).toBe(true);
     expect(youngGenerationGiven(['--semi-space-growth-factor=4'])).toBe(true);
     expect(youngGenerationGiven(['--max-heap-size=2048'])).toBe(true);
-    expect(youngGenerationGiven(['--heap-growing-percent=30', '--max-old-space-size=512', '--enable-source-maps'])).toBe(false);
+    expect(
+      youngGenerationGiven(['--heap-growing-percent=30', '--max-old-space-size=512', '--enable-source-maps']),
+    ).toBe(false);
   });
 
   it('keeps a real process at the cap where V8 alone grows past it', () => {
@@ -72,6 +86,8 @@ describe('young generation cap', () => {
   });
 
   it("does not cap a process whose operator sized the semi-spaces on node's command line", () => {
-    expect(largestYoungGeneration(['--max-semi-space-size=32'], BUILT_POLICY)).toBeGreaterThan(2 * YOUNG_GENERATION_CAP_BYTES);
+    expect(largestYoungGeneration(['--max-semi-space-size=32'], BUILT_POLICY)).toBeGreaterThan(
+      2 * YOUNG_GENERATION_CAP_BYTES,
+    );
   });
 });

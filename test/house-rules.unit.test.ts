@@ -1,18 +1,29 @@
-// The house rules, checked: no source file over 300 lines, no function over 60, no import cycle,
+// The house rules, checked: no source file over 350 lines, no function over 80, no import cycle,
 // and no import from a layer of src/ to a higher one.
 // Only declarative builders may be longer, each named below with its reason.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkHouse, functionSizes, importCycles, layerOf, layerViolations, relativeImports } from './support/houseRules.js';
+import {
+  checkHouse,
+  functionSizes,
+  importCycles,
+  layerOf,
+  layerViolations,
+  relativeImports,
+} from './support/houseRules.js';
 
-const LIMITS = { fileLines: 300, functionLines: 60 };
+// Lines as prettier writes them at 120 columns (the limits were 300 and 60 at the 160 columns
+// written before it).
+const LIMITS = { fileLines: 350, functionLines: 80 };
 
 // file -> function name -> why it may be longer.
 const ALLOWED_FUNCTIONS: Record<string, Record<string, string>> = {
   'tools/dashboards/exporter-health.ts': { exporterHealth: 'declarative dashboard builder: one chained panel list' },
   'tools/dashboards/fleet-overview.ts': { fleetOverview: 'declarative dashboard builder: one chained panel list' },
   'tools/dashboards/node-detail.ts': { nodeDetail: 'declarative dashboard builder: one chained panel list' },
-  'tools/dashboards/validators-mining.ts': { validatorsMining: 'declarative dashboard builder: one chained panel list' },
+  'tools/dashboards/validators-mining.ts': {
+    validatorsMining: 'declarative dashboard builder: one chained panel list',
+  },
 };
 
 /**
@@ -23,7 +34,19 @@ const ALLOWED_FUNCTIONS: Record<string, Record<string, string>> = {
  */
 const LAYERS: readonly (readonly string[])[] = [
   // Leaves: names, redaction, logging, clocks, durable files, process policies.
-  ['names.ts', 'version.ts', 'writeBuildInfo.ts', 'mallocPolicy.ts', 'heapPolicy.ts', 'redact.ts', 'logger.ts', 'clock/', 'files/', 'watch/types.ts', 'watch/metricNames.ts'],
+  [
+    'names.ts',
+    'version.ts',
+    'writeBuildInfo.ts',
+    'mallocPolicy.ts',
+    'heapPolicy.ts',
+    'redact.ts',
+    'logger.ts',
+    'clock/',
+    'files/',
+    'watch/types.ts',
+    'watch/metricNames.ts',
+  ],
   // The Prometheus text format, and the recording rules written in it.
   ['exposition/', 'recording/'],
   // The domain types every stage shares.
@@ -39,7 +62,15 @@ const LAYERS: readonly (readonly string[])[] = [
   // The contract through which every feature joins the daemon.
   ['daemon/component.ts'],
   // The config as a whole: each section plugs its feature's schema in.
-  ['config/sections/', 'config/index.ts', 'config/parse.ts', 'config/check.ts', 'config/secrets.ts', 'config/jsonSchema.ts', 'config/writeSchema.ts'],
+  [
+    'config/sections/',
+    'config/index.ts',
+    'config/parse.ts',
+    'config/check.ts',
+    'config/secrets.ts',
+    'config/jsonSchema.ts',
+    'config/writeSchema.ts',
+  ],
   // The probe runner, the status pages and the HTTP server.
   ['probe/', 'status/', 'server.ts', 'landingPage.ts'],
   // Each feature's DaemonComponent.
@@ -52,7 +83,12 @@ const LAYERS: readonly (readonly string[])[] = [
 
 const root = (dir: string): string => fileURLToPath(new URL(`../${dir}`, import.meta.url));
 
-interface Offenders { longFiles: string[]; longFunctions: string[]; cycles: string[][]; excused: Set<string> }
+interface Offenders {
+  longFiles: string[];
+  longFunctions: string[];
+  cycles: string[][];
+  excused: Set<string>;
+}
 
 const seen = new Map<string, Offenders>();
 
@@ -93,39 +129,80 @@ describe('house rules', () => {
 
   it('every exception is still needed', () => {
     const used = new Set([...offenders('src').excused, ...offenders('tools').excused]);
-    const listed = Object.entries(ALLOWED_FUNCTIONS).flatMap(([file, fns]) => Object.keys(fns).map((fn) => `${file}:${fn}`));
+    const listed = Object.entries(ALLOWED_FUNCTIONS).flatMap(([file, fns]) =>
+      Object.keys(fns).map((fn) => `${file}:${fn}`),
+    );
     expect(listed.filter((entry) => !used.has(entry))).toEqual([]);
   });
 
   describe('the checker itself', () => {
     it('places a file by its longest entry and reports an import to a higher layer', () => {
       const layers = [['a/', 'b/low.ts'], ['b/'], ['*/top.ts']];
-      expect([layerOf('a/x.ts', layers), layerOf('b/low.ts', layers), layerOf('b/y.ts', layers), layerOf('a/top.ts', layers)]).toEqual([0, 0, 1, 2]);
+      expect([
+        layerOf('a/x.ts', layers),
+        layerOf('b/low.ts', layers),
+        layerOf('b/y.ts', layers),
+        layerOf('a/top.ts', layers),
+      ]).toEqual([0, 0, 1, 2]);
       expect(layerOf('c/z.ts', layers)).toBeUndefined();
-      const imports = new Map([['a/x.ts', ['b/y.ts']], ['b/y.ts', ['a/x.ts', 'b/low.ts']], ['c/z.ts', []]]);
+      const imports = new Map([
+        ['a/x.ts', ['b/y.ts']],
+        ['b/y.ts', ['a/x.ts', 'b/low.ts']],
+        ['c/z.ts', []],
+      ]);
       expect(layerViolations(imports, layers)).toEqual({ upward: ['a/x.ts -> b/y.ts'], unplaced: ['c/z.ts'] });
     });
 
     it('measures functions, methods and arrow functions, nested ones on their own', () => {
       const body = (n: number): string => Array.from({ length: n }, (_, i) => `  const v${i} = ${i};`).join('\n');
       const text = [
-        `export function outer() {`, body(3), `  const inner = () => {`, body(4), `  };`, `}`,
-        `class C {`, `  method() {`, body(2), `  }`, `}`,
+        `export function outer() {`,
+        body(3),
+        `  const inner = () => {`,
+        body(4),
+        `  };`,
+        `}`,
+        `class C {`,
+        `  method() {`,
+        body(2),
+        `  }`,
+        `}`,
       ].join('\n');
       const sizes = functionSizes('x.ts', text).map((f) => [f.name, f.line, f.lines]);
-      expect(sizes).toEqual([['outer', 1, 11], ['inner', 5, 6], ['method', 13, 4]]);
+      expect(sizes).toEqual([
+        ['outer', 1, 11],
+        ['inner', 5, 6],
+        ['method', 13, 4],
+      ]);
     });
 
     it('finds imports of every form, type-only and dynamic included', () => {
       const text = [
-        `import { a } from './a.js';`, `import type { B } from '../b.js';`, `export * from './c.js';`,
-        `import fs from 'node:fs';`, `const d = await import('./d.js');`, `type E = typeof import('./e.js');`,
+        `import { a } from './a.js';`,
+        `import type { B } from '../b.js';`,
+        `export * from './c.js';`,
+        `import fs from 'node:fs';`,
+        `const d = await import('./d.js');`,
+        `type E = typeof import('./e.js');`,
       ].join('\n');
-      expect(relativeImports('/r/s/x.ts', text)).toEqual(['/r/s/a.ts', '/r/b.ts', '/r/s/c.ts', '/r/s/d.ts', '/r/s/e.ts']);
+      expect(relativeImports('/r/s/x.ts', text)).toEqual([
+        '/r/s/a.ts',
+        '/r/b.ts',
+        '/r/s/c.ts',
+        '/r/s/d.ts',
+        '/r/s/e.ts',
+      ]);
     });
 
     it('reports a cycle and only the files in it', () => {
-      const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']], ['e', ['e']], ['f', []]]);
+      const graph = new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', ['a']],
+        ['d', ['a']],
+        ['e', ['e']],
+        ['f', []],
+      ]);
       expect(importCycles(graph)).toEqual([['a', 'b', 'c'], ['e']]);
     });
   });

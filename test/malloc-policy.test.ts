@@ -41,7 +41,11 @@ for (let i = 0; i < 24; i++) keep.push(Buffer.allocUnsafeSlow(256 << 10).fill(2)
 console.log(heapKb() - before, keep.length);`;
 
 function heapGrowthKb(env: NodeJS.ProcessEnv): number {
-  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', HEAP_GROWTH], { encoding: 'utf8', timeout: 30_000, env });
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', HEAP_GROWTH], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env,
+  });
   expect(r.status, r.stderr).toBe(0);
   const [kb, kept] = r.stdout.trim().split(' ').map(Number);
   expect(kept).toBe(24);
@@ -55,8 +59,11 @@ describe('malloc policy', () => {
     for (const a of assignments) expect(runtime).toMatch(new RegExp(`^ENV ${a}$`, 'm'));
     const unit = readFileSync(path.join(ROOT, 'deploy', 'systemd', 'ledger-fleet-exporter.service'), 'utf8');
     for (const a of assignments) expect(unit).toMatch(new RegExp(`^Environment=${a}$`, 'm'));
-    const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    for (const name of ['start', 'bench']) for (const a of assignments) expect(scripts[name]).toMatch(new RegExp(`(^|&& )${a} (exec )?node `));
+    const scripts = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    for (const name of ['start', 'bench'])
+      for (const a of assignments) expect(scripts[name]).toMatch(new RegExp(`(^|&& )${a} (exec )?node `));
   });
 
   it('is seen as given only when every variable is set', () => {

@@ -17,12 +17,24 @@ let port: number;
 // A stand-in for the status routes: "/" is the status page, /echo/... says what the route saw.
 const statusRoute: Route = (req) => {
   if (req.pathname === '/') return { status: 200, contentType: 'text/plain', body: 'status page' };
-  if (req.pathname.startsWith('/echo/')) return { status: 200, contentType: 'application/json', body: JSON.stringify({ path: req.pathname, params: [...req.params] }) };
+  if (req.pathname.startsWith('/echo/'))
+    return {
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ path: req.pathname, params: [...req.params] }),
+    };
   return undefined;
 };
 
 beforeAll(async () => {
-  const metrics = { render: async () => ({ contentType: 'text/plain; version=0.0.4', body: 'metrics body\n', gzipped: undefined, release: () => {} }) };
+  const metrics = {
+    render: async () => ({
+      contentType: 'text/plain; version=0.0.4',
+      body: 'metrics body\n',
+      gzipped: undefined,
+      release: () => {},
+    }),
+  };
   const handler = createRequestHandler({
     logger: createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
     version: 'test',
@@ -68,7 +80,14 @@ describe('request targets', () => {
     expect(await get('/metrics?debug=1')).toEqual({ status: 200, body: 'metrics body\n' });
     expect(await get('/')).toEqual({ status: 200, body: 'status page' });
     expect(await get('/?page=2')).toEqual({ status: 200, body: 'status page' });
-    expect(JSON.parse((await get('/echo/a%20b?x=1&y=%2F&x=2')).body)).toEqual({ path: '/echo/a%20b', params: [['x', '1'], ['y', '/'], ['x', '2']] });
+    expect(JSON.parse((await get('/echo/a%20b?x=1&y=%2F&x=2')).body)).toEqual({
+      path: '/echo/a%20b',
+      params: [
+        ['x', '1'],
+        ['y', '/'],
+        ['x', '2'],
+      ],
+    });
     expect(await get('/echo/../metrics')).toEqual({ status: 200, body: 'metrics body\n' });
     expect(await get('http://example.org/metrics')).toEqual({ status: 200, body: 'metrics body\n' });
     expect((await get('/healthz')).status).toBe(200);

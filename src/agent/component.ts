@@ -12,7 +12,11 @@ export function agentPlatformComponent(): DaemonComponent {
     open(ctx) {
       const settings = ctx.initial.agentPlatform;
       if (!settings) return;
-      runner = agentPlatformRunner(settings, { client: ctx.client, logger: ctx.logger.child({ component: 'agent-platform' }), recordEvidence: ctx.recordEvidence });
+      runner = agentPlatformRunner(settings, {
+        client: ctx.client,
+        logger: ctx.logger.child({ component: 'agent-platform' }),
+        recordEvidence: ctx.recordEvidence,
+      });
     },
     // Registered after open: none while the first config has no agent platform.
     collectors: (registry) => {

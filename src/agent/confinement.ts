@@ -49,7 +49,8 @@ export function agentUrlReason(raw: string): string | undefined {
   const u = parseUrl(raw);
   const common = commonUrlReason(raw, u);
   if (common || !u) return common;
-  if (u.username || u.password) return 'URL must not contain credentials: the API key comes from apiKeyEnv or apiKeyFile';
+  if (u.username || u.password)
+    return 'URL must not contain credentials: the API key comes from apiKeyEnv or apiKeyFile';
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
     return 'plain http is allowed only for a loopback host (127.0.0.0/8, ::1, localhost): the API key would travel unencrypted; use https';
   }

@@ -4,9 +4,7 @@
 import { stat, readFile } from 'node:fs/promises';
 import type { Secrets } from '../redact.js';
 
-export type KeyLookup =
-  | { kind: 'key'; key: string; source: 'env' | 'file' }
-  | { kind: 'none'; why: string };
+export type KeyLookup = { kind: 'key'; key: string; source: 'env' | 'file' } | { kind: 'none'; why: string };
 
 /** Keys longer than this are not keys (and must not be pushed into an HTTP header). */
 const MAX_KEY_BYTES = 8192;
@@ -28,7 +26,12 @@ export class ApiKeySource {
     const file = this.opts.apiKeyFile;
     if (file) return this.fromFile(file);
     const env = this.opts.env ?? process.env;
-    return accept(this.opts.secrets, env[this.opts.apiKeyEnv], 'env', `environment variable ${this.opts.apiKeyEnv} is not set or empty`);
+    return accept(
+      this.opts.secrets,
+      env[this.opts.apiKeyEnv],
+      'env',
+      `environment variable ${this.opts.apiKeyEnv} is not set or empty`,
+    );
   }
 
   private async fromFile(file: string): Promise<KeyLookup> {
@@ -36,11 +39,15 @@ export class ApiKeySource {
     try {
       const st = await stat(file);
       if (!st.isFile()) return { kind: 'none', why: `key file ${file} is not a regular file` };
-      if (st.size > MAX_KEY_BYTES) return { kind: 'none', why: `key file ${file} is larger than ${MAX_KEY_BYTES} bytes` };
+      if (st.size > MAX_KEY_BYTES)
+        return { kind: 'none', why: `key file ${file} is larger than ${MAX_KEY_BYTES} bytes` };
       sig = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
     } catch (err) {
       this.cached = undefined;
-      return { kind: 'none', why: `key file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+      return {
+        kind: 'none',
+        why: `key file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      };
     }
     if (this.cached?.sig === sig) return this.cached.lookup;
     let lookup: KeyLookup;
@@ -48,7 +55,10 @@ export class ApiKeySource {
       const text = await readFile(file, 'utf8');
       lookup = accept(this.opts.secrets, text, 'file', `key file ${file} is empty`);
     } catch (err) {
-      return { kind: 'none', why: `key file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+      return {
+        kind: 'none',
+        why: `key file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      };
     }
     this.cached = { sig, lookup };
     return lookup;
@@ -65,7 +75,10 @@ function accept(secrets: Secrets, raw: string | undefined, source: 'env' | 'file
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) return { kind: 'none', why: 'the key is too long' };
   // Bearer tokens are printable ASCII without spaces (RFC 6750 b64token is narrower still).
   if (!/^[\x21-\x7e]+$/.test(key)) {
-    return { kind: 'none', why: `the key from the ${source === 'env' ? 'environment' : 'file'} holds spaces, line breaks or non-ASCII characters` };
+    return {
+      kind: 'none',
+      why: `the key from the ${source === 'env' ? 'environment' : 'file'} holds spaces, line breaks or non-ASCII characters`,
+    };
   }
   return { kind: 'key', key, source };
 }

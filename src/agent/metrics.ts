@@ -24,7 +24,11 @@ export function agentPlatformCollectors(registry: Registry, checker: AgentCheckS
       },
     });
 
-  fromLastCheck('ledger_agent_platform_up', '1 if the agent platform answered the last check with an HTTP status below 500.', (last) => (last.up ? 1 : 0));
+  fromLastCheck(
+    'ledger_agent_platform_up',
+    '1 if the agent platform answered the last check with an HTTP status below 500.',
+    (last) => (last.up ? 1 : 0),
+  );
   new Gauge({
     name: 'ledger_agent_platform_key_valid',
     help: 'Last verdict on the agent API key: 1 accepted (2xx), 0 rejected (401, 403) or missing; reason tells which.',
@@ -36,8 +40,16 @@ export function agentPlatformCollectors(registry: Registry, checker: AgentCheckS
       if (verdict) this.set({ reason: verdict.reason }, verdict.keyValid ? 1 : 0);
     },
   });
-  fromLastCheck('ledger_agent_platform_last_check_timestamp_seconds', 'Start time of the last agent platform check, seconds since the epoch.', (last) => last.at / 1000);
-  fromLastCheck('ledger_agent_platform_check_duration_seconds', 'Duration of the last agent platform check.', (last) => last.durationMs / 1000);
+  fromLastCheck(
+    'ledger_agent_platform_last_check_timestamp_seconds',
+    'Start time of the last agent platform check, seconds since the epoch.',
+    (last) => last.at / 1000,
+  );
+  fromLastCheck(
+    'ledger_agent_platform_check_duration_seconds',
+    'Duration of the last agent platform check.',
+    (last) => last.durationMs / 1000,
+  );
   new Counter({
     name: 'ledger_agent_platform_requests_total',
     help: 'Requests sent to the agent platform, by HTTP status class (error: no HTTP answer).',

@@ -10,7 +10,13 @@ import { Secrets } from '../redact.js';
 import { agentApiUrl, agentBaseUrlProblem, keyMayBeSentTo } from './confinement.js';
 import { ApiKeySource } from './keySource.js';
 import { parseAgentProfile } from './profile.js';
-import { STATUS_CLASSES, type AgentCheckSource, type AgentKeyReason, type AgentPlatformCheck, type StatusClass } from './types.js';
+import {
+  STATUS_CLASSES,
+  type AgentCheckSource,
+  type AgentKeyReason,
+  type AgentPlatformCheck,
+  type StatusClass,
+} from './types.js';
 
 export * from './types.js';
 export { agentPlatformCollectors } from './metrics.js';
@@ -60,8 +66,14 @@ export class AgentPlatformChecker implements AgentCheckSource {
     const problem = agentBaseUrlProblem(settings.baseUrl);
     if (problem) throw new Error(problem);
     this.url = agentApiUrl(settings.baseUrl, 'agents/me');
-    this.client = deps.client ?? new HttpClient({ secrets: deps.secrets ?? new Secrets(), dispatcher: deps.dispatcher });
-    this.keys = new ApiKeySource({ apiKeyEnv: settings.apiKeyEnv, apiKeyFile: settings.apiKeyFile, env: deps.env, secrets: this.client.secrets });
+    this.client =
+      deps.client ?? new HttpClient({ secrets: deps.secrets ?? new Secrets(), dispatcher: deps.dispatcher });
+    this.keys = new ApiKeySource({
+      apiKeyEnv: settings.apiKeyEnv,
+      apiKeyFile: settings.apiKeyFile,
+      env: deps.env,
+      secrets: this.client.secrets,
+    });
     this.maxBody = deps.maxBodyBytes ?? DEFAULT_MAX_BODY;
   }
 
@@ -70,7 +82,10 @@ export class AgentPlatformChecker implements AgentCheckSource {
     this.inflight ??= this.run()
       .catch((err: unknown): AgentPlatformCheck => {
         // Defensive: run() handles its own errors; this keeps the "never throws" promise.
-        this.deps.logger.error({ err: this.client.secrets.scrub(String(err)) }, 'agent platform check failed unexpectedly');
+        this.deps.logger.error(
+          { err: this.client.secrets.scrub(String(err)) },
+          'agent platform check failed unexpectedly',
+        );
         return { at: Date.now(), durationMs: 0, up: false, keyValid: null, reason: 'connect' };
       })
       .then((result) => {
@@ -132,23 +147,43 @@ export class AgentPlatformChecker implements AgentCheckSource {
     const durationMs = Math.round(out.durationMs * 1000) / 1000;
     const status = out.ok ? out.response.status : out.status;
     if (status === undefined) {
-      const reason = !out.ok && out.reason === 'timeout' ? 'timeout' : !out.ok && out.reason === 'invalid_response' ? 'invalid_response' : 'connect';
+      const reason =
+        !out.ok && out.reason === 'timeout'
+          ? 'timeout'
+          : !out.ok && out.reason === 'invalid_response'
+            ? 'invalid_response'
+            : 'connect';
       return { at, durationMs, up: false, keyValid: null, reason };
     }
     if (!out.ok && !out.response) {
       // The status came, its body did not (cut off, too slow): nothing usable was answered.
-      return { at, durationMs, up: false, keyValid: null, reason: out.reason === 'timeout' ? 'timeout' : 'invalid_response', status };
+      return {
+        at,
+        durationMs,
+        up: false,
+        keyValid: null,
+        reason: out.reason === 'timeout' ? 'timeout' : 'invalid_response',
+        status,
+      };
     }
     const base = { at, durationMs, status, up: status < 500 };
     if (status >= 200 && status < 300) {
       // A body over the cap is no profile either: the key was accepted, the answer unusable.
       const profile = out.ok ? parseAgentProfile(out.response.body, this.client.secrets) : undefined;
-      return profile ? { ...base, keyValid: true, reason: 'ok', profile } : { ...base, keyValid: true, reason: 'invalid_response' };
+      return profile
+        ? { ...base, keyValid: true, reason: 'ok', profile }
+        : { ...base, keyValid: true, reason: 'invalid_response' };
     }
     const reason = keyReason(status);
     if (reason === 'server_error' && !out.ok && out.response) {
       const r = out.response;
-      this.reportServerError({ url: this.url.toString(), status, durationMs, headers: this.client.secrets.scrubHeaders(r.headers), body: this.client.secrets.scrubBytes(r.body) });
+      this.reportServerError({
+        url: this.url.toString(),
+        status,
+        durationMs,
+        headers: this.client.secrets.scrubHeaders(r.headers),
+        body: this.client.secrets.scrubBytes(r.body),
+      });
     }
     return { ...base, keyValid: reason === 'unauthorized' || reason === 'forbidden' ? false : null, reason };
   }

@@ -20,7 +20,9 @@ export function parseAgentProfile(body: Uint8Array, secrets: Secrets = new Secre
   }
   if (!isObject(doc)) return undefined;
   // Top level first, then the usual envelopes ({agent: {...}}, {data: {...}}).
-  const candidates = [doc, doc.agent, doc.data, doc.profile, isObject(doc.data) ? doc.data.agent : undefined].filter(isObject);
+  const candidates = [doc, doc.agent, doc.data, doc.profile, isObject(doc.data) ? doc.data.agent : undefined].filter(
+    isObject,
+  );
   const profile: AgentProfile = {};
   for (const c of candidates) {
     profile.id ??= field(c.id, secrets);
@@ -38,7 +40,7 @@ function field(v: unknown, secrets: Secrets): string | undefined {
   if (typeof v !== 'string') return undefined;
   // Control characters have no place in a label; length is bounded so a label cannot bloat.
   // Scrubbed before the cut: a secret cut in two would no longer be recognised, and half survive.
-    const clean = secrets.scrub(v.replace(/[\u0000-\u001f\u007f]/g, '')).trim();
+  const clean = secrets.scrub(v.replace(/[\u0000-\u001f\u007f]/g, '')).trim();
   if (!clean) return undefined;
   return [...clean].slice(0, MAX_PROFILE_FIELD).join('');
 }

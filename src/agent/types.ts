@@ -29,7 +29,6 @@ export interface AgentPlatformCheck {
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'error'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-
 /** What the metrics view reads from a checker (so metrics need not import the checker). */
 export interface AgentCheckSource {
   last(): AgentPlatformCheck | undefined;

@@ -11,7 +11,16 @@ import { kindSend } from './receivers/materialize.js';
 
 export interface AlertingComponent extends DaemonComponent {
   /** Pending and firing alerts, in the status page's shape; undefined while alerting is off. */
-  statusAlerts(): Array<{ name: string; severity: string; state: 'pending' | 'firing'; labels: Record<string, string>; summary?: string; since?: number }> | undefined;
+  statusAlerts():
+    | Array<{
+        name: string;
+        severity: string;
+        state: 'pending' | 'firing';
+        labels: Record<string, string>;
+        summary?: string;
+        since?: number;
+      }>
+    | undefined;
   /** Runs one evaluation now (tests, and maintenance windows starting or ending). */
   evaluateNow(): void;
   problems(): string[];
@@ -47,7 +56,11 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
     routes: [
       (req) => {
         if (req.pathname !== '/api/alerts') return undefined;
-        return { status: 200, contentType: 'application/json; charset=utf-8', body: `${JSON.stringify({ enabled: live.runtime !== undefined, alerts: live.runtime?.list() ?? [] })}\n` };
+        return {
+          status: 200,
+          contentType: 'application/json; charset=utf-8',
+          body: `${JSON.stringify({ enabled: live.runtime !== undefined, alerts: live.runtime?.list() ?? [] })}\n`,
+        };
       },
     ],
     collectors: (registry) => {
@@ -72,7 +85,9 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
             if (next) await build(live, c, opts, counts);
           }
         })
-        .catch((err: Error) => c.logger.error({ component: 'alerting' }, `alerting reload failed: ${c.secrets.scrub(err.message)}`));
+        .catch((err: Error) =>
+          c.logger.error({ component: 'alerting' }, `alerting reload failed: ${c.secrets.scrub(err.message)}`),
+        );
     },
     async stop() {
       await reloads; // a reload that builds alerting must not do so after the stop
@@ -94,7 +109,12 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
 }
 
 /** Starts alerting for the config's section, if it has one; what runs is in `live` from the start. */
-async function build(live: Live, c: DaemonContext, opts: AlertingComponentOptions, counts: NotificationCounts): Promise<void> {
+async function build(
+  live: Live,
+  c: DaemonContext,
+  opts: AlertingComponentOptions,
+  counts: NotificationCounts,
+): Promise<void> {
   const settings = c.config().alerting;
   if (!settings) return;
   const log = c.logger.child({ component: 'alerting' });
@@ -123,7 +143,10 @@ async function build(live: Live, c: DaemonContext, opts: AlertingComponentOption
   // Sends nothing; a receiver that cannot work is named now rather than at the first outage. It
   // checks what the runtime built, so each secret is read, and an unreadable one logged, once.
   void warnUnusableReceivers(live.runtime.builtReceivers(), { send: (req) => c.client.send(req), log });
-  log.info({ receivers: settings.receivers.map((r) => r.name), evaluationIntervalMs: settings.evaluationIntervalMs }, 'built-in alerting on');
+  log.info(
+    { receivers: settings.receivers.map((r) => r.name), evaluationIntervalMs: settings.evaluationIntervalMs },
+    'built-in alerting on',
+  );
 }
 
 async function teardown(live: Live): Promise<void> {

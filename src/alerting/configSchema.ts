@@ -28,7 +28,9 @@ function runbookBaseReason(s: string): string | undefined {
   return undefined;
 }
 
-const label = reasoned((s) => (LABEL_NAME_RE.test(s) ? undefined : `invalid label name "${s}": must match [a-zA-Z_][a-zA-Z0-9_]*`));
+const label = reasoned((s) =>
+  LABEL_NAME_RE.test(s) ? undefined : `invalid label name "${s}": must match [a-zA-Z_][a-zA-Z0-9_]*`,
+);
 
 const timingShape = {
   groupWait: durationField('Wait before the first notification of a new group.', WAIT).optional(),
@@ -37,39 +39,79 @@ const timingShape = {
   sendResolved: z.boolean().optional().meta({ description: 'Whether to notify when a group resolves.' }),
 };
 
-const matchSchema = z.record(label, reasoned(matchValueReason)).meta({ description: 'Label name -> exact value, or ~regex (anchored).' });
+const matchSchema = z
+  .record(label, reasoned(matchValueReason))
+  .meta({ description: 'Label name -> exact value, or ~regex (anchored).' });
 
 const routeSchema = z.strictObject({
   match: matchSchema.optional(),
   receivers: z.array(z.string()).meta({ description: 'Receiver names; empty drops the alerts.' }),
-  groupBy: z.array(label).optional().meta({ description: 'Labels that group alerts into one notification on this route.' }),
+  groupBy: z
+    .array(label)
+    .optional()
+    .meta({ description: 'Labels that group alerts into one notification on this route.' }),
   ...timingShape,
 });
 
 const ruleSchema = z.strictObject({
-  enabled: z.boolean().optional().meta({ description: 'false: the alert is neither evaluated nor in the generated rules.' }),
-  threshold: z.number().finite().optional().meta({ description: "The alert's threshold, in its own unit (docs/alerts.md); only for alerts that have one." }),
+  enabled: z
+    .boolean()
+    .optional()
+    .meta({ description: 'false: the alert is neither evaluated nor in the generated rules.' }),
+  threshold: z
+    .number()
+    .finite()
+    .optional()
+    .meta({ description: "The alert's threshold, in its own unit (docs/alerts.md); only for alerts that have one." }),
   for: durationField('Time the condition must hold before the alert fires.', WAIT).optional(),
   keepFiringFor: durationField('Time a firing alert is held after its condition clears.', WAIT).optional(),
-  severity: z.enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` }).optional().meta({ description: 'Severity label of the alert.' }),
+  severity: z
+    .enum(SEVERITIES, { error: `severity must be one of ${SEVERITIES.join(', ')}` })
+    .optional()
+    .meta({ description: 'Severity label of the alert.' }),
 });
 
-export const ALERTING_DEFAULTS = { stateDir: './data/alerting', evaluationInterval: '15s', groupWait: '30s', groupInterval: '5m', repeatInterval: '4h' } as const;
+export const ALERTING_DEFAULTS = {
+  stateDir: './data/alerting',
+  evaluationInterval: '15s',
+  groupWait: '30s',
+  groupInterval: '5m',
+  repeatInterval: '4h',
+} as const;
 
 export const alertingSchema = z
   .strictObject({
-    stateDir: path('Durable alert and notification state (relative to the config file).').default(ALERTING_DEFAULTS.stateDir),
-    evaluationInterval: durationField('How often the alerts are evaluated.', LOOP).default(ALERTING_DEFAULTS.evaluationInterval),
+    stateDir: path('Durable alert and notification state (relative to the config file).').default(
+      ALERTING_DEFAULTS.stateDir,
+    ),
+    evaluationInterval: durationField('How often the alerts are evaluated.', LOOP).default(
+      ALERTING_DEFAULTS.evaluationInterval,
+    ),
     externalUrl: baseUrl('Base of links in notifications; default http://<listen>.').optional(),
-    runbookBaseUrl: reasoned(runbookBaseReason, 'Base of runbook links (an http or https URL); default alerts/RUNBOOKS.md (its path in this repository).').optional(),
-    rules: z.record(z.string(), ruleSchema).default({}).meta({ description: 'Per-alert overrides; unknown alert names are errors.' }),
-    groupBy: z.array(label).default(['alertname', 'network']).meta({ description: 'Labels that group alerts into one notification: a 50-node outage is one message.' }),
+    runbookBaseUrl: reasoned(
+      runbookBaseReason,
+      'Base of runbook links (an http or https URL); default alerts/RUNBOOKS.md (its path in this repository).',
+    ).optional(),
+    rules: z
+      .record(z.string(), ruleSchema)
+      .default({})
+      .meta({ description: 'Per-alert overrides; unknown alert names are errors.' }),
+    groupBy: z
+      .array(label)
+      .default(['alertname', 'network'])
+      .meta({ description: 'Labels that group alerts into one notification: a 50-node outage is one message.' }),
     groupWait: timingShape.groupWait.default(ALERTING_DEFAULTS.groupWait),
     groupInterval: timingShape.groupInterval.default(ALERTING_DEFAULTS.groupInterval),
     repeatInterval: timingShape.repeatInterval.default(ALERTING_DEFAULTS.repeatInterval),
     sendResolved: z.boolean().default(true).meta({ description: 'Whether to notify when a group resolves.' }),
-    receivers: z.array(receiverSchema).default([]).meta({ description: 'Where notifications go; each has a name and exactly one kind.' }),
-    routes: z.array(routeSchema).default([]).meta({ description: 'First matching route picks the receivers; no routes: every receiver gets every alert.' }),
+    receivers: z
+      .array(receiverSchema)
+      .default([])
+      .meta({ description: 'Where notifications go; each has a name and exactly one kind.' }),
+    routes: z
+      .array(routeSchema)
+      .default([])
+      .meta({ description: 'First matching route picks the receivers; no routes: every receiver gets every alert.' }),
     maintenance: maintenanceSchema,
     heartbeat: heartbeatSchema,
   })
@@ -78,21 +120,38 @@ export const alertingSchema = z
       const rules = isRecord(a.rules) ? a.rules : {};
       for (const [name, rule] of Object.entries(rules)) {
         const def = ALERT_DEFINITIONS.find((d) => d.name === name);
-        if (!def) ctx.addIssue({ code: 'custom', path: ['rules', name], message: `unknown alert "${name}"; known: ${ALERT_DEFINITIONS.map((d) => d.name).join(', ')}` });
-        else if (isRecord(rule) && rule.threshold !== undefined && def.defaults.threshold === undefined) ctx.addIssue({ code: 'custom', path: ['rules', name, 'threshold'], message: `${name} has no threshold` });
-        else if (!def.evaluate && isRecord(rule) && rule.enabled !== false) ctx.addIssue({ code: 'custom', path: ['rules', name], message: `${name} is evaluated by Prometheus only (the exporter cannot see itself down); use the heartbeat` });
+        if (!def)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['rules', name],
+            message: `unknown alert "${name}"; known: ${ALERT_DEFINITIONS.map((d) => d.name).join(', ')}`,
+          });
+        else if (isRecord(rule) && rule.threshold !== undefined && def.defaults.threshold === undefined)
+          ctx.addIssue({ code: 'custom', path: ['rules', name, 'threshold'], message: `${name} has no threshold` });
+        else if (!def.evaluate && isRecord(rule) && rule.enabled !== false)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['rules', name],
+            message: `${name} is evaluated by Prometheus only (the exporter cannot see itself down); use the heartbeat`,
+          });
       }
       const names = new Map<string, number>();
       (Array.isArray(a.receivers) ? a.receivers : []).forEach((r: unknown, i) => {
         const name = isRecord(r) ? r.name : undefined;
         if (typeof name !== 'string') return;
-        if (names.has(name)) ctx.addIssue({ code: 'custom', path: ['receivers', i, 'name'], message: `duplicate receiver name "${name}"` });
+        if (names.has(name))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['receivers', i, 'name'],
+            message: `duplicate receiver name "${name}"`,
+          });
         names.set(name, i);
       });
       (Array.isArray(a.routes) ? a.routes : []).forEach((route: unknown, i) => {
         const list = isRecord(route) && Array.isArray(route.receivers) ? route.receivers : [];
         list.forEach((r: unknown, j) => {
-          if (typeof r === 'string' && !names.has(r)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'receivers', j], message: `unknown receiver "${r}"` });
+          if (typeof r === 'string' && !names.has(r))
+            ctx.addIssue({ code: 'custom', path: ['routes', i, 'receivers', j], message: `unknown receiver "${r}"` });
         });
       });
     },
@@ -100,7 +159,9 @@ export const alertingSchema = z
     { when: (payload) => isRecord(payload.value) },
   )
   .optional()
-  .meta({ description: 'Built-in alerting: the exporter evaluates the alerts itself and notifies receivers. Absent: off.' });
+  .meta({
+    description: 'Built-in alerting: the exporter evaluates the alerts itself and notifies receivers. Absent: off.',
+  });
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -26,7 +26,11 @@ export class NotificationCounts {
   }
 }
 
-export function alertingCollectors(registry: Registry, stats: () => AlertingStats | undefined, counts: NotificationCounts): void {
+export function alertingCollectors(
+  registry: Registry,
+  stats: () => AlertingStats | undefined,
+  counts: NotificationCounts,
+): void {
   const registers = [registry];
   new Gauge({
     name: 'ledger_alerts',
@@ -48,7 +52,8 @@ export function alertingCollectors(registry: Registry, stats: () => AlertingStat
     registers,
     collect() {
       this.reset();
-      for (const [receiver, c] of counts.byReceiver) for (const result of ['success', 'failure', 'dropped'] as const) this.inc({ receiver, result }, c[result]);
+      for (const [receiver, c] of counts.byReceiver)
+        for (const result of ['success', 'failure', 'dropped'] as const) this.inc({ receiver, result }, c[result]);
     },
   });
   new Gauge({

@@ -55,7 +55,6 @@ export type { AlertChange, ListedAlert };
 /** How long a shutdown waits for sends in flight (the CLI's shutdown watchdog allows 20 s in all). */
 export const SHUTDOWN_SEND_GRACE_MS = 5_000;
 
-
 export class AlertingRuntime {
   readonly counts: NotificationCounts;
   private engine: AlertEngine;
@@ -85,10 +84,15 @@ export class AlertingRuntime {
     this.dispatcher = new NotificationDispatcher(this.dispatcherOptions());
     const current = () => ({ instances: this.engine.list(), dispatcher: this.dispatcher.exportState() });
     const onWriteFailure = () => void this.counts.stateWriteFailures++;
-    this.store = new AlertStateStore({ stateDir: () => this.settings.stateDir, clock, logger: deps.logger, secrets: deps.secrets, current, onWriteFailure });
+    this.store = new AlertStateStore({
+      stateDir: () => this.settings.stateDir,
+      clock,
+      logger: deps.logger,
+      secrets: deps.secrets,
+      current,
+      onWriteFailure,
+    });
   }
-
-
 
   /** Restores saved state, reads receiver secrets, starts evaluating. */
   async start(): Promise<void> {
@@ -130,8 +134,13 @@ export class AlertingRuntime {
   evaluate(): void {
     if (this.stopped || !this.deps.ready()) return;
     const now = this.now();
-    const counts = new Map([...this.counts.byReceiver].map(([r, c]) => [r, { success: c.success, failure: c.failure }]));
-    this.engine.evaluate({ snapshot: this.deps.snapshot(), exporter: { ...this.deps.signals(), notifications: counts } }, now);
+    const counts = new Map(
+      [...this.counts.byReceiver].map(([r, c]) => [r, { success: c.success, failure: c.failure }]),
+    );
+    this.engine.evaluate(
+      { snapshot: this.deps.snapshot(), exporter: { ...this.deps.signals(), notifications: counts } },
+      now,
+    );
     this.dispatcher.update(this.engine.list(), now);
     this.announce();
     this.pump();
@@ -179,7 +188,11 @@ export class AlertingRuntime {
     const left = await Promise.all((this.receivers?.all() ?? []).map(({ queue }) => queue.drain(graceMs)));
     for (const n of left.flat()) this.dispatcher.noteFailed(n);
     await this.draining; // queues a reload replaced, so the state file knows what they delivered
-    if (left.flat().length > 0) this.deps.logger.warn({ component: 'alerting', count: left.flat().length }, 'notifications not delivered at shutdown: sent after the restart');
+    if (left.flat().length > 0)
+      this.deps.logger.warn(
+        { component: 'alerting', count: left.flat().length },
+        'notifications not delivered at shutdown: sent after the restart',
+      );
     this.store.stop();
     await this.save(true);
   }
@@ -197,7 +210,10 @@ export class AlertingRuntime {
     clearTimeout(this.pumpTimer);
     const next = this.dispatcher.nextDueAt(now);
     if (next !== undefined && !this.stopped) {
-      this.pumpTimer = setTimeout(() => this.pump(), Math.max(0, Math.min(next - now, this.settings.evaluationIntervalMs)));
+      this.pumpTimer = setTimeout(
+        () => this.pump(),
+        Math.max(0, Math.min(next - now, this.settings.evaluationIntervalMs)),
+      );
       this.pumpTimer.unref();
     }
   }
@@ -205,12 +221,22 @@ export class AlertingRuntime {
   private handOut(due: readonly Notification[], now: number): void {
     // Stopped meanwhile: they stay unconfirmed in the state file and go out after the restart.
     if (this.stopped) return;
-    const ctx = { externalUrl: this.settings.externalUrl ?? this.deps.defaultExternalUrl, now: toWall(this.clock, now) };
+    const ctx = {
+      externalUrl: this.settings.externalUrl ?? this.deps.defaultExternalUrl,
+      now: toWall(this.clock, now),
+    };
     for (const n of due) {
       const target = this.receivers?.get(n.receiver);
       if (!target) {
         // Its secret could not be read: counted as failed (so it stays due), and built again.
-        this.report({ receiver: n.receiver, notification: n, result: 'failure', attempts: 0, durationMs: 0, message: `receiver not usable: ${this.receivers?.whyUnusable(n.receiver)}` });
+        this.report({
+          receiver: n.receiver,
+          notification: n,
+          result: 'failure',
+          attempts: 0,
+          durationMs: 0,
+          message: `receiver not usable: ${this.receivers?.whyUnusable(n.receiver)}`,
+        });
         this.receivers?.retry(n.receiver, this.settings.evaluationIntervalMs);
         continue;
       }
@@ -221,25 +247,49 @@ export class AlertingRuntime {
   /** The notification as receivers show it: its times on the wall clock. */
   private labelled(n: Notification): Notification {
     const w = (t: number) => toWall(this.clock, t);
-    return { ...n, alerts: n.alerts.map((a) => ({ ...a, startsAt: w(a.startsAt), ...(a.endsAt !== undefined ? { endsAt: w(a.endsAt) } : {}) })) };
+    return {
+      ...n,
+      alerts: n.alerts.map((a) => ({
+        ...a,
+        startsAt: w(a.startsAt),
+        ...(a.endsAt !== undefined ? { endsAt: w(a.endsAt) } : {}),
+      })),
+    };
   }
 
   private report(r: DeliveryReport): void {
     this.counts.note(r);
     const n = r.notification;
-    const line = { component: 'alerting', receiver: r.receiver, group: n.groupKey, count: n.alerts.length, status: n.status, attempts: r.attempts, httpStatus: r.status };
+    const line = {
+      component: 'alerting',
+      receiver: r.receiver,
+      group: n.groupKey,
+      count: n.alerts.length,
+      status: n.status,
+      attempts: r.attempts,
+      httpStatus: r.status,
+    };
     if (r.result === 'success') {
       this.dispatcher.noteDelivered(n);
       this.deps.logger.info(line, 'notification sent');
     } else {
-      this.deps.logger.warn({ ...line, result: r.result }, `notification ${r.result === 'dropped' ? 'dropped (queue full)' : 'failed'}${r.message ? `: ${this.deps.secrets.scrub(r.message)}` : ''}`);
+      this.deps.logger.warn(
+        { ...line, result: r.result },
+        `notification ${r.result === 'dropped' ? 'dropped (queue full)' : 'failed'}${r.message ? `: ${this.deps.secrets.scrub(r.message)}` : ''}`,
+      );
       this.dispatcher.noteFailed(n);
     }
     void this.save(false);
   }
 
   private buildReceivers(): Promise<ReceiverSet> {
-    return ReceiverSet.build(this.settings.receivers, { logger: this.deps.logger, secrets: this.deps.secrets, sendFor: this.deps.sendFor, now: this.now, onReport: (r) => this.report(r) });
+    return ReceiverSet.build(this.settings.receivers, {
+      logger: this.deps.logger,
+      secrets: this.deps.secrets,
+      sendFor: this.deps.sendFor,
+      now: this.now,
+      onReport: (r) => this.report(r),
+    });
   }
 
   private schedule(): void {
@@ -256,14 +306,23 @@ export class AlertingRuntime {
     // While an alert is pending, written at least once a minute: its file's savedAt tells a
     // restart how long nobody watched (the engine's outage tolerance for pending alerts).
     const watching = instances.some((i) => i.state === 'pending') ? Math.floor(this.now() / 60_000) : -1;
-    const key = JSON.stringify([instances.map((i) => [i.id, i.state, i.keepFiringSince]), this.dispatcher.exportState(), watching]);
+    const key = JSON.stringify([
+      instances.map((i) => [i.id, i.state, i.keepFiringSince]),
+      this.dispatcher.exportState(),
+      watching,
+    ]);
     if (!force && key === this.lastSavedKey) return Promise.resolve();
     this.lastSavedKey = key;
     return this.store.save();
   }
 
   private engineOptions() {
-    return { runbookBase: this.settings.runbookBase, instance: this.deps.instance, rules: this.settings.rules, definitions: this.deps.definitions };
+    return {
+      runbookBase: this.settings.runbookBase,
+      instance: this.deps.instance,
+      rules: this.settings.rules,
+      definitions: this.deps.definitions,
+    };
   }
 
   private dispatcherOptions() {
@@ -273,7 +332,12 @@ export class AlertingRuntime {
       pushReceivers: new Set(this.settings.receivers.filter((r) => receiverKind(r.kind).push).map((r) => r.name)),
       isSilenced: this.deps.isSilenced,
       deliver: (labels: Labels, routed: readonly string[]) =>
-        deliveryTargets(findDefinition(labels.alertname ?? '')?.delivery, labels, all.filter((r) => routed.includes(r.name)), all).map((r) => r.name),
+        deliveryTargets(
+          findDefinition(labels.alertname ?? '')?.delivery,
+          labels,
+          all.filter((r) => routed.includes(r.name)),
+          all,
+        ).map((r) => r.name),
     };
   }
 }

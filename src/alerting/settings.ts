@@ -38,7 +38,13 @@ const ms = (d: string | undefined) => (d === undefined ? undefined : parseDurati
 export function resolveAlerting(a: AlertingRaw, baseDir: string): AlertingSettings {
   const rules: Record<string, RuleOverride> = {};
   for (const [name, r] of Object.entries(a.rules)) {
-    rules[name] = { enabled: r.enabled, threshold: r.threshold, severity: r.severity, forMs: ms(r.for), keepFiringForMs: ms(r.keepFiringFor) };
+    rules[name] = {
+      enabled: r.enabled,
+      threshold: r.threshold,
+      severity: r.severity,
+      forMs: ms(r.for),
+      keepFiringForMs: ms(r.keepFiringFor),
+    };
   }
   const routes: RouteSpec[] = a.routes.map((r) => ({
     match: r.match,

@@ -35,7 +35,11 @@ export async function runAlertRulesCli(argv: string[], out: AlertRulesOutput): P
     out.problem(unreadableConfigLine(values.config, err));
     return 2;
   }
-  out.write(selfSufficientRules(renderRulesFile(config.alerting?.runbookBase ?? DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, config.alerting?.rules)));
+  out.write(
+    selfSufficientRules(
+      renderRulesFile(config.alerting?.runbookBase ?? DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, config.alerting?.rules),
+    ),
+  );
   return 0;
 }
 

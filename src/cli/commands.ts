@@ -3,15 +3,28 @@ import { LOG_LEVELS } from '../logger.js';
 import type { Command, Flag } from './options.js';
 
 const HELP: Flag = { name: 'help', short: 'h', type: 'boolean', help: 'Show this help and exit.' };
-const CONFIG: Flag = { name: 'config', short: 'c', type: 'string', aliases: ['config.file'], value: '<file.yaml>', help: 'The fleet configuration file.' };
+const CONFIG: Flag = {
+  name: 'config',
+  short: 'c',
+  type: 'string',
+  aliases: ['config.file'],
+  value: '<file.yaml>',
+  help: 'The fleet configuration file.',
+};
 const LISTEN: Flag = {
   name: 'listen',
   type: 'string',
   aliases: ['web.listen-address'],
   value: '<host:port>',
-  help: 'Address to serve /metrics and the status page on (overrides the config\'s listen).',
+  help: "Address to serve /metrics and the status page on (overrides the config's listen).",
 };
-const LOG_LEVEL: Flag = { name: 'log-level', type: 'string', aliases: ['log.level'], value: '<level>', help: `Log level: ${LOG_LEVELS.join(', ')} (default info).` };
+const LOG_LEVEL: Flag = {
+  name: 'log-level',
+  type: 'string',
+  aliases: ['log.level'],
+  value: '<level>',
+  help: `Log level: ${LOG_LEVELS.join(', ')} (default info).`,
+};
 const LOG_FORMAT: Flag = {
   name: 'log-format',
   type: 'string',
@@ -19,7 +32,12 @@ const LOG_FORMAT: Flag = {
   value: 'json|pretty',
   help: 'json (for log shippers) or pretty (colours only on a terminal). Default: pretty on a terminal, else json.',
 };
-const WEB_CONFIG: Flag = { name: 'web.config.file', type: 'string', value: '<web.yml>', help: 'TLS and basic auth for the server, in the exporter-toolkit format.' };
+const WEB_CONFIG: Flag = {
+  name: 'web.config.file',
+  type: 'string',
+  value: '<web.yml>',
+  help: 'TLS and basic auth for the server, in the exporter-toolkit format.',
+};
 
 export const RUN: Command = {
   name: 'run',
@@ -32,7 +50,11 @@ export const RUN: Command = {
     WEB_CONFIG,
     { name: 'shard', type: 'string', value: '<i>', help: 'Poll only shard i (0-based) of --total-shards.' },
     { name: 'total-shards', type: 'string', value: '<n>', help: 'Number of replicas the fleet is split into.' },
-    { name: 'shard-from-hostname', type: 'boolean', help: 'Take the shard from the hostname\'s ordinal (a StatefulSet pod, name-<i>).' },
+    {
+      name: 'shard-from-hostname',
+      type: 'boolean',
+      help: "Take the shard from the hostname's ordinal (a StatefulSet pod, name-<i>).",
+    },
     { name: 'version', type: 'boolean', help: 'Print the version, revision and Node.js version, and exit.' },
     HELP,
   ],
@@ -52,13 +74,13 @@ export const DEMO: Command = {
       name: 'state-dir',
       type: 'string',
       value: '<dir>',
-      help: 'Keep the demo\'s evidence, status history and alert state here across runs (default: a new directory per run, removed at exit).',
+      help: "Keep the demo's evidence, status history and alert state here across runs (default: a new directory per run, removed at exit).",
     },
     {
       name: 'simulator-listen',
       type: 'string',
       value: '<host:port>',
-      help: 'Address of the simulator\'s control API, to inject faults (default 127.0.0.1:9716; port 0: any free port).',
+      help: "Address of the simulator's control API, to inject faults (default 127.0.0.1:9716; port 0: any free port).",
     },
     HELP,
   ],
@@ -77,7 +99,12 @@ export const NOTIFY_TEST: Command = {
   flags: [
     CONFIG,
     { name: 'receiver', type: 'string', value: '<name>', help: 'Only this receiver.' },
-    { name: 'node', type: 'string', value: '<name>', help: 'Only the receivers a critical alert of this node would reach (routes, maintenance).' },
+    {
+      name: 'node',
+      type: 'string',
+      value: '<name>',
+      help: 'Only the receivers a critical alert of this node would reach (routes, maintenance).',
+    },
     HELP,
   ],
   positional: 'config',
@@ -85,7 +112,8 @@ export const NOTIFY_TEST: Command = {
 
 export const ALERT_RULES: Command = {
   name: 'alert-rules',
-  summary: 'Writes a Prometheus rules file (recording and alerting rules, self-sufficient) with the config\'s alerting.rules applied.',
+  summary:
+    "Writes a Prometheus rules file (recording and alerting rules, self-sufficient) with the config's alerting.rules applied.",
   flags: [CONFIG, HELP],
   positional: 'config',
 };

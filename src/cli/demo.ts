@@ -55,19 +55,36 @@ function simulatorListen(values: Values): ListenAddress {
 }
 
 /** Starts fleet, receiver and daemon; when one fails, stops those started and says what to do. */
-async function start(values: Values, secrets: Secrets, log: Logger, listen: ListenAddress, simulator: ListenAddress): Promise<Running> {
+async function start(
+  values: Values,
+  secrets: Secrets,
+  log: Logger,
+  listen: ListenAddress,
+  simulator: ListenAddress,
+): Promise<Running> {
   const state = await demoStateDir(values['state-dir'] as string | undefined);
   const stops: Array<() => Promise<void>> = [];
   try {
-    const fleet = await inUse(startDemoFleet({ controlHost: simulator.host, controlPort: simulator.port, flapPeriodMs: DEMO_FLAP_PERIOD_MS }), simulator, '--simulator-listen');
+    const fleet = await inUse(
+      startDemoFleet({ controlHost: simulator.host, controlPort: simulator.port, flapPeriodMs: DEMO_FLAP_PERIOD_MS }),
+      simulator,
+      '--simulator-listen',
+    );
     stops.push(() => fleet.close());
     // The watched miner stops checking in after a minute and comes back after six.
     const outage = minerOutageScenario(fleet, DEMO_WATCH_NETWORK, { stopAfterMs: 60_000, resumeAfterMs: 6 * 60_000 });
     stops.push(async () => outage.cancel());
     const receiver = await startConsoleReceiver((line) => process.stdout.write(`${line}\n`));
     stops.unshift(() => receiver.close());
-    const config = { ...demoConfig(fleet, { listen, evidenceDir: join(state.dir, 'evidence') }), alerting: demoAlerting(state.dir, receiver.url) };
-    const daemon = await inUse(startDaemon(config, { logger: log, secrets, components: standardComponents(log), ...(await webOptions(values)) }), listen, '--listen');
+    const config = {
+      ...demoConfig(fleet, { listen, evidenceDir: join(state.dir, 'evidence') }),
+      alerting: demoAlerting(state.dir, receiver.url),
+    };
+    const daemon = await inUse(
+      startDaemon(config, { logger: log, secrets, components: standardComponents(log), ...(await webOptions(values)) }),
+      listen,
+      '--listen',
+    );
     return { fleet, daemon, state, stops: [...stops, () => state.release()] };
   } catch (err) {
     for (const stop of stops) await stop();
@@ -82,20 +99,26 @@ async function inUse<T>(starting: Promise<T>, at: ListenAddress, flag: string): 
     return await starting;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    throw new Error(`${at.host}:${at.port} is already in use (another demo or exporter?): stop it, or choose another address with ${flag} <host:port>`);
+    throw new Error(
+      `${at.host}:${at.port} is already in use (another demo or exporter?): stop it, or choose another address with ${flag} <host:port>`,
+    );
   }
 }
 
 /** The URL to open for a server listening on `host` (all interfaces: this machine's loopback). */
 export function openableUrl(host: string, port: number): string {
-  const h = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  const h =
+    host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   return `http://${h}:${port}`;
 }
 
 function banner(run: Running, listen: ListenAddress): string {
   const url = run.daemon.url;
   const control = run.fleet.controlUrl && new URL(run.fleet.controlUrl);
-  const everywhere = listen.host === '0.0.0.0' || listen.host === '::' ? `  listening on:   ${listen.host}:${listen.port} (all interfaces)\n` : '';
+  const everywhere =
+    listen.host === '0.0.0.0' || listen.host === '::'
+      ? `  listening on:   ${listen.host}:${listen.port} (all interfaces)\n`
+      : '';
   return (
     `\nledger-fleet-exporter demo: ${run.fleet.nodes.length} simulated nodes, built-in alerting printing here\n` +
     everywhere +
@@ -103,7 +126,9 @@ function banner(run: Running, listen: ListenAddress): string {
     `  metrics:        ${url}/metrics\n` +
     `  alerts:         ${url}/api/alerts\n` +
     `  evidence:       ${url}/api/evidence?limit=20\n` +
-    (control ? `  simulator API:  ${openableUrl(control.hostname, Number(control.port))}/nodes  (POST /nodes/<name>/fault {"fault":"hang"})\n` : '') +
+    (control
+      ? `  simulator API:  ${openableUrl(control.hostname, Number(control.port))}/nodes  (POST /nodes/<name>/fault {"fault":"hang"})\n`
+      : '') +
     `  state:          ${run.state.note}\n` +
     `rpc-flaky fails for ${DEMO_FLAP_PERIOD_MS / 2_000} s of every ${DEMO_FLAP_PERIOD_MS / 1_000} s: LedgerNodeDown fires for it ` +
     `after 10 s and resolves when it answers again; test-proxy stays down.\n` +

@@ -15,18 +15,25 @@ import { UsageError, type Values } from './options.js';
 import { listenArg, makeLogger, webOptions } from './runFlags.js';
 
 function shardAssignment(values: Values): ShardAssignment {
-  const flags = { shard: values.shard as string | undefined, totalShards: values['total-shards'] as string | undefined, fromHostname: values['shard-from-hostname'] as boolean | undefined };
+  const flags = {
+    shard: values.shard as string | undefined,
+    totalShards: values['total-shards'] as string | undefined,
+    fromHostname: values['shard-from-hostname'] as boolean | undefined,
+  };
   return new ShardAssignment(flags, hostname());
 }
 
 /** Returns -1 while the exporter runs (the process exits at its stop), else the exit code. */
 export async function runExporter(values: Values, secrets: Secrets): Promise<number> {
-  if (!values.config) throw new UsageError('--config <file.yaml> is required (or try the demo: ledger-fleet-exporter demo)');
+  if (!values.config)
+    throw new UsageError('--config <file.yaml> is required (or try the demo: ledger-fleet-exporter demo)');
   const log = makeLogger(values, secrets);
   noteStartupSignals({
     hup: () => log.info('SIGHUP during start-up: the reload runs once the exporter is ready'),
     stop: (signal, again) =>
-      again ? log.warn({ signal }, 'second signal during start-up: exiting at once') : log.info({ signal }, 'stop requested during start-up: the exporter stops once it has started'),
+      again
+        ? log.warn({ signal }, 'second signal during start-up: exiting at once')
+        : log.info({ signal }, 'stop requested during start-up: the exporter stops once it has started'),
   });
   applyHeapPolicy();
   const path = resolve(values.config as string);
@@ -37,7 +44,11 @@ export async function runExporter(values: Values, secrets: Secrets): Promise<num
   } catch (err) {
     if (err instanceof ConfigError) {
       for (const p of err.problems) process.stderr.write(`${formatProblem(p)}\n`);
-      const hint = unsetVariablesHint(err.problems.map((p) => p.message), values.config as string, `--config ${values.config as string}`);
+      const hint = unsetVariablesHint(
+        err.problems.map((p) => p.message),
+        values.config as string,
+        `--config ${values.config as string}`,
+      );
       if (hint) process.stderr.write(`${hint}\n`);
       return 1;
     }

@@ -43,7 +43,9 @@ function parse(command: Command, argv: string[]): Values | undefined {
 
 /** The canonical arguments for a subcommand that parses its own (aliases and the positional config resolved). */
 function canonical(values: Values): string[] {
-  return Object.entries(values).flatMap(([k, v]) => (v === undefined || v === false ? [] : v === true ? [`--${k}`] : [`--${k}`, v]));
+  return Object.entries(values).flatMap(([k, v]) =>
+    v === undefined || v === false ? [] : v === true ? [`--${k}`] : [`--${k}`, v],
+  );
 }
 
 /** A subcommand's own bad arguments (its parseArgs's TypeErrors; ours say "usage:") exit 2 with the usage. */
@@ -57,7 +59,8 @@ async function withUsageErrors(run: () => Promise<number>): Promise<number> {
 }
 
 function needConfig(command: Command, values: Values): string {
-  if (typeof values.config !== 'string') throw new UsageError(`usage: ${PROGRAM} ${command.name} <file.yaml>  (or --config <file.yaml>; see --help)`);
+  if (typeof values.config !== 'string')
+    throw new UsageError(`usage: ${PROGRAM} ${command.name} <file.yaml>  (or --config <file.yaml>; see --help)`);
   return values.config;
 }
 
@@ -84,7 +87,10 @@ const RUNNERS: Record<Subcommand, (rest: string[]) => Promise<number>> = {
     if (!values) return 0;
     needConfig(ALERT_RULES, values);
     const { runAlertRulesCli } = await import('./alertRules.js');
-    const out = { write: (text: string) => process.stdout.write(text), problem: (line: string) => process.stderr.write(`${line}\n`) };
+    const out = {
+      write: (text: string) => process.stdout.write(text),
+      problem: (line: string) => process.stderr.write(`${line}\n`),
+    };
     return withUsageErrors(() => runAlertRulesCli(canonical(values), out));
   },
   simulate: async (rest) => {

@@ -27,7 +27,10 @@ export function testNotification(receiver: string, now: number): Notification {
         id: fingerprint(labels),
         status: 'firing',
         labels,
-        annotations: { summary: 'Test notification from ledger-fleet-exporter', description: `Sent by notify-test at ${new Date(now).toISOString()}; no action needed.` },
+        annotations: {
+          summary: 'Test notification from ledger-fleet-exporter',
+          description: `Sent by notify-test at ${new Date(now).toISOString()}; no action needed.`,
+        },
         startsAt: now,
       },
     ],
@@ -42,8 +45,15 @@ export interface NotifyTestOptions {
 }
 
 export async function runNotifyTest(argv: string[], opts: NotifyTestOptions): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' }, receiver: { type: 'string' }, node: { type: 'string' } }, strict: true });
-  if (!values.config) throw new Error('usage: ledger-fleet-exporter notify-test --config <file.yaml> [--receiver <name>] [--node <name>]');
+  const { values } = parseArgs({
+    args: argv,
+    options: { config: { type: 'string', short: 'c' }, receiver: { type: 'string' }, node: { type: 'string' } },
+    strict: true,
+  });
+  if (!values.config)
+    throw new Error(
+      'usage: ledger-fleet-exporter notify-test --config <file.yaml> [--receiver <name>] [--node <name>]',
+    );
   let config;
   try {
     config = await loadConfigFile(values.config);
@@ -64,7 +74,11 @@ export async function runNotifyTest(argv: string[], opts: NotifyTestOptions): Pr
   }
   const chosen = values.receiver === undefined ? all : all.filter((r) => r.name === values.receiver);
   if (chosen.length === 0) {
-    opts.write(values.receiver === undefined ? 'no receivers configured (alerting.receivers)' : `no receiver named "${values.receiver}"; configured: ${all.map((r) => r.name).join(', ') || 'none'}`);
+    opts.write(
+      values.receiver === undefined
+        ? 'no receivers configured (alerting.receivers)'
+        : `no receiver named "${values.receiver}"; configured: ${all.map((r) => r.name).join(', ') || 'none'}`,
+    );
     return 1;
   }
   const client = new HttpClient({ secrets: opts.secrets });
@@ -83,7 +97,12 @@ export async function runNotifyTest(argv: string[], opts: NotifyTestOptions): Pr
   return failed === 0 ? 0 : 1;
 }
 
-async function sendOne(r: ReceiverSettings, opts: NotifyTestOptions, client: HttpClient, ctx: { externalUrl: string; now: number }): Promise<{ ok: boolean; text: string }> {
+async function sendOne(
+  r: ReceiverSettings,
+  opts: NotifyTestOptions,
+  client: HttpClient,
+  ctx: { externalUrl: string; now: number },
+): Promise<{ ok: boolean; text: string }> {
   let spec;
   try {
     spec = await materializeReceiver(r, opts.secrets);
@@ -91,7 +110,9 @@ async function sendOne(r: ReceiverSettings, opts: NotifyTestOptions, client: Htt
     return { ok: false, text: `failed: ${(err as Error).message}` };
   }
   const send = opts.sendFor ? opts.sendFor(r) : kindSend(r, { client, secrets: opts.secrets });
-  const results = await Promise.all(deliveryParts(spec, testNotification(r.name, ctx.now), ctx).map((part) => send(part)));
+  const results = await Promise.all(
+    deliveryParts(spec, testNotification(r.name, ctx.now), ctx).map((part) => send(part)),
+  );
   const bad = results.find((o) => !o.ok);
   if (bad) return { ok: false, text: `failed: ${bad.message ?? `status ${bad.status ?? '?'}`}` };
   return { ok: true, text: `ok (${results.map((o) => o.message ?? o.status ?? 'delivered').join(', ')})` };

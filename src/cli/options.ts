@@ -53,8 +53,12 @@ export function parseCommand(command: Command, argv: string[]): Values {
 
 function positional(command: Command, positionals: string[], values: Values): string {
   const name = command.positional!;
-  if (positionals.length > 1) throw new UsageError(`${command.name} takes one <${name}> argument, got ${positionals.length}: ${positionals.join(' ')}`);
-  if (values[name] !== undefined && values[name] !== positionals[0]) throw new UsageError(`give the ${name} file once: as an argument or as --${name}, not both`);
+  if (positionals.length > 1)
+    throw new UsageError(
+      `${command.name} takes one <${name}> argument, got ${positionals.length}: ${positionals.join(' ')}`,
+    );
+  if (values[name] !== undefined && values[name] !== positionals[0])
+    throw new UsageError(`give the ${name} file once: as an argument or as --${name}, not both`);
   return positionals[0]!;
 }
 
@@ -85,7 +89,8 @@ export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length]!;
@@ -97,7 +102,9 @@ export function commandHelp(command: Command, program: string): string {
   const pos = command.positional ? ` [<${command.positional}.yaml>]` : '';
   const lines = [`Usage: ${head}${pos} [flags]`, '', command.summary, '', 'Flags:'];
   for (const f of command.flags) {
-    const spell = [...(f.short ? [`-${f.short}`] : []), `--${f.name}`, ...(f.aliases ?? []).map((a) => `--${a}`)].join(', ');
+    const spell = [...(f.short ? [`-${f.short}`] : []), `--${f.name}`, ...(f.aliases ?? []).map((a) => `--${a}`)].join(
+      ', ',
+    );
     lines.push(`  ${spell}${f.value ? ` ${f.value}` : ''}`, `      ${f.help}`);
   }
   return `${lines.join('\n')}\n`;

@@ -8,7 +8,8 @@ import { UsageError, type Values } from './options.js';
 
 export function makeLogger(values: Values, secrets: Secrets): Logger {
   const level = (values['log-level'] as string | undefined) ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
   const format = (values['log-format'] as string | undefined) ?? (process.stdout.isTTY ? 'pretty' : 'json');
   if (format !== 'json' && format !== 'pretty') throw new UsageError('--log-format must be json or pretty');
   return createLogger({ level: level as (typeof LOG_LEVELS)[number], pretty: format === 'pretty', secrets });

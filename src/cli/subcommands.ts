@@ -1,6 +1,14 @@
 // The CLI's subcommand names; any other first argument runs the exporter. Imports nothing: the
 // entry point reads it before loading the rest (see startupSignals.ts).
-export const SUBCOMMANDS = ['check-config', 'demo', 'notify-test', 'alert-rules', 'simulate', 'evidence', 'help'] as const;
+export const SUBCOMMANDS = [
+  'check-config',
+  'demo',
+  'notify-test',
+  'alert-rules',
+  'simulate',
+  'evidence',
+  'help',
+] as const;
 
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 

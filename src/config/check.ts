@@ -5,7 +5,11 @@ import { checkEvidenceDir } from '../evidence/check.js';
 import { ConfigError, formatProblem, unreadableConfigLine } from './problems.js';
 import { parseConfig } from './parse.js';
 
-export async function runCheckConfig(path: string, out: (line: string) => void, env?: Record<string, string | undefined>): Promise<number> {
+export async function runCheckConfig(
+  path: string,
+  out: (line: string) => void,
+  env?: Record<string, string | undefined>,
+): Promise<number> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -23,13 +27,18 @@ export async function runCheckConfig(path: string, out: (line: string) => void, 
       return 1;
     }
     const networks = new Set(config.nodes.map((n) => n.network)).size;
-    out(`${path}: OK (${config.nodes.length} node${config.nodes.length === 1 ? '' : 's'} in ${networks} network${networks === 1 ? '' : 's'})`);
+    out(
+      `${path}: OK (${config.nodes.length} node${config.nodes.length === 1 ? '' : 's'} in ${networks} network${networks === 1 ? '' : 's'})`,
+    );
     return 0;
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     for (const p of e.problems) out(formatProblem(p));
     out(`${path}: ${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found`);
-    const hint = unsetVariablesHint(e.problems.map((p) => p.message), path);
+    const hint = unsetVariablesHint(
+      e.problems.map((p) => p.message),
+      path,
+    );
     if (hint) out(hint);
     return 1;
   }
@@ -39,7 +48,11 @@ export async function runCheckConfig(path: string, out: (line: string) => void, 
  * How to set the variables a config reads and the environment lacks, as a command line to copy
  * (the shipped examples read some): undefined when none is missing.
  */
-export function unsetVariablesHint(messages: string[], path: string, args = `check-config ${path}`): string | undefined {
+export function unsetVariablesHint(
+  messages: string[],
+  path: string,
+  args = `check-config ${path}`,
+): string | undefined {
   const names = [...new Set(messages.flatMap((m) => /^environment variable "([^"]+)" is not set/.exec(m)?.[1] ?? []))];
   if (names.length === 0) return undefined;
   const example = names.map((n) => `${n}=...`).join(' ');

@@ -21,7 +21,11 @@ export const RESTART_ONLY_SECTIONS = ['listen', 'evidence', 'polling', 'agentPla
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function diffConfig(prev: ExporterConfig, next: ExporterConfig, opts: { listenOverridden?: boolean } = {}): ConfigDiff {
+export function diffConfig(
+  prev: ExporterConfig,
+  next: ExporterConfig,
+  opts: { listenOverridden?: boolean } = {},
+): ConfigDiff {
   const before = new Map(prev.nodes.map((n) => [n.name, n]));
   const after = new Set(next.nodes.map((n) => n.name));
   const nodes: ConfigDiff['nodes'] = { added: [], removed: [], changed: [], unchanged: [] };
@@ -33,6 +37,8 @@ export function diffConfig(prev: ExporterConfig, next: ExporterConfig, opts: { l
   const keys = [...new Set([...Object.keys(prev), ...Object.keys(next)])] as Array<keyof ExporterConfig>;
   const sections = keys.filter((k) => !same(prev[k], next[k]));
   // A listen overridden by --listen is never the config's.
-  const restartOnly = RESTART_ONLY_SECTIONS.filter((k) => sections.includes(k) && !(k === 'listen' && opts.listenOverridden));
+  const restartOnly = RESTART_ONLY_SECTIONS.filter(
+    (k) => sections.includes(k) && !(k === 'listen' && opts.listenOverridden),
+  );
   return { prev, next, nodes, sections, restartOnly };
 }

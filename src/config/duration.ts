@@ -3,15 +3,24 @@
 const UNIT_MS: Record<string, number> = {
   ns: 1e-6,
   us: 1e-3,
-  'µs': 1e-3, // U+00B5 micro sign
-  'μs': 1e-3, // U+03BC Greek mu
+  µs: 1e-3, // U+00B5 micro sign
+  μs: 1e-3, // U+03BC Greek mu
   ms: 1,
   s: 1_000,
   m: 60_000,
   h: 3_600_000,
 };
 // Exact nanoseconds per unit, to tell whole milliseconds apart without float error.
-const UNIT_NS: Record<string, bigint> = { ns: 1n, us: 1_000n, 'µs': 1_000n, 'μs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
+const UNIT_NS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
 // Longest first, so "ms" wins over "m".
 const UNIT_RE = /^(ns|us|µs|μs|ms|s|m|h)/;
 const NUMBER_RE = /^(\d+(?:\.\d*)?|\.\d+)/;
@@ -46,7 +55,13 @@ export interface DurationBounds {
 export function configDurationReason(text: string, bounds: DurationBounds): string | undefined {
   const r = parse(text);
   if (r.error !== undefined) return `invalid duration: ${r.error}`;
-  if (r.ms < bounds.minMs) return bounds.tooShort ?? (bounds.minMs === 0 ? 'duration must not be negative' : `duration must be at least ${formatDuration(bounds.minMs)}`);
+  if (r.ms < bounds.minMs)
+    return (
+      bounds.tooShort ??
+      (bounds.minMs === 0
+        ? 'duration must not be negative'
+        : `duration must be at least ${formatDuration(bounds.minMs)}`)
+    );
   if (r.ms > bounds.maxMs) return bounds.tooLong ?? `duration must be at most ${formatDuration(bounds.maxMs)}`;
   if (!r.wholeMs) return 'duration must be a whole number of milliseconds';
   return undefined;
@@ -57,7 +72,12 @@ export function formatDuration(ms: number): string {
   if (ms === 0) return '0s';
   const parts: string[] = [];
   let rest = Math.round(ms);
-  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1_000], ['ms', 1]] as const) {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1_000],
+    ['ms', 1],
+  ] as const) {
     const n = Math.floor(rest / size);
     if (n > 0) parts.push(`${n}${unit}`);
     rest -= n * size;

@@ -54,7 +54,11 @@ export function expandDocument(parsed: ParsedYaml, env: Env): { problems: Locate
     const r = expandString(node.value, env);
     const where = { ...positionOf(parsed.lineCounter, node.range?.[0] ?? 0), path: formatPath(path) };
     if (r.malformed) {
-      problems.push({ ...where, message: 'malformed variable reference: use ${NAME} with NAME made of letters, digits and "_", or $${ for a literal "${"' });
+      problems.push({
+        ...where,
+        message:
+          'malformed variable reference: use ${NAME} with NAME made of letters, digits and "_", or $${ for a literal "${"',
+      });
     }
     for (const name of new Set(r.missing)) {
       problems.push({ ...where, message: `environment variable "${name}" is not set` });

@@ -19,7 +19,8 @@ export interface ParseOptions {
 export function parseConfig(text: string, opts: ParseOptions): ExporterConfig {
   const env: Env = opts.env ?? process.env;
   const parsed = parseYaml(text);
-  const fail = (found: LocatedProblem[]) => new ConfigError(sortProblems(found.map((p): ConfigProblem => ({ file: opts.file, ...p }))));
+  const fail = (found: LocatedProblem[]) =>
+    new ConfigError(sortProblems(found.map((p): ConfigProblem => ({ file: opts.file, ...p }))));
 
   // A document that does not parse gives no trustworthy structure to check further.
   const syntax = syntaxProblems(parsed);
@@ -37,11 +38,17 @@ export function parseConfig(text: string, opts: ParseOptions): ExporterConfig {
     throw fail([...problems, { line: 1, col: 1, path: '', message: `cannot read YAML: ${(e as Error).message}` }]);
   }
   if (data === null || data === undefined) {
-    throw fail([...problems, { line: 1, col: 1, path: '', message: 'configuration is empty: at least one node is required' }]);
+    throw fail([
+      ...problems,
+      { line: 1, col: 1, path: '', message: 'configuration is empty: at least one node is required' },
+    ]);
   }
 
   const result = rawConfigSchema.safeParse(data);
-  const later: PathProblem[] = [...(result.success ? [] : issuesToPathProblems(result.error.issues, rawConfigSchema)), ...sectionProblems(data)];
+  const later: PathProblem[] = [
+    ...(result.success ? [] : issuesToPathProblems(result.error.issues, rawConfigSchema)),
+    ...sectionProblems(data),
+  ];
   for (const p of later) {
     const path = formatPath(p.path);
     // A value whose variable is missing was already reported; its placeholder text is not the user's mistake.

@@ -15,7 +15,8 @@ export const RESERVED_LABELS = ['node', 'network', 'version', 'chain_id', 'rpc_n
 export function labelNameReason(name: string): string | undefined {
   if (!LABEL_NAME_RE.test(name)) return `invalid label name "${name}": must match [a-zA-Z_][a-zA-Z0-9_]*`;
   if (name.startsWith('__')) return `invalid label name "${name}": names starting with "__" are reserved by Prometheus`;
-  if ((RESERVED_LABELS as readonly string[]).includes(name)) return `label "${name}" is reserved (the exporter sets ${RESERVED_LABELS.join(', ')})`;
+  if ((RESERVED_LABELS as readonly string[]).includes(name))
+    return `label "${name}" is reserved (the exporter sets ${RESERVED_LABELS.join(', ')})`;
   return undefined;
 }
 
@@ -24,11 +25,21 @@ export const NAMESPACE_RE = /^[a-z][a-z0-9]*$/;
 /** HTTP header field name (RFC 9110 token). */
 export const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the HTTP client or the probe itself controls. */
-const CONTROLLED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
+const CONTROLLED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+]);
 
 export function headerNameReason(name: string): string | undefined {
   if (!HEADER_NAME_RE.test(name)) return `invalid header name "${name}"`;
-  if (CONTROLLED_HEADERS.has(name.toLowerCase())) return `header "${name}" is set by the HTTP client and cannot be configured`;
+  if (CONTROLLED_HEADERS.has(name.toLowerCase()))
+    return `header "${name}" is set by the HTTP client and cannot be configured`;
   return undefined;
 }
 

@@ -1,6 +1,17 @@
 // The YAML document with positions: syntax errors, duplicate keys, and path -> line:col.
 
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import {
+  LineCounter,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseDocument,
+  type Document,
+  type Node,
+  type Pair,
+} from 'yaml';
 import { formatPath, type PathSegment } from './problems.js';
 
 export interface Position {
@@ -114,7 +125,11 @@ export interface Located {
  * Position of the value at `path` (or of its key when `at` is 'key'). A path that does not
  * exist (a missing key) resolves to the nearest ancestor that does.
  */
-export function locate({ doc, lineCounter }: ParsedYaml, path: readonly PathSegment[], at: 'value' | 'key' = 'value'): Located {
+export function locate(
+  { doc, lineCounter }: ParsedYaml,
+  path: readonly PathSegment[],
+  at: 'value' | 'key' = 'value',
+): Located {
   let node: unknown = doc.contents;
   let offset = startOf(node) ?? 0;
   for (let i = 0; i < path.length; i++) {

@@ -5,7 +5,11 @@ import type { PathProblem, PathSegment } from './problems.js';
 
 type Issue = z.core.$ZodIssue;
 
-export function issuesToPathProblems(issues: readonly Issue[], schema: z.ZodType, prefix: PathSegment[] = []): PathProblem[] {
+export function issuesToPathProblems(
+  issues: readonly Issue[],
+  schema: z.ZodType,
+  prefix: PathSegment[] = [],
+): PathProblem[] {
   return issues.flatMap((issue) => issueToPathProblems(issue, schema, prefix));
 }
 
@@ -14,13 +18,19 @@ function issueToPathProblems(issue: Issue, schema: z.ZodType, prefix: PathSegmen
   switch (issue.code) {
     case 'unrecognized_keys': {
       const allowed = allowedKeysAt(schema, path);
-      return issue.keys.map((k) => ({ path: [...path, k], at: 'key' as const, message: `unknown key "${k}"${suggestion(k, allowed)}` }));
+      return issue.keys.map((k) => ({
+        path: [...path, k],
+        at: 'key' as const,
+        message: `unknown key "${k}"${suggestion(k, allowed)}`,
+      }));
     }
     case 'invalid_key':
       return [{ path, at: 'key', message: issue.issues[0]?.message ?? 'invalid key' }];
     case 'invalid_union': {
       // When exactly one alternative got past its type check, its issues say more than "no match".
-      const deeper = issue.errors.filter((branch) => branch.some((i) => i.path.length > 0 || i.code !== 'invalid_type'));
+      const deeper = issue.errors.filter((branch) =>
+        branch.some((i) => i.path.length > 0 || i.code !== 'invalid_type'),
+      );
       if (deeper.length === 1 && deeper[0]) return issuesToPathProblems(deeper[0], schema, path);
       return [{ path, message: issue.message }];
     }
@@ -64,7 +74,8 @@ function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[
   for (const seg of path) {
     current = current.flatMap((s) => {
       const def = defOf(s);
-      if (def.type === 'object' && def.shape && typeof seg === 'string' && def.shape[seg]) return unwrap(def.shape[seg]);
+      if (def.type === 'object' && def.shape && typeof seg === 'string' && def.shape[seg])
+        return unwrap(def.shape[seg]);
       if (def.type === 'array' && def.element && typeof seg === 'number') return unwrap(def.element);
       if (def.type === 'record' && def.valueType && typeof seg === 'string') return unwrap(def.valueType);
       return [];
@@ -78,7 +89,10 @@ function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[
 
 function suggestion(key: string, allowed: string[]): string {
   const best = allowed
-    .map((a) => ({ a, d: a.toLowerCase() === key.toLowerCase() ? 0 : editDistance(a.toLowerCase(), key.toLowerCase()) }))
+    .map((a) => ({
+      a,
+      d: a.toLowerCase() === key.toLowerCase() ? 0 : editDistance(a.toLowerCase(), key.toLowerCase()),
+    }))
     .filter((x) => x.d <= Math.max(1, Math.floor(x.a.length / 4)))
     .sort((x, y) => x.d - y.d)[0];
   const known = allowed.length ? `; known keys: ${allowed.join(', ')}` : '';
@@ -90,7 +104,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row[j] = Math.min(
+        (prev[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     prev = row;
   }

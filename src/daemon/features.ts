@@ -22,9 +22,16 @@ export function standardComponents(log: Logger, sharding?: ShardAssignment): Dae
     onEvaluated: (t) => heartbeat.evaluated(t),
     definitions: () => shardAlerts()?.engine,
   });
-  const status = statusComponent({ logger: log, version: VERSION, activeAlerts: () => alerting.statusAlerts(), notices: () => alerting.problems() });
+  const status = statusComponent({
+    logger: log,
+    version: VERSION,
+    activeAlerts: () => alerting.statusAlerts(),
+    notices: () => alerting.problems(),
+  });
   // Status first: probe results reach every component as soon as polling starts, and the alerting start reads files.
-  const shard = sharding ? [shardComponent(sharding, { leftToPrometheus: () => shardAlerts()?.leftToPrometheus ?? [] })] : [];
+  const shard = sharding
+    ? [shardComponent(sharding, { leftToPrometheus: () => shardAlerts()?.leftToPrometheus ?? [] })]
+    : [];
   // Fan-out reads first, then the watch built from them, so their part of each snapshot is there for the others.
   return [fanOutComponent(), watchComponent(), status, alerting, heartbeat, ...shard];
 }

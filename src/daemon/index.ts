@@ -26,7 +26,12 @@ export interface Daemon extends Pipeline {
 export async function startDaemon(initial: ExporterConfig, opts: DaemonOptions): Promise<Daemon> {
   const evidence = opts.evidence === false ? undefined : evidenceComponent();
   // This order is the order of the families on /metrics: upstream collectors, the caller's, evidence, agent.
-  const components = [upstreamComponent(), ...(opts.components ?? []), ...(evidence ? [evidence] : []), agentPlatformComponent()];
+  const components = [
+    upstreamComponent(),
+    ...(opts.components ?? []),
+    ...(evidence ? [evidence] : []),
+    agentPlatformComponent(),
+  ];
   const pipeline = await startPipeline(initial, opts, components);
   return Object.assign(pipeline, { evidence: evidence?.store() });
 }

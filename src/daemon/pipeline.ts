@@ -65,7 +65,11 @@ export interface Pipeline {
 const defaultRecheck = (t: NodeTarget) => Math.max(10 * t.intervalMs, 60_000);
 
 /** Assembles the pipeline with `components`, listens, starts polling, then starts the components. */
-export async function startPipeline(initial: ExporterConfig, opts: PipelineOptions, components: DaemonComponent[]): Promise<Pipeline> {
+export async function startPipeline(
+  initial: ExporterConfig,
+  opts: PipelineOptions,
+  components: DaemonComponent[],
+): Promise<Pipeline> {
   const log = opts.logger;
   const parts = await assemble(initial, opts, components);
   const { state, scheduler, client, view, snapshot, current } = parts;
@@ -89,11 +93,26 @@ export async function startPipeline(initial: ExporterConfig, opts: PipelineOptio
   const steps = watchClockSteps(parts.clock, log, parts.counters);
   scheduler.start(initial.nodes);
   const signals = (): ExporterSignals => {
-    const base: ExporterSignals = { pollOverruns: parts.counters.pollOverruns, evidenceWriteErrors: 0, agentKeyValid: undefined };
+    const base: ExporterSignals = {
+      pollOverruns: parts.counters.pollOverruns,
+      evidenceWriteErrors: 0,
+      agentKeyValid: undefined,
+    };
     for (const c of components) Object.assign(base, c.signals?.());
     return base;
   };
-  const ctx: DaemonContext = { config: () => current.config, snapshot, state, client, secrets: parts.secrets, logger: log, url, clock: parts.clock, signals, evidence };
+  const ctx: DaemonContext = {
+    config: () => current.config,
+    snapshot,
+    state,
+    client,
+    secrets: parts.secrets,
+    logger: log,
+    url,
+    clock: parts.clock,
+    signals,
+    evidence,
+  };
   for (const c of components) await c.start?.(ctx);
   // The address bound (0.0.0.0 when listening on all interfaces) beside the URL to open.
   log.info({ url, listen: boundAddress(server), nodes: initial.nodes.length, version: VERSION }, 'exporter listening');
@@ -145,11 +164,27 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
   const state = new FleetState(initial.nodes, opts.backoff ?? DEFAULT_BACKOFF);
   const probers = new ProberPool(client, initial.polling, initial.nodes);
   const recheck = opts.unsupportedRecheckMs ?? defaultRecheck;
-  const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map(), clockSteps: 0 };
+  const counters: ExporterCounters = {
+    configReloads: { success: 0, failure: 0 },
+    pollOverruns: new Map(),
+    clockSteps: 0,
+  };
   const keepers = components.filter((c) => c.recordEvidence);
   const recordEvidence = (input: EvidenceInput) => keepers.forEach((c) => c.recordEvidence!(input));
-  const evidenceNodes = () => [...current.config.nodes.map((n) => n.name), ...components.flatMap((c) => c.evidenceNodes?.(current.config) ?? [])];
-  const assembly: AssemblyContext = { initial, config: () => current.config, logger: log, secrets, client, state, recordEvidence, evidenceNodes };
+  const evidenceNodes = () => [
+    ...current.config.nodes.map((n) => n.name),
+    ...components.flatMap((c) => c.evidenceNodes?.(current.config) ?? []),
+  ];
+  const assembly: AssemblyContext = {
+    initial,
+    config: () => current.config,
+    logger: log,
+    secrets,
+    client,
+    state,
+    recordEvidence,
+    evidenceNodes,
+  };
   const opened: DaemonComponent[] = [];
   try {
     for (const c of components) {
@@ -170,7 +205,11 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
       probers,
       logger: log,
       recordEvidence: keepers.length > 0 ? recordEvidence : undefined,
-      listeners: [certExpiryListener(client), (_t, _r, node) => view.noteResult(node), ...components.flatMap((c) => c.onProbeResult ?? [])],
+      listeners: [
+        certExpiryListener(client),
+        (_t, _r, node) => view.noteResult(node),
+        ...components.flatMap((c) => c.onProbeResult ?? []),
+      ],
     }),
     isDue: (t, p, now) => state.due(t.name, p, now, recheck(t)),
     onOverrun: (_t, p) => void counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1),
@@ -180,7 +219,10 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
     for (const c of components) c.addToSnapshot?.(snap);
     return snap;
   };
-  const extensions: RegistryExtension[] = [...(opts.extensions ?? []), ...components.flatMap((c) => c.collectors ?? [])];
+  const extensions: RegistryExtension[] = [
+    ...(opts.extensions ?? []),
+    ...components.flatMap((c) => c.collectors ?? []),
+  ];
   // The view is built once: a reload only changes the info label keys (registries are never rebuilt).
   const view = new MetricsView(
     { version: VERSION, infoLabelKeys: infoLabelKeys(initial), extensions, defaultMetrics: opts.defaultMetrics },
@@ -207,7 +249,8 @@ function applyConfig(parts: Parts, next: ExporterConfig, opts: PipelineOptions, 
   parts.view.setInfoLabelKeys(infoLabelKeys(next));
   for (const c of components) c.onReload?.(diff);
   parts.counters.configReloads.success++;
-  if (diff.restartOnly.length > 0) log.warn({ settings: diff.restartOnly }, 'changes of these settings take effect at the next restart');
+  if (diff.restartOnly.length > 0)
+    log.warn({ settings: diff.restartOnly }, 'changes of these settings take effect at the next restart');
   log.info(diff.nodes, 'configuration reloaded');
 }
 
@@ -216,8 +259,12 @@ function watchClockSteps(clock: Clock, log: Logger, counters: ExporterCounters):
   const watch = new ClockStepWatch(clock, ({ stepMs, wallAfter }) => {
     counters.clockSteps = (counters.clockSteps ?? 0) + 1;
     const by = `${stepMs > 0 ? '+' : '-'}${(Math.abs(stepMs) / 1000).toFixed(1)} s`;
-    const what = 'polling and alert timers run on the monotonic clock and are unaffected; times shown from now on follow the new wall clock';
-    log.warn({ stepMs: Math.round(stepMs), wallNow: new Date(wallAfter).toISOString() }, `wall clock stepped ${by}: ${what}`);
+    const what =
+      'polling and alert timers run on the monotonic clock and are unaffected; times shown from now on follow the new wall clock';
+    log.warn(
+      { stepMs: Math.round(stepMs), wallNow: new Date(wallAfter).toISOString() },
+      `wall clock stepped ${by}: ${what}`,
+    );
   });
   watch.start();
   return watch;
@@ -229,7 +276,12 @@ function checkOpenFiles(log: Logger, nodes: number): void {
 }
 
 /** Listens; when that fails (EADDRINUSE and the like) nothing was started yet: release, then report. */
-async function listenOrRelease(server: Server, opts: PipelineOptions, configured: ListenAddress, release: () => Promise<void>): Promise<string> {
+async function listenOrRelease(
+  server: Server,
+  opts: PipelineOptions,
+  configured: ListenAddress,
+  release: () => Promise<void>,
+): Promise<string> {
   try {
     return await listenOn(server, opts.listen ?? configured, Boolean(opts.web?.tls));
   } catch (err) {

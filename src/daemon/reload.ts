@@ -25,7 +25,12 @@ export interface ConfigScope {
  * reads the file as it is by then. Run at once, an older read that finished last (a slow disk, a
  * file being replaced) would apply an older config over a newer one.
  */
-export function configReloader(path: string, daemon: Reloadable, log: Logger, scope: ConfigScope): (why: string) => Promise<void> {
+export function configReloader(
+  path: string,
+  daemon: Reloadable,
+  log: Logger,
+  scope: ConfigScope,
+): (why: string) => Promise<void> {
   const once = reloadOnce(path, daemon, log, scope);
   let queue: Promise<void> = Promise.resolve();
   let running = 0;

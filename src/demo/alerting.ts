@@ -22,7 +22,10 @@ export function demoAlertingSection(stateDir: string, receiverUrl: string): obje
 
 /** The demo's alerting settings, resolved by the config parser. */
 export function demoAlerting(stateDir: string, receiverUrl: string): NonNullable<ExporterConfig['alerting']> {
-  const text = stringify({ nodes: [{ name: 'demo', url: 'http://127.0.0.1:9710' }], alerting: demoAlertingSection(stateDir, receiverUrl) });
+  const text = stringify({
+    nodes: [{ name: 'demo', url: 'http://127.0.0.1:9710' }],
+    alerting: demoAlertingSection(stateDir, receiverUrl),
+  });
   const parsed = parseConfig(text, { file: join(stateDir, 'demo.yaml'), env: {} });
   return parsed.alerting!;
 }

@@ -50,7 +50,10 @@ export interface SimulatedFleetOptions {
 }
 
 /** An exporter config polling simulated nodes with every probe (demo, benchmark). */
-export function simulatedFleetConfig(nodes: ReadonlyArray<{ name: string; url: string; network: string }>, opts: SimulatedFleetOptions): ExporterConfig {
+export function simulatedFleetConfig(
+  nodes: ReadonlyArray<{ name: string; url: string; network: string }>,
+  opts: SimulatedFleetOptions,
+): ExporterConfig {
   const targets: NodeTarget[] = nodes.map((n) => ({
     name: n.name,
     url: n.url,
@@ -72,7 +75,10 @@ export function simulatedFleetConfig(nodes: ReadonlyArray<{ name: string; url: s
 }
 
 /** The exporter config for the demo fleet. */
-export function demoConfig(fleet: SimFleet, opts: { listen: ListenAddress; intervalMs?: number; evidenceDir?: string }): ExporterConfig {
+export function demoConfig(
+  fleet: SimFleet,
+  opts: { listen: ListenAddress; intervalMs?: number; evidenceDir?: string },
+): ExporterConfig {
   const intervalMs = opts.intervalMs ?? 5_000;
   const config = simulatedFleetConfig(fleet.nodes, {
     listen: opts.listen,
@@ -81,7 +87,9 @@ export function demoConfig(fleet: SimFleet, opts: { listen: ListenAddress; inter
     evidenceDir: opts.evidenceDir ?? join(tmpdir(), 'ledger-fleet-exporter-demo', 'evidence'),
     labels: (name) => ({ role: ROLES[name.split('-')[0] ?? ''] ?? 'rpc', region: name.split('-')[1] ?? 'none' }),
   });
-  const networks = Object.fromEntries(Object.entries(config.networks).map(([n, s]) => [n, { ...s, epochBlocks: DEMO_EPOCH_BLOCKS }]));
+  const networks = Object.fromEntries(
+    Object.entries(config.networks).map(([n, s]) => [n, { ...s, epochBlocks: DEMO_EPOCH_BLOCKS }]),
+  );
   return { ...config, networks, watch: demoWatch(fleet) };
 }
 

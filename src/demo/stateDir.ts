@@ -17,7 +17,11 @@ export async function demoStateDir(named?: string): Promise<DemoState> {
   if (named) {
     const dir = resolve(named);
     await mkdir(dir, { recursive: true });
-    return { dir, note: `${dir} (kept across runs: earlier runs' events and history show)`, release: async () => undefined };
+    return {
+      dir,
+      note: `${dir} (kept across runs: earlier runs' events and history show)`,
+      release: async () => undefined,
+    };
   }
   const dir = await mkdtemp(join(tmpdir(), 'ledger-fleet-exporter-demo-'));
   return {

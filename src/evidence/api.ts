@@ -25,7 +25,10 @@ export interface EvidenceApiLimits {
   maxScanBytes?: number;
 }
 
-export const DEFAULT_EVIDENCE_API_LIMITS: Required<EvidenceApiLimits> = { maxConcurrent: 2, maxScanBytes: 32 * 1024 * 1024 };
+export const DEFAULT_EVIDENCE_API_LIMITS: Required<EvidenceApiLimits> = {
+  maxConcurrent: 2,
+  maxScanBytes: 32 * 1024 * 1024,
+};
 
 /** Evidence queries within the API's limits: its byte bound, and a place among its few at once. */
 export interface LimitedEvidenceReader {
@@ -51,7 +54,11 @@ export function createEvidenceApi(store: EvidenceReader | null, limits: Evidence
       running--;
     }
   }
-  const tooMany: EvidenceApiResponse = { status: 429, body: { error: `too many evidence queries at once (at most ${maxConcurrent}); retry shortly` }, headers: { 'retry-after': '1' } };
+  const tooMany: EvidenceApiResponse = {
+    status: 429,
+    body: { error: `too many evidence queries at once (at most ${maxConcurrent}); retry shortly` },
+    headers: { 'retry-after': '1' },
+  };
   return {
     handle: (params) => limited(tooMany, () => evidenceApiResponse(store, params, { maxScanBytes })),
     async read(q) {
@@ -62,12 +69,18 @@ export function createEvidenceApi(store: EvidenceReader | null, limits: Evidence
 }
 
 /** 400 on bad parameters, 503 without a store (evidence disabled or unusable), else the newest records. */
-export async function evidenceApiResponse(store: EvidenceReader | null, params: URLSearchParams, opts: ReadOptions = {}): Promise<EvidenceApiResponse> {
+export async function evidenceApiResponse(
+  store: EvidenceReader | null,
+  params: URLSearchParams,
+  opts: ReadOptions = {},
+): Promise<EvidenceApiResponse> {
   const parsed = parseEvidenceQuery(params);
   if (!parsed.ok) return { status: 400, body: { error: parsed.error } };
   if (!store) return { status: 503, body: { error: 'evidence store is not available' } };
   try {
-    const { records, partial } = await store.read(parsed.query, { maxScanBytes: opts.maxScanBytes ?? DEFAULT_EVIDENCE_API_LIMITS.maxScanBytes });
+    const { records, partial } = await store.read(parsed.query, {
+      maxScanBytes: opts.maxScanBytes ?? DEFAULT_EVIDENCE_API_LIMITS.maxScanBytes,
+    });
     return { status: 200, body: partial ? { records, partial } : { records } };
   } catch (err) {
     // A missing directory (deleted at run time) reads as no evidence, not as a server fault.

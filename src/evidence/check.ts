@@ -9,14 +9,18 @@ import type { EvidenceSettings } from '../domain.js';
 /** Checks the settings and the directory, and creates it; throws an Error with a clear message. */
 export async function prepareEvidenceDir(settings: EvidenceSettings): Promise<void> {
   if (!(settings.maxBytes > 0) || !(settings.maxAgeDays > 0)) {
-    throw new Error(`evidence: maxBytes and maxAgeDays must be positive (got ${settings.maxBytes}, ${settings.maxAgeDays})`);
+    throw new Error(
+      `evidence: maxBytes and maxAgeDays must be positive (got ${settings.maxBytes}, ${settings.maxAgeDays})`,
+    );
   }
   const problem = await checkEvidenceDir(settings.dir);
   if (problem) throw new Error(problem);
   try {
     await mkdir(resolve(settings.dir), { recursive: true });
   } catch (err) {
-    throw new Error(`evidence.dir ${resolve(settings.dir)} cannot be created (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new Error(
+      `evidence.dir ${resolve(settings.dir)} cannot be created (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
   }
 }
 

@@ -27,7 +27,11 @@ interface CliArgs {
  * Runs the subcommand; `argv` are the arguments after `evidence`. Returns the exit code:
  * 0 done (also when there is nothing to show), 1 the directory cannot be read, 2 bad usage.
  */
-export async function runEvidenceCli(argv: string[], out: (line: string) => void, err: (line: string) => void = out): Promise<number> {
+export async function runEvidenceCli(
+  argv: string[],
+  out: (line: string) => void,
+  err: (line: string) => void = out,
+): Promise<number> {
   const args = parseCliArgs(argv, out, err);
   if (typeof args === 'number') return args;
   let result;
@@ -91,7 +95,14 @@ function parseCliArgs(argv: string[], out: (line: string) => void, err: (line: s
   if (since === null) return usage('--since must be an ISO 8601 time with zone or epoch seconds');
   const limit = values.limit === undefined ? 100 : parseLimit(values.limit);
   if (limit === null) return usage(`--limit must be an integer from 1 to ${MAX_QUERY_LIMIT}`);
-  return { dir: values.dir, node: values.node, since, limit, summary: values.summary ?? false, json: values.json ?? false };
+  return {
+    dir: values.dir,
+    node: values.node,
+    since,
+    limit,
+    summary: values.summary ?? false,
+    json: values.json ?? false,
+  };
 }
 
 /** One line per record, for a terminal. */

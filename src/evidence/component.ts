@@ -25,7 +25,11 @@ export function evidenceComponent(): EvidenceComponent {
     store: () => store,
     async open(ctx) {
       const logger = ctx.logger.child({ component: 'evidence' });
-      store = await EvidenceStore.open(ctx.initial.evidence, { logger, secrets: ctx.secrets, runner: { hostname: hostname(), version: VERSION } });
+      store = await EvidenceStore.open(ctx.initial.evidence, {
+        logger,
+        secrets: ctx.secrets,
+        runner: { hostname: hostname(), version: VERSION },
+      });
       // One set of limits for /api/evidence and the node pages.
       api = createEvidenceApi(store);
       nodes = ctx.evidenceNodes;

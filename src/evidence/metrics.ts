@@ -8,7 +8,11 @@ import type { EvidenceStats } from './store.js';
  * `nodes`, when given, names the series of ledger_evidence_records_total: every one from 0 (so
  * increase() sees the first record) and nothing for nodes no longer configured.
  */
-export function evidenceCollectors(registry: Registry, store: { stats(): EvidenceStats }, nodes?: () => Iterable<string>): void {
+export function evidenceCollectors(
+  registry: Registry,
+  store: { stats(): EvidenceStats },
+  nodes?: () => Iterable<string>,
+): void {
   const registers = [registry];
 
   // One series per node: written as text (through prom-client's Counter, label hashing cost

@@ -37,7 +37,8 @@ export function parseLimit(raw: string): number | null {
 export function parseEvidenceQuery(params: URLSearchParams): ParsedQuery {
   const seen = new Set<string>();
   for (const key of params.keys()) {
-    if (!KNOWN_PARAMS.has(key)) return { ok: false, error: `unknown parameter "${clip(key)}" (allowed: node, since, limit)` };
+    if (!KNOWN_PARAMS.has(key))
+      return { ok: false, error: `unknown parameter "${clip(key)}" (allowed: node, since, limit)` };
     if (seen.has(key)) return { ok: false, error: `parameter "${key}" given more than once` };
     seen.add(key);
   }
@@ -45,13 +46,21 @@ export function parseEvidenceQuery(params: URLSearchParams): ParsedQuery {
 
   const node = params.get('node');
   if (node !== null) {
-    if (!isValidNodeName(node)) return { ok: false, error: 'node must be a node name (1-128 letters, digits, ".", "_" or "-", starting with a letter or digit)' };
+    if (!isValidNodeName(node))
+      return {
+        ok: false,
+        error: 'node must be a node name (1-128 letters, digits, ".", "_" or "-", starting with a letter or digit)',
+      };
     query.node = node;
   }
   const since = params.get('since');
   if (since !== null) {
     const d = parseSince(since);
-    if (!d) return { ok: false, error: 'since must be an ISO 8601 time with zone (e.g. 2024-05-01T12:00:00Z) or epoch seconds' };
+    if (!d)
+      return {
+        ok: false,
+        error: 'since must be an ISO 8601 time with zone (e.g. 2024-05-01T12:00:00Z) or epoch seconds',
+      };
     query.since = d;
   }
   const limit = params.get('limit');

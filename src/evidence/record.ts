@@ -71,7 +71,10 @@ export function buildEvidenceRecord(
   const bodyBytes = input.body;
   const cutBody = bodyBytes.byteLength > maxBodyBytes;
   // Scrub a little more than we keep, then cut the scrubbed text, so no partial secret survives the cut.
-  const decoded = decodeUtf8(cutBody ? bodyBytes.subarray(0, maxBodyBytes + SCRUB_LOOKAHEAD_BYTES) : bodyBytes, cutBody);
+  const decoded = decodeUtf8(
+    cutBody ? bodyBytes.subarray(0, maxBodyBytes + SCRUB_LOOKAHEAD_BYTES) : bodyBytes,
+    cutBody,
+  );
   const scrubbedBody = secrets.scrub(decoded);
   const body = cutUtf8(scrubbedBody, maxBodyBytes);
 

@@ -57,7 +57,8 @@ export async function* linesBackwards(path: string, budget: ScanBudget): AsyncGe
       }
     }
     // The file's first line, when it was reached (not cut off by the budget).
-    if (pos === 0 && (carryBytes > 0 || oversize)) yield { text: oversize || tail ? undefined : Buffer.concat(carry).toString('utf8') };
+    if (pos === 0 && (carryBytes > 0 || oversize))
+      yield { text: oversize || tail ? undefined : Buffer.concat(carry).toString('utf8') };
   } finally {
     await handle.close();
   }

@@ -11,7 +11,13 @@ import type { Secrets } from '../redact.js';
 import { prepareEvidenceDir } from './check.js';
 import { readEvidence, type EvidenceQuery, type ReadOptions, type ReadResult } from './files.js';
 import { EvidenceQueue, settleDropped, type Pending } from './queue.js';
-import { buildEvidenceRecord, serializeRecord, type EvidenceInput, type EvidenceRecord, type RunnerIdentity } from './record.js';
+import {
+  buildEvidenceRecord,
+  serializeRecord,
+  type EvidenceInput,
+  type EvidenceRecord,
+  type RunnerIdentity,
+} from './record.js';
 import { EvidenceWriter } from './writer.js';
 
 export interface EvidenceStats {
@@ -95,8 +101,16 @@ export class EvidenceStore {
     this.now = opts.now ?? (() => new Date());
     this.retryDelayMs = opts.retryDelayMs ?? 1000;
     this.maxAttempts = opts.maxAttempts ?? 8;
-    const maxFileBytes = Math.max(1, Math.min(opts.maxFileBytes ?? Math.min(16 * 1024 * 1024, Math.floor(settings.maxBytes / 8)), settings.maxBytes));
-    this.files = new EvidenceWriter(this.dir, { maxBytes: settings.maxBytes, maxAgeMs: settings.maxAgeDays * DAY_MS, maxFileBytes, now: this.now });
+    const maxFileBytes = Math.max(
+      1,
+      Math.min(opts.maxFileBytes ?? Math.min(16 * 1024 * 1024, Math.floor(settings.maxBytes / 8)), settings.maxBytes),
+    );
+    this.files = new EvidenceWriter(this.dir, {
+      maxBytes: settings.maxBytes,
+      maxAgeMs: settings.maxAgeDays * DAY_MS,
+      maxFileBytes,
+      now: this.now,
+    });
   }
 
   /** Creates the directory if needed; throws an Error with a clear message when it is unusable. */
@@ -130,7 +144,10 @@ export class EvidenceStore {
     if (!queued) {
       if (!this.queueFullLogged) {
         this.queueFullLogged = true;
-        this.logger.warn({ dir: this.dir, maxQueue: this.queue.maxRecords }, 'evidence queue full: records are dropped until the disk catches up');
+        this.logger.warn(
+          { dir: this.dir, maxQueue: this.queue.maxRecords },
+          'evidence queue full: records are dropped until the disk catches up',
+        );
       }
       return this.drop('evidence queue full');
     }
@@ -264,7 +281,10 @@ export class EvidenceStore {
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.lock.then(fn);
-    this.lock = run.then(() => undefined, () => undefined);
+    this.lock = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 
@@ -274,7 +294,10 @@ export class EvidenceStore {
     this.failing = true;
     // Log once per burst of failures; the error names a path and a code, never record content.
     const e = err as NodeJS.ErrnoException;
-    this.logger.error({ dir: this.dir, code: e?.code, err: e?.message ?? String(err) }, 'evidence write failed: records are dropped and counted');
+    this.logger.error(
+      { dir: this.dir, code: e?.code, err: e?.message ?? String(err) },
+      'evidence write failed: records are dropped and counted',
+    );
   }
 
   private drop(reason: string): Promise<void> {

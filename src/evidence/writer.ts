@@ -35,7 +35,11 @@ export class EvidenceWriter implements RetainedFiles {
    * Writes a batch; records larger than maxBytes are dropped through `drop`. `written` is called
    * for each record once it is synced. Throws on the first failed chunk (its records unsettled).
    */
-  async writeBatch(batch: Pending[], written: (rec: Pending) => void, drop: (rec: Pending, reason: string) => void): Promise<void> {
+  async writeBatch(
+    batch: Pending[],
+    written: (rec: Pending) => void,
+    drop: (rec: Pending, reason: string) => void,
+  ): Promise<void> {
     let chunk: Pending[] = [];
     let chunkBytes = 0;
     for (const rec of batch) {

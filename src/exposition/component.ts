@@ -14,7 +14,10 @@ export function upstreamComponent(): DaemonComponent {
     open(ctx) {
       // A node echoing our secrets loses those series. A Secrets set only grows: its size changes
       // whenever scrub may answer otherwise.
-      fleet = new FleetUpstream(() => ctx.state.nodes(), { scrub: (text) => ctx.secrets.scrub(text), scrubVersion: () => ctx.secrets.size });
+      fleet = new FleetUpstream(() => ctx.state.nodes(), {
+        scrub: (text) => ctx.secrets.scrub(text),
+        scrubVersion: () => ctx.secrets.size,
+      });
     },
     collectors: (registry) => opened().collectors(registry),
     reexposition: {

@@ -7,7 +7,14 @@ import { registerTextFamily } from './textFamily.js';
 import { planUpstream, type UpstreamPlan } from './plan.js';
 import { parseDetailed } from './parse.js';
 import { shapeText, type UpstreamShape } from './shape.js';
-import { DEFAULT_UPSTREAM_PREFIX, preparedFromPlan, prepareUpstream, type PrepareOptions, type PreparedUpstream, type UpstreamAnswer } from './upstream.js';
+import {
+  DEFAULT_UPSTREAM_PREFIX,
+  preparedFromPlan,
+  prepareUpstream,
+  type PrepareOptions,
+  type PreparedUpstream,
+  type UpstreamAnswer,
+} from './upstream.js';
 import { mergeLayout, writeMerged, type MergeLayout } from './upstreamMerge.js';
 
 /** What this module reads of a node's state. */
@@ -51,7 +58,10 @@ export class FleetUpstream {
     const p = answer.prepared;
     if (p && p.node === name && p.network === network) return p;
     const { shape, values } = answer;
-    answer.prepared = shape && values ? preparedFromPlan(this.planFor(shape, answer), name, network, values) : prepareUpstream(name, network, answer.families ?? [], this.opts);
+    answer.prepared =
+      shape && values
+        ? preparedFromPlan(this.planFor(shape, answer), name, network, values)
+        : prepareUpstream(name, network, answer.families ?? [], this.opts);
     answer.families = undefined;
     answer.samples = undefined;
     answer.shape = undefined;
@@ -87,7 +97,11 @@ export class FleetUpstream {
   write(sources: Iterable<PreparedUpstream>, openMetrics: boolean, out: UpstreamSink): void {
     const list = [...sources];
     const layout = mergeLayout(list, this.layout);
-    writeMerged(layout, list, { openMetrics, write: (p) => out.write(p), writeRange: (b, start, end) => out.writeRange(b, start, end) });
+    writeMerged(layout, list, {
+      openMetrics,
+      write: (p) => out.write(p),
+      writeRange: (b, start, end) => out.writeRange(b, start, end),
+    });
     if (layout === this.layout) return;
     this.layout = layout;
     const byNode = new Map<string, number>();
@@ -122,7 +136,14 @@ export class FleetUpstream {
             ['conflict', this.conflicted.get(node) ?? 0],
           ];
           for (const [reason, v] of counts) {
-            if (v > 0) emit([['node', node], ['reason', reason]], v);
+            if (v > 0)
+              emit(
+                [
+                  ['node', node],
+                  ['reason', reason],
+                ],
+                v,
+              );
           }
         }
       },

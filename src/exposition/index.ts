@@ -2,6 +2,11 @@
 export { DEFAULT_UPSTREAM_BUDGET, type UpstreamBudget } from './budget.js';
 export { ExpositionError, parseExposition, type ParseOptions, type ParsedExposition } from './parse.js';
 export { DEFAULT_UPSTREAM_PREFIX, prepareUpstream, type PreparedFamily, type PreparedUpstream } from './upstream.js';
-export { renderUpstream, renderUpstreamWithStats, type UpstreamConflict, type UpstreamRender } from './upstreamMerge.js';
+export {
+  renderUpstream,
+  renderUpstreamWithStats,
+  type UpstreamConflict,
+  type UpstreamRender,
+} from './upstreamMerge.js';
 export { FleetUpstream, type UpstreamNode } from './fleetUpstream.js';
 export { UpstreamReader, type UpstreamRead } from './reader.js';

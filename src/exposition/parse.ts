@@ -55,7 +55,10 @@ export function parseExposition(text: string, opts: ParseOptions = {}): ParsedEx
 }
 
 export function parseDetailed(text: string, opts: ParseOptions = {}): DetailedParse {
-  const doc = new DocumentParser({ maxSeries: opts.budget?.maxSeries ?? opts.maxSeries, ...withoutSeries(opts.budget) });
+  const doc = new DocumentParser({
+    maxSeries: opts.budget?.maxSeries ?? opts.maxSeries,
+    ...withoutSeries(opts.budget),
+  });
   let pos = 0;
   let lineNo = 0;
   // Line by line with indexOf: no array of every line of a large body.
@@ -147,7 +150,13 @@ class DocumentParser {
     let families = [...this.families.values()].map((b) => b.family);
     // Headers read just before a stop announce samples that were never kept.
     if (truncated) families = families.filter((f) => f.samples.length > 0);
-    return { families, droppedSamples: dropped, truncated, samples: this.order, tails: truncated ? undefined : this.tails };
+    return {
+      families,
+      droppedSamples: dropped,
+      truncated,
+      samples: this.order,
+      tails: truncated ? undefined : this.tails,
+    };
   }
 
   /** Where the value of the sample line just kept stands, when the rest of the line is `value [timestamp]` alone. */
@@ -214,7 +223,10 @@ class DocumentParser {
     const b = this.families.get(name);
     if (b?.typeDeclared) {
       if (b.family.type !== metricType) {
-        throw new ExpositionError(lineNo, `family ${name} declared twice with different TYPE (${b.family.type}, then ${metricType})`);
+        throw new ExpositionError(
+          lineNo,
+          `family ${name} declared twice with different TYPE (${b.family.type}, then ${metricType})`,
+        );
       }
       return;
     }
@@ -271,7 +283,8 @@ function own(sample: Sample): void {
   for (const k of Object.keys(sample.labels)) {
     const key = copied(k);
     const value = copied(sample.labels[k] ?? '');
-    if (key === '__proto__') Object.defineProperty(labels, key, { value, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(labels, key, { value, enumerable: true, writable: true, configurable: true });
     else labels[key] = value;
   }
   sample.labels = labels;

@@ -38,12 +38,25 @@ export interface UpstreamPlan {
  * as out of order once the node restarts its clock source). Families without samples are left
  * out. `samples` (default: family after family) gives each sample's value index.
  */
-export function planUpstream(families: readonly MetricFamily[], samples: readonly Sample[] | undefined, opts: PlanOptions): UpstreamPlan {
+export function planUpstream(
+  families: readonly MetricFamily[],
+  samples: readonly Sample[] | undefined,
+  opts: PlanOptions,
+): UpstreamPlan {
   const { prefix } = opts;
-  if (prefix !== '' && !isValidMetricName(prefix)) throw new TypeError('upstream prefix is not a valid metric name start');
+  if (prefix !== '' && !isValidMetricName(prefix))
+    throw new TypeError('upstream prefix is not a valid metric name start');
   const indexOf = new Map<Sample, number>((samples ?? families.flatMap((f) => f.samples)).map((s, i) => [s, i]));
   const leaks = secretCheck(opts.scrub);
-  const plan: UpstreamPlan = { families: [], lineEnds: [], heads: [], rests: [], sources: [], droppedSecretSamples: 0, ascii: true };
+  const plan: UpstreamPlan = {
+    families: [],
+    lineEnds: [],
+    heads: [],
+    rests: [],
+    sources: [],
+    droppedSecretSamples: 0,
+    ascii: true,
+  };
   const names = new Set<string>();
   for (const family of families) {
     const name = prefix + family.name;
@@ -84,14 +97,20 @@ function addLine(plan: UpstreamPlan, prefix: string, sample: Sample, source: num
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** One node's lines, family after family, as one Buffer and where each family's lines end in it. */
-export function renderPlan(plan: UpstreamPlan, node: string, network: string, values: ArrayLike<number>): { bytes: Buffer; ends: number[] } {
+export function renderPlan(
+  plan: UpstreamPlan,
+  node: string,
+  network: string,
+  values: ArrayLike<number>,
+): { bytes: Buffer; ends: number[] } {
   const target = `node="${escapeLabelValue(node)}",network="${escapeLabelValue(network)}"`;
   const { heads, rests, sources, lineEnds } = plan;
   const ends: number[] = [];
   let text = '';
   let line = 0;
   for (const end of lineEnds) {
-    for (; line < end; line++) text += heads[line]! + target + rests[line]! + formatValue(values[sources[line]!]!) + '\n';
+    for (; line < end; line++)
+      text += heads[line]! + target + rests[line]! + formatValue(values[sources[line]!]!) + '\n';
     ends.push(text.length);
   }
   // One allocation per node, outside the pooled slabs: a pooled slice would keep its whole 8 KiB slab alive.

@@ -26,7 +26,10 @@ export function parseSampleLine(line: string, lineNo: number, at?: { value: numb
   if (line[pos] === '{') pos = parseLabels(line, pos + 1, labels, lineNo);
   if (at) at.value = skipBlanks(line, pos);
 
-  const tokens = line.slice(pos).trim().split(/[ \t]+/);
+  const tokens = line
+    .slice(pos)
+    .trim()
+    .split(/[ \t]+/);
   const valueToken = tokens[0] ?? '';
   if (valueToken === '') throw new ExpositionError(lineNo, `missing value for ${name}`);
   if (tokens.length > 2) throw new ExpositionError(lineNo, `unexpected text after the timestamp of ${name}`);
@@ -65,7 +68,11 @@ function parseLabels(line: string, start: number, labels: Record<string, string>
     pos = skipBlanks(line, end);
     if (line[pos] === ',') pos += 1;
     else if (line[pos] === '}') return pos + 1;
-    else throw new ExpositionError(lineNo, pos >= line.length ? 'unterminated label set' : "expected ',' or '}' in label set");
+    else
+      throw new ExpositionError(
+        lineNo,
+        pos >= line.length ? 'unterminated label set' : "expected ',' or '}' in label set",
+      );
   }
   throw new ExpositionError(lineNo, 'unterminated label set');
 }
@@ -81,7 +88,10 @@ function readLabelValue(line: string, start: number, lineNo: number): [string, n
     const e = line[pos + 1];
     const decoded = e === '\\' ? '\\' : e === '"' ? '"' : e === 'n' ? '\n' : undefined;
     if (decoded === undefined) {
-      throw new ExpositionError(lineNo, e === undefined ? 'unterminated label value' : 'invalid escape sequence in label value');
+      throw new ExpositionError(
+        lineNo,
+        e === undefined ? 'unterminated label value' : 'invalid escape sequence in label value',
+      );
     }
     out += line.slice(from, pos) + decoded;
     pos += 1;
@@ -92,7 +102,8 @@ function readLabelValue(line: string, start: number, lineNo: number): [string, n
 
 /** `__proto__` is a valid label name: define it as a plain own property. */
 function setLabel(labels: Record<string, string>, name: string, value: string): void {
-  if (name === '__proto__') Object.defineProperty(labels, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === '__proto__')
+    Object.defineProperty(labels, name, { value, enumerable: true, writable: true, configurable: true });
   else labels[name] = value;
 }
 
@@ -107,11 +118,13 @@ export function checkSampleFits(family: MetricFamily, sample: Sample, lineNo: nu
   const bound = (label: string): void => {
     const v = sample.labels[label];
     if (v === undefined) throw new ExpositionError(lineNo, `${sample.name} lacks the ${label} label`);
-    if (parseFloatToken(v) === undefined) throw new ExpositionError(lineNo, `${sample.name} has a non-numeric ${label} label`);
+    if (parseFloatToken(v) === undefined)
+      throw new ExpositionError(lineNo, `${sample.name} has a non-numeric ${label} label`);
   };
   if (family.type === 'histogram') {
     if (sample.name === `${family.name}_bucket`) bound('le');
-    else if (sample.name === family.name) throw new ExpositionError(lineNo, `histogram sample ${sample.name} needs a _bucket, _sum or _count suffix`);
+    else if (sample.name === family.name)
+      throw new ExpositionError(lineNo, `histogram sample ${sample.name} needs a _bucket, _sum or _count suffix`);
   } else if (family.type === 'summary' && sample.name === family.name) {
     bound('quantile');
   }

@@ -27,7 +27,11 @@ let tableChars = 0;
  * The shape of `text`, whose sample values stand at `tails` (start and end offsets of each
  * `value [timestamp]`, as the parser found them); the one already shared when there is one.
  */
-export function shapeOf(text: string, tails: readonly number[], budget: Partial<UpstreamBudget>): UpstreamShape | undefined {
+export function shapeOf(
+  text: string,
+  tails: readonly number[],
+  budget: Partial<UpstreamBudget>,
+): UpstreamShape | undefined {
   let chars = text.length;
   for (let i = 0; i < tails.length; i += 2) chars -= tails[i + 1]! - tails[i]!;
   if (chars > MAX_SHAPE_CHARS) return undefined;

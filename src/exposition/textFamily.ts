@@ -83,7 +83,10 @@ export class FamilyRegistry extends Registry {
   }
 
   async getMetricsAsString(metric: Metric): Promise<string> {
-    if ((metric as unknown as { [TEXT_FAMILY]?: boolean })[TEXT_FAMILY]) return (metric as unknown as TextFamily).text((this.contentType as string) === Registry.OPENMETRICS_CONTENT_TYPE);
-    return (Registry.prototype as unknown as { getMetricsAsString(m: Metric): Promise<string> }).getMetricsAsString.call(this, metric);
+    if ((metric as unknown as { [TEXT_FAMILY]?: boolean })[TEXT_FAMILY])
+      return (metric as unknown as TextFamily).text((this.contentType as string) === Registry.OPENMETRICS_CONTENT_TYPE);
+    return (
+      Registry.prototype as unknown as { getMetricsAsString(m: Metric): Promise<string> }
+    ).getMetricsAsString.call(this, metric);
   }
 }

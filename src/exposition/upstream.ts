@@ -60,13 +60,23 @@ export interface PrepareOptions {
 }
 
 /** Builds a node's output lines from parsed families (see planUpstream). */
-export function prepareUpstream(node: string, network: string, families: MetricFamily[], opts: PrepareOptions = {}): PreparedUpstream {
+export function prepareUpstream(
+  node: string,
+  network: string,
+  families: MetricFamily[],
+  opts: PrepareOptions = {},
+): PreparedUpstream {
   const plan = planUpstream(families, undefined, { prefix: opts.prefix ?? DEFAULT_UPSTREAM_PREFIX, scrub: opts.scrub });
   const values = families.flatMap((f) => f.samples.map((s) => s.value));
   return preparedFromPlan(plan, node, network, values);
 }
 
-export function preparedFromPlan(plan: UpstreamPlan, node: string, network: string, values: ArrayLike<number>): PreparedUpstream {
+export function preparedFromPlan(
+  plan: UpstreamPlan,
+  node: string,
+  network: string,
+  values: ArrayLike<number>,
+): PreparedUpstream {
   const { bytes, ends } = renderPlan(plan, node, network, values);
   return { node, network, bytes, families: plan.families, ends, droppedSecretSamples: plan.droppedSecretSamples };
 }

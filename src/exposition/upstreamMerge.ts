@@ -54,7 +54,8 @@ export interface MergeLayout {
 function familySamples(p: PreparedUpstream, i: number): number {
   let n = 0;
   const end = p.ends[i] ?? 0;
-  for (let at = p.bytes.indexOf(10, i > 0 ? p.ends[i - 1] : 0); at >= 0 && at < end; at = p.bytes.indexOf(10, at + 1)) n++;
+  for (let at = p.bytes.indexOf(10, i > 0 ? p.ends[i - 1] : 0); at >= 0 && at < end; at = p.bytes.indexOf(10, at + 1))
+    n++;
   return n;
 }
 
@@ -87,7 +88,14 @@ export function mergeLayout(sources: readonly PreparedUpstream[], previous?: Mer
       const entry = byName.get(name);
       if (entry) {
         if (entry.first.type !== family.type) {
-          conflicts.push({ family: name, node: source.node, reason: 'type_mismatch', type: family.type, keptType: entry.first.type, samples: familySamples(source, i) });
+          conflicts.push({
+            family: name,
+            node: source.node,
+            reason: 'type_mismatch',
+            type: family.type,
+            keptType: entry.first.type,
+            samples: familySamples(source, i),
+          });
           continue;
         }
         if (entry.help === undefined && family.textHelpLine !== '') entry.help = family;
@@ -96,7 +104,14 @@ export function mergeLayout(sources: readonly PreparedUpstream[], previous?: Mer
       }
       const owner = family.claims.map((c) => claimedBy.get(c)).find((f) => f !== undefined && f.name !== name);
       if (owner) {
-        conflicts.push({ family: name, node: source.node, reason: 'name_collision', type: family.type, keptType: owner.type, samples: familySamples(source, i) });
+        conflicts.push({
+          family: name,
+          node: source.node,
+          reason: 'name_collision',
+          type: family.type,
+          keptType: owner.type,
+          samples: familySamples(source, i),
+        });
         continue;
       }
       for (const c of family.claims) claimedBy.set(c, family);
@@ -104,13 +119,23 @@ export function mergeLayout(sources: readonly PreparedUpstream[], previous?: Mer
     }
   }
   const names = [...byName.keys()].sort();
-  return { keys: sources.map((s) => s.families), nodes: sources.map((s) => s.node), families: names.map((n) => byName.get(n)!), conflicts };
+  return {
+    keys: sources.map((s) => s.families),
+    nodes: sources.map((s) => s.node),
+    families: names.map((n) => byName.get(n)!),
+    conflicts,
+  };
 }
 
 /** Writes the merged exposition of `sources` as `layout` (made for them) places it. */
-export function writeMerged(layout: MergeLayout, sources: readonly PreparedUpstream[], opts: RenderOptions & { write: (piece: string) => void }): void {
+export function writeMerged(
+  layout: MergeLayout,
+  sources: readonly PreparedUpstream[],
+  opts: RenderOptions & { write: (piece: string) => void },
+): void {
   const emit = opts.write;
-  const emitRange = opts.writeRange ?? ((bytes: Buffer, start: number, end: number) => emit(bytes.toString('utf8', start, end)));
+  const emitRange =
+    opts.writeRange ?? ((bytes: Buffer, start: number, end: number) => emit(bytes.toString('utf8', start, end)));
   for (const { first, help, picks } of layout.families) {
     if (opts.openMetrics) {
       emit(help?.openMetricsHelpLine ?? '');

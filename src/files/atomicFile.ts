@@ -48,5 +48,5 @@ async function writePieces(fh: FileHandle, pieces: Iterable<string>): Promise<vo
 
 /** A write to a regular file may still be short (disk full is reported by the next one). */
 async function writeAll(fh: FileHandle, buf: Buffer, length: number): Promise<void> {
-  for (let off = 0; off < length; ) off += (await fh.write(buf, off, length - off)).bytesWritten;
+  for (let off = 0; off < length;) off += (await fh.write(buf, off, length - off)).bytesWritten;
 }

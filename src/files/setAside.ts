@@ -20,6 +20,7 @@ export async function setAside(path: string, wallMs: number, keep = DAMAGED_COPI
   const dir = dirname(path);
   const copies = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.startsWith(prefix)).sort();
   // ISO stamps sort by time; the oldest go first.
-  for (const old of copies.slice(0, Math.max(0, copies.length - keep))) await unlink(join(dir, old)).catch(() => undefined);
+  for (const old of copies.slice(0, Math.max(0, copies.length - keep)))
+    await unlink(join(dir, old)).catch(() => undefined);
   return target;
 }

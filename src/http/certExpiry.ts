@@ -5,12 +5,15 @@ import type { NodeTarget, NodeValues } from '../domain.js';
 import type { HttpClient } from './client.js';
 
 /** The probe-result listener; run before the views take the result in. */
-export function certExpiryListener(client: Pick<HttpClient, 'certExpiry'>): (target: NodeTarget, result: unknown, node: NodeValues) => void {
+export function certExpiryListener(
+  client: Pick<HttpClient, 'certExpiry'>,
+): (target: NodeTarget, result: unknown, node: NodeValues) => void {
   // The origin per target, worked out once (null: not https); a reload makes new targets.
   const origins = new WeakMap<NodeTarget, string | null>();
   return (target, _result, node) => {
     let origin = origins.get(target);
-    if (origin === undefined) origins.set(target, (origin = /^https:/i.test(target.url) ? new URL(target.url).origin : null));
+    if (origin === undefined)
+      origins.set(target, (origin = /^https:/i.test(target.url) ? new URL(target.url).origin : null));
     if (origin === null) return;
     const expiry = client.certExpiry(origin);
     if (expiry !== undefined) node.tlsCertExpirySeconds = expiry;

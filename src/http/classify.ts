@@ -2,7 +2,14 @@
 // metrics and the callers distinguish. Messages name the redacted URL and an error code only.
 import { errors } from 'undici';
 
-export const HTTP_FAILURE_REASONS = ['timeout', 'connect', 'http_5xx', 'http_4xx', 'invalid_response', 'redirect'] as const;
+export const HTTP_FAILURE_REASONS = [
+  'timeout',
+  'connect',
+  'http_5xx',
+  'http_4xx',
+  'invalid_response',
+  'redirect',
+] as const;
 export type HttpFailureReason = (typeof HTTP_FAILURE_REASONS)[number];
 
 const CONNECT_CODES = new Set([
@@ -23,7 +30,11 @@ export function errorCode(err: unknown): string {
   return e?.code ?? e?.cause?.code ?? '';
 }
 
-export function classifyTransportError(err: unknown, display: string, deadlinePassed: boolean): { reason: HttpFailureReason; message: string } {
+export function classifyTransportError(
+  err: unknown,
+  display: string,
+  deadlinePassed: boolean,
+): { reason: HttpFailureReason; message: string } {
   const e = err as NodeJS.ErrnoException | undefined;
   const code = errorCode(err);
   if (
@@ -40,7 +51,8 @@ export function classifyTransportError(err: unknown, display: string, deadlinePa
   if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(code)) {
     return { reason: 'connect', message: `TLS failure talking to ${display}: ${code}` };
   }
-  if (err instanceof errors.HTTPParserError) return { reason: 'invalid_response', message: `malformed HTTP from ${display}` };
+  if (err instanceof errors.HTTPParserError)
+    return { reason: 'invalid_response', message: `malformed HTTP from ${display}` };
   if (err instanceof errors.ResponseContentLengthMismatchError) {
     return { reason: 'invalid_response', message: `body length mismatch from ${display}` };
   }

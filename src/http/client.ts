@@ -110,7 +110,13 @@ export class HttpClient {
         answer = await exchange(this.dispatcher, to, req, deadline, this.connections);
       } catch (err) {
         const e = err instanceof ExchangeError ? err : new ExchangeError(err);
-        if (!retried && !deadline.passed && e.silentOnReusedSocket && isIdempotent(req) && CLOSED_UNDER_REQUEST.has(errorCode(e.error))) {
+        if (
+          !retried &&
+          !deadline.passed &&
+          e.silentOnReusedSocket &&
+          isIdempotent(req) &&
+          CLOSED_UNDER_REQUEST.has(errorCode(e.error))
+        ) {
           retried = true;
           hop--;
           continue;
@@ -118,7 +124,13 @@ export class HttpClient {
         const transport = classifyTransportError(e.error, to.display, deadline.passed);
         if (e.partial) {
           // The node answered 5xx, then its body failed: still a 5xx (with evidence), not a timeout.
-          outcome = this.failure({ reason: 'http_5xx', message: `${labelOf(req, to)}: HTTP ${e.partial.status}, body cut short (${transport.message})` }, e.partial);
+          outcome = this.failure(
+            {
+              reason: 'http_5xx',
+              message: `${labelOf(req, to)}: HTTP ${e.partial.status}, body cut short (${transport.message})`,
+            },
+            e.partial,
+          );
           break;
         }
         const failure = this.failure(transport);
@@ -171,16 +183,34 @@ export class HttpClient {
     const response: HttpResponse = answer;
     const reason = statusReason(answer.status);
     if (!reason) {
-      if (answer.truncated) return this.failure({ reason: 'invalid_response', message: `${labelOf(req, to)}: response exceeds ${req.maxBytes} bytes` }, response);
+      if (answer.truncated)
+        return this.failure(
+          { reason: 'invalid_response', message: `${labelOf(req, to)}: response exceeds ${req.maxBytes} bytes` },
+          response,
+        );
       return { ok: true, response, durationMs: 0 };
     }
-    const what = reason === 'redirect' ? `redirect (HTTP ${answer.status}) not followed` : reason === 'invalid_response' ? `unexpected HTTP ${answer.status}` : `HTTP ${answer.status}`;
+    const what =
+      reason === 'redirect'
+        ? `redirect (HTTP ${answer.status}) not followed`
+        : reason === 'invalid_response'
+          ? `unexpected HTTP ${answer.status}`
+          : `HTTP ${answer.status}`;
     const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], this.now());
     return this.failure({ reason, message: `${labelOf(req, to)}: ${what}` }, response, retryAfterMs);
   }
 
-  private failure(f: { reason: HttpFailureReason; message: string }, response?: HttpResponse, retryAfterMs?: number): HttpOutcome & { ok: false } {
-    const out: HttpOutcome & { ok: false } = { ok: false, reason: f.reason, message: this.secrets.scrub(f.message), durationMs: 0 };
+  private failure(
+    f: { reason: HttpFailureReason; message: string },
+    response?: HttpResponse,
+    retryAfterMs?: number,
+  ): HttpOutcome & { ok: false } {
+    const out: HttpOutcome & { ok: false } = {
+      ok: false,
+      reason: f.reason,
+      message: this.secrets.scrub(f.message),
+      durationMs: 0,
+    };
     if (response) {
       out.status = response.status;
       out.response = response;

@@ -111,7 +111,8 @@ export class NodeDispatcher extends Dispatcher {
       this.origins.delete(origin);
       this.retire(e.dispatcher);
     }
-    for (const origin of this.expiries.keys()) if (!this.origins.has(origin) && !this.perOrigin.has(origin)) this.expiries.delete(origin);
+    for (const origin of this.expiries.keys())
+      if (!this.origins.has(origin) && !this.perOrigin.has(origin)) this.expiries.delete(origin);
   }
 
   /** Unix seconds: the earliest certificate expiry the origin's newest TLS connection showed. */
@@ -132,7 +133,10 @@ export class NodeDispatcher extends Dispatcher {
 
   /** How the pool is fitted now (diagnostics): the idle time of origins made from now on, and `origin`'s sockets. */
   fit(origin: string): { idleKeepMs: number; sockets: number } {
-    return { idleKeepMs: this.options.keepAliveTimeout ?? IDLE_KEEP_MIN_MS, sockets: this.connectionsOf(new URL(origin).origin) };
+    return {
+      idleKeepMs: this.options.keepAliveTimeout ?? IDLE_KEEP_MIN_MS,
+      sockets: this.connectionsOf(new URL(origin).origin),
+    };
   }
 
   /**
@@ -150,7 +154,8 @@ export class NodeDispatcher extends Dispatcher {
   }
 
   override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    if (this.state !== 'open') throw this.state === 'closed' ? new errors.ClientClosedError() : new errors.ClientDestroyedError();
+    if (this.state !== 'open')
+      throw this.state === 'closed' ? new errors.ClientClosedError() : new errors.ClientDestroyedError();
     const origin = opts.origin instanceof URL ? opts.origin.origin : String(opts.origin);
     const e = this.origins.get(origin) ?? this.add(origin);
     return e.dispatcher.dispatch(opts, handler);
@@ -161,7 +166,10 @@ export class NodeDispatcher extends Dispatcher {
   override close(callback?: () => void): Promise<void> | void {
     if (this.state === 'open') this.state = 'closed';
     clearInterval(this.trimTimer);
-    return settle(this.all((d) => d.close()), callback);
+    return settle(
+      this.all((d) => d.close()),
+      callback,
+    );
   }
 
   override destroy(err: Error | null, callback: () => void): void;
@@ -172,7 +180,10 @@ export class NodeDispatcher extends Dispatcher {
     const err = typeof a === 'function' ? null : (a ?? null);
     this.state = 'destroyed';
     clearInterval(this.trimTimer);
-    return settle(this.all((d) => d.destroy(err)), typeof a === 'function' ? a : b);
+    return settle(
+      this.all((d) => d.destroy(err)),
+      typeof a === 'function' ? a : b,
+    );
   }
 
   private connectionsOf(origin: string): number {
@@ -182,7 +193,12 @@ export class NodeDispatcher extends Dispatcher {
   private add(origin: string): OriginEntry {
     const connections = this.connectionsOf(origin);
     const tls = this.tlsPerOrigin.get(origin);
-    const connect = originConnector({ shared: this.sharedConnect, base: this.connectBase, settings: tls, onExpiry: (s) => this.expiries.set(origin, s) });
+    const connect = originConnector({
+      shared: this.sharedConnect,
+      base: this.connectBase,
+      settings: tls,
+      onExpiry: (s) => this.expiries.set(origin, s),
+    });
     const options = { ...this.options, connect };
     const d = connections === 1 ? new Client(origin, options) : new Pool(origin, { ...options, connections });
     const e: OriginEntry = { dispatcher: d, connections, open: 0, tls };

@@ -83,7 +83,10 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
     if (err === undefined || (err === CAP_REACHED && this.truncated)) {
       this.resolve({ status: this.status!, headers: this.headers, body: this.body(), truncated: this.truncated });
     } else {
-      const partial = this.status !== undefined && this.status >= 500 ? { status: this.status, headers: this.headers, body: this.body(), truncated: true } : undefined;
+      const partial =
+        this.status !== undefined && this.status >= 500
+          ? { status: this.status, headers: this.headers, body: this.body(), truncated: true }
+          : undefined;
       this.reject(new ExchangeError(err, this.status, this.reused && !this.answered, partial));
     }
   }
@@ -107,7 +110,11 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
     this.reused = this.connectionBefore !== undefined && this.connection!.current === this.connectionBefore;
   }
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[]>): void {
+  onResponseStart(
+    _c: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[]>,
+  ): void {
     this.answered = true;
     if (statusCode < 200) return; // informational (100 Continue): the real answer follows
     this.status = statusCode;
@@ -138,7 +145,13 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
 }
 
 /** Resolves with the answer (any status); rejects with an ExchangeError. */
-export function exchange(dispatcher: Dispatcher, to: Destination, req: ExchangeRequest, deadline: Deadline, connections?: ConnectionLog): Promise<Answer> {
+export function exchange(
+  dispatcher: Dispatcher,
+  to: Destination,
+  req: ExchangeRequest,
+  deadline: Deadline,
+  connections?: ConnectionLog,
+): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     const handler = new Collector(req.maxBytes, deadline, resolve, reject, connections && to.connectionIn(connections));
     const options = {

@@ -8,7 +8,8 @@
 // a timer of its own: undici reads these fields while it completes a request, before it returns.
 
 /** Where a dispatcher class keeps what the trim reads: a Client its list, a Pool its Clients. */
-type Layout = { kind: 'client'; queue: symbol; running: symbol; pending: symbol } | { kind: 'pool'; clients: symbol } | null;
+type Layout =
+  { kind: 'client'; queue: symbol; running: symbol; pending: symbol } | { kind: 'pool'; clients: symbol } | null;
 
 type Fields = Record<symbol, unknown>;
 
@@ -20,7 +21,9 @@ function layoutOf(dispatcher: object): Layout {
   let found = layouts.get(proto);
   if (found !== undefined) return found;
   const byName = new Map(Object.getOwnPropertySymbols(dispatcher).map((s) => [s.description, s]));
-  const [clients, queue, running, pending] = ['clients', 'queue', 'running index', 'pending index'].map((n) => byName.get(n));
+  const [clients, queue, running, pending] = ['clients', 'queue', 'running index', 'pending index'].map((n) =>
+    byName.get(n),
+  );
   if (clients) found = { kind: 'pool', clients };
   else found = queue && running && pending ? { kind: 'client', queue, running, pending } : null;
   layouts.set(proto, found);

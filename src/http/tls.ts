@@ -63,7 +63,8 @@ export class TlsFiles {
 
 /** Unix seconds of the earliest `valid_to` in the peer's chain; undefined when it shows none. */
 export function earliestExpiry(socket: Pick<TLSSocket, 'getPeerCertificate'>): number | undefined {
-  let cert = socket.getPeerCertificate(true) as (ReturnType<TLSSocket['getPeerCertificate']> & { issuerCertificate?: unknown }) | undefined;
+  let cert = socket.getPeerCertificate(true) as
+    (ReturnType<TLSSocket['getPeerCertificate']> & { issuerCertificate?: unknown }) | undefined;
   let earliest: number | undefined;
   const seen = new Set<unknown>();
   while (cert && cert.valid_to && !seen.has(cert)) {
@@ -93,19 +94,20 @@ export interface OriginTls {
  */
 export function originConnector(o: OriginTls): Connector {
   const verify = !o.settings?.insecureSkipVerify;
-  const finish = (cb: buildConnector.Callback) => (err: Error | null, socket: Parameters<buildConnector.Callback>[1]) => {
-    if (err || !socket) return cb(err ?? new Error('no socket'), null);
-    const tls = socket as TLSSocket;
-    if (typeof tls.getPeerCertificate !== 'function') return cb(null, socket);
-    const expiry = earliestExpiry(tls);
-    if (expiry !== undefined) o.onExpiry(expiry);
-    if (verify && !tls.authorized) {
-      const code = String(tls.authorizationError ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
-      socket.destroy();
-      return cb(Object.assign(new Error(`TLS certificate not accepted: ${code}`), { code }), null);
-    }
-    cb(null, socket);
-  };
+  const finish =
+    (cb: buildConnector.Callback) => (err: Error | null, socket: Parameters<buildConnector.Callback>[1]) => {
+      if (err || !socket) return cb(err ?? new Error('no socket'), null);
+      const tls = socket as TLSSocket;
+      if (typeof tls.getPeerCertificate !== 'function') return cb(null, socket);
+      const expiry = earliestExpiry(tls);
+      if (expiry !== undefined) o.onExpiry(expiry);
+      if (verify && !tls.authorized) {
+        const code = String(tls.authorizationError ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+        socket.destroy();
+        return cb(Object.assign(new Error(`TLS certificate not accepted: ${code}`), { code }), null);
+      }
+      cb(null, socket);
+    };
   if (!o.settings) return (opts, cb) => o.shared(opts, finish(cb));
   const files = new TlsFiles(o.settings);
   const serverName = o.settings.serverName;
@@ -113,7 +115,11 @@ export function originConnector(o: OriginTls): Connector {
   return (opts, cb) => {
     files.load().then(
       ({ stamp, material }) => {
-        if (built?.stamp !== stamp) built = { stamp, connect: buildConnector({ ...o.base, ...material, rejectUnauthorized: false, maxCachedSessions: 16 }) };
+        if (built?.stamp !== stamp)
+          built = {
+            stamp,
+            connect: buildConnector({ ...o.base, ...material, rejectUnauthorized: false, maxCachedSessions: 16 }),
+          };
         try {
           built.connect(serverName ? { ...opts, servername: serverName } : opts, finish(cb));
         } catch (err) {

@@ -105,8 +105,10 @@ const pool: Deflater[] = [];
 
 /** The compressed form of `piece`: a byte-aligned, not final run of deflate blocks that stands anywhere in a raw deflate stream. */
 export function deflatePiece(piece: Buffer): Promise<Buffer> {
-  if (piece.length >= OWN_STREAM_BYTES) return deflateRawAsync(piece, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH, chunkSize: OUTPUT_BYTES });
-  if (pool.length === 0) for (let i = 0; i < Math.min(4, Math.max(1, availableParallelism())); i++) pool.push(new Deflater());
+  if (piece.length >= OWN_STREAM_BYTES)
+    return deflateRawAsync(piece, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH, chunkSize: OUTPUT_BYTES });
+  if (pool.length === 0)
+    for (let i = 0; i < Math.min(4, Math.max(1, availableParallelism())); i++) pool.push(new Deflater());
   let least = pool[0]!;
   for (const d of pool) if (d.load < least.load) least = d;
   return least.run(piece);

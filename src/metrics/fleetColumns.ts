@@ -62,7 +62,8 @@ export class FleetColumns {
   /** Brings the lines up to `nodes` (a snapshot: order, lag, backoff) and writes the per-node families. */
   write(out: ByteWriter, nodes: readonly NodeView[], infoKeys: readonly string[], openMetrics: boolean): void {
     const layout = this.layout();
-    if (infoKeys !== this.infoKeys || layout !== this.built || !this.placed(nodes)) this.rebuild(nodes, infoKeys, layout);
+    if (infoKeys !== this.infoKeys || layout !== this.built || !this.placed(nodes))
+      this.rebuild(nodes, infoKeys, layout);
     else this.refresh(nodes, layout);
     const segments = this.segments;
     layout.nodeFamilies.forEach((f, i) => {
@@ -106,7 +107,8 @@ export class FleetColumns {
       }
       if (n.probes === e.probes) continue;
       e.probes = n.probes;
-      if (e.shown.take(e.at, layout.backoffSlot, backoffFamily, n, e.lag)) e.seg.set(layout.backoffSlot, e.at, familyLines(backoffFamily, n, e.labels, this.infoKeys, e.lag));
+      if (e.shown.take(e.at, layout.backoffSlot, backoffFamily, n, e.lag))
+        e.seg.set(layout.backoffSlot, e.at, familyLines(backoffFamily, n, e.labels, this.infoKeys, e.lag));
     }
   }
 
@@ -136,12 +138,23 @@ export class FleetColumns {
     for (let from = 0; from < nodes.length; from += SEGMENT_NODES) {
       const run = nodes.slice(from, from + SEGMENT_NODES);
       const labels = run.map((n) => labelsOf(n, old.get(n.name)?.labels));
-      const lines = run.map((n, i) => layout.nodeFamilies.map((f) => familyLines(f, n, labels[i]!, infoKeys, n.lagBlocks)));
+      const lines = run.map((n, i) =>
+        layout.nodeFamilies.map((f) => familyLines(f, n, labels[i]!, infoKeys, n.lagBlocks)),
+      );
       const seg = new Segment(lines, layout.nodeFamilies.length);
       const shown = new ShownValues(run.length, plan);
       run.forEach((n, i) => {
         layout.nodeFamilies.forEach((f, k) => shown.take(i, k, f, n, n.lagBlocks));
-        const e: Entry = { name: n.name, revision: n.revision, lag: n.lagBlocks, probes: n.probes, labels: labels[i]!, seg, shown, at: i };
+        const e: Entry = {
+          name: n.name,
+          revision: n.revision,
+          lag: n.lagBlocks,
+          probes: n.probes,
+          labels: labels[i]!,
+          seg,
+          shown,
+          at: i,
+        };
         this.entries.push(e);
         this.byName.set(n.name, e);
       });

@@ -25,7 +25,8 @@ export type FleetFamily = Headers &
     | { kind: 'backoff' }
   );
 
-export type NetworkFamily = Headers & ({ per: 'network'; value(n: NetworkView): number | undefined } | Omit<EntityFamily<unknown>, 'name' | 'help'>);
+export type NetworkFamily = Headers &
+  ({ per: 'network'; value(n: NetworkView): number | undefined } | Omit<EntityFamily<unknown>, 'name' | 'help'>);
 
 export interface FleetLayout {
   /** Per-node families in output order. */
@@ -38,7 +39,11 @@ export interface FleetLayout {
 }
 
 const NODE_GAUGES: Array<[string, string, (n: NodeView) => number | undefined]> = [
-  ['ledger_node_up', 'Whether the node answered its last health or blockNumber probe with a valid answer (1) or not (0).', (n) => (n.up ? 1 : 0)],
+  [
+    'ledger_node_up',
+    'Whether the node answered its last health or blockNumber probe with a valid answer (1) or not (0).',
+    (n) => (n.up ? 1 : 0),
+  ],
   ['ledger_node_block_height', 'Block height of the node, from /health, else from blockNumber.', (n) => n.height],
   [
     'ledger_node_tls_cert_expiry_timestamp_seconds',
@@ -46,8 +51,14 @@ const NODE_GAUGES: Array<[string, string, (n: NodeView) => number | undefined]> 
     (n) => n.values?.tlsCertExpirySeconds,
   ],
 ];
-const LAG: [string, string] = ['ledger_node_height_lag_blocks', "Highest height in the node's network minus this node's height."];
-const INFO: [string, string] = ['ledger_node_info', 'Node identity: version, chain id, RPC namespace and configured labels. Always 1.'];
+const LAG: [string, string] = [
+  'ledger_node_height_lag_blocks',
+  "Highest height in the node's network minus this node's height.",
+];
+const INFO: [string, string] = [
+  'ledger_node_info',
+  'Node identity: version, chain id, RPC namespace and configured labels. Always 1.',
+];
 
 const NETWORK_GAUGES: Array<[string, string, (n: NetworkView) => number | undefined]> = [
   ['ledger_fleet_nodes', 'Configured nodes in the network.', (n) => n.nodes],
@@ -60,14 +71,36 @@ const NETWORK_GAUGES: Array<[string, string, (n: NetworkView) => number | undefi
 const PROBE_GAUGES: Array<[string, string, (p: ProbeView) => number | undefined]> = [
   // No sample for an unsupported probe: it did not fail, and 1 would claim a success that never
   // happened; ledger_probe_supported says why the series is absent.
-  ['ledger_probe_success', 'Whether the last run of the probe succeeded (1) or not (0); absent while the node does not offer the method.', (p) => (p.success === undefined || !p.supported ? undefined : p.success ? 1 : 0)],
+  [
+    'ledger_probe_success',
+    'Whether the last run of the probe succeeded (1) or not (0); absent while the node does not offer the method.',
+    (p) => (p.success === undefined || !p.supported ? undefined : p.success ? 1 : 0),
+  ],
   ['ledger_probe_duration_seconds', 'Duration of the last run of the probe.', (p) => p.durationSeconds],
-  ['ledger_probe_last_success_timestamp_seconds', 'Unix time of the last successful run of the probe.', (p) => p.lastSuccessSeconds],
-  ['ledger_probe_supported', 'Whether the node offers the probed method (0 on earlier node builds).', (p) => (p.supported ? 1 : 0)],
+  [
+    'ledger_probe_last_success_timestamp_seconds',
+    'Unix time of the last successful run of the probe.',
+    (p) => p.lastSuccessSeconds,
+  ],
+  [
+    'ledger_probe_supported',
+    'Whether the node offers the probed method (0 on earlier node builds).',
+    (p) => (p.supported ? 1 : 0),
+  ],
 ];
-const BACKOFF: [string, string] = ['ledger_probe_backoff', 'Whether the probe is polled at a reduced rate after consecutive failures (1) or not (0).'];
-const CONSECUTIVE: [string, string, (p: ProbeView) => number | undefined] = ['ledger_probe_consecutive_failures', 'Failures of the probe in a row.', (p) => p.consecutiveFailures];
-const FAILURES: [string, string] = ['ledger_probe_failures_total', 'Failed probe runs by reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error.'];
+const BACKOFF: [string, string] = [
+  'ledger_probe_backoff',
+  'Whether the probe is polled at a reduced rate after consecutive failures (1) or not (0).',
+];
+const CONSECUTIVE: [string, string, (p: ProbeView) => number | undefined] = [
+  'ledger_probe_consecutive_failures',
+  'Failures of the probe in a row.',
+  (p) => p.consecutiveFailures,
+];
+const FAILURES: [string, string] = [
+  'ledger_probe_failures_total',
+  'Failed probe runs by reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error.',
+];
 
 /** The names of the families written here rather than by a probe module. */
 export const SHARED_FAMILIES: readonly string[] = [
@@ -98,18 +131,31 @@ export function fleetLayout(probes: readonly NodeProbe[]): FleetLayout {
   const nodeFamilies: FleetFamily[] = [
     ...NODE_GAUGES.map(([name, help, value]): FleetFamily => ({ ...gauge(name, help), kind: 'node', value })),
     { ...gauge(...LAG), kind: 'lag' },
-    ...families.flatMap((f): FleetFamily[] => (f.per === 'node' ? [{ ...gauge(f.name, f.help), kind: 'node', value: (n) => f.value(n.values ?? NO_VALUES, n) }] : [])),
+    ...families.flatMap((f): FleetFamily[] =>
+      f.per === 'node'
+        ? [{ ...gauge(f.name, f.help), kind: 'node', value: (n) => f.value(n.values ?? NO_VALUES, n) }]
+        : [],
+    ),
     { ...gauge(...INFO), kind: 'info' },
     ...PROBE_GAUGES.map(([name, help, value]): FleetFamily => ({ ...gauge(name, help), kind: 'probe', value })),
     { ...gauge(...BACKOFF), kind: 'backoff' },
     { ...gauge(CONSECUTIVE[0], CONSECUTIVE[1]), kind: 'probe', value: CONSECUTIVE[2] },
     // http_5xx from 0 (alerts take increase() of it, which must see the first failure); other
     // reasons from their first occurrence: 25,000 fewer series per 1,000 nodes.
-    { ...headers(FAILURES[0], 'counter', FAILURES[1]), kind: 'failures', reasons: FAILURE_REASONS.map((r) => [r, r === 'http_5xx']) },
+    {
+      ...headers(FAILURES[0], 'counter', FAILURES[1]),
+      kind: 'failures',
+      reasons: FAILURE_REASONS.map((r) => [r, r === 'http_5xx']),
+    },
   ];
   const networkFamilies: NetworkFamily[] = [
     ...NETWORK_GAUGES.map(([name, help, value]): NetworkFamily => ({ ...gauge(name, help), per: 'network', value })),
     ...families.flatMap((f): NetworkFamily[] => (f.per === 'node' ? [] : [{ ...f, ...gauge(f.name, f.help) }])),
   ];
-  return { nodeFamilies, lagSlot: nodeFamilies.findIndex((f) => f.kind === 'lag'), backoffSlot: nodeFamilies.findIndex((f) => f.kind === 'backoff'), networkFamilies };
+  return {
+    nodeFamilies,
+    lagSlot: nodeFamilies.findIndex((f) => f.kind === 'lag'),
+    backoffSlot: nodeFamilies.findIndex((f) => f.kind === 'backoff'),
+    networkFamilies,
+  };
 }

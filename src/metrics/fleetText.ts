@@ -20,7 +20,12 @@ export interface FleetTextOptions {
 }
 
 /** `columns` keeps node lines between calls; without it every node's lines are built now. */
-export function writeFleet(out: ByteWriter, snap: FleetSnapshot, opts: FleetTextOptions, columns: FleetColumns = new FleetColumns()): void {
+export function writeFleet(
+  out: ByteWriter,
+  snap: FleetSnapshot,
+  opts: FleetTextOptions,
+  columns: FleetColumns = new FleetColumns(),
+): void {
   columns.write(out, snap.nodes, opts.infoLabelKeys, opts.openMetrics);
   writeNetworkFamilies(out, snap, columns.layout().networkFamilies, opts.openMetrics);
   if (snap.fanOut) writeFanOutFamilies(out, snap.fanOut, opts.openMetrics);
@@ -33,15 +38,22 @@ function writeWatchFamilies(out: ByteWriter, watch: WatchSnapshot, om: boolean):
   const labels = new Map<WatchedView, string>();
   const labelsOf = (v: WatchedView) => {
     let l = labels.get(v);
-    if (l === undefined) labels.set(v, (l = `network="${escapeLabelValue(v.network)}",name="${escapeLabelValue(v.name)}",${v.kind}="${escapeLabelValue(v.address)}"`));
+    if (l === undefined)
+      labels.set(
+        v,
+        (l = `network="${escapeLabelValue(v.network)}",name="${escapeLabelValue(v.name)}",${v.kind}="${escapeLabelValue(v.address)}"`),
+      );
     return l;
   };
   for (const f of WATCH_FAMILIES) {
     const name = om && f.type === 'counter' ? f.name.replace(/_total$/, '') : f.name;
-    out.write(`# HELP ${name} ${om ? escapeHelpOpenMetrics(f.help) : escapeHelpText(f.help)}\n# TYPE ${name} ${f.type}\n`);
+    out.write(
+      `# HELP ${name} ${om ? escapeHelpOpenMetrics(f.help) : escapeHelpText(f.help)}\n# TYPE ${name} ${f.type}\n`,
+    );
     for (const kind of f.kinds) {
       for (const v of lists[kind]) {
-        for (const [extra, x] of f.samples(v)) if (x !== undefined) out.write(`${f.name}{${labelsOf(v)}${extra}} ${formatValue(x)}\n`);
+        for (const [extra, x] of f.samples(v))
+          if (x !== undefined) out.write(`${f.name}{${labelsOf(v)}${extra}} ${formatValue(x)}\n`);
       }
     }
   }
@@ -52,7 +64,9 @@ function writeFanOutFamilies(out: ByteWriter, reads: NonNullable<FleetSnapshot['
   for (const [name, probe] of fanOutProbes()) {
     const list = reads.get(name) ?? [];
     for (const f of probe.metrics) {
-      out.write(`# HELP ${f.name} ${om ? escapeHelpOpenMetrics(f.help) : escapeHelpText(f.help)}\n# TYPE ${f.name} gauge\n`);
+      out.write(
+        `# HELP ${f.name} ${om ? escapeHelpOpenMetrics(f.help) : escapeHelpText(f.help)}\n# TYPE ${f.name} gauge\n`,
+      );
       for (const r of list) {
         if (r.data === undefined) continue;
         const v = f.value(r.data, r.entity);
@@ -83,7 +97,8 @@ function writeNetworkFamilies(out: ByteWriter, snap: FleetSnapshot, families: Ne
       const label = `,${f.label}="`;
       for (const e of entities) {
         const x = f.value(e);
-        if (x !== undefined) out.write(`${f.name}{${netLabels[i]}${label}${escapeLabelValue(f.id(e))}"} ${formatValue(x)}\n`);
+        if (x !== undefined)
+          out.write(`${f.name}{${netLabels[i]}${label}${escapeLabelValue(f.id(e))}"} ${formatValue(x)}\n`);
       }
     });
   }

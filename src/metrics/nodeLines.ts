@@ -14,16 +14,33 @@ export interface NodeLabels {
 }
 
 export function labelsOf(n: NodeView, prev: NodeLabels | undefined): NodeLabels {
-  if (prev && prev.network === n.network && prev.probes.length === n.probes.length && n.probes.every((p, j) => p.probe === prev.probes[j])) return prev;
+  if (
+    prev &&
+    prev.network === n.network &&
+    prev.probes.length === n.probes.length &&
+    n.probes.every((p, j) => p.probe === prev.probes[j])
+  )
+    return prev;
   const node = `node="${escapeLabelValue(n.name)}",network="${escapeLabelValue(n.network)}"`;
-  return { network: n.network, probes: n.probes.map((p) => p.probe), node, perProbe: n.probes.map((p) => `${node},probe="${p.probe}"`) };
+  return {
+    network: n.network,
+    probes: n.probes.map((p) => p.probe),
+    node,
+    perProbe: n.probes.map((p) => `${node},probe="${p.probe}"`),
+  };
 }
 
 /**
  * The lines of family `f` for node `n` ('' when it has none). The height lag is passed apart:
  * it follows the network's highest node, so it is not part of the node's own view.
  */
-export function familyLines(f: FleetFamily, n: NodeView, labels: NodeLabels, infoKeys: readonly string[], lag: number | undefined): string {
+export function familyLines(
+  f: FleetFamily,
+  n: NodeView,
+  labels: NodeLabels,
+  infoKeys: readonly string[],
+  lag: number | undefined,
+): string {
   switch (f.kind) {
     case 'node': {
       const v = f.value(n);

@@ -72,7 +72,9 @@ function showDelayBeyondSampling(registry: Registry): void {
 }
 
 /** Descriptors open in this process; throws without /proc. */
-export function openFdCount(fs: { statSync: (p: string) => { size: number }; readdirSync: (p: string) => unknown[] } = { statSync, readdirSync }): number {
+export function openFdCount(
+  fs: { statSync: (p: string) => { size: number }; readdirSync: (p: string) => unknown[] } = { statSync, readdirSync },
+): number {
   const size = fs.statSync('/proc/self/fd').size;
   // Listing opens one descriptor of its own, closed again before the count is read.
   return size > 0 ? size : fs.readdirSync('/proc/self/fd').length - 1;

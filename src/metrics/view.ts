@@ -69,10 +69,19 @@ function buildRegistry(contentType: string, opts: MetricsViewOptions, input: () 
 }
 
 /** The exporter's own families: build info, config reloads, poll overruns, clock steps. */
-export function exporterCollectors(registry: Registry, version: string, input: () => Pick<ScrapeInput, 'counters'>): void {
+export function exporterCollectors(
+  registry: Registry,
+  version: string,
+  input: () => Pick<ScrapeInput, 'counters'>,
+): void {
   const registers = [registry];
   const help = 'Exporter build: version, source revision and Node.js version. Always 1.';
-  new Gauge({ name: 'ledger_exporter_build_info', help, labelNames: ['version', 'revision', 'nodejs_version'], registers }).set({ ...BUILD_INFO, version }, 1);
+  new Gauge({
+    name: 'ledger_exporter_build_info',
+    help,
+    labelNames: ['version', 'revision', 'nodejs_version'],
+    registers,
+  }).set({ ...BUILD_INFO, version }, 1);
   new Counter({
     name: 'ledger_exporter_config_reloads_total',
     help: 'Configuration reloads by result (success, failure).',
@@ -146,7 +155,11 @@ export class MetricsView {
     opts: MetricsViewOptions,
     private readonly inputs: () => ScrapeInput,
     /** Writes the upstream families into `out`. */
-    private readonly writeUpstream: (sources: Iterable<PreparedUpstream>, openMetrics: boolean, out: ByteWriter) => void,
+    private readonly writeUpstream: (
+      sources: Iterable<PreparedUpstream>,
+      openMetrics: boolean,
+      out: ByteWriter,
+    ) => void,
     /** The node-level work a result makes due (upstream lines), done when the result arrives. */
     private readonly prepareNode?: (node: NodeState) => void,
   ) {
@@ -210,7 +223,15 @@ export class MetricsView {
       const want = last + (last >> 3);
       const spare = this.spare && this.spare.length >= last ? this.spare : undefined;
       const gz = gzip ? new GzipPieces() : undefined;
-      const out = new ByteWriter(want, spare, gz && { everyBytes: GZIP_PIECE_BYTES, take: (piece) => gz.add(piece), takeCompressed: (piece) => gz.addCompressed(piece) });
+      const out = new ByteWriter(
+        want,
+        spare,
+        gz && {
+          everyBytes: GZIP_PIECE_BYTES,
+          take: (piece) => gz.add(piece),
+          takeCompressed: (piece) => gz.addCompressed(piece),
+        },
+      );
       this.spare = undefined;
       writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.columns);
       if (!om) out.write('\n');
@@ -227,7 +248,12 @@ export class MetricsView {
         if (!released && this.worthKeeping(storage)) this.spare = storage;
         released = true;
       };
-      return { contentType: registry.contentType, body: out.bytes(), ...(gz && { gzipped: gz.finish(), reusedBytes: out.reusedBytes }), release };
+      return {
+        contentType: registry.contentType,
+        body: out.bytes(),
+        ...(gz && { gzipped: gz.finish(), reusedBytes: out.reusedBytes }),
+        release,
+      };
     } finally {
       this.current = undefined;
     }
@@ -241,7 +267,8 @@ export class MetricsView {
    * body, the fleet shrank, plain scrapes stopped) is dropped: it would stay allocated for good.
    */
   private worthKeeping(storage: Buffer): boolean {
-    const recent = ({ bytes, render }: { bytes: number; render: number }) => (this.renders - render < RECENT_RENDERS ? bytes : 0);
+    const recent = ({ bytes, render }: { bytes: number; render: number }) =>
+      this.renders - render < RECENT_RENDERS ? bytes : 0;
     const largest = Math.max(recent(this.last.plain), recent(this.last.gzip));
     return storage.length <= largest + (largest >> 1) + 64 * 1024;
   }

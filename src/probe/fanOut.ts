@@ -3,7 +3,14 @@
 // of the entity, at most `perNode` calls in flight per node, and on another node when one fails.
 // Its own HTTP client and in-flight accounting: fan-out reads never take a node poll's socket or
 // place in the scheduler's bound, so they cannot delay node polling.
-import type { EntityReadView, ExporterConfig, FailureReason, FanOutEntity, FleetSnapshot, NodeTarget } from '../domain.js';
+import type {
+  EntityReadView,
+  ExporterConfig,
+  FailureReason,
+  FanOutEntity,
+  FleetSnapshot,
+  NodeTarget,
+} from '../domain.js';
 import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../logger.js';
 import { ProbeError } from '../probes/errors.js';
@@ -116,12 +123,19 @@ export class FanOutReader {
     const reads: Array<Promise<void>> = [];
     for (let b = 0; b * per < due.length && !this.stopped; b++) {
       if (b > 0) await new Promise((r) => setTimeout(r, PACE_MS).unref());
-      for (const e of due.slice(b * per, (b + 1) * per)) reads.push(this.read(name, probe, e, serving.get(e.network) ?? [], config));
+      for (const e of due.slice(b * per, (b + 1) * per))
+        reads.push(this.read(name, probe, e, serving.get(e.network) ?? [], config));
     }
     await Promise.all(reads);
   }
 
-  private async read(name: string, probe: FanOutProbe, entity: FanOutEntity, nodes: ServingNode[], config: ExporterConfig): Promise<void> {
+  private async read(
+    name: string,
+    probe: FanOutProbe,
+    entity: FanOutEntity,
+    nodes: ServingNode[],
+    config: ExporterConfig,
+  ): Promise<void> {
     if (nodes.length === 0) {
       this.opts.reads.failed(name, entity.key, 'connect');
       return;
@@ -135,31 +149,56 @@ export class FanOutReader {
         this.opts.reads.succeeded(name, entity.key, last.data, node.name, this.now());
         return;
       }
-      this.opts.logger.debug({ probe: name, entity: entity.key, node: node.name, reason: last.reason }, `fan-out read failed: ${last.message}`);
+      this.opts.logger.debug(
+        { probe: name, entity: entity.key, node: node.name, reason: last.reason },
+        `fan-out read failed: ${last.message}`,
+      );
     }
     this.opts.reads.failed(name, entity.key, last.reason);
   }
 
-  private async call(probe: FanOutProbe, entity: FanOutEntity, node: ServingNode, config: ExporterConfig): Promise<CallResult> {
+  private async call(
+    probe: FanOutProbe,
+    entity: FanOutEntity,
+    node: ServingNode,
+    config: ExporterConfig,
+  ): Promise<CallResult> {
     const method = `${node.namespace}_${probe.method}`;
     const { endpoint, post } = this.requestOf(node.target, method, config);
     const params: RpcParams = probe.paramsFor ? probe.paramsFor(entity, node) : entity.params;
     const tail = probe.paramsFor ? rpcTail(method, params) : this.tailOf(entity, method);
     try {
       const answer = await rpcCall(this.opts.client, endpoint, rpcRequestOf(post, method, tail, probe.exactNumbers));
-      if (!answer.ok) return { ok: false, reason: 'rpc_error', message: `${method}: JSON-RPC error ${answer.code}: ${answer.message}` };
+      if (!answer.ok)
+        return {
+          ok: false,
+          reason: 'rpc_error',
+          message: `${method}: JSON-RPC error ${answer.code}: ${answer.message}`,
+        };
       return { ok: true, data: probe.parse(answer.result, entity, { params }) };
     } catch (err) {
-      if (err instanceof ProbeError) return { ok: false, reason: err.reason, message: this.opts.client.secrets.scrub(err.message) };
+      if (err instanceof ProbeError)
+        return { ok: false, reason: err.reason, message: this.opts.client.secrets.scrub(err.message) };
       return { ok: false, reason: 'invalid_response', message: `unexpected error: ${(err as Error).name}` };
     }
   }
 
-  private requestOf(target: NodeTarget, method: string, config: ExporterConfig): { endpoint: Endpoint; post: ProbeRequest } {
+  private requestOf(
+    target: NodeTarget,
+    method: string,
+    config: ExporterConfig,
+  ): { endpoint: Endpoint; post: ProbeRequest } {
     let r = this.requests.get(target);
     if (!r) this.requests.set(target, (r = { endpoint: endpointFor(target), posts: new Map() }));
     let post = r.posts.get(method);
-    if (!post) r.posts.set(method, (post = prepareRpcPost(r.endpoint, method, { timeoutMs: target.timeoutMs, maxBytes: config.polling.maxResponseBytes })));
+    if (!post)
+      r.posts.set(
+        method,
+        (post = prepareRpcPost(r.endpoint, method, {
+          timeoutMs: target.timeoutMs,
+          maxBytes: config.polling.maxResponseBytes,
+        })),
+      );
     return { endpoint: r.endpoint, post };
   }
 

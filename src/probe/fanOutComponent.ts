@@ -9,7 +9,9 @@ import { FanOutReader, type FanOutOptions } from './fanOut.js';
 
 export type FanOutComponent = DaemonComponent & { readonly reads: EntityReads; reader(): FanOutReader | undefined };
 
-export function fanOutComponent(tuning: Pick<FanOutOptions, 'perNode' | 'concurrency' | 'attempts' | 'tickMs'> = {}): FanOutComponent {
+export function fanOutComponent(
+  tuning: Pick<FanOutOptions, 'perNode' | 'concurrency' | 'attempts' | 'tickMs'> = {},
+): FanOutComponent {
   const reads = new EntityReads();
   let reader: FanOutReader | undefined;
   let client: HttpClient | undefined;
@@ -23,7 +25,14 @@ export function fanOutComponent(tuning: Pick<FanOutOptions, 'perNode' | 'concurr
     start(ctx) {
       client = new HttpClient({ secrets: ctx.secrets });
       fit(client, ctx.config());
-      reader = new FanOutReader({ ...tuning, client, reads, config: ctx.config, fleet: ctx.snapshot, logger: ctx.logger.child({ component: 'fan-out' }) });
+      reader = new FanOutReader({
+        ...tuning,
+        client,
+        reads,
+        config: ctx.config,
+        fleet: ctx.snapshot,
+        logger: ctx.logger.child({ component: 'fan-out' }),
+      });
       reader.start();
     },
     onReload(diff) {
@@ -45,5 +54,7 @@ export function fanOutComponent(tuning: Pick<FanOutOptions, 'perNode' | 'concurr
  */
 function fit(client: HttpClient, config: ExporterConfig): void {
   const longest = Math.max(0, ...fanOutProbes().map(([, p]) => p.intervalMs(config)));
-  client.fitNodes(config.nodes.map((n) => ({ url: n.url, timeoutMs: n.timeoutMs, intervalMs: Math.max(n.intervalMs, longest) })));
+  client.fitNodes(
+    config.nodes.map((n) => ({ url: n.url, timeoutMs: n.timeoutMs, intervalMs: Math.max(n.intervalMs, longest) })),
+  );
 }

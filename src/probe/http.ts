@@ -56,9 +56,23 @@ export interface RequestLimits {
   maxBytes: number;
 }
 
-export function prepareRequest(ep: Endpoint, method: 'GET' | 'POST', path: string, headers: Record<string, string>, limits: RequestLimits, label: string): ProbeRequest {
+export function prepareRequest(
+  ep: Endpoint,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  limits: RequestLimits,
+  label: string,
+): ProbeRequest {
   const target = sharedTarget(ep, path, headers);
-  return { method, url: target.url, headers: target.headers, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, label: sharedText(label) };
+  return {
+    method,
+    url: target.url,
+    headers: target.headers,
+    timeoutMs: limits.timeoutMs,
+    maxBytes: limits.maxBytes,
+    label: sharedText(label),
+  };
 }
 
 /**
@@ -68,12 +82,20 @@ export function prepareRequest(ep: Endpoint, method: 'GET' | 'POST', path: strin
  */
 const targets = new WeakMap<Endpoint, Map<string, { url: Destination; headers: Record<string, string> }>>();
 
-function sharedTarget(ep: Endpoint, path: string, headers: Record<string, string>): { url: Destination; headers: Record<string, string> } {
+function sharedTarget(
+  ep: Endpoint,
+  path: string,
+  headers: Record<string, string>,
+): { url: Destination; headers: Record<string, string> } {
   let byKey = targets.get(ep);
   if (!byKey) targets.set(ep, (byKey = new Map<string, { url: Destination; headers: Record<string, string> }>()));
   const key = `${path}\n${JSON.stringify(headers)}`;
   let t = byKey.get(key);
-  if (!t) byKey.set(key, (t = { url: new Destination(new URL(ep.base + path)), headers: { ...ep.staticHeaders, ...headers } }));
+  if (!t)
+    byKey.set(
+      key,
+      (t = { url: new Destination(new URL(ep.base + path)), headers: { ...ep.staticHeaders, ...headers } }),
+    );
   return t;
 }
 
@@ -114,7 +136,10 @@ async function sendWithFileHeaders(client: HttpClient, ep: Endpoint, req: ProbeR
   try {
     send = await withFileHeaders(client, ep, req);
   } catch (err) {
-    throw new ProbeError('connect', `cannot read a header file for ${ep.display}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new ProbeError(
+      'connect',
+      `cannot read a header file for ${ep.display}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
   }
   return client.send(send);
 }

@@ -4,9 +4,19 @@ import type { HttpClient } from '../http/client.js';
 import { ProbeError } from '../probes/errors.js';
 import { parseJson } from '../probes/parse.js';
 import type { RpcParams } from '../probes/types.js';
-import { answerOf, decodeUtf8, prepareRequest, sendProbe, sharedText, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
+import {
+  answerOf,
+  decodeUtf8,
+  prepareRequest,
+  sendProbe,
+  sharedText,
+  type Endpoint,
+  type ProbeRequest,
+  type RequestLimits,
+} from './http.js';
 
-export type RpcAnswer = { ok: true; result: unknown } | { ok: false; code: number; message: string; methodNotFound: boolean };
+export type RpcAnswer =
+  { ok: true; result: unknown } | { ok: false; code: number; message: string; methodNotFound: boolean };
 
 let nextId = 1;
 
@@ -59,7 +69,12 @@ export function rpcTail(method: string, params: RpcParams = []): string {
 }
 
 export function prepareRpc(ep: Endpoint, method: string, limits: RequestLimits, params?: RpcParams): RpcRequest {
-  return { method: sharedText(method), request: prepareRpcPost(ep, method, limits), head: HEAD, tail: rpcTail(method, params) };
+  return {
+    method: sharedText(method),
+    request: prepareRpcPost(ep, method, limits),
+    head: HEAD,
+    tail: rpcTail(method, params),
+  };
 }
 
 /** The POST of a node's JSON-RPC calls to one method (URL and headers shared by all its calls). */
@@ -79,7 +94,11 @@ export function rpcRequestOf(post: ProbeRequest, method: string, tail: string, e
  */
 export function quoteExactNumbers(text: string, fields: readonly string[]): string {
   let out = text;
-  for (const f of fields) out = out.replace(new RegExp(`"${f}"(\\s*):(\\s*)(-?[0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)`, 'g'), `"${f}"$1:$2"$3"`);
+  for (const f of fields)
+    out = out.replace(
+      new RegExp(`"${f}"(\\s*):(\\s*)(-?[0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)`, 'g'),
+      `"${f}"$1:$2"$3"`,
+    );
   return out;
 }
 
@@ -87,10 +106,20 @@ export async function rpcCall(client: HttpClient, ep: Endpoint, rpc: RpcRequest)
   const id = nextId++;
   if (nextId > 2 ** 31) nextId = 1;
   const r = rpc.request;
-  const out = await sendProbe(client, ep, { method: 'POST', url: r.url, headers: r.headers, body: rpc.head + id + rpc.tail, timeoutMs: r.timeoutMs, maxBytes: r.maxBytes, label: r.label, idempotent: true });
+  const out = await sendProbe(client, ep, {
+    method: 'POST',
+    url: r.url,
+    headers: r.headers,
+    body: rpc.head + id + rpc.tail,
+    timeoutMs: r.timeoutMs,
+    maxBytes: r.maxBytes,
+    label: r.label,
+    idempotent: true,
+  });
   const res = answerOf(out, r);
   const type = res.headers['content-type'];
-  if (!/json/i.test(typeof type === 'string' ? type : String(type ?? ''))) throw new ProbeError('invalid_response', `${r.label}: content-type is not JSON`);
+  if (!/json/i.test(typeof type === 'string' ? type : String(type ?? '')))
+    throw new ProbeError('invalid_response', `${r.label}: content-type is not JSON`);
   const text = decodeUtf8(res.body, r.label);
   return parseRpcResponse(parseJson(rpc.exact ? quoteExactNumbers(text, rpc.exact) : text, r.label), id, rpc.method);
 }

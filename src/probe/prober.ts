@@ -8,7 +8,16 @@ import { nodeBudget, type BudgetSettings } from '../probes/budget.js';
 import { ProbeError } from '../probes/errors.js';
 import { nodeProbe } from '../probes/registry.js';
 import type { ParseContext, ProbeAsk } from '../probes/types.js';
-import { answerOf, decodeUtf8, endpointFor, prepareRequest, sendProbe, type Endpoint, type ProbeRequest, type RequestLimits } from './http.js';
+import {
+  answerOf,
+  decodeUtf8,
+  endpointFor,
+  prepareRequest,
+  sendProbe,
+  type Endpoint,
+  type ProbeRequest,
+  type RequestLimits,
+} from './http.js';
 import { prepareRpc, rpcCall, type RpcAnswer, type RpcRequest } from './jsonrpc.js';
 
 type RpcAsk = ProbeAsk & { kind: 'rpc' };
@@ -75,8 +84,18 @@ export class NodeProber {
       return { kind: 'ok', probe, startedAt, durationMs: performance.now() - t0, data, namespace: this.detected };
     } catch (err) {
       const durationMs = performance.now() - t0;
-      if (err instanceof Unsupported) return { kind: 'unsupported', probe, startedAt, durationMs, message: this.opts.client.secrets.scrub(err.message) };
-      const e = err instanceof ProbeError ? err : new ProbeError('invalid_response', `unexpected error: ${(err as Error).name}`);
+      if (err instanceof Unsupported)
+        return {
+          kind: 'unsupported',
+          probe,
+          startedAt,
+          durationMs,
+          message: this.opts.client.secrets.scrub(err.message),
+        };
+      const e =
+        err instanceof ProbeError
+          ? err
+          : new ProbeError('invalid_response', `unexpected error: ${(err as Error).name}`);
       // The request that really got the answer: namespace detection may have sent another method.
       const method = e.request ?? this.requestLine(nodeProbe(probe).request);
       return {
@@ -88,7 +107,13 @@ export class NodeProber {
         // A node may echo what it was sent (credentials, header values) in any text it returns.
         message: this.opts.client.secrets.scrub(e.message),
         httpStatus: e.response?.status,
-        response: e.response && { method, status: e.response.status, headers: e.response.headers, body: e.response.body, ...(e.response.truncated ? { truncated: true } : {}) },
+        response: e.response && {
+          method,
+          status: e.response.status,
+          headers: e.response.headers,
+          body: e.response.body,
+          ...(e.response.truncated ? { truncated: true } : {}),
+        },
       };
     }
   }
@@ -99,7 +124,11 @@ export class NodeProber {
 
   private getRequest(ask: ProbeAsk & { kind: 'get' }): ProbeRequest {
     let req = this.gets.get(ask);
-    if (!req) this.gets.set(ask, (req = prepareRequest(this.endpoint, 'GET', ask.path, { accept: ask.accept }, this.limits, `GET ${ask.path}`)));
+    if (!req)
+      this.gets.set(
+        ask,
+        (req = prepareRequest(this.endpoint, 'GET', ask.path, { accept: ask.accept }, this.limits, `GET ${ask.path}`)),
+      );
     return req;
   }
 
@@ -115,7 +144,12 @@ export class NodeProber {
     const name = ask.method;
     let ns = this.detected ?? (await this.ensureNamespace());
     let answer = await this.call(ns, ask);
-    if (!answer.ok && answer.methodNotFound && this.target.rpcNamespace === 'auto' && (await this.namespaceGone(ns, name))) {
+    if (
+      !answer.ok &&
+      answer.methodNotFound &&
+      this.target.rpcNamespace === 'auto' &&
+      (await this.namespaceGone(ns, name))
+    ) {
       // The node changed namespace (upgrade); find it again, once.
       this.resetNamespace();
       ns = await this.ensureNamespace();
@@ -125,7 +159,10 @@ export class NodeProber {
     if (answer.methodNotFound) {
       // A pinned word the node no longer speaks (e.g. clw after an upgrade to claw) is an outage.
       if (this.target.rpcNamespace !== 'auto' && (await this.namespaceGone(ns, name))) {
-        throw new ProbeError('rpc_error', `namespace ${ns} not offered by the node (method not found: ${ns}_${BLOCK_NUMBER_METHOD})`);
+        throw new ProbeError(
+          'rpc_error',
+          `namespace ${ns} not offered by the node (method not found: ${ns}_${BLOCK_NUMBER_METHOD})`,
+        );
       }
       throw new Unsupported(`${ns}_${name} is not offered by this node`);
     }
@@ -160,6 +197,9 @@ export class NodeProber {
         return ns;
       }
     }
-    throw new ProbeError('rpc_error', `no known RPC namespace (${KNOWN_NAMESPACES.join(', ')}) answers blockNumber; set rpcNamespace`);
+    throw new ProbeError(
+      'rpc_error',
+      `no known RPC namespace (${KNOWN_NAMESPACES.join(', ')}) answers blockNumber; set rpcNamespace`,
+    );
   }
 }

@@ -26,12 +26,17 @@ export function probeRunner(deps: ProbeResultDeps): (target: NodeTarget, probe: 
     const node = deps.state.get(target.name);
     if (!node) return; // removed by a reload while the probe ran
     const lastOk = node.probes.get(probe)?.lastRun?.ok;
-    const outcome = deps.state.apply(target.name, result, result.kind === 'failed' ? result.response?.headers['retry-after'] : undefined);
+    const outcome = deps.state.apply(
+      target.name,
+      result,
+      result.kind === 'failed' ? result.response?.headers['retry-after'] : undefined,
+    );
     if (outcome.restarted) {
       prober.resetNamespace();
       deps.logger.info({ node: target.name }, 'node restarted or changed build: re-detecting namespace and methods');
     }
-    if (result.kind === 'failed' && result.response && result.response.status >= 500) deps.recordEvidence?.(evidenceOf(target, result, node));
+    if (result.kind === 'failed' && result.response && result.response.status >= 500)
+      deps.recordEvidence?.(evidenceOf(target, result, node));
     logResult(deps.logger, target, result, lastOk);
     for (const listen of deps.listeners ?? []) {
       try {
@@ -46,7 +51,11 @@ export function probeRunner(deps: ProbeResultDeps): (target: NodeTarget, probe: 
 function logResult(log: Logger, target: NodeTarget, result: ProbeResult, lastOk: boolean | undefined): void {
   const probe = result.probe;
   if (result.kind === 'failed') {
-    if (lastOk !== false) log.debug({ node: target.name, probe, reason: result.reason, status: result.httpStatus }, `probe failed: ${result.message}`);
+    if (lastOk !== false)
+      log.debug(
+        { node: target.name, probe, reason: result.reason, status: result.httpStatus },
+        `probe failed: ${result.message}`,
+      );
   } else if (result.kind === 'ok' && lastOk === false) {
     log.debug({ node: target.name, probe }, 'probe recovered');
   } else if (result.kind === 'unsupported') {
@@ -55,7 +64,11 @@ function logResult(log: Logger, target: NodeTarget, result: ProbeResult, lastOk:
 }
 
 /** The evidence record input for a failed probe that got an answer. */
-export function evidenceOf(target: NodeTarget, result: ProbeResult & { kind: 'failed' }, node: NodeState): EvidenceInput {
+export function evidenceOf(
+  target: NodeTarget,
+  result: ProbeResult & { kind: 'failed' },
+  node: NodeState,
+): EvidenceInput {
   const ps = node.probes.get(result.probe);
   const response = result.response!;
   return {

@@ -12,7 +12,10 @@ export interface NodeBudget {
   maxValidators: number;
 }
 
-export type BudgetSettings = Pick<PollingSettings, 'maxUpstreamSeries' | 'maxUpstreamBytes' | 'maxUpstreamFamilies' | 'maxUpstreamHelpChars' | 'maxValidators'>;
+export type BudgetSettings = Pick<
+  PollingSettings,
+  'maxUpstreamSeries' | 'maxUpstreamBytes' | 'maxUpstreamFamilies' | 'maxUpstreamHelpChars' | 'maxValidators'
+>;
 
 export function nodeBudget(p: BudgetSettings): NodeBudget {
   return {

@@ -17,11 +17,36 @@ export const healthProbe: NodeProbe<HealthProbeData> = {
   },
   clear: (node) => void (node.health = undefined),
   metrics: [
-    { per: 'node', name: 'ledger_node_healthy', help: 'Whether /health reported status "ok" (1) or anything else (0).', value: (v) => (v.health?.status === undefined ? undefined : v.health.status === 'ok' ? 1 : 0) },
-    { per: 'node', name: 'ledger_node_last_block_age_seconds', help: 'Age of the last block the node has, from /health.', value: (v) => v.health?.lastBlockAgeSecs },
-    { per: 'node', name: 'ledger_node_peers', help: 'Connected peers, from /health.', value: (v) => v.health?.peerCount },
-    { per: 'node', name: 'ledger_node_mempool_size', help: 'Transactions in the mempool, from /health.', value: (v) => v.health?.mempoolSize },
-    { per: 'node', name: 'ledger_node_uptime_seconds', help: 'Node process uptime, from /health.', value: (v) => v.health?.uptimeSecs },
+    {
+      per: 'node',
+      name: 'ledger_node_healthy',
+      help: 'Whether /health reported status "ok" (1) or anything else (0).',
+      value: (v) => (v.health?.status === undefined ? undefined : v.health.status === 'ok' ? 1 : 0),
+    },
+    {
+      per: 'node',
+      name: 'ledger_node_last_block_age_seconds',
+      help: 'Age of the last block the node has, from /health.',
+      value: (v) => v.health?.lastBlockAgeSecs,
+    },
+    {
+      per: 'node',
+      name: 'ledger_node_peers',
+      help: 'Connected peers, from /health.',
+      value: (v) => v.health?.peerCount,
+    },
+    {
+      per: 'node',
+      name: 'ledger_node_mempool_size',
+      help: 'Transactions in the mempool, from /health.',
+      value: (v) => v.health?.mempoolSize,
+    },
+    {
+      per: 'node',
+      name: 'ledger_node_uptime_seconds',
+      help: 'Node process uptime, from /health.',
+      value: (v) => v.health?.uptimeSecs,
+    },
     { per: 'node', name: 'ledger_node_epoch', help: 'Current epoch, from /health.', value: (v) => v.health?.epoch },
   ],
 };

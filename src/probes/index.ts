@@ -33,4 +33,5 @@ export const BUILT_IN_FAN_OUT: Readonly<Record<string, FanOutProbe>> = {
 };
 
 /** What any built-in probe answers (tests and benchmarks build results of it). */
-export type BuiltInProbeData = HealthProbeData | MetricsProbeData | BlockNumberProbeData | MiningStatsProbeData | ValidatorsProbeData;
+export type BuiltInProbeData =
+  HealthProbeData | MetricsProbeData | BlockNumberProbeData | MiningStatsProbeData | ValidatorsProbeData;

@@ -37,7 +37,13 @@ export const metricsProbe: NodeProbe<MetricsProbeData> = {
     const { value } = d;
     node.upstream = Array.isArray(value)
       ? { families: value, prepared: undefined }
-      : { families: value.families, samples: value.samples, shape: value.shape, values: value.values, prepared: undefined };
+      : {
+          families: value.families,
+          samples: value.samples,
+          shape: value.shape,
+          values: value.values,
+          prepared: undefined,
+        };
     node.upstreamVersion++;
     node.upstreamDropped = d.droppedSamples ?? 0;
     if (node.upstreamDropped > 0) node.upstreamTruncations = (node.upstreamTruncations ?? 0) + 1;

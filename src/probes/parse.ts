@@ -105,10 +105,17 @@ const ADDRESS = /^(0x)?[0-9a-fA-F]{1,128}$/;
  * spelled exactly as its normalised form in the previous list at the same place needs no check,
  * and a list that says the same is returned as the previous one (see sameValidators).
  */
-export function parseValidators(result: unknown, maxValidators = DEFAULT_MAX_VALIDATORS, previous?: readonly ValidatorInfo[]): ValidatorInfo[] {
+export function parseValidators(
+  result: unknown,
+  maxValidators = DEFAULT_MAX_VALIDATORS,
+  previous?: readonly ValidatorInfo[],
+): ValidatorInfo[] {
   if (!Array.isArray(result)) throw invalid(`getValidators: expected an array, got ${describe(result)}`);
   // A longer list is refused: each validator becomes series and adds to the summed stake.
-  if (result.length > maxValidators) throw invalid(`getValidators: ${result.length} validators exceed the cap of ${maxValidators} (polling.maxValidators)`);
+  if (result.length > maxValidators)
+    throw invalid(
+      `getValidators: ${result.length} validators exceed the cap of ${maxValidators} (polling.maxValidators)`,
+    );
   // Runs for every node at every poll: a plain loop, and field names only in messages (building
   // them for every validator cost more than the parse itself).
   const out: ValidatorInfo[] = [];
@@ -124,7 +131,13 @@ export function parseValidators(result: unknown, maxValidators = DEFAULT_MAX_VAL
     if (stake === undefined) throw invalid(`getValidators[${i}].stake is not a u128 amount: ${describe(v.stake)}`);
     const weight = validatorCount(v, 'weight', i);
     const agentScore = validatorCount(v, 'agentScore', i);
-    if (was !== undefined && was.address === address && was.stake === stake && was.weight === weight && was.agentScore === agentScore) {
+    if (
+      was !== undefined &&
+      was.address === address &&
+      was.stake === stake &&
+      was.weight === weight &&
+      was.agentScore === agentScore
+    ) {
       out.push(was);
       continue;
     }
@@ -173,7 +186,8 @@ export function sameValidators(a: readonly ValidatorInfo[] | undefined, b: reado
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     const y = b[i]!;
-    if (x.address !== y.address || x.stake !== y.stake || x.weight !== y.weight || x.agentScore !== y.agentScore) return false;
+    if (x.address !== y.address || x.stake !== y.stake || x.weight !== y.weight || x.agentScore !== y.agentScore)
+      return false;
   }
   return true;
 }

@@ -3,7 +3,15 @@
 // and the metric families its values feed. A probe targets each node (scheduled per node, stored
 // on the node) or each entity of a list (fan-out: one call per entity with the entity's params,
 // e.g. per watched address, spread over the nodes of the entity's network).
-import type { ExporterConfig, FanOutEntity, FleetSnapshot, NetworkView, NodeValues, NodeView, ProbeData } from '../domain.js';
+import type {
+  ExporterConfig,
+  FanOutEntity,
+  FleetSnapshot,
+  NetworkView,
+  NodeValues,
+  NodeView,
+  ProbeData,
+} from '../domain.js';
 
 export type { FanOutEntity };
 import type { NodeBudget } from './budget.js';
@@ -12,7 +20,8 @@ import type { NodeBudget } from './budget.js';
 export type RpcParams = readonly unknown[];
 
 /** A GET of a path under the node's base URL, or a JSON-RPC method called in the node's namespace. */
-export type ProbeAsk = { kind: 'get'; path: string; accept: string } | { kind: 'rpc'; method: string; params?: RpcParams };
+export type ProbeAsk =
+  { kind: 'get'; path: string; accept: string } | { kind: 'rpc'; method: string; params?: RpcParams };
 
 export interface ParseContext {
   /** What the node may make the exporter hold (polling settings, defaults filled in). */

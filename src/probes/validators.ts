@@ -14,7 +14,15 @@ export type ValidatorsProbeData = { probe: 'validators'; value: ValidatorInfo[] 
 const lastValidators = new WeakMap<ParseContext, ValidatorInfo[]>();
 
 const perValidator = (name: string, help: string, value: (v: ValidatorView) => number | undefined) =>
-  entityFamily<ValidatorView>({ per: 'entity', name, help, label: 'validator', entities: (n) => n.validators?.list, id: (v) => v.address, value });
+  entityFamily<ValidatorView>({
+    per: 'entity',
+    name,
+    help,
+    label: 'validator',
+    entities: (n) => n.validators?.list,
+    id: (v) => v.address,
+    value,
+  });
 
 export const validatorsProbe: NodeProbe<ValidatorsProbeData> = {
   target: 'node',
@@ -30,10 +38,30 @@ export const validatorsProbe: NodeProbe<ValidatorsProbeData> = {
   apply: (node, d) => (sameValidators(node.validators, d.value) || (node.validators = d.value), false),
   clear: (node) => void (node.validators = undefined),
   metrics: [
-    { per: 'node', name: 'ledger_node_validators', help: 'Number of validators this node reports.', value: (v) => v.validators?.length },
-    { per: 'network', name: 'ledger_validators_active', help: 'Size of the active validator set.', value: (n) => n.validators?.list.length },
-    { per: 'network', name: 'ledger_validators_stake_tokens', help: 'Total active stake, in tokens.', value: (n) => n.validators?.totalStakeTokens },
-    { per: 'network', name: 'ledger_fleet_validator_set_mismatch', help: 'Whether nodes up disagree on the validator set (1) or not (0).', value: (n) => n.validatorSetMismatch },
+    {
+      per: 'node',
+      name: 'ledger_node_validators',
+      help: 'Number of validators this node reports.',
+      value: (v) => v.validators?.length,
+    },
+    {
+      per: 'network',
+      name: 'ledger_validators_active',
+      help: 'Size of the active validator set.',
+      value: (n) => n.validators?.list.length,
+    },
+    {
+      per: 'network',
+      name: 'ledger_validators_stake_tokens',
+      help: 'Total active stake, in tokens.',
+      value: (n) => n.validators?.totalStakeTokens,
+    },
+    {
+      per: 'network',
+      name: 'ledger_fleet_validator_set_mismatch',
+      help: 'Whether nodes up disagree on the validator set (1) or not (0).',
+      value: (n) => n.validatorSetMismatch,
+    },
     perValidator('ledger_validator_stake_tokens', 'Stake of an active validator, in tokens.', (v) => v.stakeTokens),
     perValidator('ledger_validator_weight', 'Weight of an active validator.', (v) => v.weight),
     perValidator('ledger_validator_agent_score', 'Agent score of an active validator.', (v) => v.agentScore),

@@ -64,7 +64,7 @@ export const RECORDING_RULES: readonly RecordingRule[] = [
   },
   {
     record: RECORDED.lagBlocks,
-    comment: 'ledger_node_height_lag_blocks: highest height in the network minus the node\'s height, across all shards.',
+    comment: "ledger_node_height_lag_blocks: highest height in the network minus the node's height, across all shards.",
     expr: `${RECORDED.heightMax}\n  - on (network) group_right ${perNode('ledger_node_block_height')}`,
   },
   {
@@ -74,7 +74,7 @@ export const RECORDING_RULES: readonly RecordingRule[] = [
   },
   {
     record: RECORDED.validatorsActive,
-    comment: 'ledger_validators_active: every shard reports the chain\'s set; the largest view wins.',
+    comment: "ledger_validators_active: every shard reports the chain's set; the largest view wins.",
     expr: 'max by (network) (ledger_validators_active)',
   },
   {
@@ -98,7 +98,7 @@ export const RECORDING_RULES: readonly RecordingRule[] = [
   },
   {
     record: RECORDED.minersActive,
-    comment: 'ledger_mining_miners_active: every shard reports the chain\'s count; the largest view wins.',
+    comment: "ledger_mining_miners_active: every shard reports the chain's count; the largest view wins.",
     expr: 'max by (network) (ledger_mining_miners_active)',
   },
   {

@@ -7,7 +7,13 @@ import { renderRecordingFile } from './rules.js';
 
 /** The repository's recording rules file, from src/recording or dist/recording alike. */
 export function defaultRecordingFile(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'alerts', 'ledger-fleet-exporter.recording.yml');
+  return path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '..',
+    '..',
+    'alerts',
+    'ledger-fleet-exporter.recording.yml',
+  );
 }
 
 const isMain = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);

@@ -40,7 +40,8 @@ export class LatenessWindow {
 
   summary(): LatenessSummary {
     const sorted = this.values.slice(0, this.filled).sort();
-    const at = (q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+    const at = (q: number) =>
+      sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
     return { count: this.total, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: this.max };
   }
 }

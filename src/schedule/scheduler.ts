@@ -276,7 +276,12 @@ export class Scheduler {
   }
 
   stats(): SchedulerStats {
-    return { nodes: this.slotOf.size, inFlight: this.sem.inFlight, queued: this.sem.queued, lateness: this.late.summary() };
+    return {
+      nodes: this.slotOf.size,
+      inFlight: this.sem.inFlight,
+      queued: this.sem.queued,
+      lateness: this.late.summary(),
+    };
   }
 
   /** Starts the lateness figures afresh (after a warm-up). */

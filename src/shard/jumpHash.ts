@@ -10,7 +10,8 @@ const TWO_POW_31 = 2 ** 31;
 
 /** The bucket in [0, buckets) of a 64-bit key. */
 export function jumpConsistentHash(key: bigint, buckets: number): number {
-  if (!Number.isInteger(buckets) || buckets < 1) throw new RangeError(`buckets must be an integer >= 1, got ${buckets}`);
+  if (!Number.isInteger(buckets) || buckets < 1)
+    throw new RangeError(`buckets must be an integer >= 1, got ${buckets}`);
   let k = BigInt.asUintN(64, key);
   let b = -1;
   let j = 0;

@@ -23,21 +23,31 @@ function wholeNumber(flag: string, raw: string): number {
  */
 export function resolveShardSpec(flags: ShardFlags, section: ShardSpec | undefined, hostname: string): ShardSpec {
   if (flags.shard !== undefined && flags.fromHostname) {
-    throw new ShardSpecError('--shard and --shard-from-hostname are exclusive: give the index or take it from the pod name, not both');
+    throw new ShardSpecError(
+      '--shard and --shard-from-hostname are exclusive: give the index or take it from the pod name, not both',
+    );
   }
   let shard = section?.shard;
   if (flags.shard !== undefined) shard = wholeNumber('--shard', flags.shard);
   if (flags.fromHostname) {
     shard = shardFromHostname(hostname);
     if (shard === undefined) {
-      throw new ShardSpecError(`--shard-from-hostname: the hostname "${hostname}" does not end in -<ordinal> (a StatefulSet pod name such as ledger-fleet-exporter-2)`);
+      throw new ShardSpecError(
+        `--shard-from-hostname: the hostname "${hostname}" does not end in -<ordinal> (a StatefulSet pod name such as ledger-fleet-exporter-2)`,
+      );
     }
   }
   let totalShards = section?.totalShards;
   if (flags.totalShards !== undefined) totalShards = wholeNumber('--total-shards', flags.totalShards);
   if (shard === undefined && totalShards === undefined) return UNSHARDED;
-  if (totalShards === undefined) throw new ShardSpecError('--total-shards <n> is required with --shard or --shard-from-hostname (or sharding.totalShards in the config)');
-  if (shard === undefined) throw new ShardSpecError('--total-shards needs the shard index: --shard <i>, --shard-from-hostname, or sharding.shard in the config');
+  if (totalShards === undefined)
+    throw new ShardSpecError(
+      '--total-shards <n> is required with --shard or --shard-from-hostname (or sharding.totalShards in the config)',
+    );
+  if (shard === undefined)
+    throw new ShardSpecError(
+      '--total-shards needs the shard index: --shard <i>, --shard-from-hostname, or sharding.shard in the config',
+    );
   const spec = { shard, totalShards };
   const problems = shardSpecProblems(spec);
   if (problems.length > 0) throw new ShardSpecError(problems.join('; '));

@@ -216,7 +216,12 @@ export class SimChain {
       const oldest = this.receipts.keys().next().value;
       if (oldest !== undefined) this.receipts.delete(oldest);
     }
-    this.receipts.set(txHash, { txHash, blockHeight: height + 1, transactionIndex: this.receipts.size % 50, success: true });
+    this.receipts.set(txHash, {
+      txHash,
+      blockHeight: height + 1,
+      transactionIndex: this.receipts.size % 50,
+      success: true,
+    });
   }
 
   receipt(txHash: string, height: number): Receipt | undefined {
@@ -226,7 +231,10 @@ export class SimChain {
   }
 }
 
-function drawValidators(rand: () => number, network: string): { validators: ValidatorRecord[]; delegations: DelegationRecord[] } {
+function drawValidators(
+  rand: () => number,
+  network: string,
+): { validators: ValidatorRecord[]; delegations: DelegationRecord[] } {
   const nValidators = randInt(rand, 4, 21);
   const validators: ValidatorRecord[] = [];
   const delegations: DelegationRecord[] = [];

@@ -29,7 +29,8 @@ function intOption(values: Record<string, unknown>, key: string, min: number): n
   const raw = values[key];
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -58,9 +59,16 @@ export async function runSimulatorCli(argv: string[], io: SimulatorCliIo = {}): 
     return;
   }
   const layout = values.layout ?? 'port-per-node';
-  if (layout !== 'port-per-node' && layout !== 'shared-port') throw new Error(`--layout must be port-per-node or shared-port, got ${layout}`);
+  if (layout !== 'port-per-node' && layout !== 'shared-port')
+    throw new Error(`--layout must be port-per-node or shared-port, got ${layout}`);
   const count = intOption(values, 'nodes', 1) ?? 5;
-  const specs = mixedFleetSpecs(count, { networks: values.networks?.split(',').map((s) => s.trim()).filter(Boolean), faults: values.faults ?? false });
+  const specs = mixedFleetSpecs(count, {
+    networks: values.networks
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    faults: values.faults ?? false,
+  });
   const fleet = await SimFleet.start(specs, {
     layout,
     host: values.host ?? '127.0.0.1',
@@ -73,7 +81,15 @@ export async function runSimulatorCli(argv: string[], io: SimulatorCliIo = {}): 
   });
   const write = (o: Record<string, unknown>) => out.write(`${JSON.stringify(o)}\n`);
   for (const n of fleet.nodes) {
-    write({ event: 'node', name: n.name, network: n.network, url: n.url, build: n.build, namespace: n.namespace, fault: n.fault() });
+    write({
+      event: 'node',
+      name: n.name,
+      network: n.network,
+      url: n.url,
+      build: n.build,
+      namespace: n.namespace,
+      fault: n.fault(),
+    });
   }
   if (fleet.controlUrl) write({ event: 'control', url: fleet.controlUrl });
   write({ event: 'ready', nodes: fleet.nodes.length, layout });

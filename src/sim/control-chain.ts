@@ -13,13 +13,31 @@ import { stakeOf } from './ledger-validators.js';
 import { minerInfoFields } from './ledger-miners.js';
 import { jsonReply, type Reply } from './reply.js';
 
-const u128 = z.string().regex(/^[0-9]{1,39}$/).transform((s) => BigInt(s));
+const u128 = z
+  .string()
+  .regex(/^[0-9]{1,39}$/)
+  .transform((s) => BigInt(s));
 const addr = /^[0-9a-f]{64}$/;
 const bodies = {
-  validators: z.object({ online: z.boolean(), jailed: z.boolean(), commissionBps: z.number(), stake: u128, agentScore: z.number() }).partial().strict(),
+  validators: z
+    .object({
+      online: z.boolean(),
+      jailed: z.boolean(),
+      commissionBps: z.number(),
+      stake: u128,
+      agentScore: z.number(),
+    })
+    .partial()
+    .strict(),
   miners: z.object({ checkins: z.boolean(), register: z.boolean(), pendingRewards: u128 }).partial().strict(),
   accounts: z.object({ balance: u128 }).strict(),
-  unbond: z.object({ amount: u128, validator: z.string().regex(addr).optional(), releaseHeight: z.number().int().nonnegative().optional() }).strict(),
+  unbond: z
+    .object({
+      amount: u128,
+      validator: z.string().regex(addr).optional(),
+      releaseHeight: z.number().int().nonnegative().optional(),
+    })
+    .strict(),
   rewards: z.object({ funded: z.boolean() }).strict(),
 };
 
@@ -48,7 +66,13 @@ function entryState(c: ChainControl, kind: string, address: string): Reply {
     const v = ledger.validators.get(address);
     if (!v) return error(404, `unknown validator: ${address}`);
     const rank = ledger.seats.findIndex((s) => s.address === address);
-    return exact({ ...v, stake: stakeOf(v), active: rank >= 0, rank: rank + 1 || null, excluded: ledger.isExcluded(address) });
+    return exact({
+      ...v,
+      stake: stakeOf(v),
+      active: rank >= 0,
+      rank: rank + 1 || null,
+      excluded: ledger.isExcluded(address),
+    });
   }
   if (kind === 'miners') {
     const m = ledger.miners.get(address);
@@ -65,14 +89,22 @@ function parse<S extends z.ZodType>(schema: S, body: string): z.output<S> | stri
     return 'body must be JSON';
   }
   const r = schema.safeParse(json);
-  return r.success ? (r.data) : `bad body: ${r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`;
+  return r.success
+    ? r.data
+    : `bad body: ${r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`;
 }
 
 function act(c: ChainControl, kind: string, address: string, action: string | undefined, body: string): Reply {
   if (kind === 'validators' && !action) {
     const b = parse(bodies.validators, body);
     if (typeof b === 'string') return error(400, b);
-    c.validator(address, { online: b.online, jailed: b.jailed, commissionBps: b.commissionBps, stake: b.stake, agentScore: b.agentScore });
+    c.validator(address, {
+      online: b.online,
+      jailed: b.jailed,
+      commissionBps: b.commissionBps,
+      stake: b.stake,
+      agentScore: b.agentScore,
+    });
   } else if (kind === 'miners' && !action) {
     const b = parse(bodies.miners, body);
     if (typeof b === 'string') return error(400, b);
@@ -92,8 +124,16 @@ function act(c: ChainControl, kind: string, address: string, action: string | un
 }
 
 /** parts: the path after /networks, split on "/". */
-export function chainRoute(networks: ReadonlyMap<string, ChainControl>, method: string, parts: string[], body: string): Reply {
-  if (parts.length === 0) return method === 'GET' ? jsonReply({ networks: [...networks.values()].map(describeNetwork) }) : error(405, 'method not allowed');
+export function chainRoute(
+  networks: ReadonlyMap<string, ChainControl>,
+  method: string,
+  parts: string[],
+  body: string,
+): Reply {
+  if (parts.length === 0)
+    return method === 'GET'
+      ? jsonReply({ networks: [...networks.values()].map(describeNetwork) })
+      : error(405, 'method not allowed');
   const c = networks.get(parts[0]!);
   if (!c) return error(404, `unknown network: ${parts[0]!}`);
   if (parts.length === 2 && parts[1] === 'rewards') {
@@ -104,7 +144,8 @@ export function chainRoute(networks: ReadonlyMap<string, ChainControl>, method: 
     return jsonReply(describeNetwork(c));
   }
   const [, kind, address, action] = parts;
-  if (!kind || !['validators', 'miners', 'accounts'].includes(kind) || !address || parts.length > 4) return error(404, 'not found');
+  if (!kind || !['validators', 'miners', 'accounts'].includes(kind) || !address || parts.length > 4)
+    return error(404, 'not found');
   if (!addr.test(address)) return error(400, 'the address must be 64 lowercase hex characters');
   if (method === 'GET' && !action) return entryState(c, kind, address);
   if (method !== 'POST') return error(405, 'method not allowed');

@@ -20,7 +20,11 @@ export function proxyReply(status: 502 | 503 | 504): Reply {
 }
 
 export function json500Reply(): Reply {
-  return { status: 500, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ error: 'internal server error', code: 500 }) };
+  return {
+    status: 500,
+    headers: { 'content-type': JSON_TYPE },
+    body: JSON.stringify({ error: 'internal server error', code: 500 }),
+  };
 }
 
 /** A JSON body cut short: the usual shape of "garbage" from a half-crashed backend. */

@@ -50,7 +50,13 @@ export class SimFleet {
       const network = spec.network ?? 'simnet';
       let chain = chains.get(network);
       if (!chain) {
-        chain = new SimChain(network, { blockTimeMs, startMs, now: env.now, epochBlocks: opts.epochBlocks, unbondingBlocks: opts.unbondingBlocks });
+        chain = new SimChain(network, {
+          blockTimeMs,
+          startMs,
+          now: env.now,
+          epochBlocks: opts.epochBlocks,
+          unbondingBlocks: opts.unbondingBlocks,
+        });
         chains.set(network, chain);
       }
       return new SimNode(spec, chain, env);
@@ -66,9 +72,11 @@ export class SimFleet {
         for (const n of nodes) n.attachShared(base);
       } else {
         // Bounded parallelism: a thousand listens at once gains nothing on two cores.
-        for (let i = 0; i < nodes.length; i += 64) await Promise.all(nodes.slice(i, i + 64).map((n) => n.listenInitial()));
+        for (let i = 0; i < nodes.length; i += 64)
+          await Promise.all(nodes.slice(i, i + 64).map((n) => n.listenInitial()));
       }
-      if (opts.controlPort !== undefined && opts.controlPort !== false) await fleet.startControl(opts.controlHost ?? env.host, opts.controlPort);
+      if (opts.controlPort !== undefined && opts.controlPort !== false)
+        await fleet.startControl(opts.controlHost ?? env.host, opts.controlPort);
       specs.forEach((spec, i) => {
         if (spec.fault && spec.fault !== 'none') nodes[i]!.setFault(spec.fault);
       });
@@ -127,11 +135,18 @@ export class SimFleet {
         if (size <= MAX_CONTROL_BODY) chunks.push(c);
       });
       req.on('end', () => {
-        const done = size > MAX_CONTROL_BODY
-          ? Promise.resolve({ status: 413, headers: { 'content-type': 'application/json' }, body: '{"error":"body too large"}' })
-          : controlRoute(target, req.method ?? 'GET', req.url ?? '/', Buffer.concat(chunks).toString('utf8'));
+        const done =
+          size > MAX_CONTROL_BODY
+            ? Promise.resolve({
+                status: 413,
+                headers: { 'content-type': 'application/json' },
+                body: '{"error":"body too large"}',
+              })
+            : controlRoute(target, req.method ?? 'GET', req.url ?? '/', Buffer.concat(chunks).toString('utf8'));
         done
-          .then((r) => res.writeHead(r.status, { ...r.headers, 'content-length': String(Buffer.byteLength(r.body)) }).end(r.body))
+          .then((r) =>
+            res.writeHead(r.status, { ...r.headers, 'content-length': String(Buffer.byteLength(r.body)) }).end(r.body),
+          )
           .catch(() => res.destroy());
       });
     });
@@ -147,8 +162,11 @@ function validateSpecs(specs: SimNodeSpec[]): void {
     if (!s.name) throw new Error('every simulated node needs a name');
     if (seen.has(s.name)) throw new Error(`duplicate simulated node name: ${s.name}`);
     seen.add(s.name);
-    if (s.build !== undefined && !BUILDS.has(s.build)) throw new Error(`unknown build for ${s.name}: ${String(s.build)}`);
-    if (s.fault !== undefined && !isSimFault(s.fault)) throw new Error(`unknown fault for ${s.name}: ${String(s.fault)}`);
-    if (s.namespace !== undefined && !/^[a-z][a-z0-9]*$/i.test(s.namespace)) throw new Error(`bad namespace for ${s.name}: ${s.namespace}`);
+    if (s.build !== undefined && !BUILDS.has(s.build))
+      throw new Error(`unknown build for ${s.name}: ${String(s.build)}`);
+    if (s.fault !== undefined && !isSimFault(s.fault))
+      throw new Error(`unknown fault for ${s.name}: ${String(s.fault)}`);
+    if (s.namespace !== undefined && !/^[a-z][a-z0-9]*$/i.test(s.namespace))
+      throw new Error(`bad namespace for ${s.name}: ${s.namespace}`);
   }
 }

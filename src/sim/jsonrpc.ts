@@ -25,7 +25,10 @@ export function handleRpc(contentType: string | undefined, body: string, dispatc
     return textReply(400, `Failed to parse the request body as JSON: ${(e as Error).message}`);
   }
   if (req === null || typeof req !== 'object' || Array.isArray(req)) {
-    return textReply(422, 'Failed to deserialize the JSON body into the target type: invalid type: expected struct JsonRpcRequest');
+    return textReply(
+      422,
+      'Failed to deserialize the JSON body into the target type: invalid type: expected struct JsonRpcRequest',
+    );
   }
   const r = req as Record<string, unknown>;
   if (typeof r.method !== 'string') {

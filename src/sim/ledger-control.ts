@@ -46,7 +46,11 @@ export class ChainControl {
     const seats = ledger.seats;
     const miner = [...ledger.miners.values()].find((m) => m.habit === 'always' && m.active && !m.stopped);
     const account = this.chain.agents.find((a) => ledger.balance(a.address) >= 100n * UNIT) ?? this.chain.agents[0]!;
-    return { validator: seats[Math.min(2, seats.length - 1)]!.address, miner: miner!.address, account: account.address };
+    return {
+      validator: seats[Math.min(2, seats.length - 1)]!.address,
+      miner: miner!.address,
+      account: account.address,
+    };
   }
 
   /** The ledger at the tip (for reading its state in tests). */
@@ -59,7 +63,18 @@ export class ChainControl {
     let v = ledger.validators.get(address);
     if (!v) {
       if (change.stake === undefined) throw new Error(`unknown validator: ${address} (give a stake to create one)`);
-      v = { address, selfStake: 0n, delegated: 0n, agentScore: 5_000, commissionBps: 500, delegatedBy: null, online: true, expected: 0, produced: 0, missed: false };
+      v = {
+        address,
+        selfStake: 0n,
+        delegated: 0n,
+        agentScore: 5_000,
+        commissionBps: 500,
+        delegatedBy: null,
+        online: true,
+        expected: 0,
+        produced: 0,
+        missed: false,
+      };
       ledger.validators.set(address, v);
     }
     if (change.online !== undefined) v.online = change.online;
@@ -89,7 +104,8 @@ export class ChainControl {
       m.habit = 'always';
       // A rig that comes back checks in at once when this epoch's check-in time has passed.
       const epochStart = ledger.epoch * ledger.epochBlocks;
-      if (!m.checkedIn && epochStart + m.checkinOffset <= ledger.height && checksIn(m, ledger.epoch)) checkIn(m, ledger.epoch, ledger.height);
+      if (!m.checkedIn && epochStart + m.checkinOffset <= ledger.height && checksIn(m, ledger.epoch))
+        checkIn(m, ledger.epoch, ledger.height);
     }
     if (change.pendingRewards !== undefined) m.pending = change.pendingRewards;
     return m;
@@ -115,7 +131,11 @@ export class ChainControl {
       if (amount > v.selfStake) throw new Error(`amount exceeds the self-stake of ${owner}`);
       v.selfStake -= amount;
     }
-    const entry = { address: from, amount, releaseHeight: opts.releaseHeight ?? ledger.height + ledger.unbondingBlocks };
+    const entry = {
+      address: from,
+      amount,
+      releaseHeight: opts.releaseHeight ?? ledger.height + ledger.unbondingBlocks,
+    };
     ledger.unbonding.set(owner, [...(ledger.unbonding.get(owner) ?? []), entry]);
     return entry;
   }
@@ -126,7 +146,10 @@ export class ChainControl {
     const entries = ledger.unbonding.get(owner) ?? [];
     const released = entries.filter((u) => u.releaseHeight <= ledger.height);
     const total = released.reduce((sum, u) => sum + u.amount, 0n);
-    ledger.unbonding.set(owner, entries.filter((u) => u.releaseHeight > ledger.height));
+    ledger.unbonding.set(
+      owner,
+      entries.filter((u) => u.releaseHeight > ledger.height),
+    );
     ledger.credit(owner, total);
     return total;
   }

@@ -22,7 +22,12 @@ function validatorDetail(ctx: RpcContext, a: string): Record<string, unknown> | 
     delegatedBy: v.delegatedBy,
     uptime:
       seat && !fresh
-        ? { produced_blocks: v.produced, expected_blocks: v.expected, signed_blocks: v.produced, uptime_pct: uptimePct(v) }
+        ? {
+            produced_blocks: v.produced,
+            expected_blocks: v.expected,
+            signed_blocks: v.produced,
+            uptime_pct: uptimePct(v),
+          }
         : null,
     jailed: ledger.isJailed(v),
   };
@@ -52,7 +57,11 @@ export const LEDGER_STAKING_METHODS = {
   }),
   // Listed under the owner; an entry past its release height stays until claimed.
   getUnbonding: def(oneAddress, (ctx, [a]) =>
-    (ctx.chain.ledger().unbonding.get(a) ?? []).map((u) => ({ address: u.address, amount: str(u.amount), releaseHeight: u.releaseHeight })),
+    (ctx.chain.ledger().unbonding.get(a) ?? []).map((u) => ({
+      address: u.address,
+      amount: str(u.amount),
+      releaseHeight: u.releaseHeight,
+    })),
   ),
   getValidators: def(none, (ctx) => {
     const seats = ctx.chain.ledger().seats;
@@ -63,7 +72,11 @@ export const LEDGER_STAKING_METHODS = {
 };
 
 const minersParams = z
-  .tuple([z.boolean().nullable().optional(), z.number().int().nonnegative().nullable().optional(), z.number().int().nonnegative().nullable().optional()])
+  .tuple([
+    z.boolean().nullable().optional(),
+    z.number().int().nonnegative().nullable().optional(),
+    z.number().int().nonnegative().nullable().optional(),
+  ])
   .rest(z.unknown());
 
 /** Methods of the current builds (0.5.x). */
@@ -72,7 +85,9 @@ export const LEDGER_CURRENT_METHODS = {
   getBlockRewards: def(oneHeight, (ctx, [h]) => {
     if (h > ctx.height) return null;
     const entries = ctx.chain.ledger().rewards.at(h);
-    return entries ? entries.map((e) => ({ recipient: e.recipient, amount: str(e.amount), rewardType: e.rewardType })) : null;
+    return entries
+      ? entries.map((e) => ({ recipient: e.recipient, amount: str(e.amount), rewardType: e.rewardType }))
+      : null;
   }),
   // The serde form: pending_rewards as a bare JSON number that may exceed 2^53.
   getMinerInfo: def(oneAddress, (ctx, [a]) => {

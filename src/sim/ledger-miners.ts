@@ -32,7 +32,10 @@ export interface MinerState {
   checkinOffset: number;
 }
 
-export type MinerSeed = Pick<MinerState, 'address' | 'name' | 'registeredAt' | 'ipPrefix' | 'habit' | 'stopped' | 'reputationBps' | 'checkinOffset'>;
+export type MinerSeed = Pick<
+  MinerState,
+  'address' | 'name' | 'registeredAt' | 'ipPrefix' | 'habit' | 'stopped' | 'reputationBps' | 'checkinOffset'
+>;
 
 export function checksIn(m: MinerState, epoch: number): boolean {
   if (m.stopped || m.habit === 'never') return false;
@@ -79,7 +82,14 @@ export function settleMiner(m: MinerState, nextEpoch: number): bigint {
  * Runs the blocks [from, to] of one epoch for a miner: its check-in if due in that span, and
  * its share of the mining pool accrued per block while it earns.
  */
-export function runMinerBlocks(m: MinerState, epoch: number, epochStart: number, from: number, to: number, perBlock: bigint): void {
+export function runMinerBlocks(
+  m: MinerState,
+  epoch: number,
+  epochStart: number,
+  from: number,
+  to: number,
+  perBlock: bigint,
+): void {
   const at = epochStart + m.checkinOffset;
   if (!m.checkedIn && at >= from && at <= to && checksIn(m, epoch)) checkIn(m, epoch, at);
   const mult = multiplierBps(m);

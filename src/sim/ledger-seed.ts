@@ -12,7 +12,13 @@ export interface ChainDraws {
   unbondingBlocks: number;
   blockReward: (height: number) => bigint;
   rewardChangeHeights: number[];
-  validators: ReadonlyArray<{ address: string; stake: bigint; selfStake: bigint; agentScore: number; commission: number }>;
+  validators: ReadonlyArray<{
+    address: string;
+    stake: bigint;
+    selfStake: bigint;
+    agentScore: number;
+    commission: number;
+  }>;
   miners: ReadonlyArray<{ address: string; registeredAt: number }>;
   /** Miners below this index check in (most every epoch); the rest have stopped for good. */
   activeBase: number;
@@ -50,7 +56,11 @@ function seedUnbonding(d: ChainDraws): Map<string, UnbondingEntry[]> {
     // One entry maturing soon after the start, one halfway through the unbonding period.
     out.set(v.address, [
       { address: v.address, amount: v.selfStake / 10n, releaseHeight: d.startHeight + 7 * d.epochBlocks },
-      { address: v.address, amount: v.selfStake / 20n, releaseHeight: d.startHeight + Math.floor(d.unbondingBlocks / 2) },
+      {
+        address: v.address,
+        amount: v.selfStake / 20n,
+        releaseHeight: d.startHeight + Math.floor(d.unbondingBlocks / 2),
+      },
     ]);
   });
   return out;

@@ -73,7 +73,12 @@ export function slotsIn(from: number, to: number, n: number, slot: number): numb
 }
 
 /** Counts the blocks [from, to] (one epoch) into each seat's uptime; an offline seat misses. */
-export function countSlots(seats: readonly Seat[], validators: Map<string, ValidatorState>, from: number, to: number): void {
+export function countSlots(
+  seats: readonly Seat[],
+  validators: Map<string, ValidatorState>,
+  from: number,
+  to: number,
+): void {
   seats.forEach((seat, i) => {
     const v = validators.get(seat.address);
     const n = slotsIn(from, to, seats.length, i);

@@ -2,7 +2,15 @@
 // moved forward block by block (in spans: nothing changes inside an epoch except by a control
 // action, which first brings the state to the tip). Epoch boundaries elect the active set, turn
 // missed slots into a one-epoch reward exclusion, release jails and settle the miners.
-import { countSlots, blockPayouts, electActiveSet, isJailed, type RewardEntry, type Seat, type ValidatorState } from './ledger-validators.js';
+import {
+  countSlots,
+  blockPayouts,
+  electActiveSet,
+  isJailed,
+  type RewardEntry,
+  type Seat,
+  type ValidatorState,
+} from './ledger-validators.js';
 import { runMinerBlocks, settleMiner, type MinerState } from './ledger-miners.js';
 import { RewardHistory } from './reward-history.js';
 

@@ -30,7 +30,10 @@ export interface MethodDef<S extends z.ZodType> {
   run(ctx: RpcContext, params: z.output<S>): unknown;
 }
 
-export function def<S extends z.ZodType>(params: S, run: (ctx: RpcContext, params: z.output<S>) => unknown): MethodDef<S> {
+export function def<S extends z.ZodType>(
+  params: S,
+  run: (ctx: RpcContext, params: z.output<S>) => unknown,
+): MethodDef<S> {
   return { params, run };
 }
 

@@ -3,7 +3,18 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { LEDGER_BASE_METHODS, LEDGER_CURRENT_METHODS, LEDGER_STAKING_METHODS } from './ledger-methods.js';
-import { address, def, height, hexTx, none, oneAddress, RpcMethodError, str, type MethodDef, type RpcContext } from './method-defs.js';
+import {
+  address,
+  def,
+  height,
+  hexTx,
+  none,
+  oneAddress,
+  RpcMethodError,
+  str,
+  type MethodDef,
+  type RpcContext,
+} from './method-defs.js';
 import { hash32 } from './rng.js';
 import type { SimBuild } from './types.js';
 
@@ -12,16 +23,27 @@ export { RpcMethodError, type RpcContext } from './method-defs.js';
 function agentScore(ctx: RpcContext, addr: string): Record<string, unknown> {
   const v = ctx.chain.validator(addr);
   const known = v !== undefined || ctx.chain.agent(addr) !== undefined || ctx.chain.miner(addr) !== undefined;
-  if (!known) return { total: 0, activity: 0, uptime: 0, block_production: 0, economic: 0, platform: 0, decay_factor: 1 };
+  if (!known)
+    return { total: 0, activity: 0, uptime: 0, block_production: 0, economic: 0, platform: 0, decay_factor: 1 };
   const h = hash32(`score:${addr}`);
   const dims = [h % 2001, (h >>> 3) % 2001, v ? (h >>> 6) % 2001 : 0, (h >>> 9) % 2001, (h >>> 12) % 2001];
   const [activity, uptime, block_production, economic, platform] = dims as [number, number, number, number, number];
-  return { total: v ? v.agentScore : activity + uptime + block_production + economic + platform, activity, uptime, block_production, economic, platform, decay_factor: 0.95 };
+  return {
+    total: v ? v.agentScore : activity + uptime + block_production + economic + platform,
+    activity,
+    uptime,
+    block_production,
+    economic,
+    platform,
+    decay_factor: 0.95,
+  };
 }
 
 const EARLIEST_METHODS = {
   blockNumber: def(none, (ctx) => ctx.height),
-  getBlockByNumber: def(z.tuple([height]).rest(z.unknown()), (ctx, [h]) => (h > ctx.height ? null : ctx.chain.block(h))),
+  getBlockByNumber: def(z.tuple([height]).rest(z.unknown()), (ctx, [h]) =>
+    h > ctx.height ? null : ctx.chain.block(h),
+  ),
   ...LEDGER_BASE_METHODS,
   getTokenBalance: def(z.tuple([address, address]).rest(z.unknown()), (ctx, [a, tokenId]) => {
     const t = ctx.chain.token(tokenId);
@@ -30,19 +52,41 @@ const EARLIEST_METHODS = {
   }),
   getAgent: def(oneAddress, (ctx, [a]) => {
     const agent = ctx.chain.agent(a);
-    return agent ? { address: agent.address, name: agent.name, registeredAt: agent.registeredAt, metadata: { kind: agent.serviceType } } : null;
+    return agent
+      ? {
+          address: agent.address,
+          name: agent.name,
+          registeredAt: agent.registeredAt,
+          metadata: { kind: agent.serviceType },
+        }
+      : null;
   }),
   getReputation: def(oneAddress, (ctx, [a]) => {
     if (!ctx.chain.agent(a)) return [];
     const others = ctx.chain.agents.filter((x) => x.address !== a).slice(0, hash32(a) % 4);
-    return others.map((o, i) => ({ from: o.address, to: a, score: (hash32(o.address + a) % 100) + 1, category: 'service_quality', height: Math.max(1, ctx.height - 1_000 * (i + 1)) }));
+    return others.map((o, i) => ({
+      from: o.address,
+      to: a,
+      score: (hash32(o.address + a) % 100) + 1,
+      category: 'service_quality',
+      height: Math.max(1, ctx.height - 1_000 * (i + 1)),
+    }));
   }),
   getServices: def(z.tuple([z.string().nullable().optional()]).rest(z.unknown()), (ctx, [type]) =>
     ctx.chain.agents
       .filter((a) => type == null || a.serviceType === type)
-      .map((a) => ({ provider: a.address, serviceType: a.serviceType, name: `${a.name} ${a.serviceType}`, priceAmount: str(BigInt((hash32(a.address) % 1_000) + 1) * 10n ** 6n), active: hash32(a.address) % 5 !== 0 })),
+      .map((a) => ({
+        provider: a.address,
+        serviceType: a.serviceType,
+        name: `${a.name} ${a.serviceType}`,
+        priceAmount: str(BigInt((hash32(a.address) % 1_000) + 1) * 10n ** 6n),
+        active: hash32(a.address) % 5 !== 0,
+      })),
   ),
-  getTransactionReceipt: def(z.tuple([address]).rest(z.unknown()), (ctx, [txHash]) => ctx.chain.receipt(txHash, ctx.height) ?? null),
+  getTransactionReceipt: def(
+    z.tuple([address]).rest(z.unknown()),
+    (ctx, [txHash]) => ctx.chain.receipt(txHash, ctx.height) ?? null,
+  ),
   sendTransaction: def(z.tuple([hexTx]).rest(z.unknown()), (ctx, [tx]) => {
     const txHash = createHash('sha256').update(Buffer.from(tx, 'hex')).digest('hex');
     ctx.chain.submit(txHash, ctx.height);
@@ -51,7 +95,16 @@ const EARLIEST_METHODS = {
   getNonce: def(oneAddress, (ctx, [a]) => ctx.chain.nonce(a)),
   getTokenInfo: def(z.tuple([address]).rest(z.unknown()), (ctx, [tokenId]) => {
     const t = ctx.chain.token(tokenId);
-    return t ? { tokenId: t.tokenId, name: t.name, symbol: t.symbol, decimals: t.decimals, totalSupply: str(t.totalSupply), issuer: t.issuer } : null;
+    return t
+      ? {
+          tokenId: t.tokenId,
+          name: t.name,
+          symbol: t.symbol,
+          decimals: t.decimals,
+          totalSupply: str(t.totalSupply),
+          issuer: t.issuer,
+        }
+      : null;
   }),
   faucet: def(oneAddress, (ctx, [a]) => {
     if (!ctx.chain.faucetEnabled) throw new RpcMethodError('faucet is disabled on this network');
@@ -69,11 +122,15 @@ const STAKING_METHODS = {
 const CURRENT_METHODS = {
   ...STAKING_METHODS,
   getTokenAllowance: def(z.tuple([address, address, address]).rest(z.unknown()), (ctx, [owner, spender, tokenId]) =>
-    ctx.chain.token(tokenId) && ctx.chain.agent(owner) && ctx.chain.agent(spender) ? str(BigInt(hash32(owner + spender) % 1_000) * 10n ** 6n) : '0',
+    ctx.chain.token(tokenId) && ctx.chain.agent(owner) && ctx.chain.agent(spender)
+      ? str(BigInt(hash32(owner + spender) % 1_000) * 10n ** 6n)
+      : '0',
   ),
   getAgentScore: def(oneAddress, (ctx, [a]) => agentScore(ctx, a)),
   getUserDelegations: def(oneAddress, (ctx, [a]) =>
-    ctx.chain.delegations.filter((d) => d.delegator === a).map((d) => ({ delegator: d.delegator, validator: d.validator, amount: str(d.amount) })),
+    ctx.chain.delegations
+      .filter((d) => d.delegator === a)
+      .map((d) => ({ delegator: d.delegator, validator: d.validator, amount: str(d.amount) })),
   ),
   ...LEDGER_CURRENT_METHODS,
   totalSupply: def(none, (ctx) => str(ctx.chain.totalSupply(ctx.height))),
@@ -97,7 +154,13 @@ export const DEFAULT_VERSION: Record<SimBuild, string> = { earliest: '0.1.4', st
 export type MethodOutcome = { result: unknown } | { error: { code: number; message: string } };
 
 /** Runs `<namespace>_<name>` for a build; every failure is code -32000, as on real nodes. */
-export function callMethod(build: SimBuild, namespace: string, method: string, params: unknown, ctx: RpcContext): MethodOutcome {
+export function callMethod(
+  build: SimBuild,
+  namespace: string,
+  method: string,
+  params: unknown,
+  ctx: RpcContext,
+): MethodOutcome {
   const prefix = `${namespace}_`;
   const name = method.startsWith(prefix) ? method.slice(prefix.length) : undefined;
   const m = name !== undefined && Object.hasOwn(BUILD_METHODS[build], name) ? BUILD_METHODS[build][name] : undefined;

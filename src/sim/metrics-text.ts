@@ -36,7 +36,12 @@ export function renderMetrics(s: NodeSnapshot): string {
       ],
     },
     { name: 'blocks_total', help: 'Total blocks processed', type: 'counter', lines: [`blocks_total ${produced}`] },
-    { name: 'mempool_size', help: 'Transactions waiting in the mempool', type: 'gauge', lines: [`mempool_size ${mempoolSize(s)}`] },
+    {
+      name: 'mempool_size',
+      help: 'Transactions waiting in the mempool',
+      type: 'gauge',
+      lines: [`mempool_size ${mempoolSize(s)}`],
+    },
     { name: 'peers_connected', help: 'Connected peers', type: 'gauge', lines: [`peers_connected ${s.peers}`] },
     {
       name: 'transactions_total',

@@ -133,7 +133,8 @@ export class SimNode {
     if (change.latencyMs !== undefined) this.latencyMs = Math.max(0, change.latencyMs);
     if (change.version !== undefined) this.version = change.version;
     if (change.heightOffset !== undefined) this.heightOffset = Math.max(0, Math.floor(change.heightOffset));
-    if (change.missingValidators !== undefined) this.missingValidators = Math.max(0, Math.floor(change.missingValidators));
+    if (change.missingValidators !== undefined)
+      this.missingValidators = Math.max(0, Math.floor(change.missingValidators));
     this.metricsCache = undefined;
   }
 
@@ -202,7 +203,8 @@ export class SimNode {
     }
     this.route(req, path, now)
       .then((reply) => {
-        if (fault === 'garbage_json' && (path === '/' || path === '/health') && reply.status === 200) reply = garbleJson(reply);
+        if (fault === 'garbage_json' && (path === '/' || path === '/health') && reply.status === 200)
+          reply = garbleJson(reply);
         if (fault === 'slow_body') this.held.trickle(res, reply, this.env.slowBodyBytes, this.env.slowBodyTickMs);
         else send(res, reply);
       })
@@ -244,11 +246,16 @@ export class SimNode {
       if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
       const height = this.height();
       return handleRpc(req.headers['content-type'], body, (method, params) =>
-        callMethod(this.build, this.namespace, method, params, { chain: this.chain, height, missingValidators: this.missingValidators }),
+        callMethod(this.build, this.namespace, method, params, {
+          chain: this.chain,
+          height,
+          missingValidators: this.missingValidators,
+        }),
       );
     }
     req.resume();
-    if (!PLAIN_PATHS.has(path) || (path === '/version' && this.build === 'earliest')) return { status: 404, headers: {}, body: '' };
+    if (!PLAIN_PATHS.has(path) || (path === '/version' && this.build === 'earliest'))
+      return { status: 404, headers: {}, body: '' };
     if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed('GET,HEAD');
     const snap = this.snapshot(now);
     if (path === '/health') return jsonReply(healthBody(snap));

@@ -14,7 +14,11 @@ export interface WatchScenario {
  * The miner stops checking in after `stopAfterMs` (missed check-ins from the next epoch
  * boundary, inactive after 6) and checks in again after `resumeAfterMs`.
  */
-export function minerOutageScenario(fleet: SimFleet, network: string, opts: { stopAfterMs?: number; resumeAfterMs?: number } = {}): WatchScenario {
+export function minerOutageScenario(
+  fleet: SimFleet,
+  network: string,
+  opts: { stopAfterMs?: number; resumeAfterMs?: number } = {},
+): WatchScenario {
   const chain = fleet.chain(network);
   const targets = chain.watchTargets();
   const stop = setTimeout(() => chain.miner(targets.miner, { checkins: false }), opts.stopAfterMs ?? 60_000);

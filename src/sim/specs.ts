@@ -8,7 +8,16 @@ export interface MixedFleetOptions {
   faults?: boolean;
 }
 
-const DEMO_FAULTS: SimFault[] = ['stalled', 'proxy_502', 'hang', 'flapping', 'json_500', 'garbage_json', 'slow_body', 'down'];
+const DEMO_FAULTS: SimFault[] = [
+  'stalled',
+  'proxy_502',
+  'hang',
+  'flapping',
+  'json_500',
+  'garbage_json',
+  'slow_body',
+  'down',
+];
 
 /**
  * `count` nodes named node-1..node-N: mostly current builds, every 7th a staking build, every

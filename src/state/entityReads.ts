@@ -26,7 +26,10 @@ export class EntityReads {
       // The same key for another address or network (an edited entry) is another entity.
       const same = old !== undefined && old.entity.id === entity.id && old.entity.network === entity.network;
       if (same && old.entity !== entity) this.copies.delete(old);
-      next.set(entity.key, same ? Object.assign(old, { entity }) : { entity, consecutiveFailures: 0, failures: noFailures() });
+      next.set(
+        entity.key,
+        same ? Object.assign(old, { entity }) : { entity, consecutiveFailures: 0, failures: noFailures() },
+      );
     }
     this.byProbe.set(probe, next);
     this.version++;
@@ -73,7 +76,11 @@ export class EntityReads {
   view(): ReadonlyMap<string, readonly EntityReadView[]> {
     if (this.kept?.version === this.version) return this.kept.view;
     const out = new Map<string, EntityReadView[]>();
-    for (const [probe, reads] of this.byProbe) out.set(probe, [...reads.values()].map((r) => this.copyOf(r)));
+    for (const [probe, reads] of this.byProbe)
+      out.set(
+        probe,
+        [...reads.values()].map((r) => this.copyOf(r)),
+      );
     this.kept = { version: this.version, view: out };
     return out;
   }

@@ -2,7 +2,14 @@
 // results in, the metrics view reads snapshots out. A failed probe clears the values it owned,
 // so nothing stale ever looks fresh.
 import { isDeepStrictEqual } from 'node:util';
-import { FAILURE_REASONS, type FailureReason, type NodeTarget, type NodeValues, type ProbeName, type ProbeResult } from '../domain.js';
+import {
+  FAILURE_REASONS,
+  type FailureReason,
+  type NodeTarget,
+  type NodeValues,
+  type ProbeName,
+  type ProbeResult,
+} from '../domain.js';
 import { parseRetryAfter } from '../http/retryAfter.js';
 import { applyProbeData, nodeProbe } from '../probes/registry.js';
 
@@ -67,7 +74,13 @@ let lastRevision = 0;
 const nextRevision = () => ++lastRevision;
 
 function newNodeState(target: NodeTarget): NodeState {
-  return { target, probes: new Map(target.probes.map((p) => [p, newProbeState()])), upstreamVersion: 0, firstRoundDone: false, revision: nextRevision() };
+  return {
+    target,
+    probes: new Map(target.probes.map((p) => [p, newProbeState()])),
+    upstreamVersion: 0,
+    firstRoundDone: false,
+    revision: nextRevision(),
+  };
 }
 
 /** Fields that, when changed, make a node a different node (its history no longer applies). */
@@ -77,7 +90,12 @@ function identity(t: NodeTarget): string {
 
 /** Settings the views show or derive from; when none changed, a reload keeps the node's revision (and their work). */
 function sameViewedSettings(a: NodeTarget, b: NodeTarget): boolean {
-  return a.intervalMs === b.intervalMs && a.timeoutMs === b.timeoutMs && isDeepStrictEqual(a.labels, b.labels) && isDeepStrictEqual(a.probes, b.probes);
+  return (
+    a.intervalMs === b.intervalMs &&
+    a.timeoutMs === b.timeoutMs &&
+    isDeepStrictEqual(a.labels, b.labels) &&
+    isDeepStrictEqual(a.probes, b.probes)
+  );
 }
 
 /** Probes whose answer decides whether a node is up: health or blockNumber, else metrics. */
@@ -272,7 +290,8 @@ export class FleetState {
         let backoff = backoffDelay(ps.consecutiveFailures, node.target.intervalMs, this.backoff);
         // The probes that decide "up" keep a short pause, so a node that answers again is seen
         // within the recovery window; the node's other failing probes keep their full backoff.
-        if (livenessProbes(node.target.probes).includes(result.probe)) backoff = Math.min(backoff, recoveryPauseCap(node.target.intervalMs));
+        if (livenessProbes(node.target.probes).includes(result.probe))
+          backoff = Math.min(backoff, recoveryPauseCap(node.target.intervalMs));
         const pause = Math.max(backoff, parseRetryAfter(retryAfter, end) ?? 0);
         ps.notBefore = pause > 0 ? end + pause : undefined;
       }

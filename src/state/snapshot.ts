@@ -1,6 +1,14 @@
 // Pure aggregation: node states in, a FleetSnapshot out (per node, per network). The metrics
 // view and the status page render snapshots; nothing here does I/O or reads the clock.
-import { DEFAULT_DECIMALS, type FleetSnapshot, type NetworkSettings, type NetworkView, type NodeView, type ProbeName, type ProbeView } from '../domain.js';
+import {
+  DEFAULT_DECIMALS,
+  type FleetSnapshot,
+  type NetworkSettings,
+  type NetworkView,
+  type NodeView,
+  type ProbeName,
+  type ProbeView,
+} from '../domain.js';
 import { toTokens } from '../probes/parse.js';
 import { isUp, nodeHeight, type NodeState } from './fleetState.js';
 
@@ -21,7 +29,11 @@ function probeView(probe: ProbeName, n: NodeState, now: number): ProbeView {
   };
 }
 
-export function buildSnapshot(states: Iterable<NodeState>, networks: Record<string, NetworkSettings>, now: number): FleetSnapshot {
+export function buildSnapshot(
+  states: Iterable<NodeState>,
+  networks: Record<string, NetworkSettings>,
+  now: number,
+): FleetSnapshot {
   const byNetwork = new Map<string, NetworkGroup>();
   const nodes: NodeView[] = [];
   for (const n of states) {
@@ -68,12 +80,20 @@ export function nodeView(n: NodeState, now: number): NodeView {
   return probes === v.probes ? v : { ...v, probes };
 }
 
-const isBackingOff = (s: { notBefore?: number } | undefined, now: number) => s?.notBefore !== undefined && s.notBefore > now;
+const isBackingOff = (s: { notBefore?: number } | undefined, now: number) =>
+  s?.notBefore !== undefined && s.notBefore > now;
 
 function buildNodeView(n: NodeState, now: number): NodeView {
   const up = isUp(n);
   // The probe values alone: the target (URL, header secrets) and the bookkeeping stay behind.
-  const { target: _target, probes: _probes, namespace: _ns, lastSuccessAt: _last, firstRoundDone: _done, ...values } = n;
+  const {
+    target: _target,
+    probes: _probes,
+    namespace: _ns,
+    lastSuccessAt: _last,
+    firstRoundDone: _done,
+    ...values
+  } = n;
   return {
     name: n.target.name,
     revision: n.revision,
@@ -120,7 +140,16 @@ function networkView(network: string, g: NetworkGroup, decimals: number): Networ
   for (const v of g.views) {
     if (v.height !== undefined && heightMax !== undefined) v.lagBlocks = heightMax - v.height;
   }
-  const net: NetworkView = { network, decimals, nodes: g.views.length, nodesUp, heightMax, heightMin, versions: versions.size, sourceNode: g.views[source]?.name };
+  const net: NetworkView = {
+    network,
+    decimals,
+    nodes: g.views.length,
+    nodesUp,
+    heightMax,
+    heightMin,
+    versions: versions.size,
+    sourceNode: g.views[source]?.name,
+  };
   if (validatorsFrom >= 0) addValidators(net, g.states[validatorsFrom]!, reporting);
   const m = g.states[miningFrom]?.mining;
   if (m) {
@@ -156,7 +185,12 @@ function addValidators(net: NetworkView, source: NodeState, reporting: NodeState
   let total = 0n;
   const list = src.map((v) => {
     total += v.stake;
-    return { address: v.address, stakeTokens: toTokens(v.stake, net.decimals), weight: v.weight, agentScore: v.agentScore };
+    return {
+      address: v.address,
+      stakeTokens: toTokens(v.stake, net.decimals),
+      weight: v.weight,
+      agentScore: v.agentScore,
+    };
   });
   net.validators = { list, totalStakeTokens: toTokens(total, net.decimals) };
   const first = setKey(source);

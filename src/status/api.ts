@@ -26,7 +26,11 @@ export interface StatusSource {
 const ORDER: Record<StatusKind, number> = { down: 0, degraded: 1, unknown: 2, up: 3 };
 
 export function sortedNodes(board: StatusBoard): NodeStatus[] {
-  return board.nodes().sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.network.localeCompare(b.network) || a.name.localeCompare(b.name));
+  return board
+    .nodes()
+    .sort(
+      (a, b) => ORDER[a.status] - ORDER[b.status] || a.network.localeCompare(b.network) || a.name.localeCompare(b.name),
+    );
 }
 
 const WINDOWS = Object.keys(UPTIME_WINDOWS) as UptimeWindow[];
@@ -47,7 +51,9 @@ function coverage(board: StatusBoard, name: string): Record<UptimeWindow, number
 
 /** The node page's uptime line in words (uptimeSummary). */
 function uptimeWords(up: Record<UptimeWindow, number | null>, covers: Record<UptimeWindow, number>): string {
-  return uptimeSummary(WINDOWS.map((w) => ({ label: WINDOW_LABEL[w], windowMs: UPTIME_WINDOWS[w], value: up[w], coveredMs: covers[w] })));
+  return uptimeSummary(
+    WINDOWS.map((w) => ({ label: WINDOW_LABEL[w], windowMs: UPTIME_WINDOWS[w], value: up[w], coveredMs: covers[w] })),
+  );
 }
 
 export function pollJson(e: PollEntry) {
@@ -103,7 +109,11 @@ export function networkRows(nodes: readonly NodeStatus[]): NetworkRow[] {
   const nets = new Map<string, NetworkRow>();
   for (const n of nodes) {
     let r = nets.get(n.network);
-    if (!r) nets.set(n.network, (r = { network: n.network, answering: 0, degraded: 0, down: 0, total: 0, highestBlock: null }));
+    if (!r)
+      nets.set(
+        n.network,
+        (r = { network: n.network, answering: 0, degraded: 0, down: 0, total: 0, highestBlock: null }),
+      );
     r.total++;
     if (n.status === 'up' || n.status === 'degraded') r.answering++;
     if (n.status === 'degraded') r.degraded++;
@@ -114,7 +124,13 @@ export function networkRows(nodes: readonly NodeStatus[]): NetworkRow[] {
 }
 
 function eventJson(e: StatusEvent) {
-  return { at: e.at, kind: e.kind, node: e.node ?? null, text: e.text, ...(e.changes === undefined ? {} : { changes: e.changes, firstAt: e.firstAt, spells: e.spells ?? null }) };
+  return {
+    at: e.at,
+    kind: e.kind,
+    node: e.node ?? null,
+    text: e.text,
+    ...(e.changes === undefined ? {} : { changes: e.changes, firstAt: e.firstAt, spells: e.spells ?? null }),
+  };
 }
 
 /**

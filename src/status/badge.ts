@@ -3,7 +3,12 @@ import { esc, percent } from './html.js';
 import { formatDuration } from './words.js';
 import type { StatusKind } from './types.js';
 
-const STATUS_COLOUR: Record<StatusKind, string> = { up: '#1a7f37', degraded: '#9a6700', down: '#cf222e', unknown: '#6e7781' };
+const STATUS_COLOUR: Record<StatusKind, string> = {
+  up: '#1a7f37',
+  degraded: '#9a6700',
+  down: '#cf222e',
+  unknown: '#6e7781',
+};
 
 /** Approximate text width of 11px Verdana, enough to size the boxes. */
 function textWidth(s: string): number {
@@ -29,8 +34,21 @@ export function statusBadge(name: string, status: StatusKind): string {
  * The uptime over `window`, labelled with the window; while the node has been polled for less
  * than that, labelled with the time polled instead ("uptime 20 s"), so a badge never claims a day.
  */
-export function uptimeBadge(window: string, uptime: number | undefined, covered?: { ms: number; windowMs: number }): string {
-  const colour = uptime === undefined ? STATUS_COLOUR.unknown : uptime >= 0.999 ? '#1a7f37' : uptime >= 0.99 ? '#4c8a1f' : uptime >= 0.95 ? '#9a6700' : '#cf222e';
+export function uptimeBadge(
+  window: string,
+  uptime: number | undefined,
+  covered?: { ms: number; windowMs: number },
+): string {
+  const colour =
+    uptime === undefined
+      ? STATUS_COLOUR.unknown
+      : uptime >= 0.999
+        ? '#1a7f37'
+        : uptime >= 0.99
+          ? '#4c8a1f'
+          : uptime >= 0.95
+            ? '#9a6700'
+            : '#cf222e';
   const over = uptime !== undefined && covered && covered.ms < covered.windowMs ? formatDuration(covered.ms) : window;
   return badgeSvg(`uptime ${over}`, uptime === undefined ? 'no data' : percent(uptime), colour);
 }

@@ -68,7 +68,12 @@ export class StatusBoard {
   /** Called by the alert engine when an alert starts or stops firing. */
   noteAlert(e: { name: string; labels: Record<string, string>; state: 'firing' | 'resolved'; summary?: string }): void {
     const where = e.labels.node ?? e.labels.network;
-    this.events.add(e.state === 'firing' ? 'alert_firing' : 'alert_resolved', `${e.name}${where ? ` (${where})` : ''} ${e.state}${e.summary ? `: ${e.summary}` : ''}`, e.labels.node, this.now());
+    this.events.add(
+      e.state === 'firing' ? 'alert_firing' : 'alert_resolved',
+      `${e.name}${where ? ` (${where})` : ''} ${e.state}${e.summary ? `: ${e.summary}` : ''}`,
+      e.labels.node,
+      this.now(),
+    );
   }
 
   /** Brings every node's status up to date with the fleet state now. */
@@ -91,8 +96,20 @@ export class StatusBoard {
   private refreshNode(t: Tracked, lagBlocks: number | undefined, now: number): boolean {
     let d = t.derived;
     if (!d || t.changed || now >= d.validUntil || !followLag(d, lagBlocks)) {
-      if (t.height !== undefined && t.heightSince?.height !== t.height) t.heightSince = { height: t.height, since: now };
-      d = t.derived = this.derive({ node: t.node!, live: t.live, up: t.up, height: t.height, lagBlocks, failures: t.failures, heightSince: t.heightSince }, now);
+      if (t.height !== undefined && t.heightSince?.height !== t.height)
+        t.heightSince = { height: t.height, since: now };
+      d = t.derived = this.derive(
+        {
+          node: t.node!,
+          live: t.live,
+          up: t.up,
+          height: t.height,
+          lagBlocks,
+          failures: t.failures,
+          heightSince: t.heightSince,
+        },
+        now,
+      );
       t.changed = false;
     } else {
       if (d.ageFrom !== undefined) d.status.blockAgeSecs = Math.floor((now - d.ageFrom) / 1000);
@@ -111,7 +128,13 @@ export class StatusBoard {
     // bounded by the timeout), so one slow round is not logged as two changes.
     const target = t.node!.target;
     const longestRound = target.intervalMs + t.node!.probes.size * target.timeoutMs;
-    if (next.status !== prev.status && prev.status !== 'unknown' && !d.settled && now - (t.heldSince ??= now) < longestRound) return;
+    if (
+      next.status !== prev.status &&
+      prev.status !== 'unknown' &&
+      !d.settled &&
+      now - (t.heldSince ??= now) < longestRound
+    )
+      return;
     t.heldSince = undefined;
     if (t.restored && next.status !== 'unknown') {
       prev = { ...prev, status: t.restored.status, since: t.restored.since };

@@ -4,7 +4,14 @@
 // clock alone may change and those holding a change; every node only on the first update and
 // when nodes came or went. Walking every node on each update (several times a second) costs more
 // than the changes themselves at fleet scale.
-import { isUp, livenessProbes, nodeHeight, type FleetChanges, type FleetState, type NodeState } from '../state/fleetState.js';
+import {
+  isUp,
+  livenessProbes,
+  nodeHeight,
+  type FleetChanges,
+  type FleetState,
+  type NodeState,
+} from '../state/fleetState.js';
 import { NetworkHeights } from './networkHeights.js';
 import type { Tracked } from './tracked.js';
 
@@ -89,7 +96,8 @@ export class BoardReader {
       else this.members.set(t.net, [t]);
       order.push(t);
     }
-    if (this.byName.size > order.length) for (const [name, t] of this.byName) if (t.seen !== pass) this.byName.delete(name);
+    if (this.byName.size > order.length)
+      for (const [name, t] of this.byName) if (t.seen !== pass) this.byName.delete(name);
     this.heights.settle();
     return order;
   }
@@ -118,7 +126,8 @@ export class BoardReader {
     // every member was about a third of the board's update time in a profile at 1,000 nodes / 15 s.
     for (const net of this.heights.settle()) {
       for (const t of this.members.get(net) ?? []) {
-        if (t.mark !== pass && (this.timed.has(t) || this.held.has(t) || !this.followLag(t, this.lag(t)))) this.mark(t, pass);
+        if (t.mark !== pass && (this.timed.has(t) || this.held.has(t) || !this.followLag(t, this.lag(t))))
+          this.mark(t, pass);
       }
     }
     for (const t of this.timed) this.mark(t, pass);

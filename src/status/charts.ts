@@ -9,13 +9,16 @@ const AXIS_ROOM = 14;
 const TWO_LABELS = 130;
 
 const hms = (ms: number) => isoTime(ms).slice(11, 19);
-const label = (x: number, y: number, anchor: 'start' | 'end', text: string) => `<text x="${x}" y="${y}" text-anchor="${anchor}">${esc(text)}</text>`;
+const label = (x: number, y: number, anchor: 'start' | 'end', text: string) =>
+  `<text x="${x}" y="${y}" text-anchor="${anchor}">${esc(text)}</text>`;
 
 /** Time labels under a span from x0 to x1: the first and last poll's times, or only the last when they would touch. */
 function timeAxis(x0: number, x1: number, y: number, first: number, last: number): string {
   const line = `<line class="axis" x1="${x0}" y1="${y}" x2="${x1}" y2="${y}"/>`;
   const end = label(x1, y + AXIS_ROOM - 2, 'end', `${hms(last)} UTC`);
-  return x1 - x0 >= TWO_LABELS && first !== last ? line + label(x0, y + AXIS_ROOM - 2, 'start', hms(first)) + end : line + end;
+  return x1 - x0 >= TWO_LABELS && first !== last
+    ? line + label(x0, y + AXIS_ROOM - 2, 'start', hms(first)) + end
+    : line + end;
 }
 
 /**
@@ -38,8 +41,12 @@ export function historyBars(entries: PollBar[], slots: number, opts: { axis?: bo
       return `<rect class="bar ${e.outcome}" x="${(start + i) * pitch}" y="${18 - h}" width="${w}" height="${h}"><title>${esc(title)}</title></rect>`;
     })
     .join('');
-  const text = entries.length === 0 ? 'no polls yet' : `last ${entries.length} polls: ${counts.up} up, ${counts.degraded} degraded, ${counts.down} down`;
-  const axis = opts.axis && entries.length > 0 ? timeAxis(start * pitch, width, 19, entries[0]!.at, entries.at(-1)!.at) : '';
+  const text =
+    entries.length === 0
+      ? 'no polls yet'
+      : `last ${entries.length} polls: ${counts.up} up, ${counts.degraded} degraded, ${counts.down} down`;
+  const axis =
+    opts.axis && entries.length > 0 ? timeAxis(start * pitch, width, 19, entries[0]!.at, entries.at(-1)!.at) : '';
   return `<svg class="bars${opts.axis ? ' axised' : ''}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${text}"><title>${text}</title>${bars}${axis}</svg>`;
 }
 
@@ -57,7 +64,12 @@ export function sparkline(entries: PollBar[]): string {
   const max = Math.max(1, ...ds);
   const t0 = entries[0]!.at;
   const span = Math.max(1, entries.at(-1)!.at - t0);
-  const points = entries.map((e) => `${(left + ((e.at - t0) / span) * width).toFixed(1)},${(height - 2 - (e.durationMs / max) * (height - 4)).toFixed(1)}`).join(' ');
+  const points = entries
+    .map(
+      (e) =>
+        `${(left + ((e.at - t0) / span) * width).toFixed(1)},${(height - 2 - (e.durationMs / max) * (height - 4)).toFixed(1)}`,
+    )
+    .join(' ');
   const text = `response time of the last ${entries.length} polls: min ${Math.min(...ds)} ms, max ${max} ms, latest ${ds.at(-1)} ms`;
   const yAxis = `<line class="axis" x1="${left}" y1="0" x2="${left}" y2="${height}"/>${label(left - 4, 9, 'end', `${max} ms`)}${label(left - 4, height, 'end', '0 ms')}`;
   const svgW = left + width + 2;

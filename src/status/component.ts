@@ -34,7 +34,13 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
   const service = new StatusService({
     logger: opts.logger,
     fleet: () => running().state,
-    minIntervalMs: () => Math.min(10_000, ...running().config().nodes.map((n) => n.intervalMs)),
+    minIntervalMs: () =>
+      Math.min(
+        10_000,
+        ...running()
+          .config()
+          .nodes.map((n) => n.intervalMs),
+      ),
     activeAlerts: opts.activeAlerts,
     watch: () => ctx?.snapshot().watch,
     notices: opts.notices,
@@ -64,15 +70,24 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
     onProbeResult: (target, result) => service.noteResult(target.name, result),
     onReload(diff) {
       const n = diff.nodes;
-      service.board.noteConfigReload(true, `configuration reloaded: ${n.added.length} added, ${n.removed.length} removed, ${n.changed.length} changed`);
+      service.board.noteConfigReload(
+        true,
+        `configuration reloaded: ${n.added.length} added, ${n.removed.length} removed, ${n.changed.length} changed`,
+      );
       if (ctx) service.refresh();
     },
     onReloadRejected(problems) {
-      service.board.noteConfigReload(false, `configuration reload rejected (${problems.length} problem${problems.length === 1 ? '' : 's'}); the running configuration stays`);
+      service.board.noteConfigReload(
+        false,
+        `configuration reload rejected (${problems.length} problem${problems.length === 1 ? '' : 's'}); the running configuration stays`,
+      );
     },
     async start(c) {
       ctx = c;
-      const file = opts.file === false ? undefined : (opts.file ?? (opts.evidence === false ? undefined : statusFileFor(c.config().evidence.dir)));
+      const file =
+        opts.file === false
+          ? undefined
+          : (opts.file ?? (opts.evidence === false ? undefined : statusFileFor(c.config().evidence.dir)));
       await service.open(file);
       service.refresh();
     },

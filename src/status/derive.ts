@@ -16,7 +16,8 @@ export const STALLED_AFTER_SECS = 30;
 /** More blocks behind the highest node of its network than this is "behind": LedgerNodeBehindFleet's default threshold. */
 export const BEHIND_AFTER_BLOCKS = findDefinition('LedgerNodeBehindFleet')?.defaults.threshold ?? 20;
 
-export const isBehind = (lagBlocks: number | undefined): boolean => lagBlocks !== undefined && lagBlocks > BEHIND_AFTER_BLOCKS;
+export const isBehind = (lagBlocks: number | undefined): boolean =>
+  lagBlocks !== undefined && lagBlocks > BEHIND_AFTER_BLOCKS;
 
 export interface ProbeTiming {
   lastRunAt?: number;
@@ -52,7 +53,11 @@ export function nextCheckAt(t: ProbeTiming, intervalMs: number): number | undefi
   return nextCheck(t.lastRunAt, t.notBefore, intervalMs);
 }
 
-function nextCheck(lastRunAt: number | undefined, notBefore: number | undefined, intervalMs: number): number | undefined {
+function nextCheck(
+  lastRunAt: number | undefined,
+  notBefore: number | undefined,
+  intervalMs: number,
+): number | undefined {
   if (lastRunAt === undefined) return undefined;
   const next = lastRunAt + intervalMs;
   if (notBefore === undefined || notBefore <= next) return next;
@@ -113,7 +118,12 @@ function failingNow(p: ProbeStatus, roundStart: number | undefined, intervalMs: 
   return p.lastRunAt >= roundStart - intervalMs / 2;
 }
 
-function degradedReasons(input: DeriveInput, probes: ProbeStatus[], age: number | undefined, roundStart: number | undefined): Reason[] {
+function degradedReasons(
+  input: DeriveInput,
+  probes: ProbeStatus[],
+  age: number | undefined,
+  roundStart: number | undefined,
+): Reason[] {
   const out: Reason[] = [];
   const hs = input.node.health?.status;
   if (hs !== undefined && hs !== 'ok') out.push({ code: 'unhealthy', detail: hs.slice(0, 40) });
@@ -136,7 +146,9 @@ function degradedReasons(input: DeriveInput, probes: ProbeStatus[], age: number 
  * While a round is in progress, the probes still to run show the previous round's answers.
  */
 function roundSettled(probes: ProbeStatus[], intervalMs: number): boolean {
-  const runs = probes.filter((p) => p.outcome !== 'unsupported' && !p.backingOff && p.lastRunAt !== undefined).sort((a, b) => a.lastRunAt! - b.lastRunAt!);
+  const runs = probes
+    .filter((p) => p.outcome !== 'unsupported' && !p.backingOff && p.lastRunAt !== undefined)
+    .sort((a, b) => a.lastRunAt! - b.lastRunAt!);
   const tolerance = Math.max(250, intervalMs / 4);
   let end = runs.length > 0 ? runs[0]!.lastRunAt! + (runs[0]!.durationMs ?? 0) : 0;
   for (let i = 1; i < runs.length; i++) {
@@ -150,10 +162,12 @@ function roundSettled(probes: ProbeStatus[], intervalMs: number): boolean {
 /** When the status may change with the clock alone: a backoff pause ending, the block age moving on. */
 function validUntil(node: NodeState, ageFrom: number | undefined, age: number | undefined, now: number): number {
   let until = Infinity;
-  for (const s of node.probes.values()) if (s.notBefore !== undefined && s.notBefore > now && s.notBefore < until) until = s.notBefore;
+  for (const s of node.probes.values())
+    if (s.notBefore !== undefined && s.notBefore > now && s.notBefore < until) until = s.notBefore;
   // Counted here: the status turns "stalled" when the age reaches the limit, and from then on
   // its words say the age, so they change every second.
-  if (ageFrom !== undefined && age !== undefined) until = Math.min(until, ageFrom + 1000 * (age < STALLED_AFTER_SECS ? STALLED_AFTER_SECS : age + 1));
+  if (ageFrom !== undefined && age !== undefined)
+    until = Math.min(until, ageFrom + 1000 * (age < STALLED_AFTER_SECS ? STALLED_AFTER_SECS : age + 1));
   return until;
 }
 
@@ -214,7 +228,15 @@ interface ProbesSeen {
 
 function probesSeen(input: DeriveInput, now: number): ProbesSeen {
   const { node, live } = input;
-  const out: ProbesSeen = { probes: [], liveRan: false, liveBackingOff: false, liveFailing: undefined, roundStart: 0, lastCheckAt: undefined, nextCheckAt: undefined };
+  const out: ProbesSeen = {
+    probes: [],
+    liveRan: false,
+    liveBackingOff: false,
+    liveFailing: undefined,
+    roundStart: 0,
+    lastCheckAt: undefined,
+    nextCheckAt: undefined,
+  };
   let liveCount = 0;
   let liveBackingOff = true;
   for (const name of node.target.probes) {
@@ -222,14 +244,16 @@ function probesSeen(input: DeriveInput, now: number): ProbesSeen {
     if (!s) continue;
     const p = probeStatus(name, s, input, now);
     out.probes.push(p);
-    if (p.lastRunAt !== undefined && (out.lastCheckAt === undefined || p.lastRunAt > out.lastCheckAt)) out.lastCheckAt = p.lastRunAt;
+    if (p.lastRunAt !== undefined && (out.lastCheckAt === undefined || p.lastRunAt > out.lastCheckAt))
+      out.lastCheckAt = p.lastRunAt;
     if (!live.includes(name)) continue;
     liveCount++;
     out.liveRan ||= p.outcome !== 'pending' && p.outcome !== 'unsupported';
     liveBackingOff &&= p.backingOff;
     if (p.outcome === 'failing') out.liveFailing ??= p;
     out.roundStart = Math.max(out.roundStart, p.lastRunAt ?? 0);
-    if (p.nextCheckAt !== undefined && (out.nextCheckAt === undefined || p.nextCheckAt < out.nextCheckAt)) out.nextCheckAt = p.nextCheckAt;
+    if (p.nextCheckAt !== undefined && (out.nextCheckAt === undefined || p.nextCheckAt < out.nextCheckAt))
+      out.nextCheckAt = p.nextCheckAt;
   }
   out.liveBackingOff = liveCount > 0 && liveBackingOff;
   return out;

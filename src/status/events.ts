@@ -62,7 +62,13 @@ export class StatusEvents {
   /** One log line per status change; an event for the page when it is worth one. */
   transition(prev: NodeStatus, next: NodeStatus, now: number): void {
     const log = this.opts.logger;
-    const fields = { node: next.name, network: next.network, status: next.status, previous: prev.status, reason: next.reasons[0]?.code };
+    const fields = {
+      node: next.name,
+      network: next.network,
+      status: next.status,
+      previous: prev.status,
+      reason: next.reasons[0]?.code,
+    };
     const after = prev.since !== undefined ? ` after ${formatDuration(now - prev.since)}` : '';
     let kind: StatusEventKind | undefined;
     let text = '';
@@ -72,7 +78,10 @@ export class StatusEvents {
       log?.warn(fields, text);
     } else if (next.status === 'degraded') {
       kind = 'node_degraded';
-      text = prev.status === 'down' ? `${next.name} up${after}, degraded: ${next.text}` : `${next.name} degraded: ${next.text}`;
+      text =
+        prev.status === 'down'
+          ? `${next.name} up${after}, degraded: ${next.text}`
+          : `${next.name} degraded: ${next.text}`;
       log?.warn(fields, text);
     } else if (next.status === 'up' && prev.status !== 'unknown') {
       kind = 'node_up';
@@ -90,13 +99,28 @@ export class StatusEvents {
    */
   private nodeEvent(e: StatusEvent & { node: string }, next: NodeStatus): void {
     const mine = this.recentOfNode(e.node, e.at);
-    const fold = flapFold(mine.map((i) => this.events[i]!), e);
+    const fold = flapFold(
+      mine.map((i) => this.events[i]!),
+      e,
+    );
     if (fold) {
       for (const i of mine) this.events.splice(i, 1);
       const now = next.status === 'up' ? 'up' : `${next.status}: ${next.text}`;
-      e = { ...e, changes: fold.changes, firstAt: fold.firstAt, spells: fold.spells, text: `${e.node} flapping: ${fold.words} in ${formatDuration(e.at - fold.firstAt)}, now ${now}` };
+      e = {
+        ...e,
+        changes: fold.changes,
+        firstAt: fold.firstAt,
+        spells: fold.spells,
+        text: `${e.node} flapping: ${fold.words} in ${formatDuration(e.at - fold.firstAt)}, now ${now}`,
+      };
     }
-    this.add(e.kind, e.text, e.node, e.at, fold ? { changes: fold.changes, firstAt: fold.firstAt, spells: fold.spells } : undefined);
+    this.add(
+      e.kind,
+      e.text,
+      e.node,
+      e.at,
+      fold ? { changes: fold.changes, firstAt: fold.firstAt, spells: fold.spells } : undefined,
+    );
   }
 
   /** Indexes of the node's status events within FLAP_WINDOW_MS of `at`, newest first, back to its last folded line. */
@@ -112,7 +136,13 @@ export class StatusEvents {
     return mine;
   }
 
-  add(kind: StatusEventKind, text: string, node: string | undefined, at: number, fold?: { changes: number; firstAt: number; spells?: number }): void {
+  add(
+    kind: StatusEventKind,
+    text: string,
+    node: string | undefined,
+    at: number,
+    fold?: { changes: number; firstAt: number; spells?: number },
+  ): void {
     this.events.push({ at, kind, node, text, ...fold });
     if (this.events.length > this.opts.max) this.events.splice(0, this.events.length - this.opts.max);
     this.opts.added();

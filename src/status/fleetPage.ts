@@ -11,7 +11,19 @@ export const ROW_BARS = 30;
 /** Rows per page: the worst nodes come first, so page 1 is what on-call reads; ~0.5 MB of HTML. */
 export const PAGE_ROWS = 100;
 
-export const NODE_COLUMNS = ['Node', 'Status', 'Why', 'Since', 'Last check', 'Next check', 'Height', 'Lag', 'Version', 'Uptime 24 h', `Last ${ROW_BARS} polls`] as const;
+export const NODE_COLUMNS = [
+  'Node',
+  'Status',
+  'Why',
+  'Since',
+  'Last check',
+  'Next check',
+  'Height',
+  'Lag',
+  'Version',
+  'Uptime 24 h',
+  `Last ${ROW_BARS} polls`,
+] as const;
 
 function num(x: number | null): string {
   return x === null ? '<span class="muted">—</span>' : String(x);
@@ -36,7 +48,15 @@ function rowHtml(r: NodeRow, now: number, serves: readonly WatchRow[] | undefine
 export function alertsHtml(alerts: AlertView[] | null | undefined, now: number): string {
   if (alerts === null || alerts === undefined) return '';
   const items = alerts
-    .map((a) => `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}"><strong>${esc(a.name)}</strong> <span class="tag">${esc(a.state)}</span> <span class="tag">${esc(a.severity)}</span> ${esc(Object.entries(a.labels).filter(([k]) => k === 'node' || k === 'network').map(([k, v]) => `${k}=${v}`).join(' '))}${a.summary ? `<br>${esc(a.summary)}` : ''}${a.since ? ` <span class="muted">since ${timeCell(a.since, now)}</span>` : ''}</li>`)
+    .map(
+      (a) =>
+        `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}"><strong>${esc(a.name)}</strong> <span class="tag">${esc(a.state)}</span> <span class="tag">${esc(a.severity)}</span> ${esc(
+          Object.entries(a.labels)
+            .filter(([k]) => k === 'node' || k === 'network')
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' '),
+        )}${a.summary ? `<br>${esc(a.summary)}` : ''}${a.since ? ` <span class="muted">since ${timeCell(a.since, now)}</span>` : ''}</li>`,
+    )
     .join('');
   return `<section id="alerts" aria-labelledby="alerts-h"><h2 id="alerts-h">Active alerts</h2>${items ? `<ul class="alerts">${items}</ul>` : '<p class="ok-msg">No alerts pending or firing.</p>'}</section>`;
 }
@@ -47,7 +67,10 @@ export function summaryText(s: Record<string, number>): string {
 
 function networksHtml(nets: readonly NetworkRow[]): string {
   const body = nets
-    .map((n) => `<tr><th scope="row">${esc(n.network)}</th><td class="n">${n.answering}/${n.total}</td><td class="n">${n.degraded}</td><td class="n">${n.down}</td><td class="n">${n.highestBlock ?? '—'}</td></tr>`)
+    .map(
+      (n) =>
+        `<tr><th scope="row">${esc(n.network)}</th><td class="n">${n.answering}/${n.total}</td><td class="n">${n.degraded}</td><td class="n">${n.down}</td><td class="n">${n.highestBlock ?? '—'}</td></tr>`,
+    )
     .join('');
   return `<table id="networks"><thead><tr><th scope="col">Network</th><th scope="col" class="n">Answering</th><th scope="col" class="n">Degraded</th><th scope="col" class="n">Down</th><th scope="col" class="n">Highest block</th></tr></thead><tbody>${body}</tbody></table>`;
 }
@@ -69,11 +92,17 @@ function pagerHtml(pageNo: number, pages: number, first: number, shown: number, 
 }
 
 function noticesHtml(notices: readonly string[]): string {
-  return notices.length === 0 ? '' : `<p id="notices" class="meta why" role="alert">${notices.map((n) => esc(n)).join('<br>')}</p>`;
+  return notices.length === 0
+    ? ''
+    : `<p id="notices" class="meta why" role="alert">${notices.map((n) => esc(n)).join('<br>')}</p>`;
 }
 
 /** The fleet page showing page `pageNo` of the nodes; undefined when there is no such page. */
-export function fleetPage(src: StatusSource, info: { version: string; ready: boolean }, pageNo = 1): string | undefined {
+export function fleetPage(
+  src: StatusSource,
+  info: { version: string; ready: boolean },
+  pageNo = 1,
+): string | undefined {
   const now = src.now();
   const rowsPerPage = src.pageRows ?? PAGE_ROWS;
   const offset = (pageNo - 1) * rowsPerPage;
@@ -95,5 +124,12 @@ ${pager}<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead><tbody>${
 <section aria-labelledby="events-h"><h2 id="events-h">Recent events</h2><div id="events">${eventsHtml(data.events, now)}</div></section>
 </main>
 <footer><a href="metrics">/metrics</a> · <a href="api/v1/nodes">/api/v1/nodes</a> · <a href="api/v1/watch">/api/v1/watch</a> · <a href="api/evidence?limit=20">/api/evidence</a> · <a href="healthz">/healthz</a> · <a href="readyz">/readyz</a></footer>`;
-  return page({ title: `${data.summary.down ? `${data.summary.down} down – ` : ''}Ledger fleet status`, root: '', api: `api/v1/nodes?recent=${ROW_BARS}&offset=${offset}&limit=${rowsPerPage}`, refreshMs: src.refreshMs, generatedAt: now, body });
+  return page({
+    title: `${data.summary.down ? `${data.summary.down} down – ` : ''}Ledger fleet status`,
+    root: '',
+    api: `api/v1/nodes?recent=${ROW_BARS}&offset=${offset}&limit=${rowsPerPage}`,
+    refreshMs: src.refreshMs,
+    generatedAt: now,
+    body,
+  });
 }

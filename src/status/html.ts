@@ -16,7 +16,12 @@ export function esc(s: string): string {
 }
 
 /** Symbol and word: the status never relies on colour alone. */
-export const STATUS_LABEL: Record<StatusKind, string> = { up: '● up', degraded: '◆ degraded', down: '▼ DOWN', unknown: '? unknown' };
+export const STATUS_LABEL: Record<StatusKind, string> = {
+  up: '● up',
+  degraded: '◆ degraded',
+  down: '▼ DOWN',
+  unknown: '? unknown',
+};
 
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();

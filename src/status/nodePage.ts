@@ -28,7 +28,10 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
   const n = data.node;
   const now = src.now();
   const enc = encodeURIComponent(name);
-  const labels = Object.entries(n.labels).map(([k, v]) => `<span class="tag">${esc(k)}=${esc(v)}</span>`).join(' ') || dash;
+  const labels =
+    Object.entries(n.labels)
+      .map(([k, v]) => `<span class="tag">${esc(k)}=${esc(v)}</span>`)
+      .join(' ') || dash;
   const recent = n.recent ?? [];
   const body = `<header class="top"><p><a href="../">← All nodes</a></p><h1>${esc(name)} <span class="pill ${n.status}" id="node-status">${esc(n.label)}</span></h1>
 <p class="meta"><span id="node-reason" class="why">${esc(n.reason) || 'answering normally'}</span><span id="node-backoff">${n.backingOff ? ' <span class="tag">backing off</span>' : ''}</span> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span></p></header>
@@ -53,5 +56,12 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
 <section aria-labelledby="evid-h"><h2 id="evid-h">Recent evidence <span class="muted small">(as of page load)</span></h2>${evidenceHtml(evidence, name)}</section>
 </main>
 <footer><a href="../api/v1/nodes/${enc}">This node as JSON</a> · <a href="../metrics">/metrics</a></footer>`;
-  return page({ title: `${name}: ${n.status} – Ledger fleet status`, root: '../', api: `api/v1/nodes/${enc}`, refreshMs: src.refreshMs, generatedAt: now, body });
+  return page({
+    title: `${name}: ${n.status} – Ledger fleet status`,
+    root: '../',
+    api: `api/v1/nodes/${enc}`,
+    refreshMs: src.refreshMs,
+    generatedAt: now,
+    body,
+  });
 }

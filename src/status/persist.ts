@@ -22,7 +22,11 @@ export interface StatusFileData {
 
 const nodeSchema = z.object({
   name: z.string().min(1).max(200),
-  head: z.number().int().min(0).max(HISTORY_LENGTH - 1),
+  head: z
+    .number()
+    .int()
+    .min(0)
+    .max(HISTORY_LENGTH - 1),
   count: z.number().int().min(0).max(HISTORY_LENGTH),
   fineId: z.number().int(),
   coarseId: z.number().int(),
@@ -33,14 +37,27 @@ const nodeSchema = z.object({
 });
 const eventSchema = z.object({
   at: z.number(),
-  kind: z.enum(['node_down', 'node_up', 'node_degraded', 'config_accepted', 'config_rejected', 'alert_firing', 'alert_resolved']),
+  kind: z.enum([
+    'node_down',
+    'node_up',
+    'node_degraded',
+    'config_accepted',
+    'config_rejected',
+    'alert_firing',
+    'alert_resolved',
+  ]),
   node: z.string().max(200).optional(),
   text: z.string().max(1000),
   changes: z.number().int().min(2).optional(),
   firstAt: z.number().optional(),
   spells: z.number().int().min(1).optional(),
 });
-const fileSchema = z.object({ version: z.literal(STATUS_FILE_VERSION), savedAt: z.number(), nodes: z.array(nodeSchema), events: z.array(eventSchema) });
+const fileSchema = z.object({
+  version: z.literal(STATUS_FILE_VERSION),
+  savedAt: z.number(),
+  nodes: z.array(nodeSchema),
+  events: z.array(eventSchema),
+});
 
 /**
  * The file's JSON text in pieces (its head, one per node, its tail), exactly as JSON.stringify of
@@ -76,7 +93,8 @@ export function parseStatus(text: string): StatusFileData {
   }
   const nodes = parsed.data.nodes.map((n) => {
     const bytes = Buffer.from(n.data, 'base64');
-    if (bytes.length !== HISTORY_BYTES) throw new Error(`nodes.${n.name}: history has ${bytes.length} bytes, expected ${HISTORY_BYTES}`);
+    if (bytes.length !== HISTORY_BYTES)
+      throw new Error(`nodes.${n.name}: history has ${bytes.length} bytes, expected ${HISTORY_BYTES}`);
     const h = new NodeHistory(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
     Object.assign(h, { head: n.head, count: n.count, fineId: n.fineId, coarseId: n.coarseId });
     h.firstAt = n.firstAt ?? h.guessFirstAt();

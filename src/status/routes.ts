@@ -28,24 +28,62 @@ export interface StatusRouteDeps {
 }
 
 /** Scripts and styles from this server only, no inline script, nothing framed or posted. */
-export const STATUS_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const HTML_HEADERS = { 'content-security-policy': STATUS_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+export const STATUS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const HTML_HEADERS = {
+  'content-security-policy': STATUS_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
 const EVIDENCE_ON_PAGE = 5;
 
-const html = (status: number, body: string): StatusReply => ({ status, contentType: 'text/html; charset=utf-8', body, headers: HTML_HEADERS });
-const json = (status: number, body: unknown): StatusReply => ({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
-const svg = (body: string): StatusReply => ({ status: 200, contentType: 'image/svg+xml; charset=utf-8', body, headers: { 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' } });
+const html = (status: number, body: string): StatusReply => ({
+  status,
+  contentType: 'text/html; charset=utf-8',
+  body,
+  headers: HTML_HEADERS,
+});
+const json = (status: number, body: unknown): StatusReply => ({
+  status,
+  contentType: 'application/json; charset=utf-8',
+  body: JSON.stringify(body),
+});
+const svg = (body: string): StatusReply => ({
+  status: 200,
+  contentType: 'image/svg+xml; charset=utf-8',
+  body,
+  headers: { 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' },
+});
 
 function messagePage(root: string, what: string, now: number, refreshMs: number, status = 404): StatusReply {
   const title = status === 404 ? 'Not found' : 'Bad request';
-  return html(status, page({ title: `${title} – Ledger fleet status`, root, refreshMs, generatedAt: now, body: `<main><h1>${title}</h1><p>${esc(what)}</p><p><a href="${root || './'}">All nodes</a></p></main>` }));
+  return html(
+    status,
+    page({
+      title: `${title} – Ledger fleet status`,
+      root,
+      refreshMs,
+      generatedAt: now,
+      body: `<main><h1>${title}</h1><p>${esc(what)}</p><p><a href="${root || './'}">All nodes</a></p></main>`,
+    }),
+  );
 }
 
 /** An optional integer query parameter within [min, max]; a string says what is wrong with it. */
-function intParam(params: URLSearchParams, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined | string {
+function intParam(
+  params: URLSearchParams,
+  name: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined | string {
   const raw = params.get(name);
   if (raw === null) return undefined;
-  return parseIntParam(raw, min, max) ?? (max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer of at least ${min}` : `${name} must be an integer from ${min} to ${max}`);
+  return (
+    parseIntParam(raw, min, max) ??
+    (max === Number.MAX_SAFE_INTEGER
+      ? `${name} must be an integer of at least ${min}`
+      : `${name} must be an integer from ${min} to ${max}`)
+  );
 }
 
 function decodeName(raw: string): string | undefined {
@@ -70,7 +108,11 @@ async function evidenceFor(deps: StatusRouteDeps, name: string): Promise<Evidenc
   }
 }
 
-export async function statusRoute(deps: StatusRouteDeps, pathname: string, params: URLSearchParams): Promise<StatusReply | undefined> {
+export async function statusRoute(
+  deps: StatusRouteDeps,
+  pathname: string,
+  params: URLSearchParams,
+): Promise<StatusReply | undefined> {
   const src = deps.source;
   if (pathname === '/') {
     const pageNo = intParam(params, 'page', 1);
@@ -78,9 +120,11 @@ export async function statusRoute(deps: StatusRouteDeps, pathname: string, param
     const body = fleetPage(src, { version: deps.version, ready: deps.ready() }, pageNo ?? 1);
     return body ? html(200, body) : messagePage('', `There is no page ${pageNo} of nodes.`, src.now(), src.refreshMs);
   }
-  if (pathname === '/static/status.css') return { status: 200, contentType: 'text/css; charset=utf-8', body: STATUS_CSS };
+  if (pathname === '/static/status.css')
+    return { status: 200, contentType: 'text/css; charset=utf-8', body: STATUS_CSS };
   if (pathname === '/static/favicon.svg') return svg(FAVICON_SVG);
-  if (pathname === '/static/status.js') return { status: 200, contentType: 'text/javascript; charset=utf-8', body: STATUS_JS };
+  if (pathname === '/static/status.js')
+    return { status: 200, contentType: 'text/javascript; charset=utf-8', body: STATUS_JS };
   if (pathname === '/api/v1/nodes') {
     const recent = intParam(params, 'recent', 0, HISTORY_LENGTH);
     const offset = intParam(params, 'offset', 0);
@@ -88,7 +132,8 @@ export async function statusRoute(deps: StatusRouteDeps, pathname: string, param
     if (typeof recent === 'string' || typeof offset === 'string' || typeof limit === 'string') {
       return json(400, { error: [recent, offset, limit].find((p) => typeof p === 'string') });
     }
-    const window = offset === undefined && limit === undefined ? undefined : { offset: offset ?? 0, limit: limit ?? Infinity };
+    const window =
+      offset === undefined && limit === undefined ? undefined : { offset: offset ?? 0, limit: limit ?? Infinity };
     return json(200, nodesJson(src, recent ?? 0, window));
   }
   if (pathname === '/api/v1/watch') return json(200, watchJson(src.watch?.()));
@@ -97,17 +142,24 @@ export async function statusRoute(deps: StatusRouteDeps, pathname: string, param
     const name = decodeName(nodeMatch[1]!);
     if (name === undefined) return messagePage('../', 'That is not a valid node name.', src.now(), src.refreshMs);
     const body = src.board.node(name) ? nodePage(src, name, await evidenceFor(deps, name)) : undefined;
-    return body ? html(200, body) : messagePage('../', `No node named "${name}" is configured.`, src.now(), src.refreshMs);
+    return body
+      ? html(200, body)
+      : messagePage('../', `No node named "${name}" is configured.`, src.now(), src.refreshMs);
   }
   const apiMatch = /^\/api\/v1\/nodes\/([^/]+)(\/badge\.svg|\/uptime\/([^/]+)\/badge\.svg)?$/.exec(pathname);
   if (!apiMatch) return undefined;
   const name = decodeName(apiMatch[1]!);
   const status = name === undefined ? undefined : src.board.node(name);
-  if (name === undefined || !status) return json(404, { error: name === undefined ? 'bad node name' : `unknown node: ${name}` });
+  if (name === undefined || !status)
+    return json(404, { error: name === undefined ? 'bad node name' : `unknown node: ${name}` });
   if (!apiMatch[2]) return json(200, nodeJson(src, name));
   if (apiMatch[3] === undefined) return svg(statusBadge(name, status.status));
   const window = apiMatch[3];
-  if (!Object.hasOwn(UPTIME_WINDOWS, window)) return json(400, { error: `uptime window must be one of: ${Object.keys(UPTIME_WINDOWS).join(', ')}` });
-  const covered = { ms: src.board.uptimeCovers(name, window as UptimeWindow), windowMs: UPTIME_WINDOWS[window as UptimeWindow] };
+  if (!Object.hasOwn(UPTIME_WINDOWS, window))
+    return json(400, { error: `uptime window must be one of: ${Object.keys(UPTIME_WINDOWS).join(', ')}` });
+  const covered = {
+    ms: src.board.uptimeCovers(name, window as UptimeWindow),
+    windowMs: UPTIME_WINDOWS[window as UptimeWindow],
+  };
   return svg(uptimeBadge(window, src.board.uptime(name, window as UptimeWindow), covered));
 }

@@ -73,7 +73,10 @@ export class StatusService {
         if (data) this.board.restore(data);
       } catch (err) {
         const aside = await setAside(file, Date.now()).catch(() => undefined);
-        this.opts.logger.warn({ err: (err as Error).message, file, keptAs: aside }, `status history file unreadable: ${aside ? `kept as ${aside}` : 'could not be set aside'}, starting with empty history`);
+        this.opts.logger.warn(
+          { err: (err as Error).message, file, keptAs: aside },
+          `status history file unreadable: ${aside ? `kept as ${aside}` : 'could not be set aside'}, starting with empty history`,
+        );
       }
     }
     // Time alone changes some statuses (a held change taken, a backoff ending, a stall): look at
@@ -139,7 +142,9 @@ export class StatusService {
       .then(() => {
         this.savedRevision = revision;
       })
-      .catch((err: NodeJS.ErrnoException) => this.opts.logger.warn({ code: err.code, file }, `status history not saved: ${err.code ?? err.message}`))
+      .catch((err: NodeJS.ErrnoException) =>
+        this.opts.logger.warn({ code: err.code, file }, `status history not saved: ${err.code ?? err.message}`),
+      )
       .finally(() => {
         this.saving = undefined;
       });

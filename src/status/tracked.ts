@@ -39,9 +39,31 @@ export interface Tracked {
 }
 
 export function newTracked(name: string, history: NodeHistory, recordedAt: number): Tracked {
-  return { status: unknownStatus(name), history, failures: new Map(), recordedAt, revision: -1, live: [], up: false, seen: 0, net: '', at: 0, mark: 0, changed: true };
+  return {
+    status: unknownStatus(name),
+    history,
+    failures: new Map(),
+    recordedAt,
+    revision: -1,
+    live: [],
+    up: false,
+    seen: 0,
+    net: '',
+    at: 0,
+    mark: 0,
+    changed: true,
+  };
 }
 
 function unknownStatus(name: string): NodeStatus {
-  return { name, network: '', status: 'unknown', reasons: [{ code: 'not_polled' }], text: 'not polled yet', backingOff: false, labels: {}, probes: [] };
+  return {
+    name,
+    network: '',
+    status: 'unknown',
+    reasons: [{ code: 'not_polled' }],
+    text: 'not polled yet',
+    backingOff: false,
+    labels: {},
+    probes: [],
+  };
 }

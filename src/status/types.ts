@@ -92,7 +92,8 @@ export interface AlertView {
   since?: number;
 }
 
-export type StatusEventKind = 'node_down' | 'node_up' | 'node_degraded' | 'config_accepted' | 'config_rejected' | 'alert_firing' | 'alert_resolved';
+export type StatusEventKind =
+  'node_down' | 'node_up' | 'node_degraded' | 'config_accepted' | 'config_rejected' | 'alert_firing' | 'alert_resolved';
 
 export interface StatusEvent {
   at: number;

@@ -6,7 +6,12 @@ import { esc, timeCell } from './html.js';
 import type { StatusKind } from './types.js';
 import { watchState } from './watchWords.js';
 
-export const WATCH_LABEL: Record<StatusKind, string> = { up: '● ok', degraded: '◆ at risk', down: '▼ PROBLEM', unknown: '? unknown' };
+export const WATCH_LABEL: Record<StatusKind, string> = {
+  up: '● ok',
+  degraded: '◆ at risk',
+  down: '▼ PROBLEM',
+  unknown: '? unknown',
+};
 export const WATCH_COLUMNS = ['Name', 'Status', 'State', 'Read through', 'Last read'] as const;
 
 export interface WatchRow {

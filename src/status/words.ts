@@ -29,7 +29,9 @@ export function percent(x: number | undefined | null): string {
 export function uptimeText(x: number | undefined | null, coveredMs: number, windowMs: number): string {
   if (x === undefined || x === null) return '—';
   // No-break spaces: a narrow table cell wraps before "over", never inside "39 s".
-  return coveredMs >= windowMs ? percent(x) : `${percent(x)} over\u00a0${formatDuration(coveredMs).replace(/ /g, '\u00a0')}`;
+  return coveredMs >= windowMs
+    ? percent(x)
+    : `${percent(x)} over\u00a0${formatDuration(coveredMs).replace(/ /g, '\u00a0')}`;
 }
 
 export interface UptimeFigure {
@@ -48,11 +50,14 @@ export interface UptimeFigure {
 export function uptimeSummary(figures: readonly UptimeFigure[]): string {
   const shortest = figures[0];
   if (!shortest || shortest.value === undefined || shortest.value === null) return 'no polls yet';
-  if (shortest.coveredMs < shortest.windowMs) return `${percent(shortest.value)} over the ${formatDuration(shortest.coveredMs)} polled so far`;
+  if (shortest.coveredMs < shortest.windowMs)
+    return `${percent(shortest.value)} over the ${formatDuration(shortest.coveredMs)} polled so far`;
   return figures
     .map((f) => {
       if (f.value === undefined || f.value === null) return `${f.label} —`;
-      return f.coveredMs < f.windowMs ? `${f.label} ${percent(f.value)} (over ${formatDuration(f.coveredMs)} so far)` : `${f.label} ${percent(f.value)}`;
+      return f.coveredMs < f.windowMs
+        ? `${f.label} ${percent(f.value)} (over ${formatDuration(f.coveredMs)} so far)`
+        : `${f.label} ${percent(f.value)}`;
     })
     .join(' · ');
 }
@@ -130,7 +135,9 @@ export function reasonText(r: Reason): string {
     case 'behind':
       return `${n} blocks behind the fleet`;
     case 'probes_failing':
-      return r.detail ? `${probesFromMask(n).join(', ')} failing: ${r.detail}` : `${probesFromMask(n).join(', ')} failing`;
+      return r.detail
+        ? `${probesFromMask(n).join(', ')} failing: ${r.detail}`
+        : `${probesFromMask(n).join(', ')} failing`;
     case 'not_polled':
       return 'not polled yet';
   }

@@ -11,7 +11,8 @@ export const ACTIVE_SEATS = 21;
 /** Epochs of attendance a miner's reward looks at. */
 const ATTENDANCE_EPOCHS = 12;
 
-const dataOf = <T>(i: EntryInputs, probe: string, from: 'own' | 'networkReads' = 'own'): T | undefined => i[from][probe]?.data as T | undefined;
+const dataOf = <T>(i: EntryInputs, probe: string, from: 'own' | 'networkReads' = 'own'): T | undefined =>
+  i[from][probe]?.data as T | undefined;
 
 export function validatorView(i: EntryInputs): WatchedValidatorView {
   const e = i.entry;
@@ -86,7 +87,15 @@ export function minerView(i: EntryInputs): WatchedMinerView {
   v.consecutiveMisses = m.consecutiveMisses;
   if (i.epoch !== undefined && m.lastCheckinEpoch > 0) v.epochsSinceCheckin = Math.max(0, i.epoch - m.lastCheckinEpoch);
   v.attendanceEpochs = popcount(m.attendance & ((1 << ATTENDANCE_EPOCHS) - 1));
-  v.rewardMultiplier = !m.active ? 0 : v.attendanceEpochs >= 12 ? 1 : v.attendanceEpochs >= 9 ? 0.8 : v.attendanceEpochs >= 6 ? 0.5 : 0;
+  v.rewardMultiplier = !m.active
+    ? 0
+    : v.attendanceEpochs >= 12
+      ? 1
+      : v.attendanceEpochs >= 9
+        ? 0.8
+        : v.attendanceEpochs >= 6
+          ? 0.5
+          : 0;
   v.reputationRatio = m.reputationBps / 10_000;
   v.pendingRewardsTokens = tokens(m.pendingRewards, i.decimals);
   return v;

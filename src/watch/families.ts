@@ -25,20 +25,35 @@ function gauge<V extends WatchedView>(kind: V['kind'], name: string, help: strin
   return { name, help, type: 'gauge', kinds: [kind], samples: (v) => [['', value(v as V)]] };
 }
 
-const validator = (name: string, help: string, value: Value<WatchedValidatorView>) => gauge('validator', `ledger_watch_validator_${name}`, help, value);
-const miner = (name: string, help: string, value: Value<WatchedMinerView>) => gauge('miner', `ledger_watch_miner_${name}`, help, value);
-const account = (name: string, help: string, value: Value<WatchedAccountView>) => gauge('account', `ledger_watch_account_${name}`, help, value);
+const validator = (name: string, help: string, value: Value<WatchedValidatorView>) =>
+  gauge('validator', `ledger_watch_validator_${name}`, help, value);
+const miner = (name: string, help: string, value: Value<WatchedMinerView>) =>
+  gauge('miner', `ledger_watch_miner_${name}`, help, value);
+const account = (name: string, help: string, value: Value<WatchedAccountView>) =>
+  gauge('account', `ledger_watch_account_${name}`, help, value);
 const ALL: readonly WatchKind[] = ['validator', 'miner', 'account'];
 
 export const WATCH_FAMILIES: readonly WatchFamily[] = [
   validator('active', 'Whether the watched validator is in the active set (1) or not (0).', (v) => bool(v.active)),
-  validator('rank', 'Place of the watched validator in the active set by weight, 1 = heaviest; absent when not active.', (v) => v.rank),
+  validator(
+    'rank',
+    'Place of the watched validator in the active set by weight, 1 = heaviest; absent when not active.',
+    (v) => v.rank,
+  ),
   validator('stake_tokens', 'Stake of the watched validator, in tokens.', (v) => v.stakeTokens),
   validator('weight', 'Weight of the watched validator (0 outside the active set).', (v) => v.weight),
   validator('agent_score', 'Agent score of the watched validator (0 outside the active set).', (v) => v.agentScore),
-  validator('commission_ratio', 'Commission of the watched validator: commission_bps / 10000.', (v) => v.commissionRatio),
+  validator(
+    'commission_ratio',
+    'Commission of the watched validator: commission_bps / 10000.',
+    (v) => v.commissionRatio,
+  ),
   validator('jailed', 'Whether the watched validator is jailed (1) or not (0).', (v) => bool(v.jailed)),
-  validator('rewarded', 'Whether the watched validator was paid in the newest block read (1); 0 when active and not paid (offline this epoch).', (v) => bool(v.rewarded)),
+  validator(
+    'rewarded',
+    'Whether the watched validator was paid in the newest block read (1); 0 when active and not paid (offline this epoch).',
+    (v) => bool(v.rewarded),
+  ),
   {
     name: 'ledger_watch_validator_epoch_blocks',
     help: 'Blocks of the watched validator this epoch, by kind: expected, produced, signed; absent while the node has no data.',
@@ -47,16 +62,42 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
     extraLabel: 'kind',
     samples: (v) => {
       const b = (v as WatchedValidatorView).epochBlocks;
-      return b ? [[',kind="expected"', b.expected], [',kind="produced"', b.produced], [',kind="signed"', b.signed]] : [];
+      return b
+        ? [
+            [',kind="expected"', b.expected],
+            [',kind="produced"', b.produced],
+            [',kind="signed"', b.signed],
+          ]
+        : [];
     },
   },
-  validator('seat_margin_ratio', '(own weight - lowest active weight) / own weight while the active set is full; 1 while seats are free.', (v) => v.seatMarginRatio),
+  validator(
+    'seat_margin_ratio',
+    '(own weight - lowest active weight) / own weight while the active set is full; 1 while seats are free.',
+    (v) => v.seatMarginRatio,
+  ),
   miner('registered', 'Whether the watched miner is registered (1) or not (0).', (v) => bool(v.registered)),
   miner('active', 'Whether the watched miner is active (1) or not (0).', (v) => bool(v.active)),
-  miner('consecutive_misses', 'Epochs the watched miner missed its check-in in a row (6 make it inactive).', (v) => v.consecutiveMisses),
-  miner('epochs_since_checkin', "Current epoch minus the watched miner's last check-in epoch.", (v) => v.epochsSinceCheckin),
-  miner('attendance_epochs', 'Check-ins of the watched miner among the last 12 epochs (reward needs 6).', (v) => v.attendanceEpochs),
-  miner('reward_multiplier', 'Reward multiplier of the watched miner as the node pays it: 1, 0.8, 0.5 or 0.', (v) => v.rewardMultiplier),
+  miner(
+    'consecutive_misses',
+    'Epochs the watched miner missed its check-in in a row (6 make it inactive).',
+    (v) => v.consecutiveMisses,
+  ),
+  miner(
+    'epochs_since_checkin',
+    "Current epoch minus the watched miner's last check-in epoch.",
+    (v) => v.epochsSinceCheckin,
+  ),
+  miner(
+    'attendance_epochs',
+    'Check-ins of the watched miner among the last 12 epochs (reward needs 6).',
+    (v) => v.attendanceEpochs,
+  ),
+  miner(
+    'reward_multiplier',
+    'Reward multiplier of the watched miner as the node pays it: 1, 0.8, 0.5 or 0.',
+    (v) => v.rewardMultiplier,
+  ),
   miner('reputation_ratio', 'Reputation of the watched miner: reputation_bps / 10000.', (v) => v.reputationRatio),
   miner('pending_rewards_tokens', 'Rewards pending for the watched miner, in tokens.', (v) => v.pendingRewardsTokens),
   account('balance_tokens', 'Balance of the watched account, in tokens.', (v) => v.balanceTokens),
@@ -68,16 +109,50 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
     extraLabel: 'state',
     samples: (v) => {
       const a = v as WatchedAccountView;
-      return [[',state="pending"', a.unbondingPendingTokens], [',state="claimable"', a.unbondingClaimableTokens]];
+      return [
+        [',state="pending"', a.unbondingPendingTokens],
+        [',state="claimable"', a.unbondingClaimableTokens],
+      ];
     },
   },
-  account('unbonding_next_release_blocks', "Blocks until the watched account's next pending unbonding is released; absent when nothing is pending.", (v) => v.nextReleaseBlocks),
+  account(
+    'unbonding_next_release_blocks',
+    "Blocks until the watched account's next pending unbonding is released; absent when nothing is pending.",
+    (v) => v.nextReleaseBlocks,
+  ),
   // The entries' own settings, so Prometheus rules compare with per-entry thresholds (metricNames.ts).
-  gauge<WatchedValidatorView>('validator', M.validatorSeatMarginBelow, "The watched validator's seatMarginBelow setting, as a ratio.", (v) => v.seatMarginBelow),
-  gauge<WatchedValidatorView>('validator', M.validatorExpectedCommission, "The watched validator's commissionBps setting / 10000.", (v) => (v.commissionBps === undefined ? undefined : v.commissionBps / 10_000)),
-  gauge<WatchedAccountView>('account', M.accountMinBalance, "The watched account's minBalance setting, in tokens.", (v) => v.minBalance),
-  { name: 'ledger_watch_last_success_timestamp_seconds', help: 'Unix time of the last complete successful read of the watched entry.', type: 'gauge', kinds: ALL, samples: (v) => [['', v.lastSuccessSeconds]] },
-  { name: M.consecutiveFailures, help: 'Reads of the watched entry that failed in a row (0 after a success).', type: 'gauge', kinds: ALL, samples: (v) => [['', v.consecutiveFailures]] },
+  gauge<WatchedValidatorView>(
+    'validator',
+    M.validatorSeatMarginBelow,
+    "The watched validator's seatMarginBelow setting, as a ratio.",
+    (v) => v.seatMarginBelow,
+  ),
+  gauge<WatchedValidatorView>(
+    'validator',
+    M.validatorExpectedCommission,
+    "The watched validator's commissionBps setting / 10000.",
+    (v) => (v.commissionBps === undefined ? undefined : v.commissionBps / 10_000),
+  ),
+  gauge<WatchedAccountView>(
+    'account',
+    M.accountMinBalance,
+    "The watched account's minBalance setting, in tokens.",
+    (v) => v.minBalance,
+  ),
+  {
+    name: 'ledger_watch_last_success_timestamp_seconds',
+    help: 'Unix time of the last complete successful read of the watched entry.',
+    type: 'gauge',
+    kinds: ALL,
+    samples: (v) => [['', v.lastSuccessSeconds]],
+  },
+  {
+    name: M.consecutiveFailures,
+    help: 'Reads of the watched entry that failed in a row (0 after a success).',
+    type: 'gauge',
+    kinds: ALL,
+    samples: (v) => [['', v.consecutiveFailures]],
+  },
   {
     name: 'ledger_watch_read_failures_total',
     help: 'Failed reads of the watched entry by reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error.',

@@ -28,7 +28,9 @@ export function readView(inputs: EntryInputs): WatchReadView {
   let last: number | undefined = Infinity;
   for (const r of all) {
     consecutiveFailures = Math.max(consecutiveFailures, r?.consecutiveFailures ?? 0);
-    if (r) for (const [reason, n] of Object.entries(r.failures) as Array<[FailureReason, number]>) if (n > 0) failures[reason] = (failures[reason] ?? 0) + n;
+    if (r)
+      for (const [reason, n] of Object.entries(r.failures) as Array<[FailureReason, number]>)
+        if (n > 0) failures[reason] = (failures[reason] ?? 0) + n;
     last = r?.lastSuccessAt === undefined || last === undefined ? undefined : Math.min(last, r.lastSuccessAt);
   }
   const servedBy = Object.values(inputs.own).find((r) => r?.servedBy)?.servedBy;

@@ -2,7 +2,13 @@
 // and the fleet (heights, epochs): pure. A value not read, or whose last read failed, is absent.
 // Snapshots come often (alerts, scrapes, pages) and most entries' reads have not changed since
 // the last one, so a WatchViews keeps each entry's view until one of its inputs changes.
-import { DEFAULT_DECIMALS, DEFAULT_EPOCH_BLOCKS, type EntityReadView, type ExporterConfig, type FleetSnapshot } from '../domain.js';
+import {
+  DEFAULT_DECIMALS,
+  DEFAULT_EPOCH_BLOCKS,
+  type EntityReadView,
+  type ExporterConfig,
+  type FleetSnapshot,
+} from '../domain.js';
 import { accountView, minerView, validatorView } from './entryViews.js';
 import type { EntryInputs } from './inputs.js';
 import type { WatchEntry, WatchSnapshot, WatchedView } from './types.js';
@@ -12,7 +18,11 @@ const OWN: Record<WatchEntry['kind'], string[]> = {
   miner: ['watchMinerInfo'],
   account: ['watchBalance', 'watchUnbonding'],
 };
-const NETWORK: Record<WatchEntry['kind'], string[]> = { validator: ['watchValidatorSet', 'watchBlockRewards'], miner: [], account: [] };
+const NETWORK: Record<WatchEntry['kind'], string[]> = {
+  validator: ['watchValidatorSet', 'watchBlockRewards'],
+  miner: [],
+  account: [],
+};
 
 type Reads = ReadonlyMap<string, ReadonlyMap<string, EntityReadView>>;
 

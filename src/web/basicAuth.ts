@@ -41,7 +41,9 @@ export async function verifyBasicAuth(
   let cache = caches.get(users);
   if (!cache) caches.set(users, (cache = new Map<string, number>()));
   // The digest covers the stored hash too, so a changed hash never matches an old entry.
-  const digest = createHash('sha256').update(`${authorization}\0${stored ?? ''}`).digest('base64');
+  const digest = createHash('sha256')
+    .update(`${authorization}\0${stored ?? ''}`)
+    .digest('base64');
   const expires = cache.get(digest);
   if (stored !== undefined && expires !== undefined && expires > now) return true;
   if (expires !== undefined) cache.delete(digest);

@@ -62,7 +62,11 @@ const tlsServerConfig = z.strictObject({
   min_version: z.enum(Object.keys(TLS_VERSIONS) as [keyof typeof TLS_VERSIONS]).nullish(),
   max_version: z.enum(Object.keys(TLS_VERSIONS) as [keyof typeof TLS_VERSIONS]).nullish(),
   cipher_suites: z
-    .array(z.string().refine((s) => s in CIPHER_SUITES, { error: (i) => `unknown cipher suite ${String(i.input)} (Go crypto/tls names, TLS 1.2 suites)` }))
+    .array(
+      z.string().refine((s) => s in CIPHER_SUITES, {
+        error: (i) => `unknown cipher suite ${String(i.input)} (Go crypto/tls names, TLS 1.2 suites)`,
+      }),
+    )
     .nullish(),
   curve_preferences: z.array(z.enum(Object.keys(CURVES) as [keyof typeof CURVES])).nullish(),
   prefer_server_cipher_suites: z.boolean().nullish(),
@@ -94,8 +98,13 @@ export const webConfigSchema = z
     http_server_config: httpServerConfig.nullish(),
     basic_auth_users: z
       .record(
-        z.string().min(1, { error: 'user name must not be empty' }).regex(/^[^:]*$/, { error: 'user name must not contain ":"' }),
-        z.string().regex(BCRYPT_HASH, { error: 'must be a bcrypt hash ($2y$..., e.g. from `htpasswd -nBC 10 "" | tr -d \':\\n\'`)' }),
+        z
+          .string()
+          .min(1, { error: 'user name must not be empty' })
+          .regex(/^[^:]*$/, { error: 'user name must not contain ":"' }),
+        z.string().regex(BCRYPT_HASH, {
+          error: 'must be a bcrypt hash ($2y$..., e.g. from `htpasswd -nBC 10 "" | tr -d \':\\n\'`)',
+        }),
       )
       .nullish(),
   })

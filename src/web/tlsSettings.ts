@@ -40,7 +40,9 @@ export async function tlsSettings(t: RawTls, refs: WebConfigRefs): Promise<WebTl
   if (t.key_file && t.key) fail(tp('key'), 'set key_file or key, not both');
   const hasCert = Boolean(t.cert_file || t.cert);
   const hasKey = Boolean(t.key_file || t.key);
-  const others = Object.entries(t).some(([k, v]) => v !== null && v !== undefined && !['cert_file', 'key_file', 'cert', 'key'].includes(k));
+  const others = Object.entries(t).some(
+    ([k, v]) => v !== null && v !== undefined && !['cert_file', 'key_file', 'cert', 'key'].includes(k),
+  );
   if (!hasCert && !hasKey && !others) return undefined;
   if (!hasCert) fail(['tls_server_config'], 'missing cert_file');
   if (!hasKey) fail(['tls_server_config'], 'missing key_file');
@@ -70,11 +72,15 @@ export async function tlsSettings(t: RawTls, refs: WebConfigRefs): Promise<WebTl
 function checkClientAuth(t: RawTls, clientAuth: ClientAuthType, hasCa: boolean, fail: WebConfigRefs['fail']): void {
   const verifies = clientAuth === 'VerifyClientCertIfGiven' || clientAuth === 'RequireAndVerifyClientCert';
   if (hasCa && !verifies) {
-    fail(tp('client_ca_file'), `client CAs are configured but client_auth_type is ${clientAuth}; use RequireAndVerifyClientCert or VerifyClientCertIfGiven`);
+    fail(
+      tp('client_ca_file'),
+      `client CAs are configured but client_auth_type is ${clientAuth}; use RequireAndVerifyClientCert or VerifyClientCertIfGiven`,
+    );
   }
   // Without our own CA list Node would accept any client certificate from a public CA.
   if (verifies && !hasCa) fail(tp('client_auth_type'), `${clientAuth} needs client_ca_file`);
-  if (t.client_allowed_sans?.length && !verifies) fail(tp('client_allowed_sans'), 'needs a verifying client_auth_type and client_ca_file');
+  if (t.client_allowed_sans?.length && !verifies)
+    fail(tp('client_allowed_sans'), 'needs a verifying client_auth_type and client_ca_file');
 }
 
 /** Versions, cipher suites, curves and cipher order, in Node's terms. */
@@ -83,10 +89,17 @@ function protocolOptions(t: RawTls): Partial<WebTlsConfig> {
     ...(t.min_version ? { minVersion: TLS_VERSIONS[t.min_version] } : {}),
     ...(t.max_version ? { maxVersion: TLS_VERSIONS[t.max_version] } : {}),
     ...(t.cipher_suites?.length
-      ? { ciphers: [...tls.DEFAULT_CIPHERS.split(':').filter((c) => c.startsWith('TLS_')), ...t.cipher_suites.map((c) => CIPHER_SUITES[c]!)].join(':') }
+      ? {
+          ciphers: [
+            ...tls.DEFAULT_CIPHERS.split(':').filter((c) => c.startsWith('TLS_')),
+            ...t.cipher_suites.map((c) => CIPHER_SUITES[c]!),
+          ].join(':'),
+        }
       : {}),
     ...(t.curve_preferences?.length ? { ecdhCurve: t.curve_preferences.map((c) => CURVES[c]).join(':') } : {}),
-    ...(t.prefer_server_cipher_suites !== null && t.prefer_server_cipher_suites !== undefined ? { honorCipherOrder: t.prefer_server_cipher_suites } : {}),
+    ...(t.prefer_server_cipher_suites !== null && t.prefer_server_cipher_suites !== undefined
+      ? { honorCipherOrder: t.prefer_server_cipher_suites }
+      : {}),
   };
 }
 
@@ -102,4 +115,3 @@ export function secureContextOptions(t: WebTlsConfig): tls.SecureContextOptions 
     ...(t.honorCipherOrder !== undefined ? { honorCipherOrder: t.honorCipherOrder } : {}),
   };
 }
-

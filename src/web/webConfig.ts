@@ -35,7 +35,9 @@ export async function loadWebConfig(file: string): Promise<WebConfig> {
   if (raw.basic_auth_users && Object.keys(raw.basic_auth_users).length > 0) {
     out.basicAuthUsers = new Map(Object.entries(raw.basic_auth_users));
   }
-  const headers = Object.entries(raw.http_server_config?.headers ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string');
+  const headers = Object.entries(raw.http_server_config?.headers ?? {}).filter(
+    (e): e is [string, string] => typeof e[1] === 'string',
+  );
   if (headers.length > 0) out.headers = Object.fromEntries(headers);
   const tlsCfg = raw.tls_server_config && (await tlsSettings(raw.tls_server_config, refs));
   if (tlsCfg) out.tls = tlsCfg;
@@ -48,7 +50,9 @@ async function readWebConfigFile(file: string): Promise<{ raw: RawWebConfig; ref
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new WebConfigError(`cannot read web config file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new WebConfigError(
+      `cannot read web config file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
@@ -114,7 +118,11 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
  * An HTTP or HTTPS server per the web config. Basic auth (when configured) and the configured
  * response headers are applied before `handler` runs, for every path, as exporter-toolkit does.
  */
-export function createHttpServer(web: WebConfig | undefined, handler: Handler, limits: HttpServerLimits = {}): http.Server | https.Server {
+export function createHttpServer(
+  web: WebConfig | undefined,
+  handler: Handler,
+  limits: HttpServerLimits = {},
+): http.Server | https.Server {
   const l = { ...DEFAULT_HTTP_LIMITS, ...limits };
   const base: http.ServerOptions = {
     headersTimeout: l.headersTimeoutMs,

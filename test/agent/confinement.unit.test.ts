@@ -11,7 +11,12 @@ describe('agent base URL rules', () => {
     for (const ok of ['http://127.0.0.1:8080', 'http://localhost', 'http://[::1]:9000', 'http://127.1.2.3']) {
       expect(agentBaseUrlProblem(ok), ok).toBeUndefined();
     }
-    for (const bad of ['http://platform.example.org', 'http://10.0.0.5', 'http://128.0.0.1', 'http://localhost.example.org']) {
+    for (const bad of [
+      'http://platform.example.org',
+      'http://10.0.0.5',
+      'http://128.0.0.1',
+      'http://localhost.example.org',
+    ]) {
       expect(agentBaseUrlProblem(bad), bad).toMatch(/plain http/);
     }
     // The same rule as check-config's (config/sections/agentPlatform.ts), named by its key.
@@ -34,7 +39,9 @@ describe('agent base URL rules', () => {
   it('builds {baseUrl}/api/... with or without a base path', () => {
     expect(agentApiUrl('https://p.example.org', 'agents/me').toString()).toBe('https://p.example.org/api/agents/me');
     expect(agentApiUrl('https://p.example.org/', 'agents/me').toString()).toBe('https://p.example.org/api/agents/me');
-    expect(agentApiUrl('https://p.example.org/tenant/x/', '/agents/me').toString()).toBe('https://p.example.org/tenant/x/api/agents/me');
+    expect(agentApiUrl('https://p.example.org/tenant/x/', '/agents/me').toString()).toBe(
+      'https://p.example.org/tenant/x/api/agents/me',
+    );
   });
 
   it('allows the key only to the same origin under /api/', () => {
@@ -56,9 +63,15 @@ describe('agent base URL rules', () => {
 
 describe('agent profile parsing', () => {
   it('picks id and name only, at top level or in an envelope', () => {
-    expect(parseAgentProfile(enc({ id: 'a1', name: 'Agent', email: 'x@y', apiKey: 'zzz' }))).toEqual({ id: 'a1', name: 'Agent' });
+    expect(parseAgentProfile(enc({ id: 'a1', name: 'Agent', email: 'x@y', apiKey: 'zzz' }))).toEqual({
+      id: 'a1',
+      name: 'Agent',
+    });
     expect(parseAgentProfile(enc({ agent: { id: 7, name: 'Seven' } }))).toEqual({ id: '7', name: 'Seven' });
-    expect(parseAgentProfile(enc({ data: { agent: { id: 'n', name: 'Nested' } } }))).toEqual({ id: 'n', name: 'Nested' });
+    expect(parseAgentProfile(enc({ data: { agent: { id: 'n', name: 'Nested' } } }))).toEqual({
+      id: 'n',
+      name: 'Nested',
+    });
     expect(parseAgentProfile(enc({}))).toEqual({});
   });
 

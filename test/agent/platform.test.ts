@@ -9,7 +9,12 @@ import { Writable } from 'node:stream';
 import { Agent, interceptors } from 'undici';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../src/logger.js';
-import { AgentPlatformChecker, agentPlatformCollectors, type AgentPlatformCheck, type AgentServerErrorInfo } from '../../src/agent/platform.js';
+import {
+  AgentPlatformChecker,
+  agentPlatformCollectors,
+  type AgentPlatformCheck,
+  type AgentServerErrorInfo,
+} from '../../src/agent/platform.js';
 import type { AgentPlatformSettings } from '../../src/domain.js';
 import { startFakePlatform, type FakePlatform } from '../support/fakePlatform.js';
 
@@ -58,7 +63,11 @@ function settings(over: Partial<AgentPlatformSettings> = {}): AgentPlatformSetti
   return { baseUrl: platform.url, apiKeyEnv: 'TEST_AGENT_KEY', intervalMs: 60_000, timeoutMs: 2_000, ...over };
 }
 
-function checker(over: Partial<AgentPlatformSettings> = {}, env: NodeJS.ProcessEnv = { TEST_AGENT_KEY: KEY }, d = dispatcher) {
+function checker(
+  over: Partial<AgentPlatformSettings> = {},
+  env: NodeJS.ProcessEnv = { TEST_AGENT_KEY: KEY },
+  d = dispatcher,
+) {
   return new AgentPlatformChecker(settings(over), {
     dispatcher: d,
     env,
@@ -125,7 +134,12 @@ describe('AgentPlatformChecker', () => {
     expect((await run(c)).reason).toBe('ok');
     platform.mode = 'server_error';
     const seen: AgentServerErrorInfo[] = [];
-    const c2 = new AgentPlatformChecker(settings(), { dispatcher, env: { TEST_AGENT_KEY: KEY }, logger, onServerError: (i) => seen.push(i) });
+    const c2 = new AgentPlatformChecker(settings(), {
+      dispatcher,
+      env: { TEST_AGENT_KEY: KEY },
+      logger,
+      onServerError: (i) => seen.push(i),
+    });
     const r = await run(c2);
     expect(r).toMatchObject({ up: false, keyValid: null, reason: 'server_error', status: 500 });
     expect(seen).toHaveLength(1);
@@ -210,7 +224,12 @@ describe('AgentPlatformChecker', () => {
 
   it('reads at most maxBodyBytes of an answer', async () => {
     platform.mode = 'huge';
-    const c = new AgentPlatformChecker(settings(), { dispatcher, env: { TEST_AGENT_KEY: KEY }, logger, maxBodyBytes: 1024 });
+    const c = new AgentPlatformChecker(settings(), {
+      dispatcher,
+      env: { TEST_AGENT_KEY: KEY },
+      logger,
+      maxBodyBytes: 1024,
+    });
     const r = await run(c);
     // The 1 MiB JSON is cut at 1 KiB, so it no longer parses.
     expect(r).toMatchObject({ reason: 'invalid_response', status: 200 });
@@ -281,7 +300,9 @@ describe('AgentPlatformChecker', () => {
   });
 
   it('refuses a plain-http baseUrl off loopback at construction', () => {
-    expect(() => checker({ baseUrl: 'http://platform.example.org' })).toThrow(/agentPlatform\.baseUrl: plain http .*loopback.*use https/);
+    expect(() => checker({ baseUrl: 'http://platform.example.org' })).toThrow(
+      /agentPlatform\.baseUrl: plain http .*loopback.*use https/,
+    );
     expect(() => checker({ baseUrl: 'https://user:pw@platform.example.org' })).toThrow(/credentials/);
   });
 
@@ -302,7 +323,18 @@ describe('AgentPlatformChecker', () => {
     }
     expect(allEvidence.length).toBeGreaterThan(0);
     expect(allResults.map((r) => r.reason)).toEqual(
-      expect.arrayContaining(['ok', 'unauthorized', 'forbidden', 'server_error', 'timeout', 'connect', 'redirect', 'invalid_response', 'client_error', 'no_key']),
+      expect.arrayContaining([
+        'ok',
+        'unauthorized',
+        'forbidden',
+        'server_error',
+        'timeout',
+        'connect',
+        'redirect',
+        'invalid_response',
+        'client_error',
+        'no_key',
+      ]),
     );
   });
 });

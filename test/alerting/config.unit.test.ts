@@ -20,12 +20,30 @@ function problems(text: string): string[] {
 
 describe('alerting section', () => {
   it('five lines with a Slack receiver: defaults filled in', () => {
-    const c = parse(yaml(...NODE, 'alerting:', '  receivers:', '    - name: slack', '      slack: {webhookUrl: "${SLACK_URL}"}'), { SLACK_URL: 'https://hooks.slack.com/services/T0/B0/sEcReT' });
+    const c = parse(
+      yaml(...NODE, 'alerting:', '  receivers:', '    - name: slack', '      slack: {webhookUrl: "${SLACK_URL}"}'),
+      { SLACK_URL: 'https://hooks.slack.com/services/T0/B0/sEcReT' },
+    );
     expect(c.alerting).toMatchObject({
       evaluationIntervalMs: 15_000,
       runbookBase: 'alerts/RUNBOOKS.md',
-      routing: { groupBy: ['alertname', 'network'], groupWaitMs: 30_000, groupIntervalMs: 300_000, repeatIntervalMs: 4 * 3_600_000, sendResolved: true, routes: [], receivers: ['slack'] },
-      receivers: [{ name: 'slack', kind: 'slack', webhookUrl: { value: 'https://hooks.slack.com/services/T0/B0/sEcReT' }, timeoutMs: 10_000 }],
+      routing: {
+        groupBy: ['alertname', 'network'],
+        groupWaitMs: 30_000,
+        groupIntervalMs: 300_000,
+        repeatIntervalMs: 4 * 3_600_000,
+        sendResolved: true,
+        routes: [],
+        receivers: ['slack'],
+      },
+      receivers: [
+        {
+          name: 'slack',
+          kind: 'slack',
+          webhookUrl: { value: 'https://hooks.slack.com/services/T0/B0/sEcReT' },
+          timeoutMs: 10_000,
+        },
+      ],
       maintenance: [],
     });
     expect(c.alerting?.stateDir).toMatch(/data\/alerting$/);
@@ -57,14 +75,31 @@ describe('alerting section', () => {
     );
     const a = c.alerting!;
     expect(a.rules).toEqual({
-      LedgerNodeBehindFleet: { forMs: 300_000, keepFiringForMs: 300_000, threshold: 20, severity: 'warning', enabled: undefined },
-      LedgerMiningUpgradeApproaching: { enabled: false, forMs: undefined, keepFiringForMs: undefined, threshold: undefined, severity: undefined },
+      LedgerNodeBehindFleet: {
+        forMs: 300_000,
+        keepFiringForMs: 300_000,
+        threshold: 20,
+        severity: 'warning',
+        enabled: undefined,
+      },
+      LedgerMiningUpgradeApproaching: {
+        enabled: false,
+        forMs: undefined,
+        keepFiringForMs: undefined,
+        threshold: undefined,
+        severity: undefined,
+      },
     });
     expect(a.routing.routes[1]).toMatchObject({ receivers: ['hook'], repeatIntervalMs: 12 * 3_600_000 });
     expect(a.receivers.map((r) => r.kind)).toEqual(['alertmanager', 'webhook', 'pagerduty']);
     expect(a.receivers[0]).toMatchObject({ bearerToken: { file: expect.stringMatching(/\/secrets\/am$/) } });
-    expect(a.receivers[2]).toMatchObject({ url: 'https://events.pagerduty.com/v2/enqueue', routingKey: { value: 'pd-key-1' } });
-    expect(sectionSecrets(c)).toEqual(expect.arrayContaining(['pd-key-1', 'Token hook-tok', 'https://ops.example.org/hook']));
+    expect(a.receivers[2]).toMatchObject({
+      url: 'https://events.pagerduty.com/v2/enqueue',
+      routingKey: { value: 'pd-key-1' },
+    });
+    expect(sectionSecrets(c)).toEqual(
+      expect.arrayContaining(['pd-key-1', 'Token hook-tok', 'https://ops.example.org/hook']),
+    );
   });
 
   it('mistakes are reported at file:line:col', () => {
@@ -91,7 +126,9 @@ describe('alerting section', () => {
         ),
       ),
     ).toEqual([
-      expect.stringMatching(/^fleet\.yaml:6:20: alerting\.rules\.LedgerNodeDwn: unknown alert "LedgerNodeDwn"; known: LedgerNodeDown, /),
+      expect.stringMatching(
+        /^fleet\.yaml:6:20: alerting\.rules\.LedgerNodeDwn: unknown alert "LedgerNodeDwn"; known: LedgerNodeDown, /,
+      ),
       'fleet.yaml:7:33: alerting.rules.LedgerNodeDown.threshold: LedgerNodeDown has no threshold',
       'fleet.yaml:8:36: alerting.rules.LedgerNodeLowPeers.severity: severity must be one of critical, warning, info',
       'fleet.yaml:11:14: alerting.receivers[0].slack: set exactly one of webhookUrl and webhookUrlFile',
@@ -141,15 +178,40 @@ describe('alerting section', () => {
     ]);
     // Zero stays valid where it means "at once", and the floors themselves are accepted.
     const a = parse(
-      yaml(...NODE, 'alerting:', '  evaluationInterval: 100ms', '  groupWait: 0s', '  groupInterval: 1s', '  repeatInterval: 1s', '  rules: {LedgerNodeDown: {for: 0s, keepFiringFor: 0s}}', '  receivers: [{name: h, webhook: {url: "https://a", timeout: 100ms}}]'),
+      yaml(
+        ...NODE,
+        'alerting:',
+        '  evaluationInterval: 100ms',
+        '  groupWait: 0s',
+        '  groupInterval: 1s',
+        '  repeatInterval: 1s',
+        '  rules: {LedgerNodeDown: {for: 0s, keepFiringFor: 0s}}',
+        '  receivers: [{name: h, webhook: {url: "https://a", timeout: 100ms}}]',
+      ),
     ).alerting!;
-    expect(a).toMatchObject({ evaluationIntervalMs: 100, routing: { groupWaitMs: 0, groupIntervalMs: 1000, repeatIntervalMs: 1000 }, receivers: [{ timeoutMs: 100 }] });
+    expect(a).toMatchObject({
+      evaluationIntervalMs: 100,
+      routing: { groupWaitMs: 0, groupIntervalMs: 1000, repeatIntervalMs: 1000 },
+      receivers: [{ timeoutMs: 100 }],
+    });
     expect(a.rules.LedgerNodeDown).toMatchObject({ forMs: 0, keepFiringForMs: 0 });
   });
 
   it('duplicate receivers and unknown route receivers (checked once the receivers are valid)', () => {
     expect(
-      problems(yaml(...NODE, 'alerting:', '  receivers:', '    - name: s', '      pagerduty: {routingKey: k}', '    - name: s', '      pagerduty: {routingKey: k}', '  routes:', '    - receivers: [s, nobody]')),
+      problems(
+        yaml(
+          ...NODE,
+          'alerting:',
+          '  receivers:',
+          '    - name: s',
+          '      pagerduty: {routingKey: k}',
+          '    - name: s',
+          '      pagerduty: {routingKey: k}',
+          '  routes:',
+          '    - receivers: [s, nobody]',
+        ),
+      ),
     ).toEqual([
       'fleet.yaml:8:13: alerting.receivers[1].name: duplicate receiver name "s"',
       'fleet.yaml:11:22: alerting.routes[0].receivers[1]: unknown receiver "nobody"',

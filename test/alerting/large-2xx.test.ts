@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../../src/daemon/index.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { waitFor } from '../support/processes.js';
-import { alertingFleetConfig, closeAlertingRig, nodeDownToWebhook, startAlertingDaemon } from '../support/alertingDaemon.js';
+import {
+  alertingFleetConfig,
+  closeAlertingRig,
+  nodeDownToWebhook,
+  startAlertingDaemon,
+} from '../support/alertingDaemon.js';
 
 const VICTIM = 'big-2';
 
@@ -32,7 +37,15 @@ describe('a 2xx answer larger than the answer cap', () => {
     });
     await new Promise<void>((r) => rig.receiver!.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(rig.receiver.address() as AddressInfo).port}/hook`;
-    const config = alertingFleetConfig(rig.fleet.nodes, { dir: rig.dir, network: 'big', intervalMs: 250, timeoutMs: 200, concurrency: 4, maxUpstreamSeries: 100, alerting: nodeDownToWebhook(rig.dir, url) });
+    const config = alertingFleetConfig(rig.fleet.nodes, {
+      dir: rig.dir,
+      network: 'big',
+      intervalMs: 250,
+      timeoutMs: 200,
+      concurrency: 4,
+      maxUpstreamSeries: 100,
+      alerting: nodeDownToWebhook(rig.dir, url),
+    });
     rig.daemon = (await startAlertingDaemon(config)).daemon;
     await waitFor('the first poll round', async () => rig.daemon!.ready() || undefined, { timeoutMs: 10_000 });
   }, 30_000);

@@ -16,7 +16,17 @@ const H = 3_600_000;
 function resolved(i: number, now: number): AlertInstance {
   const labels = { alertname: 'LedgerNodeDown', severity: 'critical', node: `n${i}`, network: 'main' };
   // Resolved over the last 15 minutes (what the engine keeps listed), one question per minute asked.
-  return { id: `id${i}`, alertname: 'LedgerNodeDown', labels, annotations: {}, state: 'resolved', value: 0, activeAt: now - H, firingSince: now - H + 60 * S, resolvedAt: now - (i % 900) * S };
+  return {
+    id: `id${i}`,
+    alertname: 'LedgerNodeDown',
+    labels,
+    annotations: {},
+    state: 'resolved',
+    value: 0,
+    activeAt: now - H,
+    firingSince: now - H + 60 * S,
+    resolvedAt: now - (i % 900) * S,
+  };
 }
 
 /** p99 event-loop delay (ms) over `ms` while `round` runs every 50 ms. */
@@ -34,9 +44,18 @@ async function lagOver(ms: number, round: () => number): Promise<number> {
 
 describe('a long maintenance window', () => {
   it('answers for 1,000 resolved alerts without lagging the event loop (168 h window)', async () => {
-    const windows = new MaintenanceWindows([{ name: 'week', schedule: '0 0 * * 1', timezone: 'Europe/Berlin', durationMs: 168 * H, match: {} }]);
+    const windows = new MaintenanceWindows([
+      { name: 'week', schedule: '0 0 * * 1', timezone: 'Europe/Berlin', durationMs: 168 * H, match: {} },
+    ]);
     const d = new NotificationDispatcher({
-      routing: { ...DEFAULT_TIMING, groupWaitMs: 0, groupIntervalMs: 0, groupBy: ['node'], routes: [], receivers: ['hook'] },
+      routing: {
+        ...DEFAULT_TIMING,
+        groupWaitMs: 0,
+        groupIntervalMs: 0,
+        groupBy: ['node'],
+        routes: [],
+        receivers: ['hook'],
+      },
       isSilenced: (labels, at) => (questions++, windows.isSilenced(labels, at)),
     });
     let questions = 0;

@@ -35,8 +35,14 @@ describe('LedgerExporterWatchdog', () => {
     const def = findDefinition(WATCHDOG)!;
     expect(def.defaults.severity).toBe('info');
     expect(evaluator(WATCHDOG)(signals({}), 0)).toEqual([{ labels: {}, value: 1 }]);
-    expect(deliveryTargets(def.delivery, { alertname: WATCHDOG }, [], receivers).map((r) => r.name)).toEqual(['am', 'am-dr']);
-    expect(deliveryTargets(def.delivery, { alertname: WATCHDOG }, receivers, receivers).map((r) => r.name)).toEqual(['am', 'am-dr']);
+    expect(deliveryTargets(def.delivery, { alertname: WATCHDOG }, [], receivers).map((r) => r.name)).toEqual([
+      'am',
+      'am-dr',
+    ]);
+    expect(deliveryTargets(def.delivery, { alertname: WATCHDOG }, receivers, receivers).map((r) => r.name)).toEqual([
+      'am',
+      'am-dr',
+    ]);
   });
 });
 
@@ -45,7 +51,10 @@ describe('LedgerExporterNotificationsFailing', () => {
     const evaluate = evaluator(NOTIFICATIONS_FAILING);
     let out: ReturnType<typeof evaluate> = [];
     for (let i = 0; i <= 10; i++) {
-      out = evaluate(signals({ pager: { success: 4, failure: i * 2 }, slack: { success: 10 + i, failure: i } }), i * 60_000);
+      out = evaluate(
+        signals({ pager: { success: 4, failure: i * 2 }, slack: { success: 10 + i, failure: i } }),
+        i * 60_000,
+      );
     }
     expect(out).toEqual([{ labels: { receiver: 'pager' }, value: 20 }]);
     // 16 minutes without a failure: the failures left the window.
@@ -57,11 +66,17 @@ describe('LedgerExporterNotificationsFailing', () => {
     const def = findDefinition(NOTIFICATIONS_FAILING)!;
     const labels = { alertname: NOTIFICATIONS_FAILING, receiver: 'pager' };
     expect(deliveryTargets(def.delivery, labels, receivers.slice(2), receivers).map((r) => r.name)).toEqual(['slack']);
-    expect(deliveryTargets(def.delivery, labels, [receivers[3]!], receivers).map((r) => r.name)).toEqual(['am', 'am-dr', 'slack']);
+    expect(deliveryTargets(def.delivery, labels, [receivers[3]!], receivers).map((r) => r.name)).toEqual([
+      'am',
+      'am-dr',
+      'slack',
+    ]);
   });
 
   it('other alerts keep exactly their routed receivers', () => {
     const def = findDefinition('LedgerNodeDown')!;
-    expect(deliveryTargets(def.delivery, { receiver: 'pager' }, receivers.slice(1, 3), receivers).map((r) => r.name)).toEqual(['am-dr', 'slack']);
+    expect(
+      deliveryTargets(def.delivery, { receiver: 'pager' }, receivers.slice(1, 3), receivers).map((r) => r.name),
+    ).toEqual(['am-dr', 'slack']);
   });
 });

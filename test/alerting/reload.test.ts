@@ -12,7 +12,13 @@ import type { ExporterConfig } from '../../src/domain.js';
 import { createLogger } from '../../src/logger.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { waitFor } from '../support/processes.js';
-import { alertingFleetConfig, closeAlertingRig, nodeDownToWebhook, startWebhook, type Notified } from '../support/alertingDaemon.js';
+import {
+  alertingFleetConfig,
+  closeAlertingRig,
+  nodeDownToWebhook,
+  startWebhook,
+  type Notified,
+} from '../support/alertingDaemon.js';
 
 const NODE = 'rl-1';
 const HOLD_MS = 1500;
@@ -28,40 +34,74 @@ describe('built-in alerting across a config reload', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-alerting-reload-'));
-    fleet = await SimFleet.start([{ name: NODE, network: 'rl', build: 'current', peers: 5 }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 });
+    fleet = await SimFleet.start([{ name: NODE, network: 'rl', build: 'current', peers: 5 }], {
+      host: '127.0.0.1',
+      layout: 'port-per-node',
+      blockTimeMs: 500,
+    });
     let url: string;
     ({ server: hook, url } = await startWebhook((body) => {
-      posts.push({ at: Date.now(), status: body.status ?? '', nodes: (body.alerts ?? []).map((a) => a.labels.node ?? '') });
+      posts.push({
+        at: Date.now(),
+        status: body.status ?? '',
+        nodes: (body.alerts ?? []).map((a) => a.labels.node ?? ''),
+      });
       // The first notification is answered late, so the reload happens while it is in flight.
       const first = posts.length === 1;
       if (first) onFirstPost?.();
       return first ? HOLD_MS : 0;
     }));
     const alerting = nodeDownToWebhook(dir, url);
-    config = alertingFleetConfig(fleet.nodes, { dir, network: 'rl', intervalMs: 300, timeoutMs: 250, concurrency: 4, maxUpstreamSeries: 500, alerting });
-    daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), defaultMetrics: false, components: [alertingComponent()] });
+    config = alertingFleetConfig(fleet.nodes, {
+      dir,
+      network: 'rl',
+      intervalMs: 300,
+      timeoutMs: 250,
+      concurrency: 4,
+      maxUpstreamSeries: 500,
+      alerting,
+    });
+    daemon = await startDaemon(config, {
+      logger: createLogger({ level: 'silent' }),
+      defaultMetrics: false,
+      components: [alertingComponent()],
+    });
   }, 60_000);
 
   afterAll(() => closeAlertingRig({ daemon, fleet, receiver: hook, dir }));
 
-  it('a notification in flight during a reload is delivered once; the resolved one goes through the new queue', { timeout: 60_000 }, async () => {
-    await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: 20_000, intervalMs: 50 });
-    const inFlight = new Promise<void>((r) => (onFirstPost = r));
-    await fleet.node(NODE).kill();
-    await inFlight;
-    const reloadedAt = Date.now();
-    // A change of the alerting section only (a new repeat interval): the receivers are rebuilt.
-    daemon.applyConfig({ ...config, alerting: { ...config.alerting!, routing: { ...config.alerting!.routing, repeatIntervalMs: 7_200_000 } } });
-    // Long enough for the held answer, a re-send through the new queue if the first were counted
-    // as failed, and a further group interval.
-    await new Promise((r) => setTimeout(r, HOLD_MS + 3000));
-    const firing = posts.filter((p) => p.status === 'firing');
-    expect(firing.map((p) => p.nodes)).toEqual([[NODE]]);
-    expect(firing[0]!.at).toBeLessThanOrEqual(reloadedAt);
+  it(
+    'a notification in flight during a reload is delivered once; the resolved one goes through the new queue',
+    { timeout: 60_000 },
+    async () => {
+      await waitFor('first poll round', () => (daemon.ready() ? true : undefined), {
+        timeoutMs: 20_000,
+        intervalMs: 50,
+      });
+      const inFlight = new Promise<void>((r) => (onFirstPost = r));
+      await fleet.node(NODE).kill();
+      await inFlight;
+      const reloadedAt = Date.now();
+      // A change of the alerting section only (a new repeat interval): the receivers are rebuilt.
+      daemon.applyConfig({
+        ...config,
+        alerting: { ...config.alerting!, routing: { ...config.alerting!.routing, repeatIntervalMs: 7_200_000 } },
+      });
+      // Long enough for the held answer, a re-send through the new queue if the first were counted
+      // as failed, and a further group interval.
+      await new Promise((r) => setTimeout(r, HOLD_MS + 3000));
+      const firing = posts.filter((p) => p.status === 'firing');
+      expect(firing.map((p) => p.nodes)).toEqual([[NODE]]);
+      expect(firing[0]!.at).toBeLessThanOrEqual(reloadedAt);
 
-    await fleet.node(NODE).revive();
-    await waitFor('resolved notification', async () => (posts.some((p) => p.status === 'resolved') ? true : undefined), { timeoutMs: 20_000, intervalMs: 100 });
-    expect(posts.filter((p) => p.status === 'resolved').map((p) => p.nodes)).toEqual([[NODE]]);
-    expect(posts.filter((p) => p.status === 'firing')).toHaveLength(1);
-  });
+      await fleet.node(NODE).revive();
+      await waitFor(
+        'resolved notification',
+        async () => (posts.some((p) => p.status === 'resolved') ? true : undefined),
+        { timeoutMs: 20_000, intervalMs: 100 },
+      );
+      expect(posts.filter((p) => p.status === 'resolved').map((p) => p.nodes)).toEqual([[NODE]]);
+      expect(posts.filter((p) => p.status === 'firing')).toHaveLength(1);
+    },
+  );
 });

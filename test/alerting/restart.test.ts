@@ -23,12 +23,20 @@ interface Hook {
   alerts: Array<{ status: string; labels: Record<string, string> }>;
 }
 interface Listed {
-  alerts: Array<{ name: string; state: string; activeAt: string; firingSince?: string; labels: Record<string, string> }>;
+  alerts: Array<{
+    name: string;
+    state: string;
+    activeAt: string;
+    firingSince?: string;
+    labels: Record<string, string>;
+  }>;
 }
 
 /** Only LedgerNodeDown (for 3s) to one webhook; groups sent at once, repeated after an hour. */
 function writeConfig(dir: string, fleet: SimFleet, hookUrl: string): string {
-  const rules = Object.fromEntries(ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]));
+  const rules = Object.fromEntries(
+    ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]),
+  );
   const file = path.join(dir, 'fleet.yaml');
   writeFileSync(
     file,
@@ -127,7 +135,8 @@ describe('alert state across restarts of the exporter', () => {
     await rig?.close();
   });
 
-  const listed = async (e: ExporterChild) => ((await (await fetch(`${e.url}/api/alerts`)).json()) as Listed).alerts.filter((a) => a.name === 'LedgerNodeDown');
+  const listed = async (e: ExporterChild) =>
+    ((await (await fetch(`${e.url}/api/alerts`)).json()) as Listed).alerts.filter((a) => a.name === 'LedgerNodeDown');
   const count = (status: string) => received.filter((m) => m.status === status).length;
   const start = async () => (exporter = await startExporter(configPath));
   const sigterm = async () => {
@@ -135,50 +144,83 @@ describe('alert state across restarts of the exporter', () => {
     expect((await exporter!.exited(WAIT)).code).toBe(0);
   };
 
-  it('pending survives SIGTERM with its activeAt; firing survives SIGTERM and kill -9 without a repeat; a recovery while down is resolved', { timeout: 12 * WAIT }, async () => {
-    let e = await start();
-    await waitFor('first evaluation', async () => ((await fetch(`${e.url}/readyz`)).ok ? true : undefined), { timeoutMs: WAIT });
-    await fleet.node(VICTIM).kill();
-    const pending = await waitFor('pending', async () => (await listed(e)).find((a) => a.state === 'pending'), { timeoutMs: WAIT });
+  it(
+    'pending survives SIGTERM with its activeAt; firing survives SIGTERM and kill -9 without a repeat; a recovery while down is resolved',
+    { timeout: 12 * WAIT },
+    async () => {
+      let e = await start();
+      await waitFor('first evaluation', async () => ((await fetch(`${e.url}/readyz`)).ok ? true : undefined), {
+        timeoutMs: WAIT,
+      });
+      await fleet.node(VICTIM).kill();
+      const pending = await waitFor('pending', async () => (await listed(e)).find((a) => a.state === 'pending'), {
+        timeoutMs: WAIT,
+      });
 
-    // SIGTERM while pending: `for` keeps counting from the first activeAt.
-    await sigterm();
-    e = await start();
-    const firing = await waitFor('firing after the restart', async () => (await listed(e)).find((a) => a.state === 'firing'), { timeoutMs: WAIT });
-    expect(firing.activeAt).toBe(pending.activeAt);
-    await waitFor('the firing notification', () => (count('firing') === 1 ? true : undefined), { timeoutMs: WAIT });
-
-    // SIGTERM while firing, then kill -9 while firing: still firing since the same time, nothing re-sent.
-    for (const stop of [sigterm, () => exporter!.kill()]) {
-      await stop();
+      // SIGTERM while pending: `for` keeps counting from the first activeAt.
+      await sigterm();
       e = await start();
-      const again = await waitFor('firing restored', async () => (await listed(e)).find((a) => a.state === 'firing'), { timeoutMs: WAIT });
-      expect(again.firingSince).toBe(firing.firingSince);
-      expect(again.activeAt).toBe(pending.activeAt);
-      // Several group intervals pass: the notification log says it was sent.
-      await e.waitForLog('some evaluations', (l) => typeof l.msg === 'string' && l.msg === 'built-in alerting on', WAIT);
-      await new Promise((r) => setTimeout(r, 2_500));
+      const firing = await waitFor(
+        'firing after the restart',
+        async () => (await listed(e)).find((a) => a.state === 'firing'),
+        { timeoutMs: WAIT },
+      );
+      expect(firing.activeAt).toBe(pending.activeAt);
+      await waitFor('the firing notification', () => (count('firing') === 1 ? true : undefined), { timeoutMs: WAIT });
+
+      // SIGTERM while firing, then kill -9 while firing: still firing since the same time, nothing re-sent.
+      for (const stop of [sigterm, () => exporter!.kill()]) {
+        await stop();
+        e = await start();
+        const again = await waitFor(
+          'firing restored',
+          async () => (await listed(e)).find((a) => a.state === 'firing'),
+          { timeoutMs: WAIT },
+        );
+        expect(again.firingSince).toBe(firing.firingSince);
+        expect(again.activeAt).toBe(pending.activeAt);
+        // Several group intervals pass: the notification log says it was sent.
+        await e.waitForLog(
+          'some evaluations',
+          (l) => typeof l.msg === 'string' && l.msg === 'built-in alerting on',
+          WAIT,
+        );
+        await new Promise((r) => setTimeout(r, 2_500));
+        expect(count('firing')).toBe(1);
+      }
+
+      // kill -9 while firing; the node recovers while the exporter is down; the restart resolves it.
+      await exporter!.kill();
+      await fleet.node(VICTIM).revive();
+      e = await start();
+      await waitFor('the resolved notification', () => (count('resolved') === 1 ? true : undefined), {
+        timeoutMs: WAIT,
+      });
+      expect(received.filter((m) => m.status === 'resolved')[0]!.alerts[0]!.labels).toMatchObject({
+        alertname: 'LedgerNodeDown',
+        node: VICTIM,
+      });
       expect(count('firing')).toBe(1);
-    }
+      await sigterm();
+    },
+  );
 
-    // kill -9 while firing; the node recovers while the exporter is down; the restart resolves it.
-    await exporter!.kill();
-    await fleet.node(VICTIM).revive();
-    e = await start();
-    await waitFor('the resolved notification', () => (count('resolved') === 1 ? true : undefined), { timeoutMs: WAIT });
-    expect(received.filter((m) => m.status === 'resolved')[0]!.alerts[0]!.labels).toMatchObject({ alertname: 'LedgerNodeDown', node: VICTIM });
-    expect(count('firing')).toBe(1);
-    await sigterm();
-  });
-
-  it('a corrupt state file is reported, kept aside, and the exporter starts with empty state', { timeout: 3 * WAIT }, async () => {
-    writeFileSync(path.join(dir, 'state', ALERT_STATE_FILE), '{"version":1,"instances":[{"id":');
-    const e = await start();
-    const line = await e.waitForLog('the damaged-state report', (l) => typeof l.msg === 'string' && l.msg.includes('damaged'), WAIT);
-    expect(line.msg).toMatch(/alert state file damaged \(not JSON .*\): kept as .*alerts\.json\.damaged-\S+Z;/);
-    expect((await fetch(`${e.url}/api/alerts`)).status).toBe(200);
-    await sigterm();
-  });
+  it(
+    'a corrupt state file is reported, kept aside, and the exporter starts with empty state',
+    { timeout: 3 * WAIT },
+    async () => {
+      writeFileSync(path.join(dir, 'state', ALERT_STATE_FILE), '{"version":1,"instances":[{"id":');
+      const e = await start();
+      const line = await e.waitForLog(
+        'the damaged-state report',
+        (l) => typeof l.msg === 'string' && l.msg.includes('damaged'),
+        WAIT,
+      );
+      expect(line.msg).toMatch(/alert state file damaged \(not JSON .*\): kept as .*alerts\.json\.damaged-\S+Z;/);
+      expect((await fetch(`${e.url}/api/alerts`)).status).toBe(200);
+      await sigterm();
+    },
+  );
 });
 
 describe('a notification in flight at SIGTERM', () => {
@@ -196,7 +238,11 @@ describe('a notification in flight at SIGTERM', () => {
 
   const count = (list: Hook[], status: string) => list.filter((m) => m.status === status).length;
   const sigtermWhenArrived = async (status: string, n: number) => {
-    await waitFor(`${status} notification #${n} at the hook`, () => (count(rig.arrived, status) === n ? true : undefined), { timeoutMs: WAIT, intervalMs: 20 });
+    await waitFor(
+      `${status} notification #${n} at the hook`,
+      () => (count(rig.arrived, status) === n ? true : undefined),
+      { timeoutMs: WAIT, intervalMs: 20 },
+    );
     exporter!.child.kill('SIGTERM');
     return exporter!.exited(WAIT);
   };
@@ -207,35 +253,43 @@ describe('a notification in flight at SIGTERM', () => {
     await new Promise((r) => setTimeout(r, 2_500));
   };
 
-  it('is delivered before the exit and not sent again after the restart; one past the bound is sent after it', { timeout: 8 * WAIT }, async () => {
-    // The hook answers after 2 s, inside the shutdown's 5 s bound for sends in flight.
-    rig.hold(2_000);
-    exporter = await startExporter(rig.configPath);
-    await rig.fleet.node(VICTIM).kill();
-    const exit = await sigtermWhenArrived('firing', 1);
-    expect(exit.code).toBe(0);
-    expect(count(rig.answered, 'firing')).toBe(1);
+  it(
+    'is delivered before the exit and not sent again after the restart; one past the bound is sent after it',
+    { timeout: 8 * WAIT },
+    async () => {
+      // The hook answers after 2 s, inside the shutdown's 5 s bound for sends in flight.
+      rig.hold(2_000);
+      exporter = await startExporter(rig.configPath);
+      await rig.fleet.node(VICTIM).kill();
+      const exit = await sigtermWhenArrived('firing', 1);
+      expect(exit.code).toBe(0);
+      expect(count(rig.answered, 'firing')).toBe(1);
 
-    rig.hold(0);
-    await startAndSettle();
-    expect(count(rig.arrived, 'firing')).toBe(1);
+      rig.hold(0);
+      await startAndSettle();
+      expect(count(rig.arrived, 'firing')).toBe(1);
 
-    // The hook holds the resolved notification past the bound: the exporter exits without it
-    // and sends it again after the restart (at least once, never lost).
-    rig.hold(60_000);
-    await rig.fleet.node(VICTIM).revive();
-    const started = Date.now();
-    const late = await sigtermWhenArrived('resolved', 1);
-    expect(late.code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(WAIT);
-    expect(count(rig.answered, 'resolved')).toBe(0);
+      // The hook holds the resolved notification past the bound: the exporter exits without it
+      // and sends it again after the restart (at least once, never lost).
+      rig.hold(60_000);
+      await rig.fleet.node(VICTIM).revive();
+      const started = Date.now();
+      const late = await sigtermWhenArrived('resolved', 1);
+      expect(late.code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(WAIT);
+      expect(count(rig.answered, 'resolved')).toBe(0);
 
-    rig.hold(0);
-    await startAndSettle();
-    await waitFor('the resolved notification sent again', () => (count(rig.answered, 'resolved') === 1 ? true : undefined), { timeoutMs: WAIT });
-    expect(count(rig.arrived, 'resolved')).toBe(2);
-    expect(count(rig.arrived, 'firing')).toBe(1);
-    exporter.child.kill('SIGTERM');
-    expect((await exporter.exited(WAIT)).code).toBe(0);
-  });
+      rig.hold(0);
+      await startAndSettle();
+      await waitFor(
+        'the resolved notification sent again',
+        () => (count(rig.answered, 'resolved') === 1 ? true : undefined),
+        { timeoutMs: WAIT },
+      );
+      expect(count(rig.arrived, 'resolved')).toBe(2);
+      expect(count(rig.arrived, 'firing')).toBe(1);
+      exporter.child.kill('SIGTERM');
+      expect((await exporter.exited(WAIT)).code).toBe(0);
+    },
+  );
 });

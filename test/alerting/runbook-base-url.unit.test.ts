@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, formatProblem, parseConfig } from '../../src/config/index.js';
 
-const yaml = (runbook: string) => `nodes:\n  - name: a\n    url: http://10.0.0.1:9710\nalerting:\n  runbookBaseUrl: ${runbook}\n`;
+const yaml = (runbook: string) =>
+  `nodes:\n  - name: a\n    url: http://10.0.0.1:9710\nalerting:\n  runbookBaseUrl: ${runbook}\n`;
 
 function problems(text: string): string[] {
   try {
@@ -18,11 +19,17 @@ function problems(text: string): string[] {
 describe('alerting.runbookBaseUrl', () => {
   it('accepts an http(s) URL', () => {
     expect(problems(yaml('https://git.example.org/ops/alerts/RUNBOOKS.md'))).toEqual([]);
-    expect(parseConfig(yaml('https://git.example.org/r.md'), { file: 'fleet.yaml', env: {} }).alerting?.runbookBase).toBe('https://git.example.org/r.md');
+    expect(
+      parseConfig(yaml('https://git.example.org/r.md'), { file: 'fleet.yaml', env: {} }).alerting?.runbookBase,
+    ).toBe('https://git.example.org/r.md');
   });
 
   it('refuses what is not one, at its key', () => {
-    expect(problems(yaml('runbooks page'))).toEqual(['fleet.yaml:5:19: alerting.runbookBaseUrl: invalid URL: expected e.g. https://git.example.org/ops/alerts/RUNBOOKS.md']);
-    expect(problems(yaml('javascript:alert(1)'))).toEqual(['fleet.yaml:5:19: alerting.runbookBaseUrl: URL scheme must be http or https']);
+    expect(problems(yaml('runbooks page'))).toEqual([
+      'fleet.yaml:5:19: alerting.runbookBaseUrl: invalid URL: expected e.g. https://git.example.org/ops/alerts/RUNBOOKS.md',
+    ]);
+    expect(problems(yaml('javascript:alert(1)'))).toEqual([
+      'fleet.yaml:5:19: alerting.runbookBaseUrl: URL scheme must be http or https',
+    ]);
   });
 });

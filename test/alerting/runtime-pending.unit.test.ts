@@ -21,7 +21,15 @@ const M = 60 * S;
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const zero = Object.fromEntries(FAILURE_REASONS.map((r) => [r, 0])) as Record<FailureReason, number>;
 const down: FleetSnapshot = {
-  nodes: [{ name: 'a', network: 'main', labels: {}, up: false, probes: [{ probe: 'health', supported: true, failures: zero, consecutiveFailures: 3, backingOff: false }] }],
+  nodes: [
+    {
+      name: 'a',
+      network: 'main',
+      labels: {},
+      up: false,
+      probes: [{ probe: 'health', supported: true, failures: zero, consecutiveFailures: 3, backingOff: false }],
+    },
+  ],
   networks: [{ network: 'main', decimals: 9, nodes: 1, nodesUp: 0, versions: 1 }],
 };
 
@@ -50,8 +58,17 @@ describe('a pending alert in the state file', () => {
     definitions: [findDefinition('LedgerNodeDown')!],
     clock: { wall: () => clock, mono: () => clock },
   };
-  const savedAt = () => waitFor('the state file', async () => (await loadAlertState(dir)).state?.savedAt, { timeoutMs: 5_000, intervalMs: 10 });
-  const savedBy = (t: number) => waitFor(`a state saved at ${t - T0} ms`, async () => ((await loadAlertState(dir)).state?.savedAt === t ? t : undefined), { timeoutMs: 5_000, intervalMs: 10 });
+  const savedAt = () =>
+    waitFor('the state file', async () => (await loadAlertState(dir)).state?.savedAt, {
+      timeoutMs: 5_000,
+      intervalMs: 10,
+    });
+  const savedBy = (t: number) =>
+    waitFor(
+      `a state saved at ${t - T0} ms`,
+      async () => ((await loadAlertState(dir)).state?.savedAt === t ? t : undefined),
+      { timeoutMs: 5_000, intervalMs: 10 },
+    );
 
   it('is written each minute it stays pending, and a restart 5 s after 70 minutes keeps its start', async () => {
     const first = new AlertingRuntime(settings, deps);
@@ -67,12 +84,16 @@ describe('a pending alert in the state file', () => {
       first.evaluate();
     }
     await savedBy(T0 + 70 * M);
-    expect(first.list()).toMatchObject([{ name: 'LedgerNodeDown', state: 'pending', activeAt: new Date(T0).toISOString() }]);
+    expect(first.list()).toMatchObject([
+      { name: 'LedgerNodeDown', state: 'pending', activeAt: new Date(T0).toISOString() },
+    ]);
     // A kill now (no shutdown save), and a start 5 s later: the outage was 5 s, not 70 minutes.
     clock = T0 + 70 * M + 5 * S;
     const second = new AlertingRuntime(settings, deps);
     await second.start();
-    expect(second.list()).toMatchObject([{ name: 'LedgerNodeDown', state: 'pending', activeAt: new Date(T0).toISOString() }]);
+    expect(second.list()).toMatchObject([
+      { name: 'LedgerNodeDown', state: 'pending', activeAt: new Date(T0).toISOString() },
+    ]);
     await second.stop();
     await first.stop();
   });

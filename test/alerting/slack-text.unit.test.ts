@@ -14,13 +14,22 @@ describe('Slack payload text', () => {
         groupLabels: { alertname: 'LedgerNodeDown' },
         status: 'firing',
         createdAt: 0,
-        alerts: [{ id: 'a', status: 'firing', labels: { alertname: 'LedgerNodeDown', severity: 'critical' }, annotations: { summary: hostile }, startsAt: 0 }],
+        alerts: [
+          {
+            id: 'a',
+            status: 'firing',
+            labels: { alertname: 'LedgerNodeDown', severity: 'critical' },
+            annotations: { summary: hostile },
+            startsAt: 0,
+          },
+        ],
       },
       { externalUrl: 'http://127.0.0.1:9715', now: 0 },
     ) as { text: string; blocks: Array<{ text?: { type: string; text: string } }> };
     expect(payload.text).toContain('node &lt;!channel&gt; says &lt;https://evil.example|click&gt; &amp; more');
     expect(payload.text).not.toMatch(/<!channel>|<https:/);
     // In the blocks the same text is plain_text, which Slack never formats.
-    for (const b of payload.blocks.filter((x) => x.text?.text.includes('channel'))) expect(b.text!.type).toBe('plain_text');
+    for (const b of payload.blocks.filter((x) => x.text?.text.includes('channel')))
+      expect(b.text!.type).toBe('plain_text');
   });
 });

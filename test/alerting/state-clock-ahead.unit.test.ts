@@ -22,7 +22,15 @@ const M = 60 * S;
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const zero = Object.fromEntries(FAILURE_REASONS.map((r) => [r, 0])) as Record<FailureReason, number>;
 const down: FleetSnapshot = {
-  nodes: [{ name: 'a', network: 'main', labels: {}, up: false, probes: [{ probe: 'health', supported: true, failures: zero, consecutiveFailures: 3, backingOff: false }] }],
+  nodes: [
+    {
+      name: 'a',
+      network: 'main',
+      labels: {},
+      up: false,
+      probes: [{ probe: 'health', supported: true, failures: zero, consecutiveFailures: 3, backingOff: false }],
+    },
+  ],
   networks: [{ network: 'main', decimals: 9, nodes: 1, nodesUp: 0, versions: 1 }],
 };
 
@@ -33,9 +41,20 @@ describe('alert state saved under a clock that ran ahead', () => {
   it('a pending alert saved an hour in the future fires `for` after the restart, not an hour later', async () => {
     const ahead = T0 + 60 * M;
     const labels = { alertname: 'LedgerNodeDown', severity: 'critical', node: 'a', network: 'main' };
-    const instance = { id: fingerprint(labels), alertname: 'LedgerNodeDown', labels, annotations: {}, state: 'pending', value: 1, activeAt: ahead };
+    const instance = {
+      id: fingerprint(labels),
+      alertname: 'LedgerNodeDown',
+      labels,
+      annotations: {},
+      state: 'pending',
+      value: 1,
+      activeAt: ahead,
+    };
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, ALERT_STATE_FILE), JSON.stringify({ version: 1, savedAt: ahead, instances: [instance], dispatcher: { log: {}, pushed: {} } }));
+    writeFileSync(
+      path.join(dir, ALERT_STATE_FILE),
+      JSON.stringify({ version: 1, savedAt: ahead, instances: [instance], dispatcher: { log: {}, pushed: {} } }),
+    );
     const clock = new ManualClock(T0);
     const settings: AlertingSettings = {
       stateDir: dir,
@@ -60,12 +79,16 @@ describe('alert state saved under a clock that ran ahead', () => {
     };
     const runtime = new AlertingRuntime(settings, deps);
     await runtime.start();
-    expect(runtime.list()).toMatchObject([{ name: 'LedgerNodeDown', state: 'pending', activeAt: new Date(T0).toISOString() }]);
+    expect(runtime.list()).toMatchObject([
+      { name: 'LedgerNodeDown', state: 'pending', activeAt: new Date(T0).toISOString() },
+    ]);
     for (let t = 15 * S; t <= 2 * M + 15 * S; t += 15 * S) {
       clock.advance(15 * S);
       runtime.evaluate();
     }
-    expect(runtime.list()).toMatchObject([{ name: 'LedgerNodeDown', state: 'firing', activeAt: new Date(T0).toISOString() }]);
+    expect(runtime.list()).toMatchObject([
+      { name: 'LedgerNodeDown', state: 'firing', activeAt: new Date(T0).toISOString() },
+    ]);
     await runtime.stop();
   });
 });

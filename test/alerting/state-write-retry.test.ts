@@ -11,7 +11,13 @@ import { standardComponents } from '../../src/daemon/features.js';
 import { createLogger } from '../../src/logger.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { waitFor } from '../support/processes.js';
-import { alertingFleetConfig, closeAlertingRig, nodeDownToWebhook, startWebhook, type Notified } from '../support/alertingDaemon.js';
+import {
+  alertingFleetConfig,
+  closeAlertingRig,
+  nodeDownToWebhook,
+  startWebhook,
+  type Notified,
+} from '../support/alertingDaemon.js';
 import type { Server } from 'node:http';
 
 const NETWORK = 'wrt';
@@ -36,17 +42,34 @@ describe('alert state writes that fail', () => {
       ['wrt-1', VICTIM].map((name) => ({ name, network: NETWORK, build: 'current' as const, peers: 5 })),
       { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
     );
-    const hook = await startWebhook((b) => void notified.push({ at: Date.now(), status: b.status ?? '', nodes: (b.alerts ?? []).map((a) => a.labels.node ?? '') }));
+    const hook = await startWebhook(
+      (b) =>
+        void notified.push({
+          at: Date.now(),
+          status: b.status ?? '',
+          nodes: (b.alerts ?? []).map((a) => a.labels.node ?? ''),
+        }),
+    );
     rig.receiver = hook.server;
     const alerting = nodeDownToWebhook(rig.dir, hook.url);
     stateDir = alerting.stateDir;
     // The atomic write's temp file (files/atomicFile.ts) is named after the writing process.
     blocker = path.join(stateDir, `.${ALERT_STATE_FILE}.${process.pid}.tmp`);
-    const config = alertingFleetConfig(rig.fleet.nodes, { dir: rig.dir, network: NETWORK, intervalMs: 250, timeoutMs: 200, concurrency: 4, maxUpstreamSeries: 100, alerting });
+    const config = alertingFleetConfig(rig.fleet.nodes, {
+      dir: rig.dir,
+      network: NETWORK,
+      intervalMs: 250,
+      timeoutMs: 200,
+      concurrency: 4,
+      maxUpstreamSeries: 100,
+      alerting,
+    });
     // The components an operator runs: the status page shows the problem too.
     const logger = createLogger({ level: 'silent' });
     rig.daemon = await startDaemon(config, { logger, defaultMetrics: false, components: standardComponents(logger) });
-    await waitFor('the first state file', async () => (rig.daemon!.ready() && saved().instances) || undefined, { timeoutMs: 10_000 });
+    await waitFor('the first state file', async () => (rig.daemon!.ready() && saved().instances) || undefined, {
+      timeoutMs: 10_000,
+    });
   }, 30_000);
 
   afterAll(() => closeAlertingRig(rig));
@@ -55,23 +78,41 @@ describe('alert state writes that fail', () => {
     mkdirSync(blocker);
     await rig.fleet!.node(VICTIM).kill();
     await waitFor('the page', async () => notified.find((n) => n.status === 'firing'), { timeoutMs: 10_000 });
-    const failures = await waitFor('a counted failure', async () => {
-      const line = (await text('/metrics')).split('\n').find((l) => l.startsWith('ledger_alert_state_write_failures_total '));
-      return line && Number(line.split(' ')[1]) >= 1 ? line : undefined;
-    }, { timeoutMs: 10_000 });
+    const failures = await waitFor(
+      'a counted failure',
+      async () => {
+        const line = (await text('/metrics'))
+          .split('\n')
+          .find((l) => l.startsWith('ledger_alert_state_write_failures_total '));
+        return line && Number(line.split(' ')[1]) >= 1 ? line : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(failures).toMatch(/ [1-9]\d*$/);
     const readyz = await fetch(`${rig.daemon!.url}/readyz`);
     expect(readyz.status).toBe(200);
-    expect(await readyz.text()).toMatch(/^ready\nwarning: alert state not written since \S+ \(\d+ failed writes, retrying\): .*EISDIR/);
-    expect((JSON.parse(await text('/api/v1/nodes')) as { notices: string[] }).notices[0]).toMatch(/alert state not written since/);
+    expect(await readyz.text()).toMatch(
+      /^ready\nwarning: alert state not written since \S+ \(\d+ failed writes, retrying\): .*EISDIR/,
+    );
+    expect((JSON.parse(await text('/api/v1/nodes')) as { notices: string[] }).notices[0]).toMatch(
+      /alert state not written since/,
+    );
     expect(await text('/')).toMatch(/<p id="notices"[^>]*>alert state not written since/);
     expect(saved().instances.filter((i) => i.state === 'firing')).toEqual([]);
     // Room comes back; the alert state does not change (the node stays down).
     rmSync(blocker, { recursive: true });
-    await waitFor('the retried write', async () => saved().instances.find((i) => i.state === 'firing' && i.labels.node === VICTIM), { timeoutMs: 15_000 });
+    await waitFor(
+      'the retried write',
+      async () => saved().instances.find((i) => i.state === 'firing' && i.labels.node === VICTIM),
+      { timeoutMs: 15_000 },
+    );
     const entries = Object.values(saved().dispatcher.log);
     expect(entries.some((e) => e.at > 0 && e.firing.length === 1)).toBe(true);
-    await waitFor('/readyz without the warning', async () => ((await text('/readyz')) === 'ready\n' ? true : undefined), { timeoutMs: 5_000 });
+    await waitFor(
+      '/readyz without the warning',
+      async () => ((await text('/readyz')) === 'ready\n' ? true : undefined),
+      { timeoutMs: 5_000 },
+    );
     expect(notified.filter((n) => n.status === 'firing')).toHaveLength(1);
   }, 40_000);
 });

@@ -28,7 +28,11 @@ describe('alerting taken away and given back by two reloads', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-alerting-toggle-'));
-    fleet = await SimFleet.start([{ name: NODE, network: 'tg', build: 'current', peers: 5 }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 });
+    fleet = await SimFleet.start([{ name: NODE, network: 'tg', build: 'current', peers: 5 }], {
+      host: '127.0.0.1',
+      layout: 'port-per-node',
+      blockTimeMs: 500,
+    });
     let url: string;
     ({ server: hook, url } = await startWebhook(() => {
       // The first notification is answered late: shutting alerting down waits for it.
@@ -37,13 +41,29 @@ describe('alerting taken away and given back by two reloads', () => {
       return first ? HOLD_MS : 0;
     }));
     const alerting = nodeDownToWebhook(dir, url);
-    config = alertingFleetConfig(fleet.nodes, { dir, network: 'tg', intervalMs: 300, timeoutMs: 250, concurrency: 4, maxUpstreamSeries: 500, alerting });
-    daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), defaultMetrics: false, components: [alertingComponent()] });
+    config = alertingFleetConfig(fleet.nodes, {
+      dir,
+      network: 'tg',
+      intervalMs: 300,
+      timeoutMs: 250,
+      concurrency: 4,
+      maxUpstreamSeries: 500,
+      alerting,
+    });
+    daemon = await startDaemon(config, {
+      logger: createLogger({ level: 'silent' }),
+      defaultMetrics: false,
+      components: [alertingComponent()],
+    });
   }, 60_000);
 
   afterAll(() => closeAlertingRig({ daemon, fleet, receiver: hook, dir }));
 
-  const alertsApi = async () => (await (await fetch(`${daemon.url}/api/alerts`)).json()) as { enabled: boolean; alerts: Array<{ name: string; state: string }> };
+  const alertsApi = async () =>
+    (await (await fetch(`${daemon.url}/api/alerts`)).json()) as {
+      enabled: boolean;
+      alerts: Array<{ name: string; state: string }>;
+    };
 
   it('ends with alerting on, evaluating again', { timeout: 60_000 }, async () => {
     await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: 20_000, intervalMs: 50 });
@@ -60,7 +80,9 @@ describe('alerting taken away and given back by two reloads', () => {
       'alerting on again with the node down firing',
       async () => {
         const api = await alertsApi();
-        return api.enabled && api.alerts.some((a) => a.name === 'LedgerNodeDown' && a.state === 'firing') ? api : undefined;
+        return api.enabled && api.alerts.some((a) => a.name === 'LedgerNodeDown' && a.state === 'firing')
+          ? api
+          : undefined;
       },
       { timeoutMs: 10_000, intervalMs: 100 },
     );

@@ -55,8 +55,14 @@ describe.skipIf(tools.skip)(`alert-rules output loaded alone into Prometheus${to
     expect(rules.code).toBe(0);
     rulesFile = join(dir, 'deployment.rules.yml');
     writeFileSync(rulesFile, rules.stdout);
-    daemon = await startDaemon(await loadConfigFile(configFile), { logger: createLogger({ level: 'silent' }), defaultMetrics: false });
-    const running = await startPrometheus(requireTool(tools, 'prometheus'), dir, { targets: [new URL(daemon.url).host], ruleFiles: [rulesFile] });
+    daemon = await startDaemon(await loadConfigFile(configFile), {
+      logger: createLogger({ level: 'silent' }),
+      defaultMetrics: false,
+    });
+    const running = await startPrometheus(requireTool(tools, 'prometheus'), dir, {
+      targets: [new URL(daemon.url).host],
+      ruleFiles: [rulesFile],
+    });
     prometheus = running.process;
     promUrl = running.url;
   }, 60_000);

@@ -21,7 +21,14 @@ function configFile(name: string, lines: string[]): string {
   return file;
 }
 
-type Rule = { alert?: string; record?: string; expr: string; for: string; labels: { severity: string }; annotations: { runbook_url: string } };
+type Rule = {
+  alert?: string;
+  record?: string;
+  expr: string;
+  for: string;
+  labels: { severity: string };
+  annotations: { runbook_url: string };
+};
 const rulesOf = (text: string) => (parse(text) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
 
 describe('alert-rules command', () => {
@@ -35,27 +42,38 @@ describe('alert-rules command', () => {
     expect(r.stdout.endsWith(group)).toBe(true);
   });
 
-  it.skipIf(tools.skip)(`applies the deployment's overrides and runbook links, and promtool loads the result${tools.skipNote}`, async () => {
-    const file = configFile('tuned.yaml', [
-      'alerting:',
-      `  stateDir: ${join(dir, 'state')}`,
-      '  runbookBaseUrl: https://runbooks.example.org/ledger.md',
-      '  rules:',
-      '    LedgerNodeDown: {for: 5m, severity: warning}',
-      '    LedgerNodeLowPeers: {threshold: 3}',
-      '    LedgerMiningUpgradeApproaching: {enabled: false}',
-    ]);
-    const r = await runCli(['alert-rules', '--config', file]);
-    expect(r.code).toBe(0);
-    const rules = rulesOf(r.stdout).filter((x) => x.alert !== undefined);
-    expect(rules.map((x) => x.alert).sort()).toEqual(ALERT_DEFINITIONS.map((d) => d.name).filter((n) => n !== 'LedgerMiningUpgradeApproaching').sort());
-    expect(rules.find((x) => x.alert === 'LedgerNodeDown')).toMatchObject({ for: '5m', labels: { severity: 'warning' }, annotations: { runbook_url: 'https://runbooks.example.org/ledger.md#ledgernodedown' } });
-    expect(rules.find((x) => x.alert === 'LedgerNodeLowPeers')!.expr).toContain('ledger_node_peers < 3');
-    const out = join(dir, 'tuned.rules.yml');
-    writeFileSync(out, r.stdout);
-    const check = execFileSync(requireTool(tools, 'promtool'), ['check', 'rules', out], { encoding: 'utf8' });
-    expect(check).toContain(`SUCCESS: ${rulesOf(r.stdout).length} rules found`);
-  });
+  it.skipIf(tools.skip)(
+    `applies the deployment's overrides and runbook links, and promtool loads the result${tools.skipNote}`,
+    async () => {
+      const file = configFile('tuned.yaml', [
+        'alerting:',
+        `  stateDir: ${join(dir, 'state')}`,
+        '  runbookBaseUrl: https://runbooks.example.org/ledger.md',
+        '  rules:',
+        '    LedgerNodeDown: {for: 5m, severity: warning}',
+        '    LedgerNodeLowPeers: {threshold: 3}',
+        '    LedgerMiningUpgradeApproaching: {enabled: false}',
+      ]);
+      const r = await runCli(['alert-rules', '--config', file]);
+      expect(r.code).toBe(0);
+      const rules = rulesOf(r.stdout).filter((x) => x.alert !== undefined);
+      expect(rules.map((x) => x.alert).sort()).toEqual(
+        ALERT_DEFINITIONS.map((d) => d.name)
+          .filter((n) => n !== 'LedgerMiningUpgradeApproaching')
+          .sort(),
+      );
+      expect(rules.find((x) => x.alert === 'LedgerNodeDown')).toMatchObject({
+        for: '5m',
+        labels: { severity: 'warning' },
+        annotations: { runbook_url: 'https://runbooks.example.org/ledger.md#ledgernodedown' },
+      });
+      expect(rules.find((x) => x.alert === 'LedgerNodeLowPeers')!.expr).toContain('ledger_node_peers < 3');
+      const out = join(dir, 'tuned.rules.yml');
+      writeFileSync(out, r.stdout);
+      const check = execFileSync(requireTool(tools, 'promtool'), ['check', 'rules', out], { encoding: 'utf8' });
+      expect(check).toContain(`SUCCESS: ${rulesOf(r.stdout).length} rules found`);
+    },
+  );
 
   it('says what is wrong with the config on stderr and writes no rules: exit 1 for problems, 2 for an unreadable file', async () => {
     const file = configFile('bad.yaml', ['alerting:', '  rules:', '    LedgerNodeDwn: {for: 5m}']);

@@ -54,9 +54,19 @@ describe('check-config', () => {
     // Unknown key, bad duration, duplicate name: three problems, each at its own position.
     const unknown = positionOf(text, 'intervall');
     const badDuration = positionOf(text, 'soon');
-    expect(lines.some((l) => l.startsWith(`${file}:${unknown.line}:${unknown.col}: defaults.intervall`) && l.includes('intervall'))).toBe(true);
-    expect(lines.some((l) => l.startsWith(`${file}:${badDuration.line}:${badDuration.col}: nodes[0].timeout`) && /duration/i.test(l))).toBe(true);
-    expect(lines.some((l) => l.startsWith(`${file}:9:`) && l.includes('nodes[1].name') && /duplicate|unique/i.test(l))).toBe(true);
+    expect(
+      lines.some(
+        (l) => l.startsWith(`${file}:${unknown.line}:${unknown.col}: defaults.intervall`) && l.includes('intervall'),
+      ),
+    ).toBe(true);
+    expect(
+      lines.some(
+        (l) => l.startsWith(`${file}:${badDuration.line}:${badDuration.col}: nodes[0].timeout`) && /duration/i.test(l),
+      ),
+    ).toBe(true);
+    expect(
+      lines.some((l) => l.startsWith(`${file}:9:`) && l.includes('nodes[1].name') && /duplicate|unique/i.test(l)),
+    ).toBe(true);
     expect(r.stdout).toMatch(/3 problems found/);
   });
 
@@ -81,7 +91,10 @@ describe('check-config', () => {
     const blocker = join(dir, 'evidence-is-a-file');
     writeFileSync(blocker, 'not a directory\n');
     const file = join(dir, 'evidence-file.yaml');
-    writeFileSync(file, `listen: 127.0.0.1:0\nnodes:\n  - name: a\n    url: http://127.0.0.1:9\nevidence:\n  dir: ${blocker}\n`);
+    writeFileSync(
+      file,
+      `listen: 127.0.0.1:0\nnodes:\n  - name: a\n    url: http://127.0.0.1:9\nevidence:\n  dir: ${blocker}\n`,
+    );
     const check = await runCli(['check-config', file]);
     expect(check.code).toBe(1);
     expect(check.stdout).toContain(`evidence.dir ${blocker} exists but is not a directory`);
@@ -95,7 +108,10 @@ describe('check-config', () => {
     const blocker = join(dir, 'plain-file');
     writeFileSync(blocker, 'x');
     const file = join(dir, 'evidence-under-file.yaml');
-    writeFileSync(file, `nodes:\n  - name: a\n    url: http://127.0.0.1:9\nevidence:\n  dir: ${join(blocker, 'evidence')}\n`);
+    writeFileSync(
+      file,
+      `nodes:\n  - name: a\n    url: http://127.0.0.1:9\nevidence:\n  dir: ${join(blocker, 'evidence')}\n`,
+    );
     const r = await runCli(['check-config', file]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('cannot be created');
@@ -144,11 +160,17 @@ describe('evidence subcommand over a running exporter', () => {
   it('--summary prints per-node counts and statuses of what the exporter wrote', async () => {
     const url = exporter!.url;
     // Acknowledged (synced) records as the exporter counts them; at least a few for each failing node.
-    const acked = await waitForMetrics(url, 'evidence for both failing nodes', (t) => {
-      const a = sampleValue(t, 'ledger_evidence_records_total', { node: 'p502' }) ?? 0;
-      const b = sampleValue(t, 'ledger_evidence_records_total', { node: 'p503' }) ?? 0;
-      return a >= 3 && b >= 3 ? { a, b } : undefined;
-    }, 20_000, exporter!.output);
+    const acked = await waitForMetrics(
+      url,
+      'evidence for both failing nodes',
+      (t) => {
+        const a = sampleValue(t, 'ledger_evidence_records_total', { node: 'p502' }) ?? 0;
+        const b = sampleValue(t, 'ledger_evidence_records_total', { node: 'p503' }) ?? 0;
+        return a >= 3 && b >= 3 ? { a, b } : undefined;
+      },
+      20_000,
+      exporter!.output,
+    );
 
     const r = await runCli(['evidence', '--dir', evidenceDir(), '--node', 'p502', '--summary']);
     expect(r.code, r.stderr).toBe(0);
@@ -164,7 +186,10 @@ describe('evidence subcommand over a running exporter', () => {
     // The same records as JSON, newest last, all of the node asked for; the healthy node has none.
     const json = await runCli(['evidence', '--dir', evidenceDir(), '--node', 'p503', '--json', '--limit', '1000']);
     expect(json.code).toBe(0);
-    const records = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { node: string; status: number; url: string; headers: Record<string, string> });
+    const records = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { node: string; status: number; url: string; headers: Record<string, string> });
     expect(records.length).toBeGreaterThanOrEqual(acked.b);
     expect(records.every((x) => x.node === 'p503' && x.status === 503 && x.headers.server === 'nginx')).toBe(true);
     const none = await runCli(['evidence', '--dir', evidenceDir(), '--node', 'fine', '--summary']);

@@ -17,18 +17,39 @@ describe('evidence output into a pipe closed early', () => {
 
   beforeAll(async () => {
     requireBuiltCli();
-    const store = await EvidenceStore.open({ dir, maxBytes: 64 * 1024 * 1024, maxAgeDays: 30 }, { logger: createLogger({ level: 'silent' }), runner: { hostname: 'h', version: '1' }, syncDelayMs: 1 });
+    const store = await EvidenceStore.open(
+      { dir, maxBytes: 64 * 1024 * 1024, maxAgeDays: 30 },
+      { logger: createLogger({ level: 'silent' }), runner: { hostname: 'h', version: '1' }, syncDelayMs: 1 },
+    );
     // One summary line per node: far more than a pipe holds.
     const acks = [];
     for (let i = 0; i < NODES; i++) {
-      acks.push(store.append({ node: `node-${i}`, network: 'main', url: 'http://127.0.0.1:9710/', probe: 'health', method: 'GET /health', status: 503, durationMs: 1, attempt: 1, headers: {}, body: new TextEncoder().encode('{}'), runnerStatus: { consecutiveFailures: 1, lastSuccess: null } }));
+      acks.push(
+        store.append({
+          node: `node-${i}`,
+          network: 'main',
+          url: 'http://127.0.0.1:9710/',
+          probe: 'health',
+          method: 'GET /health',
+          status: 503,
+          durationMs: 1,
+          attempt: 1,
+          headers: {},
+          body: new TextEncoder().encode('{}'),
+          runnerStatus: { consecutiveFailures: 1, lastSuccess: null },
+        }),
+      );
     }
     await Promise.all(acks);
     await store.close();
   }, 60_000);
 
   it('exits 0 with nothing on stderr', () => {
-    const run = spawnSync('bash', ['-c', `set -o pipefail; node dist/cli.js evidence --dir '${dir}' --summary | head -1`], { encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(
+      'bash',
+      ['-c', `set -o pipefail; node dist/cli.js evidence --dir '${dir}' --summary | head -1`],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     expect(run.stdout.split('\n').filter(Boolean)).toHaveLength(1);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);

@@ -8,7 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli, runCli } from '../support/cliProcess.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const EXAMPLES = readdirSync(join(REPO, 'config')).filter((f) => f.endsWith('.yaml')).map((f) => `config/${f}`);
+const EXAMPLES = readdirSync(join(REPO, 'config'))
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => `config/${f}`);
 
 /** A value a variable of this name can take in an example (URLs must parse; an ntfy URL ends with its topic). */
 const sample = (name: string) => (name.endsWith('_URL') ? 'https://example.org/example-topic' : 'example-value');
@@ -28,7 +30,10 @@ describe('check-config on the shipped examples', () => {
     const hint = lines.at(-1)!;
     expect(hint).toContain(`ledger-fleet-exporter check-config ${file}`);
     for (const name of unset) expect(hint).toContain(`${name}=...`);
-    const set = await runCli(['check-config', file], { cwd: REPO, env: { ...env, ...Object.fromEntries(unset.map((n) => [n, sample(n)])) } });
+    const set = await runCli(['check-config', file], {
+      cwd: REPO,
+      env: { ...env, ...Object.fromEntries(unset.map((n) => [n, sample(n)])) },
+    });
     expect(set.code, set.stdout).toBe(0);
   });
 });

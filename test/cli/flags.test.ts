@@ -22,13 +22,24 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('parsing', () => {
   it('reads the Prometheus spellings as the same flags', () => {
-    const v = parseCommand(RUN, ['--config.file', 'f.yaml', '--web.listen-address', '0.0.0.0:9715', '--log.level', 'debug', '--log.format', 'json']);
+    const v = parseCommand(RUN, [
+      '--config.file',
+      'f.yaml',
+      '--web.listen-address',
+      '0.0.0.0:9715',
+      '--log.level',
+      'debug',
+      '--log.format',
+      'json',
+    ]);
     expect(v).toEqual({ config: 'f.yaml', listen: '0.0.0.0:9715', 'log-level': 'debug', 'log-format': 'json' });
     expect(parseCommand(RUN, ['--config=f.yaml', '-c', 'f.yaml'])).toEqual({ config: 'f.yaml' });
   });
 
   it('refuses a flag given twice under two spellings with two values', () => {
-    expect(() => parseCommand(RUN, ['--config', 'a.yaml', '--config.file', 'b.yaml'])).toThrow(/--config and --config.file are the same flag/);
+    expect(() => parseCommand(RUN, ['--config', 'a.yaml', '--config.file', 'b.yaml'])).toThrow(
+      /--config and --config.file are the same flag/,
+    );
   });
 
   it('takes the config file positionally or as --config, not two different ones', () => {
@@ -51,20 +62,25 @@ describe('parsing', () => {
 });
 
 describe('the built CLI', () => {
-  it.each(['check-config', 'alert-rules', 'notify-test', 'demo', 'the exporter run'])('answers --help for %s with its flags and exit 0', async (name) => {
-    const sub = name === 'the exporter run' ? [] : [name];
-    const r = await runCli([...sub, '--help']);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`Usage: ledger-fleet-exporter${sub.length ? ` ${sub[0]}` : ''}`);
-    expect(r.stdout).toMatch(/-h, --help/);
-    if (sub[0] !== 'demo') expect(r.stdout).toContain('--config, --config.file <file.yaml>');
-  });
+  it.each(['check-config', 'alert-rules', 'notify-test', 'demo', 'the exporter run'])(
+    'answers --help for %s with its flags and exit 0',
+    async (name) => {
+      const sub = name === 'the exporter run' ? [] : [name];
+      const r = await runCli([...sub, '--help']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`Usage: ledger-fleet-exporter${sub.length ? ` ${sub[0]}` : ''}`);
+      expect(r.stdout).toMatch(/-h, --help/);
+      if (sub[0] !== 'demo') expect(r.stdout).toContain('--config, --config.file <file.yaml>');
+    },
+  );
 
   it('suggests the nearest flag for an unknown one and exits 2', async () => {
     const r = await runCli(['check-config', '--confg', config]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('unknown option --confg; did you mean --config? (see: ledger-fleet-exporter check-config --help)');
+    expect(r.stderr).toContain(
+      'unknown option --confg; did you mean --config? (see: ledger-fleet-exporter check-config --help)',
+    );
     const run = await runCli(['--log.levl', 'debug']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('did you mean --log.level?');
@@ -78,7 +94,7 @@ describe('the built CLI', () => {
     }
   });
 
-  it('reads notify-test\'s config positionally or as --config.file, and says so when there is none', async () => {
+  it("reads notify-test's config positionally or as --config.file, and says so when there is none", async () => {
     for (const args of [[config], ['--config.file', config]]) {
       const r = await runCli(['notify-test', ...args, '--receiver', 'ops']);
       expect(r.code).toBe(1);

@@ -60,7 +60,10 @@ beforeEach(() => void hits.splice(0));
 
 async function run(...args: string[]) {
   const lines: string[] = [];
-  const code = await runNotifyTest(['--config', file, ...args], { secrets: new Secrets(), write: (l) => void lines.push(l) });
+  const code = await runNotifyTest(['--config', file, ...args], {
+    secrets: new Secrets(),
+    write: (l) => void lines.push(l),
+  });
   return { code, lines };
 }
 
@@ -75,7 +78,9 @@ describe('notify-test --node', () => {
 
   it('says when a maintenance window silences the node now', async () => {
     const r = await run('--node', 'val-us-1');
-    expect(r.lines[0]).toBe('node val-us-1 (mainnet): critical alerts reach pager, chat (route #3); silenced now by maintenance window us-swap');
+    expect(r.lines[0]).toBe(
+      'node val-us-1 (mainnet): critical alerts reach pager, chat (route #3); silenced now by maintenance window us-swap',
+    );
     expect(hits.sort()).toEqual(['/chat', '/pager']);
   });
 

@@ -13,11 +13,17 @@ import { SimFleet } from '../../src/sim/index.js';
 import { startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';
 
-const LIBS = ['x86_64-linux-gnu', 'aarch64-linux-gnu'].map((a) => `/usr/lib/${a}/faketime/libfaketime.so.1`).concat('/usr/lib/faketime/libfaketime.so.1');
+const LIBS = ['x86_64-linux-gnu', 'aarch64-linux-gnu']
+  .map((a) => `/usr/lib/${a}/faketime/libfaketime.so.1`)
+  .concat('/usr/lib/faketime/libfaketime.so.1');
 const LIB = LIBS.find((l) => existsSync(l));
 const REQUIRED = process.env.REQUIRE_FAKETIME === '1';
-if (!LIB && REQUIRED) throw new Error(`REQUIRE_FAKETIME=1 but libfaketime is not installed (looked for ${LIBS.join(', ')}); apt-get install faketime`);
-if (!LIB) console.warn('test/clock/faketime-e2e: skipped (REQUIRE_FAKETIME=1 makes this a failure): libfaketime not installed');
+if (!LIB && REQUIRED)
+  throw new Error(
+    `REQUIRE_FAKETIME=1 but libfaketime is not installed (looked for ${LIBS.join(', ')}); apt-get install faketime`,
+  );
+if (!LIB)
+  console.warn('test/clock/faketime-e2e: skipped (REQUIRE_FAKETIME=1 makes this a failure): libfaketime not installed');
 
 const VICTIM = 'ft-2';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -32,8 +38,13 @@ describe.skipIf(!LIB)('wall-clock steps under libfaketime, real exporter', () =>
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-faketime-'));
     stepFile = path.join(dir, 'faketime');
     writeFileSync(stepFile, '+0\n');
-    fleet = await SimFleet.start(['ft-1', VICTIM].map((name) => ({ name, network: 'ft', build: 'current' as const, peers: 5 })), { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 });
-    const rules = Object.fromEntries(ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]));
+    fleet = await SimFleet.start(
+      ['ft-1', VICTIM].map((name) => ({ name, network: 'ft', build: 'current' as const, peers: 5 })),
+      { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
+    );
+    const rules = Object.fromEntries(
+      ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]),
+    );
     const configPath = path.join(dir, 'fleet.yaml');
     writeFileSync(
       configPath,
@@ -42,12 +53,25 @@ describe.skipIf(!LIB)('wall-clock steps under libfaketime, real exporter', () =>
         defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
         nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'ft' })),
         evidence: { dir: path.join(dir, 'evidence') },
-        alerting: { stateDir: path.join(dir, 'state'), evaluationInterval: '250ms', rules: { ...rules, LedgerNodeDown: { for: '2m', keepFiringFor: '0s' } }, receivers: [] },
+        alerting: {
+          stateDir: path.join(dir, 'state'),
+          evaluationInterval: '250ms',
+          rules: { ...rules, LedgerNodeDown: { for: '2m', keepFiringFor: '0s' } },
+          receivers: [],
+        },
       }),
     );
-    const env = { ...process.env, LD_PRELOAD: LIB, FAKETIME_TIMESTAMP_FILE: stepFile, FAKETIME_NO_CACHE: '1', FAKETIME_DONT_FAKE_MONOTONIC: '1' };
+    const env = {
+      ...process.env,
+      LD_PRELOAD: LIB,
+      FAKETIME_TIMESTAMP_FILE: stepFile,
+      FAKETIME_NO_CACHE: '1',
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+    };
     exporter = await startExporter(configPath, [], 30_000, undefined, env);
-    await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), { timeoutMs: 20_000 });
+    await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), {
+      timeoutMs: 20_000,
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -56,8 +80,13 @@ describe.skipIf(!LIB)('wall-clock steps under libfaketime, real exporter', () =>
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const steps = async () => Number((await (await fetch(`${exporter!.url}/metrics`)).text()).match(/^ledger_exporter_clock_steps_total (\d+)/m)?.[1]);
-  const alerts = async () => ((await (await fetch(`${exporter!.url}/api/alerts`)).json()) as { alerts: Array<{ name: string; state: string }> }).alerts;
+  const steps = async () =>
+    Number(
+      (await (await fetch(`${exporter!.url}/metrics`)).text()).match(/^ledger_exporter_clock_steps_total (\d+)/m)?.[1],
+    );
+  const alerts = async () =>
+    ((await (await fetch(`${exporter!.url}/api/alerts`)).json()) as { alerts: Array<{ name: string; state: string }> })
+      .alerts;
 
   it('keeps polling through a backward step, fires nothing at a forward step, and logs and counts each', async () => {
     const node = fleet.node('ft-1');
@@ -66,10 +95,16 @@ describe.skipIf(!LIB)('wall-clock steps under libfaketime, real exporter', () =>
     await sleep(3_000);
     // 500 ms interval, two probes a poll: ~12 requests in 3 s (the old scheduler waited 10 minutes).
     expect(node.requestCount() - before).toBeGreaterThanOrEqual(6);
-    await waitFor('the backward step counted', async () => ((await steps()) === 1 ? true : undefined), { timeoutMs: 5_000 });
+    await waitFor('the backward step counted', async () => ((await steps()) === 1 ? true : undefined), {
+      timeoutMs: 5_000,
+    });
 
     await fleet.node(VICTIM).kill();
-    await waitFor('LedgerNodeDown pending', async () => (await alerts()).find((a) => a.name === 'LedgerNodeDown' && a.state === 'pending'), { timeoutMs: 10_000 });
+    await waitFor(
+      'LedgerNodeDown pending',
+      async () => (await alerts()).find((a) => a.name === 'LedgerNodeDown' && a.state === 'pending'),
+      { timeoutMs: 10_000 },
+    );
     writeFileSync(stepFile, '+1h\n');
     before = node.requestCount();
     await sleep(4_000);
@@ -77,6 +112,9 @@ describe.skipIf(!LIB)('wall-clock steps under libfaketime, real exporter', () =>
     expect(node.requestCount() - before).toBeGreaterThanOrEqual(8);
     expect(await steps()).toBe(2);
     const stepped = exporter!.logs().filter((l) => typeof l.msg === 'string' && l.msg.startsWith('wall clock stepped'));
-    expect(stepped.map((l) => l.msg!.slice(0, 30))).toEqual(['wall clock stepped -600.0 s: p', 'wall clock stepped +4200.0 s: ']);
+    expect(stepped.map((l) => l.msg!.slice(0, 30))).toEqual([
+      'wall clock stepped -600.0 s: p',
+      'wall clock stepped +4200.0 s: ',
+    ]);
   }, 60_000);
 });

@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Daemon } from '../../src/daemon/index.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { waitFor } from '../support/processes.js';
-import { alertingFleetConfig, closeAlertingRig, nodeDownToWebhook, onlyRules, startAlertingDaemon, startWebhook, type Notified } from '../support/alertingDaemon.js';
+import {
+  alertingFleetConfig,
+  closeAlertingRig,
+  nodeDownToWebhook,
+  onlyRules,
+  startAlertingDaemon,
+  startWebhook,
+  type Notified,
+} from '../support/alertingDaemon.js';
 
 const NETWORK = 'clk';
 const VICTIM = 'clk-2';
@@ -42,10 +50,28 @@ describe('wall-clock steps', () => {
       ['clk-1', VICTIM].map((name) => ({ name, network: NETWORK, build: 'current' as const, peers: 5 })),
       { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500, now: monoNow },
     );
-    const hook = await startWebhook((b) => void notified.push({ at: monoNow(), status: b.status ?? '', nodes: (b.alerts ?? []).map((a) => a.labels.node ?? '') }));
+    const hook = await startWebhook(
+      (b) =>
+        void notified.push({
+          at: monoNow(),
+          status: b.status ?? '',
+          nodes: (b.alerts ?? []).map((a) => a.labels.node ?? ''),
+        }),
+    );
     rig.receiver = hook.server;
-    const alerting = { ...nodeDownToWebhook(rig.dir, hook.url), rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 60_000, keepFiringForMs: 0 } }) };
-    const config = alertingFleetConfig(rig.fleet.nodes, { dir: rig.dir, network: NETWORK, intervalMs: 250, timeoutMs: 200, concurrency: 4, maxUpstreamSeries: 100, alerting });
+    const alerting = {
+      ...nodeDownToWebhook(rig.dir, hook.url),
+      rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 60_000, keepFiringForMs: 0 } }),
+    };
+    const config = alertingFleetConfig(rig.fleet.nodes, {
+      dir: rig.dir,
+      network: NETWORK,
+      intervalMs: 250,
+      timeoutMs: 200,
+      concurrency: 4,
+      maxUpstreamSeries: 100,
+      alerting,
+    });
     const started = await startAlertingDaemon(config);
     rig.daemon = started.daemon;
     log = started.log;
@@ -71,13 +97,21 @@ describe('wall-clock steps', () => {
   it('a forward step of an hour neither fires a pending alert nor takes nodes for restarted', async () => {
     const restartsBefore = log().match(/restarted or changed build/g)?.length ?? 0;
     await rig.fleet!.node(VICTIM).kill();
-    await waitFor('LedgerNodeDown pending', async () => {
-      const body = (await (await fetch(`${rig.daemon!.url}/api/alerts`)).json()) as { alerts: Array<{ name: string; state: string }> };
-      return body.alerts.find((a) => a.name === 'LedgerNodeDown' && a.state === 'pending');
-    }, { timeoutMs: 10_000 });
+    await waitFor(
+      'LedgerNodeDown pending',
+      async () => {
+        const body = (await (await fetch(`${rig.daemon!.url}/api/alerts`)).json()) as {
+          alerts: Array<{ name: string; state: string }>;
+        };
+        return body.alerts.find((a) => a.name === 'LedgerNodeDown' && a.state === 'pending');
+      },
+      { timeoutMs: 10_000 },
+    );
     stepWallClock(3_600_000);
     await sleep(4_000);
-    const body = (await (await fetch(`${rig.daemon!.url}/api/alerts`)).json()) as { alerts: Array<{ name: string; state: string; activeAt: string }> };
+    const body = (await (await fetch(`${rig.daemon!.url}/api/alerts`)).json()) as {
+      alerts: Array<{ name: string; state: string; activeAt: string }>;
+    };
     expect(body.alerts.map((a) => [a.name, a.state])).toEqual([['LedgerNodeDown', 'pending']]);
     expect(notified).toEqual([]);
     // Shown on the stepped wall clock: the alert began seconds ago by the clock as it reads now.

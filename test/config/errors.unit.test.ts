@@ -24,7 +24,19 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
   });
 
   it('unknown nested keys, with a suggestion for typos', () => {
-    expect(problems(yaml(...NODE, '    intervall: 15s', 'evidence:', '  maxBytez: 1MiB', 'defaults:', '  headers:', '    X-A: {file: /k, mode: 1}'))).toEqual([
+    expect(
+      problems(
+        yaml(
+          ...NODE,
+          '    intervall: 15s',
+          'evidence:',
+          '  maxBytez: 1MiB',
+          'defaults:',
+          '  headers:',
+          '    X-A: {file: /k, mode: 1}',
+        ),
+      ),
+    ).toEqual([
       'fleet.yaml:4:5: nodes[0].intervall: unknown key "intervall" (did you mean "interval"?)',
       'fleet.yaml:6:3: evidence.maxBytez: unknown key "maxBytez" (did you mean "maxBytes"?)',
       'fleet.yaml:9:21: defaults.headers["X-A"].mode: unknown key "mode"; known keys: file',
@@ -32,13 +44,19 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
   });
 
   it('duplicate node names (case-insensitive), pointing at the later one', () => {
-    expect(problems(yaml(...NODE, '  - name: b', '    url: http://10.0.0.2:9710', '  - name: A', '    url: http://10.0.0.3:9710'))).toEqual([
-      'fleet.yaml:6:11: nodes[2].name: duplicate node name "A" (already used by nodes[0])',
-    ]);
+    expect(
+      problems(
+        yaml(...NODE, '  - name: b', '    url: http://10.0.0.2:9710', '  - name: A', '    url: http://10.0.0.3:9710'),
+      ),
+    ).toEqual(['fleet.yaml:6:11: nodes[2].name: duplicate node name "A" (already used by nodes[0])']);
   });
 
   it('bad node names', () => {
-    expect(problems(yaml('nodes:', '  - name: -a', '    url: http://h:1', `  - name: ${'n'.repeat(129)}`, '    url: http://h:2'))).toEqual([
+    expect(
+      problems(
+        yaml('nodes:', '  - name: -a', '    url: http://h:1', `  - name: ${'n'.repeat(129)}`, '    url: http://h:2'),
+      ),
+    ).toEqual([
       'fleet.yaml:2:11: nodes[0].name: node name must start with a letter or digit and contain only letters, digits, ".", "_" and "-"',
       'fleet.yaml:4:11: nodes[1].name: node name must be at most 128 characters',
     ]);
@@ -101,7 +119,15 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
       'fleet.yaml:10:12: agentPlatform.timeout: duration must be at least 100ms',
     ]);
     // The floors themselves, fractions that come to whole milliseconds (exactly: 1.005s is 1005 ms), and sub-ms units that do.
-    const c = parseConfig(yaml('defaults: {interval: 100ms, timeout: 100000us}', ...NODE, '    interval: 1.005s', 'agentPlatform: {baseUrl: "https://p.example.org", interval: 0.1s, timeout: 100000000ns}'), { file: FILE, env: {} });
+    const c = parseConfig(
+      yaml(
+        'defaults: {interval: 100ms, timeout: 100000us}',
+        ...NODE,
+        '    interval: 1.005s',
+        'agentPlatform: {baseUrl: "https://p.example.org", interval: 0.1s, timeout: 100000000ns}',
+      ),
+      { file: FILE, env: {} },
+    );
     expect(c.nodes[0]).toMatchObject({ intervalMs: 1005, timeoutMs: 100 });
     expect(c.agentPlatform).toMatchObject({ intervalMs: 100, timeoutMs: 100 });
   });
@@ -112,24 +138,46 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
       'fleet.yaml:5:14: nodes[0].timeout: timeout must not exceed interval (timeout from nodes[0].timeout, interval from defaults.interval)',
     ]);
     // a default timeout above the built-in interval is reported once, at the default
-    expect(problems(yaml('defaults:', '  timeout: 20s', ...NODE, '  - name: b', '    url: http://10.0.0.2:9710'))).toEqual([
+    expect(
+      problems(yaml('defaults:', '  timeout: 20s', ...NODE, '  - name: b', '    url: http://10.0.0.2:9710')),
+    ).toEqual([
       'fleet.yaml:2:12: defaults.timeout: timeout must not exceed interval (timeout from defaults.timeout, interval from the built-in default 15s)',
     ]);
     const ok = (...lines: string[]) => parseConfig(yaml(...lines), { file: FILE, env: {} });
     // timeout equal to interval is accepted (Prometheus accepts scrape_timeout == scrape_interval)
-    expect(ok(...NODE, '    interval: 1s', '    timeout: 1s').nodes[0]).toMatchObject({ intervalMs: 1000, timeoutMs: 1000 });
+    expect(ok(...NODE, '    interval: 1s', '    timeout: 1s').nodes[0]).toMatchObject({
+      intervalMs: 1000,
+      timeoutMs: 1000,
+    });
     // an unset timeout is min(inherited, interval): the built-in 5s never fails a 1s interval
     expect(ok(...NODE, '    interval: 1s').nodes[0]).toMatchObject({ intervalMs: 1000, timeoutMs: 1000 });
     expect(ok('defaults: {interval: 2s}', ...NODE).nodes[0]).toMatchObject({ intervalMs: 2000, timeoutMs: 2000 });
     // an inherited explicit default timeout is lowered to a node's shorter interval, as a job's is
-    expect(ok('defaults: {timeout: 10s}', ...NODE, '    interval: 3s').nodes[0]).toMatchObject({ intervalMs: 3000, timeoutMs: 3000 });
+    expect(ok('defaults: {timeout: 10s}', ...NODE, '    interval: 3s').nodes[0]).toMatchObject({
+      intervalMs: 3000,
+      timeoutMs: 3000,
+    });
     expect(ok(...NODE).nodes[0]).toMatchObject({ intervalMs: 15_000, timeoutMs: 5000 });
     // the defaults are checked on their own, as Prometheus checks `global`, even when every node overrides them
-    expect(() => ok('defaults:', '  timeout: 20s', ...NODE, '    interval: 1m', '    timeout: 20s')).toThrow(/defaults\.timeout/);
+    expect(() => ok('defaults:', '  timeout: 20s', ...NODE, '    interval: 1m', '    timeout: 20s')).toThrow(
+      /defaults\.timeout/,
+    );
   });
 
   it('bad label names and reserved labels, pointing at the key', () => {
-    expect(problems(yaml(...NODE, '    labels:', '      bad-name: x', '      instance: y', '      __meta: z', '      rack: 12', '      ok_name: fine'))).toEqual([
+    expect(
+      problems(
+        yaml(
+          ...NODE,
+          '    labels:',
+          '      bad-name: x',
+          '      instance: y',
+          '      __meta: z',
+          '      rack: 12',
+          '      ok_name: fine',
+        ),
+      ),
+    ).toEqual([
       'fleet.yaml:5:7: nodes[0].labels["bad-name"]: invalid label name "bad-name": must match [a-zA-Z_][a-zA-Z0-9_]*',
       'fleet.yaml:6:7: nodes[0].labels.instance: label "instance" is reserved (the exporter sets node, network, version, chain_id, rpc_namespace, job, instance)',
       'fleet.yaml:7:7: nodes[0].labels.__meta: invalid label name "__meta": names starting with "__" are reserved by Prometheus',
@@ -138,7 +186,11 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
   });
 
   it('probes: unknown names, duplicates, empty list', () => {
-    expect(problems(yaml(...NODE, '    probes: [health, blocks, health]', '  - name: b', '    url: http://h:1', '    probes: []'))).toEqual([
+    expect(
+      problems(
+        yaml(...NODE, '    probes: [health, blocks, health]', '  - name: b', '    url: http://h:1', '    probes: []'),
+      ),
+    ).toEqual([
       'fleet.yaml:4:22: nodes[0].probes[1]: unknown probe: expected one of health, metrics, blockNumber, miningStats, validators',
       'fleet.yaml:4:30: nodes[0].probes[2]: probe "health" is listed twice',
       'fleet.yaml:7:13: nodes[1].probes: at least one probe is required',
@@ -169,9 +221,23 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
 
   it('alias bombs are refused, plain anchors and aliases work', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
-    for (const n of ['b', 'c', 'd', 'e']) bomb.push(`${n}: &${n} [${Array(10).fill(`*${String.fromCharCode(n.charCodeAt(0) - 1)}`).join(', ')}]`);
-    expect(problems(yaml(...bomb, ...NODE))).toEqual([expect.stringMatching(/^fleet\.yaml:1:1: cannot read YAML: .*alias/i)]);
-    const c = parseConfig(yaml('nodes:', '  - {name: a, url: "http://h:1", labels: &l {region: eu}}', '  - {name: b, url: "http://h:2", labels: *l}'), { file: FILE, env: {} });
+    for (const n of ['b', 'c', 'd', 'e'])
+      bomb.push(
+        `${n}: &${n} [${Array(10)
+          .fill(`*${String.fromCharCode(n.charCodeAt(0) - 1)}`)
+          .join(', ')}]`,
+      );
+    expect(problems(yaml(...bomb, ...NODE))).toEqual([
+      expect.stringMatching(/^fleet\.yaml:1:1: cannot read YAML: .*alias/i),
+    ]);
+    const c = parseConfig(
+      yaml(
+        'nodes:',
+        '  - {name: a, url: "http://h:1", labels: &l {region: eu}}',
+        '  - {name: b, url: "http://h:2", labels: *l}',
+      ),
+      { file: FILE, env: {} },
+    );
     expect(c.nodes[1]?.labels).toEqual({ region: 'eu' });
   });
 
@@ -179,11 +245,23 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     expect(problems(yaml('listen: 0.0.0.0:1', ...NODE, 'listen: 0.0.0.0:2', '    '))).toEqual([
       'fleet.yaml:5:1: listen: duplicate key "listen" (first defined on line 1)',
     ]);
-    expect(problems(yaml(...NODE, '    name: b'))).toEqual(['fleet.yaml:4:5: nodes[0].name: duplicate key "name" (first defined on line 2)']);
+    expect(problems(yaml(...NODE, '    name: b'))).toEqual([
+      'fleet.yaml:4:5: nodes[0].name: duplicate key "name" (first defined on line 2)',
+    ]);
   });
 
   it('wrong types', () => {
-    expect(problems(yaml('polling: {concurrency: many, maxUpstreamSeries: 1.5}', 'networks: {main: {decimals: "9"}}', ...NODE, '    probes: health', '    headers: [a]'))).toEqual([
+    expect(
+      problems(
+        yaml(
+          'polling: {concurrency: many, maxUpstreamSeries: 1.5}',
+          'networks: {main: {decimals: "9"}}',
+          ...NODE,
+          '    probes: health',
+          '    headers: [a]',
+        ),
+      ),
+    ).toEqual([
       'fleet.yaml:1:24: polling.concurrency: expected number, received string',
       'fleet.yaml:1:49: polling.maxUpstreamSeries: expected int, received number',
       'fleet.yaml:2:29: networks.main.decimals: expected number, received string',
@@ -205,7 +283,9 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     expect(problems(yaml('nodes: []'))).toEqual([`fleet.yaml:1:8: nodes: ${msg}`]);
     expect(problems(yaml('listen: 0.0.0.0:9715'))).toEqual([`fleet.yaml:1:1: nodes: ${msg}`]);
     expect(problems('')).toEqual(['fleet.yaml:1:1: configuration is empty: at least one node is required']);
-    expect(problems('# only a comment\n')).toEqual(['fleet.yaml:1:1: configuration is empty: at least one node is required']);
+    expect(problems('# only a comment\n')).toEqual([
+      'fleet.yaml:1:1: configuration is empty: at least one node is required',
+    ]);
   });
 
   it('agentPlatform: plain http only on loopback, no credentials in the URL', () => {
@@ -215,18 +295,39 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     expect(problems(yaml(...NODE, 'agentPlatform:', '  baseUrl: https://u:p@platform.example.org'))).toEqual([
       'fleet.yaml:5:12: agentPlatform.baseUrl: URL must not contain credentials: the API key comes from apiKeyEnv or apiKeyFile',
     ]);
-    for (const url of ['http://127.0.0.1:8080', 'http://127.3.2.1', 'http://[::1]:8080', 'http://localhost:8080/api', 'https://platform.example.org']) {
+    for (const url of [
+      'http://127.0.0.1:8080',
+      'http://127.3.2.1',
+      'http://[::1]:8080',
+      'http://localhost:8080/api',
+      'https://platform.example.org',
+    ]) {
       const c = parseConfig(yaml(...NODE, 'agentPlatform:', `  baseUrl: "${url}"`), { file: FILE, env: {} });
       expect(c.agentPlatform?.baseUrl).toBe(url);
     }
   });
 
   it('agentPlatform timeout must not exceed its interval; an unset one is min(10s, interval); durations are bounded', () => {
-    expect(problems(yaml(...NODE, 'agentPlatform:', '  baseUrl: https://p.example.org', '  interval: 30s', '  timeout: 31s', '  apiKeyEnv: 1BAD'))).toEqual([
+    expect(
+      problems(
+        yaml(
+          ...NODE,
+          'agentPlatform:',
+          '  baseUrl: https://p.example.org',
+          '  interval: 30s',
+          '  timeout: 31s',
+          '  apiKeyEnv: 1BAD',
+        ),
+      ),
+    ).toEqual([
       'fleet.yaml:7:12: agentPlatform.timeout: timeout must not exceed interval (timeout from agentPlatform.timeout, interval from agentPlatform.interval)',
       'fleet.yaml:8:14: agentPlatform.apiKeyEnv: apiKeyEnv must be an environment variable name',
     ]);
-    const ap = (...lines: string[]) => parseConfig(yaml(...NODE, 'agentPlatform:', '  baseUrl: https://p.example.org', ...lines), { file: FILE, env: {} }).agentPlatform;
+    const ap = (...lines: string[]) =>
+      parseConfig(yaml(...NODE, 'agentPlatform:', '  baseUrl: https://p.example.org', ...lines), {
+        file: FILE,
+        env: {},
+      }).agentPlatform;
     expect(ap('  interval: 1s')).toMatchObject({ intervalMs: 1000, timeoutMs: 1000 });
     expect(ap('  interval: 30s', '  timeout: 30s')).toMatchObject({ intervalMs: 30_000, timeoutMs: 30_000 });
     expect(ap()).toMatchObject({ intervalMs: 300_000, timeoutMs: 10_000 });
@@ -239,7 +340,18 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
   it('listen, headers and network names are checked too', () => {
     expect(
       problems(
-        yaml('listen: "::1:9715"', 'networks:', '  "bad net": {}', ...NODE, '    network: x/y', '    headers:', '      "Bad Header": v', '      Host: h', '      X-Token: a', '      x-token: b'),
+        yaml(
+          'listen: "::1:9715"',
+          'networks:',
+          '  "bad net": {}',
+          ...NODE,
+          '    network: x/y',
+          '    headers:',
+          '      "Bad Header": v',
+          '      Host: h',
+          '      X-Token: a',
+          '      x-token: b',
+        ),
       ),
     ).toEqual([
       'fleet.yaml:1:9: listen: put IPv6 addresses in brackets; expected host:port, e.g. 0.0.0.0:9715, 127.0.0.1:9715 or [::1]:9715',
@@ -253,7 +365,17 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
 
   it('reports all problems at once, in document order', () => {
     const err = configError(
-      yaml('listen: nowhere', 'defaults:', '  probes: [health, gossip]', 'nodes:', '  - name: a', '    url: ftp://h', '  - name: a', '    url: http://${H}', 'evidence: {maxAgeDays: 0}'),
+      yaml(
+        'listen: nowhere',
+        'defaults:',
+        '  probes: [health, gossip]',
+        'nodes:',
+        '  - name: a',
+        '    url: ftp://h',
+        '  - name: a',
+        '    url: http://${H}',
+        'evidence: {maxAgeDays: 0}',
+      ),
     );
     expect(err.problems.map((p) => `${p.line}:${p.col} ${p.path}`)).toEqual([
       '1:9 listen',

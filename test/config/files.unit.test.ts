@@ -19,11 +19,19 @@ describe('example configs', () => {
 
   it('config/example-fleet.yaml is valid with its documented variables, and names each missing one', async () => {
     const file = path.join(configDir, 'example-fleet.yaml');
-    const env = { LEDGER_RPC_PROXY_TOKEN: 'proxy-token-1', LEDGER_ARCHIVE_PASSWORD: 'archive-pw-2', AGENT_PLATFORM_URL: 'https://agents.example.org' };
+    const env = {
+      LEDGER_RPC_PROXY_TOKEN: 'proxy-token-1',
+      LEDGER_ARCHIVE_PASSWORD: 'archive-pw-2',
+      AGENT_PLATFORM_URL: 'https://agents.example.org',
+    };
     const c = await loadConfigFile(file, env);
     expect(new Set(c.nodes.map((n) => n.network))).toEqual(new Set(['mainnet', 'testnet']));
     const rpc = c.nodes.find((n) => n.name === 'rpc-public');
-    expect(rpc).toMatchObject({ url: 'https://rpc.example.org/ledger', intervalMs: 30_000, probes: ['health', 'blockNumber'] });
+    expect(rpc).toMatchObject({
+      url: 'https://rpc.example.org/ledger',
+      intervalMs: 30_000,
+      probes: ['health', 'blockNumber'],
+    });
     expect(rpc?.headers).toEqual({ Authorization: { value: 'Bearer proxy-token-1' } });
     expect(c.nodes.find((n) => n.name === 'test-val-1')?.rpcNamespace).toBe('clw');
     expect(c.agentPlatform?.baseUrl).toBe('https://agents.example.org');
@@ -80,7 +88,10 @@ describe('runCheckConfig', () => {
 
   it('exit 0 and a summary for a valid file', async () => {
     const file = path.join(dir, 'ok.yaml');
-    await writeFile(file, 'nodes:\n  - {name: a, url: "http://h:1", network: x}\n  - {name: b, url: "http://h:2", network: y}\n');
+    await writeFile(
+      file,
+      'nodes:\n  - {name: a, url: "http://h:1", network: x}\n  - {name: b, url: "http://h:2", network: y}\n',
+    );
     const lines: string[] = [];
     expect(await runCheckConfig(file, (l) => lines.push(l), {})).toBe(0);
     expect(lines).toEqual([`${file}: OK (2 nodes in 2 networks)`]);
@@ -104,12 +115,17 @@ describe('runCheckConfig', () => {
     await writeFile(file, 'nodes:\n  - name: a\n    url: "http://u:syntax-secret-77@h:1\n');
     const lines: string[] = [];
     expect(await runCheckConfig(file, (l) => lines.push(l), {})).toBe(1);
-    expect(lines[0]).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: YAML syntax error: `));
+    expect(lines[0]).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: YAML syntax error: `),
+    );
     expect(lines.join('\n')).not.toContain('syntax-secret');
   });
 
   it('exit 2 for a missing file or a directory', async () => {
-    for (const target of [path.join(dir, 'absent.yaml'), await mkdir(path.join(dir, 'a-dir'), { recursive: true }).then(() => path.join(dir, 'a-dir'))]) {
+    for (const target of [
+      path.join(dir, 'absent.yaml'),
+      await mkdir(path.join(dir, 'a-dir'), { recursive: true }).then(() => path.join(dir, 'a-dir')),
+    ]) {
       const lines: string[] = [];
       expect(await runCheckConfig(target, (l) => lines.push(l), {})).toBe(2);
       expect(lines).toHaveLength(1);

@@ -32,7 +32,8 @@ let dir: string;
 let good: RawServer;
 let intruder: RawServer;
 
-const healthy = (_req: unknown, res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, { status: 'ok', height: 10, version: '1.0.0' });
+const healthy = (_req: unknown, res: Parameters<typeof sendJson>[0]) =>
+  sendJson(res, 200, { status: 'ok', height: 10, version: '1.0.0' });
 
 /** The good node's lines, shared by both configs. */
 function goodNode(): string[] {
@@ -116,8 +117,18 @@ describe('a config rejected on reload', () => {
     const sink = new Writable({ write: (chunk, _enc, done) => ((logs += chunk.toString()), done()) });
     logger = createLogger({ level: 'debug', destination: sink, secrets });
     const alerting = alertingComponent();
-    const status = statusComponent({ logger, version: VERSION, file: false, activeAlerts: () => alerting.statusAlerts() });
-    daemon = await startDaemon(await loadConfigFile(file()), { logger, secrets, defaultMetrics: false, components: [status, alerting] });
+    const status = statusComponent({
+      logger,
+      version: VERSION,
+      file: false,
+      activeAlerts: () => alerting.statusAlerts(),
+    });
+    daemon = await startDaemon(await loadConfigFile(file()), {
+      logger,
+      secrets,
+      defaultMetrics: false,
+      components: [status, alerting],
+    });
   });
 
   afterAll(async () => {
@@ -128,7 +139,11 @@ describe('a config rejected on reload', () => {
     const known = secrets.size;
     expect(secrets.scrub(GOOD_PASSWORD.value)).not.toContain(GOOD_PASSWORD.value);
     // The reload the CLI runs on SIGHUP and on a change of the file.
-    const reload = configReloader(file(), daemon, logger, { apply: (c) => c, sharded: () => false, summary: () => ({}) });
+    const reload = configReloader(file(), daemon, logger, {
+      apply: (c) => c,
+      sharded: () => false,
+      summary: () => ({}),
+    });
     writeFileSync(file(), rejectedConfig());
     await reload('SIGHUP');
 

@@ -46,7 +46,11 @@ describe('defaults', () => {
         },
       ],
       networks: { default: { decimals: 9, epochBlocks: 100 } },
-      evidence: { dir: path.join(path.sep, 'etc', 'lfe', 'data', 'evidence'), maxBytes: 256 * 1024 * 1024, maxAgeDays: 30 },
+      evidence: {
+        dir: path.join(path.sep, 'etc', 'lfe', 'data', 'evidence'),
+        maxBytes: 256 * 1024 * 1024,
+        maxAgeDays: 30,
+      },
     });
   });
 
@@ -72,7 +76,12 @@ describe('defaults', () => {
       ),
     );
     const [a, b] = c.nodes;
-    expect(a).toMatchObject({ intervalMs: 20_000, timeoutMs: 2_000, rpcNamespace: 'claw', probes: ['health', 'blockNumber'] });
+    expect(a).toMatchObject({
+      intervalMs: 20_000,
+      timeoutMs: 2_000,
+      rpcNamespace: 'claw',
+      probes: ['health', 'blockNumber'],
+    });
     expect(a?.headers).toEqual({ 'X-Proxy-Token': { value: 'abcd1234' }, 'X-Tenant': { value: 'blue' } });
     expect(b).toMatchObject({ intervalMs: 60_000, timeoutMs: 30_000, rpcNamespace: 'clw', probes: ['validators'] });
     // headers merge by case-insensitive name; the node's own wins; file paths resolve against the config directory
@@ -97,8 +106,20 @@ describe('defaults', () => {
       ),
     );
     expect(c.listen).toEqual({ host: '::1', port: 9100 });
-    expect(c.polling).toEqual({ concurrency: 8, maxResponseBytes: 1_000_000, maxUpstreamSeries: 50, maxUpstreamBytes: 65_536, maxUpstreamFamilies: 20, maxUpstreamHelpChars: 80, maxValidators: 5 });
-    expect(c.networks).toEqual({ mainnet: { decimals: 18, epochBlocks: 100 }, testnet: { decimals: 9, epochBlocks: 100 }, unused: { decimals: 9, epochBlocks: 100 } });
+    expect(c.polling).toEqual({
+      concurrency: 8,
+      maxResponseBytes: 1_000_000,
+      maxUpstreamSeries: 50,
+      maxUpstreamBytes: 65_536,
+      maxUpstreamFamilies: 20,
+      maxUpstreamHelpChars: 80,
+      maxValidators: 5,
+    });
+    expect(c.networks).toEqual({
+      mainnet: { decimals: 18, epochBlocks: 100 },
+      testnet: { decimals: 9, epochBlocks: 100 },
+      unused: { decimals: 9, epochBlocks: 100 },
+    });
     expect(c.nodes[0]?.labels).toEqual({ region: 'eu' });
     expect(c.evidence).toEqual({ dir: '/var/lib/lfe', maxBytes: 1_048_576, maxAgeDays: 7 });
     expect(c.agentPlatform).toEqual({
@@ -114,7 +135,13 @@ describe('defaults', () => {
 describe('${VAR} expansion', () => {
   it('replaces variables in string values from the given env', () => {
     const c = parse(
-      yaml('listen: ${LISTEN}', 'nodes:', '  - name: a', '    url: http://${HOST}:${PORT}/ledger', '    labels: {region: "${REGION}-1"}'),
+      yaml(
+        'listen: ${LISTEN}',
+        'nodes:',
+        '  - name: a',
+        '    url: http://${HOST}:${PORT}/ledger',
+        '    labels: {region: "${REGION}-1"}',
+      ),
       { LISTEN: '127.0.0.1:9999', HOST: '10.1.2.3', PORT: '9710', REGION: 'eu' },
     );
     expect(c.listen).toEqual({ host: '127.0.0.1', port: 9999 });
@@ -123,18 +150,25 @@ describe('${VAR} expansion', () => {
   });
 
   it('keys are never expanded', () => {
-    const all = allProblemText(yaml('nodes:', '  - name: a', '    url: http://h:1', '    labels: {"${KEY}": x}'), { KEY: 'valid_name' });
+    const all = allProblemText(yaml('nodes:', '  - name: a', '    url: http://h:1', '    labels: {"${KEY}": x}'), {
+      KEY: 'valid_name',
+    });
     expect(all).toContain('nodes[0].labels["${KEY}"]: invalid label name "${KEY}"');
   });
 
   it('$${ is a literal ${, and a lone $ stays', () => {
-    const c = parse(yaml('nodes:', '  - name: a', '    url: http://h:1', '    labels: {tpl: "$${HOME} costs $5 and $${X}${Y}"}'), { HOME: 'bad', Y: 'y' });
+    const c = parse(
+      yaml('nodes:', '  - name: a', '    url: http://h:1', '    labels: {tpl: "$${HOME} costs $5 and $${X}${Y}"}'),
+      { HOME: 'bad', Y: 'y' },
+    );
     expect(c.nodes[0]?.labels.tpl).toBe('${HOME} costs $5 and ${X}y');
     expect(expandString('a$$${B}', { B: 'b' })).toEqual({ value: 'a$${B}', missing: [], malformed: false });
   });
 
   it('an expanded value is data, never YAML', () => {
-    const c = parse(yaml('nodes:', '  - name: a', '    url: http://h:1', '    labels: {note: "${NOTE}"}'), { NOTE: 'x\nnodes: []\n  - name: evil' });
+    const c = parse(yaml('nodes:', '  - name: a', '    url: http://h:1', '    labels: {note: "${NOTE}"}'), {
+      NOTE: 'x\nnodes: []\n  - name: evil',
+    });
     expect(c.nodes).toHaveLength(1);
     expect(c.nodes[0]?.labels.note).toBe('x\nnodes: []\n  - name: evil');
   });
@@ -181,7 +215,17 @@ describe('secrets never appear in problems', () => {
     expect(all).toContain('agentPlatform.baseUrl: URL must not contain credentials');
     expect(all).toContain('listen: expected host:port');
     // ... and no secret, nor a recognisable piece of one, is in any message
-    for (const secret of ['topsecret', 'pw-from-env', 'query-secret', 'ret-scheme', 'tok-abcdef', 'literal-pass', 'agent-pass', 'listen-secret', 'sek:']) {
+    for (const secret of [
+      'topsecret',
+      'pw-from-env',
+      'query-secret',
+      'ret-scheme',
+      'tok-abcdef',
+      'literal-pass',
+      'agent-pass',
+      'listen-secret',
+      'sek:',
+    ]) {
       expect(all).not.toContain(secret);
     }
   });
@@ -197,7 +241,13 @@ describe('secrets never appear in problems', () => {
     const basic = Buffer.from('svc:p@ss w0rd-61').toString('base64');
     const leaked = `token bearer-token-xyz-42, header Bearer bearer-token-xyz-42, pw p@ss w0rd-61, encoded ${encodeURIComponent('p@ss w0rd-61')}, node-header-secret-1, Basic ${basic}`;
     const scrubbed = secretsOf(c).scrub(leaked);
-    for (const secret of ['bearer-token-xyz-42', 'p@ss w0rd-61', encodeURIComponent('p@ss w0rd-61'), 'node-header-secret-1', basic]) {
+    for (const secret of [
+      'bearer-token-xyz-42',
+      'p@ss w0rd-61',
+      encodeURIComponent('p@ss w0rd-61'),
+      'node-header-secret-1',
+      basic,
+    ]) {
       expect(scrubbed).not.toContain(secret);
     }
   });

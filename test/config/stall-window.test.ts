@@ -51,9 +51,21 @@ describe('a node polled less than twice per LedgerNodeHeightStalled window is re
   it('accepts exactly two polls per window, a raised threshold, a disabled alert, and a config without alerting', () => {
     expect(problems(yaml('alerting: {}', 'nodes:', ...node('edge', '    interval: 1m')))).toEqual([]);
     expect(problems(yaml('nodes:', ...node('slow', '    interval: 5m')))).toEqual([]);
-    const raised = yaml('alerting:', '  rules:', '    LedgerNodeHeightStalled: {threshold: 600}', 'nodes:', ...node('slow', '    interval: 5m'));
+    const raised = yaml(
+      'alerting:',
+      '  rules:',
+      '    LedgerNodeHeightStalled: {threshold: 600}',
+      'nodes:',
+      ...node('slow', '    interval: 5m'),
+    );
     expect(problems(raised)).toEqual([]);
-    const off = yaml('alerting:', '  rules:', '    LedgerNodeHeightStalled: {enabled: false}', 'nodes:', ...node('slow', '    interval: 5m'));
+    const off = yaml(
+      'alerting:',
+      '  rules:',
+      '    LedgerNodeHeightStalled: {enabled: false}',
+      'nodes:',
+      ...node('slow', '    interval: 5m'),
+    );
     expect(problems(off)).toEqual([]);
   });
 });
@@ -68,6 +80,8 @@ describe('check-config on a file with a 5-minute node', () => {
     writeFileSync(file, yaml('alerting: {}', 'nodes:', ...node('slow', '    interval: 5m')));
     const r = await runCli(['check-config', file]);
     expect(r.code).not.toBe(0);
-    expect(r.stdout + r.stderr).toContain(`${file}:5:15: nodes[0].interval: node "slow" is polled every 5m, but LedgerNodeHeightStalled`);
+    expect(r.stdout + r.stderr).toContain(
+      `${file}:5:15: nodes[0].interval: node "slow" is polled every 5m, but LedgerNodeHeightStalled`,
+    );
   });
 });

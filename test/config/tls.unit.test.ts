@@ -41,7 +41,12 @@ describe('tls settings', () => {
       { file: FILE, env: {} },
     );
     expect(config.nodes.map((n) => n.tls)).toEqual([
-      { caFile: '/etc/ledger/certs/ca.pem', certFile: '/pki/monitor.pem', keyFile: '/etc/ledger/certs/monitor.key', serverName: 'node-a.internal' },
+      {
+        caFile: '/etc/ledger/certs/ca.pem',
+        certFile: '/pki/monitor.pem',
+        keyFile: '/etc/ledger/certs/monitor.key',
+        serverName: 'node-a.internal',
+      },
       { caFile: '/etc/ledger/certs/ca.pem' },
       undefined,
       { caFile: '/etc/ledger/certs/ca.pem', insecureSkipVerify: true },

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseByteSize, parseDuration, parseListenAddress, isLoopbackHost } from '../../src/config/index.js';
+import {
+  formatDuration,
+  parseByteSize,
+  parseDuration,
+  parseListenAddress,
+  isLoopbackHost,
+} from '../../src/config/index.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -70,14 +76,19 @@ describe('parseListenAddress', () => {
     expect(parseListenAddress('127.0.0.1:0')).toEqual({ host: '127.0.0.1', port: 0 });
   });
 
-  it.each(['9715', '::1:9715', '0.0.0.0:65536', '0.0.0.0:', 'host:port', ':9715', '[nothost]:1', 'bad host:1'])('rejects %j', (text) => {
-    expect(() => parseListenAddress(text)).toThrow(/^invalid listen address/);
-  });
+  it.each(['9715', '::1:9715', '0.0.0.0:65536', '0.0.0.0:', 'host:port', ':9715', '[nothost]:1', 'bad host:1'])(
+    'rejects %j',
+    (text) => {
+      expect(() => parseListenAddress(text)).toThrow(/^invalid listen address/);
+    },
+  );
 });
 
 describe('isLoopbackHost', () => {
   it('accepts 127.0.0.0/8, ::1 and localhost only', () => {
-    for (const h of ['127.0.0.1', '127.9.8.7', '[::1]', '::1', 'localhost', 'LOCALHOST']) expect(isLoopbackHost(h)).toBe(true);
-    for (const h of ['128.0.0.1', '10.0.0.1', 'localhost.example.org', '127.0.0.1.nip.io', '[::2]']) expect(isLoopbackHost(h)).toBe(false);
+    for (const h of ['127.0.0.1', '127.9.8.7', '[::1]', '::1', 'localhost', 'LOCALHOST'])
+      expect(isLoopbackHost(h)).toBe(true);
+    for (const h of ['128.0.0.1', '10.0.0.1', 'localhost.example.org', '127.0.0.1.nip.io', '[::2]'])
+      expect(isLoopbackHost(h)).toBe(false);
   });
 });

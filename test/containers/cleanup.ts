@@ -9,11 +9,17 @@ export async function removeLabelled(runId: string): Promise<number> {
   const docker = client.container.dockerode;
   let removed = 0;
   for (const info of await docker.listContainers({ all: true, filters })) {
-    await docker.getContainer(info.Id).remove({ force: true, v: true }).catch(() => undefined);
+    await docker
+      .getContainer(info.Id)
+      .remove({ force: true, v: true })
+      .catch(() => undefined);
     removed++;
   }
   for (const info of await docker.listNetworks({ filters })) {
-    await docker.getNetwork(info.Id).remove().catch(() => undefined);
+    await docker
+      .getNetwork(info.Id)
+      .remove()
+      .catch(() => undefined);
     removed++;
   }
   return removed;

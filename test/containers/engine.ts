@@ -32,7 +32,8 @@ function socketHint(): boolean {
 
 /** Finds the engine and the images; never throws. */
 export async function probeDocker(runId: string): Promise<DockerState> {
-  if (!socketHint()) return { ready: false, reason: 'no Docker engine (no DOCKER_HOST, no /var/run/docker.sock)', runId };
+  if (!socketHint())
+    return { ready: false, reason: 'no Docker engine (no DOCKER_HOST, no /var/run/docker.sock)', runId };
   try {
     const { getContainerRuntimeClient, ImageName } = await import('testcontainers');
     const client = await getContainerRuntimeClient();
@@ -40,7 +41,12 @@ export async function probeDocker(runId: string): Promise<DockerState> {
     for (const image of Object.values(IMAGES)) {
       if (!(await client.image.exists(ImageName.fromString(image)))) missing.push(image);
     }
-    if (missing.length > 0) return { ready: false, reason: `images missing (${missing.join(', ')}): run scripts/containers/build-images.sh`, runId };
+    if (missing.length > 0)
+      return {
+        ready: false,
+        reason: `images missing (${missing.join(', ')}): run scripts/containers/build-images.sh`,
+        runId,
+      };
     return { ready: true, reason: '', runId };
   } catch (err) {
     return { ready: false, reason: `no Docker engine answers (${(err as Error).message.split('\n')[0]})`, runId };

@@ -10,8 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SPECS } from '../../src/demo/fleet.js';
 import { MALLOC_ENV } from '../../src/mallocPolicy.js';
 import {
-  assertDockerReady, baseUrl, dockerForSuite, IMAGES, imageHealthcheck, labelledContainer, logsOf, pollHttp, pollJson,
-  startNetwork, startRemoved, Teardown,
+  assertDockerReady,
+  baseUrl,
+  dockerForSuite,
+  IMAGES,
+  imageHealthcheck,
+  labelledContainer,
+  logsOf,
+  pollHttp,
+  pollJson,
+  startNetwork,
+  startRemoved,
+  Teardown,
 } from './harness.js';
 
 const { state, skip } = dockerForSuite();
@@ -20,23 +30,36 @@ const UID_NODE = 1000; // the image's `node` user
 /** ledger_node_up samples by node name. */
 function nodeUp(metrics: string): Map<string, number> {
   const up = new Map<string, number>();
-  for (const m of metrics.matchAll(/^ledger_node_up\{[^}]*\bnode="([^"]+)"[^}]*\} (\S+)$/gm)) up.set(m[1]!, Number(m[2]));
+  for (const m of metrics.matchAll(/^ledger_node_up\{[^}]*\bnode="([^"]+)"[^}]*\} (\S+)$/gm))
+    up.set(m[1]!, Number(m[2]));
   return up;
 }
 
 /** Nodes whose health probe has run at least once (a node is listed with ledger_node_up 0 before its first poll). */
 function polled(metrics: string): Set<string> {
   const out = new Set<string>();
-  for (const m of metrics.matchAll(/^ledger_probe_duration_seconds\{[^}]*\bnode="([^"]+)"[^}]*\bprobe="health"[^}]*\} \S+$/gm)) out.add(m[1]!);
+  for (const m of metrics.matchAll(
+    /^ledger_probe_duration_seconds\{[^}]*\bnode="([^"]+)"[^}]*\bprobe="health"[^}]*\} \S+$/gm,
+  ))
+    out.add(m[1]!);
   return out;
 }
 
-async function startExporter(teardown: Teardown, configure: (c: ReturnType<typeof labelledContainer>) => ReturnType<typeof labelledContainer> = (c) => c): Promise<StartedTestContainer> {
+async function startExporter(
+  teardown: Teardown,
+  configure: (c: ReturnType<typeof labelledContainer>) => ReturnType<typeof labelledContainer> = (c) => c,
+): Promise<StartedTestContainer> {
   // The image's own health command, on a 1 s interval instead of 30 s so the wait stays short.
   const test = await imageHealthcheck(IMAGES.exporter);
   const container = configure(labelledContainer(state, IMAGES.exporter))
     .withExposedPorts(9715, 9716)
-    .withHealthCheck({ test: test as ['CMD', ...string[]], interval: 1_000, timeout: 5_000, retries: 30, startPeriod: 1_000 })
+    .withHealthCheck({
+      test: test as ['CMD', ...string[]],
+      interval: 1_000,
+      timeout: 5_000,
+      retries: 30,
+      startPeriod: 1_000,
+    })
     .withWaitStrategy(Wait.forHealthCheck())
     .withStartupTimeout(60_000);
   return startRemoved(teardown, container);
@@ -77,10 +100,14 @@ describe.skipIf(skip)('exporter image: demo fleet', () => {
   });
 
   it('serves /metrics for every demo node through the mapped port', async () => {
-    const up = await pollHttp(`${baseUrl(exporter, 9715)}/metrics`, 'ledger_node_up for every demo node, each polled once', (body) => {
-      const seen = nodeUp(body);
-      return seen.size === DEMO_SPECS.length && polled(body).size === DEMO_SPECS.length ? seen : undefined;
-    });
+    const up = await pollHttp(
+      `${baseUrl(exporter, 9715)}/metrics`,
+      'ledger_node_up for every demo node, each polled once',
+      (body) => {
+        const seen = nodeUp(body);
+        return seen.size === DEMO_SPECS.length && polled(body).size === DEMO_SPECS.length ? seen : undefined;
+      },
+    );
     expect([...up.keys()].sort()).toEqual(DEMO_SPECS.map((s) => s.name).sort());
     expect(up.get('val-eu-1')).toBe(1);
   });
@@ -98,7 +125,11 @@ describe.skipIf(skip)('exporter image: demo fleet', () => {
     });
     expect(logs).toContain('simulator API:  http://127.0.0.1:9716/nodes');
     expect(logs).toMatch(/"listen":"0\.0\.0\.0:9715"/);
-    const nodes = await pollHttp(`${baseUrl(exporter, 9716)}/nodes`, 'the simulator API through the mapped port', (body) => body);
+    const nodes = await pollHttp(
+      `${baseUrl(exporter, 9716)}/nodes`,
+      'the simulator API through the mapped port',
+      (body) => body,
+    );
     for (const spec of DEMO_SPECS) expect(nodes).toContain(spec.name);
   });
 });
@@ -116,27 +147,50 @@ describe.skipIf(skip)('exporter image: mounted config, evidence volume, restart'
     evidenceDir = path.join(hostDir, 'evidence');
     const network = await startNetwork(state, teardown);
     // A simulated fleet in its own container, one shared port; node-3 answers 502 (--faults).
-    await startRemoved(teardown, labelledContainer(state, IMAGES.exporter)
-      .withNetworkMode(network).withNetworkAliases('fleet')
-      .withCommand(['simulate', '--layout', 'shared-port', '--host', '0.0.0.0', '--port', '9710', '--nodes', '4', '--faults'])
-      .withWaitStrategy(Wait.forLogMessage(/"event":"ready"/))
-      .withStartupTimeout(60_000));
+    await startRemoved(
+      teardown,
+      labelledContainer(state, IMAGES.exporter)
+        .withNetworkMode(network)
+        .withNetworkAliases('fleet')
+        .withCommand([
+          'simulate',
+          '--layout',
+          'shared-port',
+          '--host',
+          '0.0.0.0',
+          '--port',
+          '9710',
+          '--nodes',
+          '4',
+          '--faults',
+        ])
+        .withWaitStrategy(Wait.forLogMessage(/"event":"ready"/))
+        .withStartupTimeout(60_000),
+    );
     mkdirSync(configDir);
     mkdirSync(evidenceDir);
     chmodSync(evidenceDir, 0o700);
     chownSync(evidenceDir, UID_NODE, UID_NODE);
-    writeFileSync(path.join(configDir, 'fleet.yaml'), [
-      'listen: 0.0.0.0:9715',
-      'defaults: {interval: 1s, timeout: 800ms}',
-      'nodes:',
-      ...[1, 2, 3].map((i) => `  - {name: node-${i}, url: 'http://fleet:9710/n/node-${i}', network: simnet}`),
-      'evidence: {dir: /data/evidence}',
-      '',
-    ].join('\n'));
-    exporter = await startExporter(teardown, (c) => c
-      .withNetworkMode(network)
-      .withBindMounts([{ source: configDir, target: '/config', mode: 'ro' }, { source: evidenceDir, target: '/data/evidence', mode: 'rw' }])
-      .withCommand(['--config', '/config/fleet.yaml']));
+    writeFileSync(
+      path.join(configDir, 'fleet.yaml'),
+      [
+        'listen: 0.0.0.0:9715',
+        'defaults: {interval: 1s, timeout: 800ms}',
+        'nodes:',
+        ...[1, 2, 3].map((i) => `  - {name: node-${i}, url: 'http://fleet:9710/n/node-${i}', network: simnet}`),
+        'evidence: {dir: /data/evidence}',
+        '',
+      ].join('\n'),
+    );
+    exporter = await startExporter(teardown, (c) =>
+      c
+        .withNetworkMode(network)
+        .withBindMounts([
+          { source: configDir, target: '/config', mode: 'ro' },
+          { source: evidenceDir, target: '/data/evidence', mode: 'rw' },
+        ])
+        .withCommand(['--config', '/config/fleet.yaml']),
+    );
   }, 120_000);
   afterAll(async () => {
     try {
@@ -157,14 +211,19 @@ describe.skipIf(skip)('exporter image: mounted config, evidence volume, restart'
   it('writes evidence of the 502s to the mounted volume, and still serves it after a restart', async () => {
     const evidenceUrl = () => `${baseUrl(exporter, 9715)}/api/evidence?node=node-3&limit=500`;
     type Evidence = { records: Array<{ time: string; node: string; status: number }> };
-    const before = await pollJson(evidenceUrl(), 'evidence of node-3', (body: Evidence) => (body.records.length > 0 ? body.records : undefined));
+    const before = await pollJson(evidenceUrl(), 'evidence of node-3', (body: Evidence) =>
+      body.records.length > 0 ? body.records : undefined,
+    );
     expect(before.every((r) => r.node === 'node-3' && r.status === 502)).toBe(true);
     expect(readdirSync(evidenceDir).length).toBeGreaterThan(0); // on the host side of the mount
 
     await exporter.restart({ timeout: 10_000 }); // SIGTERM, as `docker restart` does
     const oldest = before.map((r) => r.time).sort()[0]!;
-    const after = await pollJson(evidenceUrl(), 'evidence after the restart', (body: Evidence) => (body.records.length > before.length ? body.records : undefined))
-      .catch(async (err: Error) => { throw new Error(`${err.message}\n${await logsOf(exporter)}`); });
+    const after = await pollJson(evidenceUrl(), 'evidence after the restart', (body: Evidence) =>
+      body.records.length > before.length ? body.records : undefined,
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await logsOf(exporter)}`);
+    });
     expect(after.map((r) => r.time)).toContain(oldest);
   });
 });

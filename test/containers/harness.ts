@@ -40,7 +40,12 @@ export async function startRemoved(teardown: Teardown, container: GenericContain
 export async function startNetwork(state: DockerState, teardown: Teardown): Promise<string> {
   const client = await getContainerRuntimeClient();
   const name = `lfe-test-${randomUUID().slice(0, 8)}`;
-  const network = await client.network.create({ Name: name, Driver: 'bridge', CheckDuplicate: true, Labels: { [RUN_LABEL]: state.runId } });
+  const network = await client.network.create({
+    Name: name,
+    Driver: 'bridge',
+    CheckDuplicate: true,
+    Labels: { [RUN_LABEL]: state.runId },
+  });
   teardown.add(() => client.network.remove(network));
   return name;
 }
@@ -50,7 +55,8 @@ export async function imageHealthcheck(image: string): Promise<string[]> {
   const client = await getContainerRuntimeClient();
   const info = await client.image.inspect(ImageName.fromString(image));
   const test = info.Config.Healthcheck?.Test;
-  if (!test || test[0] !== 'CMD') throw new Error(`${image} declares no exec-form HEALTHCHECK (got ${JSON.stringify(test)})`);
+  if (!test || test[0] !== 'CMD')
+    throw new Error(`${image} declares no exec-form HEALTHCHECK (got ${JSON.stringify(test)})`);
   return test;
 }
 
@@ -59,15 +65,29 @@ export function baseUrl(container: StartedTestContainer, port: number): string {
 }
 
 /** GET url until `pick` returns a value (bounded). */
-export async function pollHttp<T>(url: string, what: string, pick: (body: string, status: number) => T | undefined, timeoutMs = 30_000): Promise<T> {
-  return waitFor(what, async () => {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-    return pick(await res.text(), res.status);
-  }, { timeoutMs, intervalMs: 500 });
+export async function pollHttp<T>(
+  url: string,
+  what: string,
+  pick: (body: string, status: number) => T | undefined,
+  timeoutMs = 30_000,
+): Promise<T> {
+  return waitFor(
+    what,
+    async () => {
+      const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      return pick(await res.text(), res.status);
+    },
+    { timeoutMs, intervalMs: 500 },
+  );
 }
 
 /** GET a JSON API until `pick` returns a value (bounded). */
-export async function pollJson<T>(url: string, what: string, pick: (body: any) => T | undefined, timeoutMs = 30_000): Promise<T> {
+export async function pollJson<T>(
+  url: string,
+  what: string,
+  pick: (body: any) => T | undefined,
+  timeoutMs = 30_000,
+): Promise<T> {
   return pollHttp(url, what, (body, status) => (status === 200 ? pick(JSON.parse(body)) : undefined), timeoutMs);
 }
 
@@ -76,7 +96,10 @@ export async function logsOf(container: StartedTestContainer): Promise<string> {
   const chunks: string[] = [];
   const stream = await container.logs({ tail: 40 });
   await new Promise<void>((resolve) => {
-    stream.on('data', (c: Buffer | string) => chunks.push(c.toString())).on('end', resolve).on('error', () => resolve());
+    stream
+      .on('data', (c: Buffer | string) => chunks.push(c.toString()))
+      .on('end', resolve)
+      .on('error', () => resolve());
     setTimeout(resolve, 2_000);
   });
   return chunks.join('');

@@ -17,7 +17,9 @@ let nodeUrl: string;
 
 beforeAll(async () => {
   // A proxy in front of a dead node: every answer is a 502, which is evidence.
-  node = createServer((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>502 Bad Gateway</h1>'));
+  node = createServer((_req, res) =>
+    res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>502 Bad Gateway</h1>'),
+  );
   await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
   nodeUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
 });
@@ -37,7 +39,10 @@ function keeper(events: string[], records: EvidenceInput[]): DaemonComponent {
     evidenceNodes: () => ['extra-source'],
     evidenceApi: () => ({
       // An answer no store gives: /api/evidence is this component's.
-      handle: async () => ({ status: 418, body: { error: `kept by the test component: ${records.map((r) => `${r.node} ${r.status}`).join(', ')}` } }),
+      handle: async () => ({
+        status: 418,
+        body: { error: `kept by the test component: ${records.map((r) => `${r.node} ${r.status}`).join(', ')}` },
+      }),
       read: async () => 'busy' as const,
     }),
     signals: () => ({ evidenceWriteErrors: 3 }),
@@ -67,10 +72,22 @@ describe('the component contract', () => {
     const records: EvidenceInput[] = [];
     const seen: { ctx?: DaemonContext } = {};
     const config = daemonConfig([target('behind-proxy', { url: nodeUrl, probes: ['health'] })]);
-    const pipeline = await startPipeline(config, { logger, defaultMetrics: false }, [keeper(events, records), reader(events, seen)]);
+    const pipeline = await startPipeline(config, { logger, defaultMetrics: false }, [
+      keeper(events, records),
+      reader(events, seen),
+    ]);
     try {
-      expect(events).toEqual(['keeper:open:1:behind-proxy,extra-source', 'reader:open', 'keeper:start', 'reader:start']);
-      await waitFor('a 502 recorded by the keeper', () => records.find((r) => r.node === 'behind-proxy' && r.status === 502), { timeoutMs: 10_000, intervalMs: 50 });
+      expect(events).toEqual([
+        'keeper:open:1:behind-proxy,extra-source',
+        'reader:open',
+        'keeper:start',
+        'reader:start',
+      ]);
+      await waitFor(
+        'a 502 recorded by the keeper',
+        () => records.find((r) => r.node === 'behind-proxy' && r.status === 502),
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
       const res = await fetch(`${pipeline.url}/api/evidence`);
       expect(res.status).toBe(418);
       expect(((await res.json()) as { error: string }).error).toMatch(/^kept by the test component: behind-proxy 502/);
@@ -90,8 +107,13 @@ describe('the component contract', () => {
     const port = (busy.address() as AddressInfo).port;
     const events: string[] = [];
     try {
-      const config = { ...daemonConfig([target('a', { url: nodeUrl, probes: ['health'] })]), listen: { host: '127.0.0.1', port } };
-      await expect(startPipeline(config, { logger, defaultMetrics: false }, [keeper(events, []), reader(events, {})])).rejects.toThrow(/EADDRINUSE/);
+      const config = {
+        ...daemonConfig([target('a', { url: nodeUrl, probes: ['health'] })]),
+        listen: { host: '127.0.0.1', port },
+      };
+      await expect(
+        startPipeline(config, { logger, defaultMetrics: false }, [keeper(events, []), reader(events, {})]),
+      ).rejects.toThrow(/EADDRINUSE/);
     } finally {
       await new Promise((r) => busy.close(r));
     }

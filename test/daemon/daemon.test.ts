@@ -29,7 +29,18 @@ function withCredentials(url: string): string {
 }
 
 function nodeTarget(name: string, url: string, network: string, over: Partial<NodeTarget> = {}): NodeTarget {
-  return { name, url, network, labels: { role: 'test' }, intervalMs: 300, timeoutMs: 250, rpcNamespace: 'auto', probes: [...PROBE_NAMES], headers: {}, ...over };
+  return {
+    name,
+    url,
+    network,
+    labels: { role: 'test' },
+    intervalMs: 300,
+    timeoutMs: 250,
+    rpcNamespace: 'auto',
+    probes: [...PROBE_NAMES],
+    headers: {},
+    ...over,
+  };
 }
 
 function config(nodes: NodeTarget[]): ExporterConfig {
@@ -70,7 +81,9 @@ beforeEach(async () => {
     ],
     { layout: 'port-per-node', blockTimeMs: 1000 },
   );
-  const targets = fleet.nodes.map((n) => nodeTarget(n.name, n.name === 'proxy' ? withCredentials(n.url) : n.url, n.network));
+  const targets = fleet.nodes.map((n) =>
+    nodeTarget(n.name, n.name === 'proxy' ? withCredentials(n.url) : n.url, n.network),
+  );
   const sink = new Writable({
     write(chunk, _enc, cb) {
       logLines.push(String(chunk));
@@ -83,7 +96,11 @@ beforeEach(async () => {
     backoff: { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 },
   });
   await waitFor('first poll round', () => daemon.ready(), { timeoutMs: 10_000, intervalMs: 50 });
-  await waitFor('evidence for proxy', async () => ((await daemon.evidence!.query({ node: 'proxy', limit: 1 })).length > 0), { timeoutMs: 10_000, intervalMs: 50 });
+  await waitFor(
+    'evidence for proxy',
+    async () => (await daemon.evidence!.query({ node: 'proxy', limit: 1 })).length > 0,
+    { timeoutMs: 10_000, intervalMs: 50 },
+  );
 });
 
 afterEach(async () => {
@@ -95,7 +112,9 @@ afterEach(async () => {
 describe('exporter over a simulated fleet', () => {
   it('finds each node namespace and marks methods earlier builds lack as unsupported, not failing', async () => {
     const m = await metrics();
-    expect(m).toMatch(/ledger_node_info\{node="cur",network="main",version="[^"]+",chain_id="[^"]+",rpc_namespace="claw",role="test"\} 1/);
+    expect(m).toMatch(
+      /ledger_node_info\{node="cur",network="main",version="[^"]+",chain_id="[^"]+",rpc_namespace="claw",role="test"\} 1/,
+    );
     expect(m).toMatch(/ledger_node_info\{node="stk",[^}]*rpc_namespace="chain"/);
     expect(m).toMatch(/ledger_node_info\{node="old",network="main",version="[^"]+",chain_id="",rpc_namespace="clw"/);
     expect(sample(m, 'ledger_probe_supported{node="old",network="main",probe="validators"}')).toBe(0);
@@ -103,8 +122,12 @@ describe('exporter over a simulated fleet', () => {
     expect(sample(m, 'ledger_probe_supported{node="stk",network="main",probe="miningStats"}')).toBe(0);
     expect(sample(m, 'ledger_probe_supported{node="stk",network="main",probe="validators"}')).toBe(1);
     // unsupported is not failing: 5xx count stays 0 and no other reason appears
-    expect(sample(m, 'ledger_probe_failures_total{node="old",network="main",probe="validators",reason="http_5xx"}')).toBe(0);
-    expect(m).not.toMatch(/ledger_probe_failures_total\{node="old",network="main",probe="validators",reason="(?!http_5xx)/);
+    expect(
+      sample(m, 'ledger_probe_failures_total{node="old",network="main",probe="validators",reason="http_5xx"}'),
+    ).toBe(0);
+    expect(m).not.toMatch(
+      /ledger_probe_failures_total\{node="old",network="main",probe="validators",reason="(?!http_5xx)/,
+    );
     expect(sample(m, 'ledger_node_up{node="old",network="main"}')).toBe(1);
   });
 
@@ -122,7 +145,9 @@ describe('exporter over a simulated fleet', () => {
     expect(sample(m, 'ledger_fleet_validator_set_mismatch{network="main"}')).toBe(0);
     // 'fork' knows two validators fewer than 'flap' in the same network
     expect(sample(m, 'ledger_fleet_validator_set_mismatch{network="test"}')).toBe(1);
-    expect(sample(m, 'ledger_node_validators{node="fork",network="test"}')).toBe(sample(m, 'ledger_node_validators{node="flap",network="test"}')! - 2);
+    expect(sample(m, 'ledger_node_validators{node="fork",network="test"}')).toBe(
+      sample(m, 'ledger_node_validators{node="flap",network="test"}')! - 2,
+    );
     expect(m).toMatch(/^ledger_validator_stake_tokens\{network="main",validator="[0-9a-f]{64}"\} \d/m);
     expect(m).toMatch(/^ledger_upstream_block_height\{node="cur",network="main"\} \d+$/m);
     expect(m).toMatch(/^ledger_upstream_block_time_seconds_bucket\{node="cur",network="main",le="\+Inf"\} \d+$/m);
@@ -132,9 +157,15 @@ describe('exporter over a simulated fleet', () => {
   it('classifies failures and keeps no stale values for failing nodes', async () => {
     const m = await metrics();
     expect(sample(m, 'ledger_node_up{node="proxy",network="main"}')).toBe(0);
-    expect(sample(m, 'ledger_probe_failures_total{node="proxy",network="main",probe="health",reason="http_5xx"}')).toBeGreaterThan(0);
-    expect(sample(m, 'ledger_probe_failures_total{node="hang",network="test",probe="health",reason="timeout"}')).toBeGreaterThan(0);
-    expect(sample(m, 'ledger_probe_failures_total{node="junk",network="test",probe="health",reason="invalid_response"}')).toBeGreaterThan(0);
+    expect(
+      sample(m, 'ledger_probe_failures_total{node="proxy",network="main",probe="health",reason="http_5xx"}'),
+    ).toBeGreaterThan(0);
+    expect(
+      sample(m, 'ledger_probe_failures_total{node="hang",network="test",probe="health",reason="timeout"}'),
+    ).toBeGreaterThan(0);
+    expect(
+      sample(m, 'ledger_probe_failures_total{node="junk",network="test",probe="health",reason="invalid_response"}'),
+    ).toBeGreaterThan(0);
     for (const n of ['proxy', 'hang', 'junk']) {
       expect(m).not.toMatch(new RegExp(`^ledger_node_block_height\\{node="${n}"`, 'm'));
       expect(m).not.toMatch(new RegExp(`^ledger_node_peers\\{node="${n}"`, 'm'));
@@ -190,39 +221,60 @@ describe('exporter over a simulated fleet', () => {
   });
 
   const tools = checkTools(['promtool']);
-  it.skipIf(tools.skip)(`passes promtool check metrics (only prom-client's own nodejs_* names draw lint)${tools.skipNote}`, async () => {
-    const promtool = requireTool(tools, 'promtool');
-    // promtool reads the classic text format (OpenMetrics is checked by a real Prometheus scrape in the e2e test).
-    for (const accept of ['text/plain']) {
-      const body = (await get('/metrics', { accept })).body.toString();
-      const r = spawnSync(promtool, ['check', 'metrics'], { input: body, encoding: 'utf8' });
-      const complaints = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.trim() !== '');
-      // Exit 3 = lint findings only; errors would be exit 1.
-      expect([0, 3]).toContain(r.status);
-      expect(complaints.filter((l) => !l.startsWith('nodejs_'))).toEqual([]);
-    }
-  });
+  it.skipIf(tools.skip)(
+    `passes promtool check metrics (only prom-client's own nodejs_* names draw lint)${tools.skipNote}`,
+    async () => {
+      const promtool = requireTool(tools, 'promtool');
+      // promtool reads the classic text format (OpenMetrics is checked by a real Prometheus scrape in the e2e test).
+      for (const accept of ['text/plain']) {
+        const body = (await get('/metrics', { accept })).body.toString();
+        const r = spawnSync(promtool, ['check', 'metrics'], { input: body, encoding: 'utf8' });
+        const complaints = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.trim() !== '');
+        // Exit 3 = lint findings only; errors would be exit 1.
+        expect([0, 3]).toContain(r.status);
+        expect(complaints.filter((l) => !l.startsWith('nodejs_'))).toEqual([]);
+      }
+    },
+  );
 
   it('follows a node that dies and comes back', async () => {
     const node = fleet.node('flap');
-    await waitFor('flap up', async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 1, { timeoutMs: 15_000, intervalMs: 50 });
+    await waitFor('flap up', async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 1, {
+      timeoutMs: 15_000,
+      intervalMs: 50,
+    });
     await node.kill();
-    await waitFor('flap down', async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 0, { timeoutMs: 15_000, intervalMs: 50 });
+    await waitFor(
+      'flap down',
+      async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 0,
+      { timeoutMs: 15_000, intervalMs: 50 },
+    );
     const m = await metrics();
-    expect(sample(m, 'ledger_probe_failures_total{node="flap",network="test",probe="health",reason="connect"}')).toBeGreaterThan(0);
+    expect(
+      sample(m, 'ledger_probe_failures_total{node="flap",network="test",probe="health",reason="connect"}'),
+    ).toBeGreaterThan(0);
     expect(m).not.toMatch(/^ledger_node_block_height\{node="flap"/m);
     await node.revive();
-    await waitFor('flap back up', async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 1, { timeoutMs: 15_000, intervalMs: 50 });
+    await waitFor(
+      'flap back up',
+      async () => sample(await metrics(), 'ledger_node_up{node="flap",network="test"}') === 1,
+      { timeoutMs: 15_000, intervalMs: 50 },
+    );
   });
 
   it('applies a new config: removed nodes vanish from /metrics, kept nodes keep their counters', async () => {
     const before = await metrics();
-    const proxyFailures = sample(before, 'ledger_probe_failures_total{node="proxy",network="main",probe="health",reason="http_5xx"}')!;
+    const proxyFailures = sample(
+      before,
+      'ledger_probe_failures_total{node="proxy",network="main",probe="health",reason="http_5xx"}',
+    )!;
     const keep = daemon.config().nodes.filter((n) => n.name !== 'junk');
     daemon.applyConfig(config(keep));
     const after = await metrics();
     expect(after).not.toContain('node="junk"');
-    expect(sample(after, 'ledger_probe_failures_total{node="proxy",network="main",probe="health",reason="http_5xx"}')).toBeGreaterThanOrEqual(proxyFailures);
+    expect(
+      sample(after, 'ledger_probe_failures_total{node="proxy",network="main",probe="health",reason="http_5xx"}'),
+    ).toBeGreaterThanOrEqual(proxyFailures);
     expect(sample(after, 'ledger_exporter_config_reloads_total{result="success"}')).toBe(1);
     expect(sample(after, 'ledger_fleet_nodes{network="test"}')).toBe(3);
   });

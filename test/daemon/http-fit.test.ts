@@ -14,7 +14,8 @@ import { daemonConfig, target as nodeTarget } from '../support/targets.js';
 // Nothing listens there: polls fail fast and the test never waits for one.
 const ORIGIN = 'http://127.0.0.1:9';
 
-const target = (name: string, intervalMs: number, path = ''): NodeTarget => nodeTarget(name, { url: `${ORIGIN}${path}`, intervalMs, timeoutMs: 2_000, probes: ['health'] });
+const target = (name: string, intervalMs: number, path = ''): NodeTarget =>
+  nodeTarget(name, { url: `${ORIGIN}${path}`, intervalMs, timeoutMs: 2_000, probes: ['health'] });
 
 let daemon: Daemon | undefined;
 afterEach(async () => {
@@ -25,7 +26,12 @@ afterEach(async () => {
 async function start(nodes: NodeTarget[]): Promise<DaemonContext> {
   let ctx: DaemonContext | undefined;
   const component: DaemonComponent = { name: 'fit-probe', start: (c) => void (ctx = c) };
-  daemon = await startDaemon(daemonConfig(nodes), { logger: createLogger({ level: 'silent' }), evidence: false, defaultMetrics: false, components: [component] });
+  daemon = await startDaemon(daemonConfig(nodes), {
+    logger: createLogger({ level: 'silent' }),
+    evidence: false,
+    defaultMetrics: false,
+    components: [component],
+  });
   if (!ctx) throw new Error('component not started');
   return ctx;
 }

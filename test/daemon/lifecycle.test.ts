@@ -12,7 +12,15 @@ import type { ExporterConfig } from '../../src/domain.js';
 import { readEvidence } from '../../src/evidence/index.js';
 import { createLogger } from '../../src/logger.js';
 import { SimFleet, type SimNode } from '../../src/sim/index.js';
-import { sampleValue, scrapeText, startExporter, sumOf, waitForMetrics, type ExporterChild, type LogLine } from '../support/exporterChild.js';
+import {
+  sampleValue,
+  scrapeText,
+  startExporter,
+  sumOf,
+  waitForMetrics,
+  type ExporterChild,
+  type LogLine,
+} from '../support/exporterChild.js';
 import { configYaml, readRawEvidence, writeAtomically, type NodeEntry } from '../support/lifecycleFiles.js';
 import { waitFor } from '../support/processes.js';
 
@@ -61,7 +69,8 @@ function testDir(name: string): string {
   return d;
 }
 
-const reloads = (t: string, result: 'success' | 'failure') => sampleValue(t, 'ledger_exporter_config_reloads_total', { result });
+const reloads = (t: string, result: 'success' | 'failure') =>
+  sampleValue(t, 'ledger_exporter_config_reloads_total', { result });
 const up = (t: string, node: string) => sampleValue(t, 'ledger_node_up', { node });
 const isReloadLog = (why: string, msg: string) => (l: LogLine) => l.msg === msg && l.why === why;
 
@@ -72,24 +81,40 @@ function catchesSighup(pid: number): boolean {
 }
 
 describe('reload', () => {
-  it('applies a rewritten file without a restart, keeps kept nodes\' counters, and rejects an invalid file', async () => {
+  it("applies a rewritten file without a restart, keeps kept nodes' counters, and rejects an invalid file", async () => {
     const d = testDir('reload');
     const file = join(d, 'exporter.yaml');
     const keep = fleet.node('keep');
     writeFileSync(file, configYaml({ nodes: [entry(keep), entry(fleet.node('gone'))] }));
     const ex = await launch(file);
 
-    await waitForMetrics(ex.url, 'keep and gone up', (t) => (up(t, 'keep') === 1 && up(t, 'gone') === 1 ? true : undefined), 15_000, ex.output);
+    await waitForMetrics(
+      ex.url,
+      'keep and gone up',
+      (t) => (up(t, 'keep') === 1 && up(t, 'gone') === 1 ? true : undefined),
+      15_000,
+      ex.output,
+    );
 
     // Give the kept node some history: a few 5xx answers, then recovery, so its counters are non-zero and frozen.
     keep.setFault('proxy_502');
-    await waitForMetrics(ex.url, 'keep failing', (t) => ((sampleValue(t, 'ledger_probe_failures_total', { node: 'keep', probe: 'health', reason: 'http_5xx' }) ?? 0) >= 2 ? true : undefined), 15_000, ex.output);
+    await waitForMetrics(
+      ex.url,
+      'keep failing',
+      (t) =>
+        (sampleValue(t, 'ledger_probe_failures_total', { node: 'keep', probe: 'health', reason: 'http_5xx' }) ?? 0) >= 2
+          ? true
+          : undefined,
+      15_000,
+      ex.output,
+    );
     keep.setFault('none');
     const before = await waitForMetrics(
       ex.url,
       'keep recovered',
       (t) =>
-        sampleValue(t, 'ledger_probe_success', { node: 'keep', probe: 'health' }) === 1 && sampleValue(t, 'ledger_probe_success', { node: 'keep', probe: 'blockNumber' }) === 1
+        sampleValue(t, 'ledger_probe_success', { node: 'keep', probe: 'health' }) === 1 &&
+        sampleValue(t, 'ledger_probe_success', { node: 'keep', probe: 'blockNumber' }) === 1
           ? t
           : undefined,
       15_000,
@@ -123,15 +148,39 @@ describe('reload', () => {
     // (b) An invalid file: the running config stays, the failure is counted and logged with its position.
     const invalid = configYaml({ nodes: [entry(keep), entry(fleet.node('late'))], extra: 'scrape_interval: 15s' });
     writeAtomically(file, invalid);
-    const rejected = await ex.waitForLog('reload rejected', isReloadLog('file changed', 'configuration reload rejected; the running configuration stays'));
+    const rejected = await ex.waitForLog(
+      'reload rejected',
+      isReloadLog('file changed', 'configuration reload rejected; the running configuration stays'),
+    );
     const badLine = invalid.split('\n').indexOf('scrape_interval: 15s') + 1;
-    expect(rejected.problems).toEqual([expect.stringMatching(new RegExp(`^${escapeRe(file)}:${badLine}:1: .*scrape_interval`))]);
-    const stayed = await waitForMetrics(ex.url, 'failure counted', (t) => (reloads(t, 'failure') === 1 ? t : undefined), 10_000, ex.output);
+    expect(rejected.problems).toEqual([
+      expect.stringMatching(new RegExp(`^${escapeRe(file)}:${badLine}:1: .*scrape_interval`)),
+    ]);
+    const stayed = await waitForMetrics(
+      ex.url,
+      'failure counted',
+      (t) => (reloads(t, 'failure') === 1 ? t : undefined),
+      10_000,
+      ex.output,
+    );
     expect(reloads(stayed, 'success')).toBe(1);
     expect(up(stayed, 'late')).toBeUndefined();
     // Still polling the running config: `added` keeps answering after the rejected reload.
-    const lastOk = sampleValue(stayed, 'ledger_probe_last_success_timestamp_seconds', { node: 'added', probe: 'health' })!;
-    await waitForMetrics(ex.url, 'added polled again', (t) => ((sampleValue(t, 'ledger_probe_last_success_timestamp_seconds', { node: 'added', probe: 'health' }) ?? 0) > lastOk ? true : undefined), 10_000, ex.output);
+    const lastOk = sampleValue(stayed, 'ledger_probe_last_success_timestamp_seconds', {
+      node: 'added',
+      probe: 'health',
+    })!;
+    await waitForMetrics(
+      ex.url,
+      'added polled again',
+      (t) =>
+        (sampleValue(t, 'ledger_probe_last_success_timestamp_seconds', { node: 'added', probe: 'health' }) ?? 0) >
+        lastOk
+          ? true
+          : undefined,
+      10_000,
+      ex.output,
+    );
   }, 60_000);
 
   it('applies a Kubernetes ConfigMap update (an atomic swap of the ..data symlink, no event names the file)', async () => {
@@ -151,7 +200,13 @@ describe('reload', () => {
     await waitForMetrics(ex.url, 'keep up', (t) => (up(t, 'keep') === 1 ? true : undefined), 15_000, ex.output);
 
     version(2, [entry(fleet.node('keep')), entry(fleet.node('added'))]);
-    const t = await waitForMetrics(ex.url, 'added up after the swap', (x) => (up(x, 'added') === 1 ? x : undefined), 15_000, ex.output);
+    const t = await waitForMetrics(
+      ex.url,
+      'added up after the swap',
+      (x) => (up(x, 'added') === 1 ? x : undefined),
+      15_000,
+      ex.output,
+    );
     expect(reloads(t, 'success')).toBe(1);
     // A swap that changes only a comment is no change: nothing applied, nothing counted.
     version(3, [entry(fleet.node('keep')), entry(fleet.node('added'))], '# reviewed');
@@ -177,15 +232,30 @@ describe('reload', () => {
     expect(reloads(beforeHup, 'success')).toBe(0);
 
     ex.child.kill('SIGHUP');
-    const t = await waitForMetrics(ex.url, 'late up after SIGHUP', (x) => (up(x, 'late') === 1 ? x : undefined), 15_000, ex.output);
+    const t = await waitForMetrics(
+      ex.url,
+      'late up after SIGHUP',
+      (x) => (up(x, 'late') === 1 ? x : undefined),
+      15_000,
+      ex.output,
+    );
     expect(reloads(t, 'success')).toBe(1);
     await ex.waitForLog('applied on SIGHUP', isReloadLog('SIGHUP', 'configuration applied'));
 
     writeFileSync(real, 'nodes: []\n');
     ex.child.kill('SIGHUP');
-    const rejected = await ex.waitForLog('rejected on SIGHUP', isReloadLog('SIGHUP', 'configuration reload rejected; the running configuration stays'));
+    const rejected = await ex.waitForLog(
+      'rejected on SIGHUP',
+      isReloadLog('SIGHUP', 'configuration reload rejected; the running configuration stays'),
+    );
     expect((rejected.problems as string[]).every((p) => p.startsWith(`${link}:`) && /:\d+:\d+: /.test(p))).toBe(true);
-    const after = await waitForMetrics(ex.url, 'failure counted', (x) => (reloads(x, 'failure') === 1 ? x : undefined), 10_000, ex.output);
+    const after = await waitForMetrics(
+      ex.url,
+      'failure counted',
+      (x) => (reloads(x, 'failure') === 1 ? x : undefined),
+      10_000,
+      ex.output,
+    );
     expect(up(after, 'late')).toBe(1);
     expect(up(after, 'keep')).toBe(1);
     expect(ex.child.exitCode).toBeNull();
@@ -193,32 +263,44 @@ describe('reload', () => {
 });
 
 describe('SIGHUP during start-up', () => {
-  it.skipIf(process.platform !== 'linux')('is held, not fatal: the exporter starts, logs the deferral and reloads once ready', async () => {
-    // systemd's ExecReload may signal at any moment. Before node runs the CLI's first line no
-    // program can catch a signal, so the test sends SIGHUP as soon as the process catches it,
-    // while the rest of the CLI still loads, and changes the file first: the reload must apply it.
-    const d = testDir('sighup-startup');
-    const file = join(d, 'exporter.yaml');
-    writeFileSync(file, configYaml({ nodes: [entry(fleet.node('keep'))] }));
-    let hupSent = false;
-    const ex = await launch(file, async (child) => {
-      await waitFor('the CLI to catch SIGHUP', () => catchesSighup(child.pid!), { timeoutMs: 15_000, intervalMs: 2 });
-      writeAtomically(file, configYaml({ nodes: [entry(fleet.node('keep')), entry(fleet.node('late'))] }));
-      hupSent = child.kill('SIGHUP');
-    });
-    expect(hupSent).toBe(true);
+  it.skipIf(process.platform !== 'linux')(
+    'is held, not fatal: the exporter starts, logs the deferral and reloads once ready',
+    async () => {
+      // systemd's ExecReload may signal at any moment. Before node runs the CLI's first line no
+      // program can catch a signal, so the test sends SIGHUP as soon as the process catches it,
+      // while the rest of the CLI still loads, and changes the file first: the reload must apply it.
+      const d = testDir('sighup-startup');
+      const file = join(d, 'exporter.yaml');
+      writeFileSync(file, configYaml({ nodes: [entry(fleet.node('keep'))] }));
+      let hupSent = false;
+      const ex = await launch(file, async (child) => {
+        await waitFor('the CLI to catch SIGHUP', () => catchesSighup(child.pid!), { timeoutMs: 15_000, intervalMs: 2 });
+        writeAtomically(file, configYaml({ nodes: [entry(fleet.node('keep')), entry(fleet.node('late'))] }));
+        hupSent = child.kill('SIGHUP');
+      });
+      expect(hupSent).toBe(true);
 
-    await ex.waitForLog('the deferred reload applied', isReloadLog('SIGHUP', 'configuration applied'));
-    const logs = ex.logs();
-    const deferred = logs.findIndex((l) => l.msg === 'SIGHUP during start-up: the reload runs once the exporter is ready');
-    expect(deferred, ex.output()).toBeGreaterThanOrEqual(0);
-    expect(deferred).toBeLessThan(logs.findIndex((l) => l.msg === 'exporter listening'));
-    const t = await waitForMetrics(ex.url, 'keep and late up', (x) => (up(x, 'keep') === 1 && up(x, 'late') === 1 ? x : undefined), 15_000, ex.output);
-    expect(reloads(t, 'success')).toBe(1);
-    expect(reloads(t, 'failure')).toBe(0);
-    expect(ex.logs().filter((l) => l.msg === 'configuration applied')).toHaveLength(1);
-    expect({ code: ex.child.exitCode, signal: ex.child.signalCode }).toEqual({ code: null, signal: null });
-  }, 60_000);
+      await ex.waitForLog('the deferred reload applied', isReloadLog('SIGHUP', 'configuration applied'));
+      const logs = ex.logs();
+      const deferred = logs.findIndex(
+        (l) => l.msg === 'SIGHUP during start-up: the reload runs once the exporter is ready',
+      );
+      expect(deferred, ex.output()).toBeGreaterThanOrEqual(0);
+      expect(deferred).toBeLessThan(logs.findIndex((l) => l.msg === 'exporter listening'));
+      const t = await waitForMetrics(
+        ex.url,
+        'keep and late up',
+        (x) => (up(x, 'keep') === 1 && up(x, 'late') === 1 ? x : undefined),
+        15_000,
+        ex.output,
+      );
+      expect(reloads(t, 'success')).toBe(1);
+      expect(reloads(t, 'failure')).toBe(0);
+      expect(ex.logs().filter((l) => l.msg === 'configuration applied')).toHaveLength(1);
+      expect({ code: ex.child.exitCode, signal: ex.child.signalCode }).toEqual({ code: null, signal: null });
+    },
+    60_000,
+  );
 });
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('%s', (signal) => {
@@ -230,14 +312,26 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s', (signal) => {
     writeFileSync(file, configYaml({ nodes: [entry(stuck, { interval: '1200ms', timeout: '1s' }), entry(failing)] }));
     const ex = await launch(file);
 
-    const acked = await waitForMetrics(ex.url, 'evidence acknowledged', (t) => {
-      const n = sampleValue(t, 'ledger_evidence_records_total', { node: 'burst-0' }) ?? 0;
-      return n >= 3 ? n : undefined;
-    }, 15_000, ex.output);
+    const acked = await waitForMetrics(
+      ex.url,
+      'evidence acknowledged',
+      (t) => {
+        const n = sampleValue(t, 'ledger_evidence_records_total', { node: 'burst-0' }) ?? 0;
+        return n >= 3 ? n : undefined;
+      },
+      15_000,
+      ex.output,
+    );
     // Signal right after a request reached the hanging node: that probe is in flight for up to 1s.
     // (Backing off after timeouts, the node may wait up to 8 intervals plus jitter for its next request.)
     const seen = stuck.requestCount();
-    await waitForMetrics(ex.url, 'a fresh request held by the hanging node', () => (stuck.requestCount() > seen ? true : undefined), 25_000, ex.output);
+    await waitForMetrics(
+      ex.url,
+      'a fresh request held by the hanging node',
+      () => (stuck.requestCount() > seen ? true : undefined),
+      25_000,
+      ex.output,
+    );
     ex.child.kill(signal);
 
     const exit = await ex.exited(15_000);
@@ -261,13 +355,27 @@ describe('kill -9 during a 5xx burst', () => {
     const file = join(d, 'exporter.yaml');
     const evidence = join(d, 'evidence');
     const burst = fleet.nodes.filter((n) => n.name.startsWith('burst-'));
-    writeFileSync(file, configYaml({ nodes: burst.map((n) => entry(n)), interval: '200ms', timeout: '150ms', probes: ['health', 'metrics', 'blockNumber', 'miningStats', 'validators'] }));
+    writeFileSync(
+      file,
+      configYaml({
+        nodes: burst.map((n) => entry(n)),
+        interval: '200ms',
+        timeout: '150ms',
+        probes: ['health', 'metrics', 'blockNumber', 'miningStats', 'validators'],
+      }),
+    );
 
     const first = await launch(file);
-    const acked = await waitForMetrics(first.url, 'a burst of evidence', (t) => {
-      const n = sumOf(t, 'ledger_evidence_records_total');
-      return n >= 40 ? n : undefined;
-    }, 20_000, first.output);
+    const acked = await waitForMetrics(
+      first.url,
+      'a burst of evidence',
+      (t) => {
+        const n = sumOf(t, 'ledger_evidence_records_total');
+        return n >= 40 ? n : undefined;
+      },
+      20_000,
+      first.output,
+    );
     first.child.kill('SIGKILL');
     expect(await first.exited(10_000)).toEqual({ code: null, signal: 'SIGKILL' });
 
@@ -283,10 +391,16 @@ describe('kill -9 during a 5xx burst', () => {
 
     const restartedAt = Date.now();
     const second = await launch(file);
-    const acked2 = await waitForMetrics(second.url, 'new evidence after restart', (t) => {
-      const n = sumOf(t, 'ledger_evidence_records_total');
-      return n >= 10 ? n : undefined;
-    }, 20_000, second.output);
+    const acked2 = await waitForMetrics(
+      second.url,
+      'new evidence after restart',
+      (t) => {
+        const n = sumOf(t, 'ledger_evidence_records_total');
+        return n >= 10 ? n : undefined;
+      },
+      20_000,
+      second.output,
+    );
     second.child.kill('SIGTERM');
     expect((await second.exited(15_000)).code).toBe(0);
 
@@ -320,7 +434,19 @@ describe('reload of settings that only apply at start-up (in process)', () => {
   const cfg = (dir: string, over: Partial<ExporterConfig> = {}): ExporterConfig => ({
     listen: { host: '127.0.0.1', port: 0 },
     polling: { concurrency: 4, maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 },
-    nodes: [{ name: 'keep', url: fleet.node('keep').url, network: 'main', labels: {}, intervalMs: 1000, timeoutMs: 500, rpcNamespace: 'auto', probes: ['health'], headers: {} }],
+    nodes: [
+      {
+        name: 'keep',
+        url: fleet.node('keep').url,
+        network: 'main',
+        labels: {},
+        intervalMs: 1000,
+        timeoutMs: 500,
+        rpcNamespace: 'auto',
+        probes: ['health'],
+        headers: {},
+      },
+    ],
     networks: {},
     evidence: { dir, maxBytes: 1 << 20, maxAgeDays: 1 },
     ...over,
@@ -330,7 +456,10 @@ describe('reload of settings that only apply at start-up (in process)', () => {
     const d = testDir('restart-only');
     const initial = cfg(join(d, 'evidence'));
     // --listen overrides the config's listen: a reload of the same file changes nothing.
-    const daemon = await startDaemon({ ...initial, listen: { host: '0.0.0.0', port: 9715 } }, { logger: logger(), listen: { host: '127.0.0.1', port: 0 }, defaultMetrics: false });
+    const daemon = await startDaemon(
+      { ...initial, listen: { host: '0.0.0.0', port: 9715 } },
+      { logger: logger(), listen: { host: '127.0.0.1', port: 0 }, defaultMetrics: false },
+    );
     try {
       daemon.applyConfig({ ...initial, listen: { host: '0.0.0.0', port: 9715 } });
       expect(logged.filter((l) => l.level === 40)).toEqual([]);
@@ -346,7 +475,9 @@ describe('reload of settings that only apply at start-up (in process)', () => {
   it('keeps the start-up polling limits for every node, changed nodes included, until a restart', async () => {
     const d = testDir('polling-reload');
     // A body cap below the size of a /health answer: every health probe fails as invalid_response.
-    const initial = cfg(join(d, 'evidence'), { polling: { concurrency: 4, maxResponseBytes: 16, maxUpstreamSeries: 100 } });
+    const initial = cfg(join(d, 'evidence'), {
+      polling: { concurrency: 4, maxResponseBytes: 16, maxUpstreamSeries: 100 },
+    });
     const daemon = await startDaemon(initial, { logger: logger(), defaultMetrics: false });
     try {
       const runs = () => daemon.state.get('keep')?.probes.get('health')?.runs ?? 0;
@@ -354,10 +485,19 @@ describe('reload of settings that only apply at start-up (in process)', () => {
       expect(daemon.state.get('keep')?.probes.get('health')?.lastRun?.ok).toBe(false);
       // The reload lifts the cap and changes the node (so it gets a new prober): the cap stays.
       const changedNode = { ...initial.nodes[0]!, labels: { rack: 'r2' } };
-      daemon.applyConfig({ ...initial, nodes: [changedNode], polling: { ...initial.polling, maxResponseBytes: 1 << 20 } });
-      expect(logged.some((l) => l.level === 40 && (l.settings as string[] | undefined)?.includes('polling'))).toBe(true);
+      daemon.applyConfig({
+        ...initial,
+        nodes: [changedNode],
+        polling: { ...initial.polling, maxResponseBytes: 1 << 20 },
+      });
+      expect(logged.some((l) => l.level === 40 && (l.settings as string[] | undefined)?.includes('polling'))).toBe(
+        true,
+      );
       const before = runs();
-      await waitFor('a health run after the reload', () => (runs() > before ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
+      await waitFor('a health run after the reload', () => (runs() > before ? true : undefined), {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+      });
       expect(daemon.state.get('keep')?.probes.get('health')?.failures.invalid_response).toBeGreaterThan(0);
       expect(daemon.state.get('keep')?.probes.get('health')?.lastRun?.ok).toBe(false);
     } finally {

@@ -73,12 +73,33 @@ describe('a probe removed by a reload', () => {
     expect(after).toBe(before + 100);
 
     const node = buildSnapshot(state.nodes(), {}, clock.now()).nodes[0]!;
-    expect(node).toMatchObject({ up: true, height: after, health: undefined, validatorsCount: undefined, minersActive: undefined });
-    expect(node.values).toMatchObject({ health: undefined, validators: undefined, mining: undefined, upstream: undefined });
+    expect(node).toMatchObject({
+      up: true,
+      height: after,
+      health: undefined,
+      validatorsCount: undefined,
+      minersActive: undefined,
+    });
+    expect(node.values).toMatchObject({
+      health: undefined,
+      validators: undefined,
+      mining: undefined,
+      upstream: undefined,
+    });
     lines = await scrape();
     expect(lines).toContain(`ledger_node_block_height{node="cur",network="mainnet"} ${after}`);
-    for (const gone of ['ledger_node_peers{', 'ledger_node_healthy{', 'ledger_node_validators{', 'ledger_node_miners_active{', 'ledger_validators_active{', 'ledger_upstream_']) {
-      expect(lines.filter((l) => l.startsWith(gone)), gone).toEqual([]);
+    for (const gone of [
+      'ledger_node_peers{',
+      'ledger_node_healthy{',
+      'ledger_node_validators{',
+      'ledger_node_miners_active{',
+      'ledger_validators_active{',
+      'ledger_upstream_',
+    ]) {
+      expect(
+        lines.filter((l) => l.startsWith(gone)),
+        gone,
+      ).toEqual([]);
     }
     expect(board.node('cur')).toMatchObject({ status: 'up', height: after, peers: undefined, version: undefined });
   });

@@ -3,7 +3,12 @@
 // does with each is seen directly. The CLI's own behaviour is in startup-signals and lifecycle.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { holdStartupSignals, noteStartupSignals, releaseStartupHup, releaseStartupStop } from '../../src/daemon/startupSignals.js';
+import {
+  holdStartupSignals,
+  noteStartupSignals,
+  releaseStartupHup,
+  releaseStartupStop,
+} from '../../src/daemon/startupSignals.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
@@ -37,7 +42,10 @@ describe('startup signals', () => {
     noteStartupSignals({ hup: () => undefined, stop: (signal, again) => void stops.push([signal, again]) });
     expect(stops).toEqual([['SIGINT', false]]);
     emit('SIGTERM');
-    expect(stops).toEqual([['SIGINT', false], ['SIGTERM', true]]);
+    expect(stops).toEqual([
+      ['SIGINT', false],
+      ['SIGTERM', true],
+    ]);
     expect(exit.mock.calls).toEqual([[1]]);
     // The first signal is the one the exporter stops for.
     expect(releaseStartupStop()).toBe('SIGINT');

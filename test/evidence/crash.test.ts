@@ -25,13 +25,19 @@ beforeAll(async () => {
     [
       join(repo, 'node_modules', 'typescript', 'bin', 'tsc'),
       '--noCheck',
-      '--outDir', out,
-      '--rootDir', join(repo, 'src'),
-      '--module', 'NodeNext',
-      '--moduleResolution', 'NodeNext',
-      '--target', 'ES2022',
+      '--outDir',
+      out,
+      '--rootDir',
+      join(repo, 'src'),
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      '--target',
+      'ES2022',
       '--skipLibCheck',
-      '--types', 'node',
+      '--types',
+      'node',
       join(repo, 'src', 'evidence', 'index.ts'),
     ],
     { cwd: repo },
@@ -99,12 +105,17 @@ describe('evidence survives kill -9', () => {
     const onDisk = new Set(before.records.map((r) => r.attempt));
     const missing = [...acked].filter((n) => !onDisk.has(n));
     expect(missing).toEqual([]);
-    for (const r of before.records) expect(r).toMatchObject({ status: 503, probe: 'health', runner: { hostname: 'crash-child' } });
+    for (const r of before.records)
+      expect(r).toMatchObject({ status: 503, probe: 'health', runner: { hostname: 'crash-child' } });
 
     // Restart: the store opens on the crashed directory and carries on in a fresh file.
     const store = await EvidenceStore.open(
       { dir, maxBytes: 64 * 1024 * 1024, maxAgeDays: 30 },
-      { logger: createLogger({ level: 'silent' }), runner: { hostname: 'restarted', version: '0.0.0' }, syncDelayMs: 1 },
+      {
+        logger: createLogger({ level: 'silent' }),
+        runner: { hostname: 'restarted', version: '0.0.0' },
+        syncDelayMs: 1,
+      },
     );
     try {
       await store.append({

@@ -22,18 +22,36 @@ describe('a 5xx whose body never completes', () => {
     node = createServer((req, res) => {
       req.resume();
       // Headers and the start of a proxy's error page, then nothing (the exporter's deadline ends it).
-      res.writeHead(503, { 'content-type': 'text/html', 'content-length': '4096' }).write('<html><h1>503 Service Unavailable</h1>');
+      res
+        .writeHead(503, { 'content-type': 'text/html', 'content-length': '4096' })
+        .write('<html><h1>503 Service Unavailable</h1>');
     });
     await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(node.address() as AddressInfo).port}/`;
     const config: ExporterConfig = {
       listen: { host: '127.0.0.1', port: 0 },
       polling: { concurrency: 2, maxResponseBytes: 1024 * 1024, maxUpstreamSeries: 500 },
-      nodes: [{ name: 'stall', url, network: 'main', labels: {}, intervalMs: 500, timeoutMs: 300, rpcNamespace: 'auto', probes: ['health'], headers: {} }],
+      nodes: [
+        {
+          name: 'stall',
+          url,
+          network: 'main',
+          labels: {},
+          intervalMs: 500,
+          timeoutMs: 300,
+          rpcNamespace: 'auto',
+          probes: ['health'],
+          headers: {},
+        },
+      ],
       networks: {},
       evidence: { dir: path.join(dir, 'evidence'), maxBytes: 1024 * 1024, maxAgeDays: 1 },
     };
-    daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), defaultMetrics: false, components: [] });
+    daemon = await startDaemon(config, {
+      logger: createLogger({ level: 'silent' }),
+      defaultMetrics: false,
+      components: [],
+    });
   }, 30_000);
 
   afterAll(async () => {
@@ -47,7 +65,9 @@ describe('a 5xx whose body never completes', () => {
     const records = await waitFor(
       'an evidence record',
       async () => {
-        const body = (await (await fetch(`${daemon.url}/api/evidence?node=stall&limit=5`)).json()) as { records: Array<Record<string, unknown>> };
+        const body = (await (await fetch(`${daemon.url}/api/evidence?node=stall&limit=5`)).json()) as {
+          records: Array<Record<string, unknown>>;
+        };
         return body.records.length > 0 ? body.records : undefined;
       },
       { timeoutMs: 20_000, intervalMs: 100 },
@@ -55,7 +75,11 @@ describe('a 5xx whose body never completes', () => {
     expect(records[0]).toMatchObject({ node: 'stall', status: 503, bodyTruncated: true });
     expect(String(records[0]!.body)).toBe('<html><h1>503 Service Unavailable</h1>');
     const m = await (await fetch(`${daemon.url}/metrics`)).text();
-    expect(m).toMatch(/^ledger_probe_failures_total\{node="stall",network="main",probe="health",reason="http_5xx"\} [1-9]/m);
-    expect(m).not.toMatch(/^ledger_probe_failures_total\{node="stall",network="main",probe="health",reason="timeout"\} [1-9]/m);
+    expect(m).toMatch(
+      /^ledger_probe_failures_total\{node="stall",network="main",probe="health",reason="http_5xx"\} [1-9]/m,
+    );
+    expect(m).not.toMatch(
+      /^ledger_probe_failures_total\{node="stall",network="main",probe="health",reason="timeout"\} [1-9]/m,
+    );
   });
 });

@@ -3,7 +3,17 @@
 // and nothing is lost. The tmpfs is mounted in a private user+mount namespace (unshare -rm), so
 // no privilege is needed; the test reads the directory through /proc/<pid>/root.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,14 +27,19 @@ const REQUIRED = process.env.REQUIRE_TMPFS === '1';
 
 function tmpfsAvailable(): boolean {
   const probe = mkdtempSync(join(tmpdir(), 'lfe-tmpfs-probe-'));
-  const r = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs -o size=16k tmpfs "$0"', probe], { encoding: 'utf8' });
+  const r = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs -o size=16k tmpfs "$0"', probe], {
+    encoding: 'utf8',
+  });
   rmSync(probe, { recursive: true, force: true });
   return r.status === 0;
 }
 
 const available = tmpfsAvailable();
 const skip = !available && !REQUIRED;
-if (skip) console.warn('unshare -rm with a tmpfs mount is not permitted here: skipping the full-disk test (set REQUIRE_TMPFS=1 to make this a failure)');
+if (skip)
+  console.warn(
+    'unshare -rm with a tmpfs mount is not permitted here: skipping the full-disk test (set REQUIRE_TMPFS=1 to make this a failure)',
+  );
 const note = skip ? ' [SKIPPED: cannot mount a tmpfs in a user namespace; REQUIRE_TMPFS=1 makes this a failure]' : '';
 
 let dir: string;
@@ -34,7 +49,10 @@ let url = '';
 
 /** The evidence directory as the exporter sees it (inside its mount namespace). */
 const evDir = () => `/proc/${child!.pid}/root${join(dir, 'evidence')}`;
-const files = () => readdirSync(evDir()).filter(isEvidenceFile).map((name) => ({ name, size: statSync(join(evDir(), name)).size }));
+const files = () =>
+  readdirSync(evDir())
+    .filter(isEvidenceFile)
+    .map((name) => ({ name, size: statSync(join(evDir(), name)).size }));
 
 beforeAll(async () => {
   if (skip) return;
@@ -51,14 +69,29 @@ beforeAll(async () => {
   const fd = openSync(config, 'w');
   writeSync(fd, yaml);
   closeSync(fd);
-  child = spawn('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs -o size=256k tmpfs "$0" && exec "$1" "$2" --config "$3" --log-format json', join(dir, 'evidence'), process.execPath, CLI_PATH, config], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  child = spawn(
+    'unshare',
+    [
+      '-rm',
+      'sh',
+      '-c',
+      'mount -t tmpfs -o size=256k tmpfs "$0" && exec "$1" "$2" --config "$3" --log-format json',
+      join(dir, 'evidence'),
+      process.execPath,
+      CLI_PATH,
+      config,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   trackChild(child);
   let out = '';
   child.stdout!.on('data', (c: Buffer) => {
     out += c.toString('utf8');
-    const m = /"msg":"exporter listening"/.test(out) ? /"url":"([^"]+)"/.exec(out.split('\n').find((l) => l.includes('exporter listening')) ?? '') : null;
+    const m = /"msg":"exporter listening"/.test(out)
+      ? /"url":"([^"]+)"/.exec(out.split('\n').find((l) => l.includes('exporter listening')) ?? '')
+      : null;
     if (m && !url) url = m[1]!;
   });
   child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -75,33 +108,47 @@ afterAll(async () => {
 });
 
 describe('evidence on a disk that fills up', () => {
-  it.skipIf(skip)(`leaves no empty files, retries failed batches into the current file and loses nothing${note}`, async () => {
-    const metric = async (name: string) => sumOf(await scrapeText(url), name);
-    await waitFor('first records', async () => (await metric('ledger_evidence_records_total')) >= 5, { timeoutMs: 15_000, intervalMs: 100 });
+  it.skipIf(skip)(
+    `leaves no empty files, retries failed batches into the current file and loses nothing${note}`,
+    async () => {
+      const metric = async (name: string) => sumOf(await scrapeText(url), name);
+      await waitFor('first records', async () => (await metric('ledger_evidence_records_total')) >= 5, {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+      });
 
-    // Fill the rest of the tmpfs with a file that is not ours.
-    const filler = join(evDir(), 'filler');
-    const fd = openSync(filler, 'w');
-    const block = Buffer.alloc(4096, 0x61);
-    try {
-      for (let i = 0; i < 1024; i++) writeSync(fd, block);
-    } catch (err) {
-      expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
-    } finally {
-      closeSync(fd);
-    }
-    const filesWhenFull = files().length;
-    await waitFor('three failed batches', async () => (await metric('ledger_evidence_write_errors_total')) >= 3, { timeoutMs: 30_000, intervalMs: 100 });
+      // Fill the rest of the tmpfs with a file that is not ours.
+      const filler = join(evDir(), 'filler');
+      const fd = openSync(filler, 'w');
+      const block = Buffer.alloc(4096, 0x61);
+      try {
+        for (let i = 0; i < 1024; i++) writeSync(fd, block);
+      } catch (err) {
+        expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      } finally {
+        closeSync(fd);
+      }
+      const filesWhenFull = files().length;
+      await waitFor('three failed batches', async () => (await metric('ledger_evidence_write_errors_total')) >= 3, {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      });
 
-    const now = files();
-    expect(now.filter((f) => f.size === 0).length).toBeLessThanOrEqual(1);
-    expect(now.length).toBeLessThanOrEqual(filesWhenFull + 1);
-    const written = await metric('ledger_evidence_records_total');
+      const now = files();
+      expect(now.filter((f) => f.size === 0).length).toBeLessThanOrEqual(1);
+      expect(now.length).toBeLessThanOrEqual(filesWhenFull + 1);
+      const written = await metric('ledger_evidence_records_total');
 
-    // Space again: the waiting records are written, nothing was dropped.
-    unlinkSync(filler);
-    await waitFor('records after space came back', async () => (await metric('ledger_evidence_records_total')) > written + 5, { timeoutMs: 30_000, intervalMs: 100 });
-    expect(await metric('ledger_evidence_dropped_total')).toBe(0);
-    expect(files().filter((f) => f.size === 0)).toEqual([]);
-  }, 90_000);
+      // Space again: the waiting records are written, nothing was dropped.
+      unlinkSync(filler);
+      await waitFor(
+        'records after space came back',
+        async () => (await metric('ledger_evidence_records_total')) > written + 5,
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
+      expect(await metric('ledger_evidence_dropped_total')).toBe(0);
+      expect(files().filter((f) => f.size === 0)).toEqual([]);
+    },
+    90_000,
+  );
 });

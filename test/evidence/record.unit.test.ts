@@ -42,7 +42,11 @@ describe('buildEvidenceRecord', () => {
       bodyTruncated: false,
       runnerStatus: { consecutiveFailures: 3, lastSuccess: '2024-05-01T11:00:00.000Z' },
     });
-    const never = buildEvidenceRecord(input({ runnerStatus: { consecutiveFailures: 1, lastSuccess: null } }), runner, now);
+    const never = buildEvidenceRecord(
+      input({ runnerStatus: { consecutiveFailures: 1, lastSuccess: null } }),
+      runner,
+      now,
+    );
     expect(never.runnerStatus.lastSuccess).toBeNull();
   });
 
@@ -87,7 +91,10 @@ describe('buildEvidenceRecord', () => {
 
     const euro = new TextEncoder().encode('€€€'); // 3 bytes each
     expect(buildEvidenceRecord(input({ body: euro }), runner, new Date(), 8).body).toBe('€€');
-    expect(buildEvidenceRecord(input({ body: euro }), runner, new Date(), 9)).toMatchObject({ body: '€€€', bodyTruncated: false });
+    expect(buildEvidenceRecord(input({ body: euro }), runner, new Date(), 9)).toMatchObject({
+      body: '€€€',
+      bodyTruncated: false,
+    });
   });
 
   it('replaces invalid UTF-8 with U+FFFD so the record is valid JSON text', () => {
@@ -145,10 +152,20 @@ describe('buildEvidenceRecord', () => {
 
   it('never lets numbers become NaN or Infinity in the record', () => {
     const r = buildEvidenceRecord(
-      input({ status: Number.NaN, durationMs: Number.POSITIVE_INFINITY, attempt: 1.7, runnerStatus: { consecutiveFailures: Number.NaN, lastSuccess: Number.NaN } }),
+      input({
+        status: Number.NaN,
+        durationMs: Number.POSITIVE_INFINITY,
+        attempt: 1.7,
+        runnerStatus: { consecutiveFailures: Number.NaN, lastSuccess: Number.NaN },
+      }),
       runner,
     );
-    expect(r).toMatchObject({ status: 0, durationMs: 0, attempt: 1, runnerStatus: { consecutiveFailures: 0, lastSuccess: null } });
+    expect(r).toMatchObject({
+      status: 0,
+      durationMs: 0,
+      attempt: 1,
+      runnerStatus: { consecutiveFailures: 0, lastSuccess: null },
+    });
   });
 });
 
@@ -161,8 +178,14 @@ describe('parseEvidenceQuery', () => {
       ok: true,
       query: { node: 'val-eu-1', limit: 5, since: new Date('2024-05-01T12:00:00Z') },
     });
-    expect(parse('since=1714564800')).toEqual({ ok: true, query: { limit: 100, since: new Date('2024-05-01T12:00:00Z') } });
-    expect(parse('since=2024-05-01T14:00:00%2B02:00')).toEqual({ ok: true, query: { limit: 100, since: new Date('2024-05-01T12:00:00Z') } });
+    expect(parse('since=1714564800')).toEqual({
+      ok: true,
+      query: { limit: 100, since: new Date('2024-05-01T12:00:00Z') },
+    });
+    expect(parse('since=2024-05-01T14:00:00%2B02:00')).toEqual({
+      ok: true,
+      query: { limit: 100, since: new Date('2024-05-01T12:00:00Z') },
+    });
     expect(parse('limit=1000')).toMatchObject({ ok: true, query: { limit: 1000 } });
   });
 

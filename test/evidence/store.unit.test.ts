@@ -31,9 +31,16 @@ function testLogger() {
   return createLogger({ level: 'info', destination });
 }
 
-async function openStore(settings: { maxBytes?: number; maxAgeDays?: number; sub?: string } = {}, opts: Partial<Parameters<typeof EvidenceStore.open>[1]> = {}) {
+async function openStore(
+  settings: { maxBytes?: number; maxAgeDays?: number; sub?: string } = {},
+  opts: Partial<Parameters<typeof EvidenceStore.open>[1]> = {},
+) {
   const store = await EvidenceStore.open(
-    { dir: join(dir, settings.sub ?? 'ev'), maxBytes: settings.maxBytes ?? 10 * 1024 * 1024, maxAgeDays: settings.maxAgeDays ?? 30 },
+    {
+      dir: join(dir, settings.sub ?? 'ev'),
+      maxBytes: settings.maxBytes ?? 10 * 1024 * 1024,
+      maxAgeDays: settings.maxAgeDays ?? 30,
+    },
     { logger: testLogger(), runner: { hostname: 'test-host', version: '9.9.9' }, syncDelayMs: 1, ...opts },
   );
   stores.push(store);
@@ -85,7 +92,11 @@ describe('EvidenceStore', () => {
 
     const all = await store.query({ limit: 1000 });
     expect(all.map((r) => r.attempt)).toEqual([...Array(30).keys()].reverse());
-    expect(all[0]).toMatchObject({ node: 'node-b', url: 'http://127.0.0.1:9710/', runner: { hostname: 'test-host', version: '9.9.9' } });
+    expect(all[0]).toMatchObject({
+      node: 'node-b',
+      url: 'http://127.0.0.1:9710/',
+      runner: { hostname: 'test-host', version: '9.9.9' },
+    });
 
     const a = await store.query({ node: 'node-a', limit: 3 });
     expect(a.map((r) => r.attempt)).toEqual([27, 24, 21]);
@@ -197,7 +208,12 @@ describe('EvidenceStore', () => {
     // Each line is over 24 KiB: only the first fits within 30,000 queued bytes.
     expect(store.stats().dropped).toBe(3);
     await store.flush();
-    expect((await Promise.allSettled(acks)).map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected']);
+    expect((await Promise.allSettled(acks)).map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'rejected',
+    ]);
     // Once written, the queue has room again.
     const again = store.append(input('node-big', 9, { body: big }));
     await store.flush();
@@ -265,7 +281,10 @@ describe('EvidenceStore', () => {
     const [file] = await readdir(evDir);
     const lines = (await readFile(join(evDir, file!), 'utf8')).split('\n').filter(Boolean);
     // A corrupt line in the middle, then a torn last line (a record cut mid-write).
-    await writeFile(join(evDir, file!), `${lines[0]}\nnot json at all\n{"time":"2024-05-01T00:00:00Z"}\n${lines[1]}\n${lines[2]}\n${lines[2]!.slice(0, 40)}`);
+    await writeFile(
+      join(evDir, file!),
+      `${lines[0]}\nnot json at all\n{"time":"2024-05-01T00:00:00Z"}\n${lines[1]}\n${lines[2]}\n${lines[2]!.slice(0, 40)}`,
+    );
     const res = await readEvidence(evDir, { limit: 100 });
     expect(res.records.map((r) => r.attempt)).toEqual([2, 1, 0]);
     expect(res.skippedLines).toBe(3);
@@ -282,7 +301,9 @@ describe('EvidenceStore', () => {
     const blocker = join(dir, 'blocker');
     await writeFile(blocker, 'x');
     await expect(checkEvidenceDir(blocker)).resolves.toMatch(/exists but is not a directory/);
-    await expect(checkEvidenceDir(join(blocker, 'sub'))).resolves.toMatch(/cannot be created: .*blocker is not a directory/);
+    await expect(checkEvidenceDir(join(blocker, 'sub'))).resolves.toMatch(
+      /cannot be created: .*blocker is not a directory/,
+    );
     await expect(checkEvidenceDir('')).resolves.toMatch(/empty/);
     await expect(
       EvidenceStore.open({ dir: blocker, maxBytes: 1000, maxAgeDays: 1 }, { logger: testLogger() }),
@@ -315,7 +336,11 @@ describe('evidence metrics', () => {
     const store = await openStore({}, { maxQueue: 2, syncDelayMs: 60_000 });
     const registry = new Registry();
     evidenceCollectors(registry, store);
-    const acks = [store.append(input('node-m1', 1)), store.append(input('node-m2', 2)), store.append(input('node-m2', 3))];
+    const acks = [
+      store.append(input('node-m1', 1)),
+      store.append(input('node-m2', 2)),
+      store.append(input('node-m2', 3)),
+    ];
     await store.flush();
     await Promise.allSettled(acks);
     const text = await registry.metrics();
@@ -333,7 +358,11 @@ describe('evidence CLI', () => {
   async function run(args: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runEvidenceCli(args, (l) => out.push(l), (l) => err.push(l));
+    const code = await runEvidenceCli(
+      args,
+      (l) => out.push(l),
+      (l) => err.push(l),
+    );
     return { code, out, err };
   }
 
@@ -349,8 +378,12 @@ describe('evidence CLI', () => {
     const text = await run(['--dir', evDir, '--node', 'node-a', '--limit', '2']);
     expect(text.code).toBe(0);
     expect(text.out).toHaveLength(2);
-    expect(text.out[0]).toMatch(/^2024-05-01T12:03:00\.000Z node-a \(mainnet\) blockNumber POST claw_blockNumber -> 503 attempt=2 /);
-    expect(text.out[1]).toMatch(/^2024-05-01T12:04:00\.000Z node-a .* attempt=3 .*body="\{\\"error\\":\\"boom 3\\"\}"$/);
+    expect(text.out[0]).toMatch(
+      /^2024-05-01T12:03:00\.000Z node-a \(mainnet\) blockNumber POST claw_blockNumber -> 503 attempt=2 /,
+    );
+    expect(text.out[1]).toMatch(
+      /^2024-05-01T12:04:00\.000Z node-a .* attempt=3 .*body="\{\\"error\\":\\"boom 3\\"\}"$/,
+    );
 
     const json = await run(['--dir', evDir, '--json', '--since', '2024-05-01T12:05:00Z']);
     expect(json.out.map((l) => JSON.parse(l).attempt)).toEqual([4, 5]);

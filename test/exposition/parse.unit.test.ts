@@ -70,11 +70,17 @@ describe('parseExposition on real outputs', () => {
     expect(family(families, 'node_boot_time_seconds').samples[0]?.value).toBe(1700481367);
     const cpu = family(families, 'node_cpu_seconds_total');
     expect(cpu.samples).toHaveLength(8);
-    expect(cpu.samples[0]).toEqual({ name: 'node_cpu_seconds_total', labels: { cpu: '0', mode: 'idle' }, value: 1218765.44 });
+    expect(cpu.samples[0]).toEqual({
+      name: 'node_cpu_seconds_total',
+      labels: { cpu: '0', mode: 'idle' },
+      value: 1218765.44,
+    });
     const info = family(families, 'node_network_info').samples[0];
     expect(info?.labels.duplex).toBe('');
     expect(info?.labels.address).toBe('52:54:00:12:34:56');
-    expect(family(families, 'node_network_info').help).toBe('Non-numeric data from /sys/class/net/<iface>, value is always 1.');
+    expect(family(families, 'node_network_info').help).toBe(
+      'Non-numeric data from /sys/class/net/<iface>, value is always 1.',
+    );
   });
 
   it('reads prom-client output with escapes, Nan, +Inf and -Inf', () => {
@@ -171,7 +177,9 @@ describe('parseExposition syntax', () => {
   it('tolerates the same TYPE twice and a HELP after samples, keeping the first HELP', () => {
     const text = '# HELP a first\n# TYPE a gauge\na 1\n# TYPE a gauge\n# HELP a second\n';
     const { families } = parseExposition(text);
-    expect(families).toEqual([{ name: 'a', help: 'first', type: 'gauge', samples: [{ name: 'a', labels: {}, value: 1 }] }]);
+    expect(families).toEqual([
+      { name: 'a', help: 'first', type: 'gauge', samples: [{ name: 'a', labels: {}, value: 1 }] },
+    ]);
   });
 
   it('keeps a family declared without samples and an empty HELP', () => {
@@ -251,7 +259,8 @@ describe('parseExposition rejects malformed input with the line number', () => {
   }
 
   it('rejects an HTML error page from a reverse proxy on its first line', () => {
-    const html = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n';
+    const html =
+      '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n';
     expect(parseError(html).line).toBe(1);
   });
 
@@ -315,7 +324,11 @@ describe('series cap', () => {
   it('stops reading at the cap: lines after it are counted, not parsed', () => {
     expect(() => parseExposition('a 1\nb 2\nc{ 3\n')).toThrow(ExpositionError);
     const capped = parseExposition('a 1\nb 2\nc{ 3\n# HELP x y\n', { maxSeries: 1 });
-    expect(capped).toEqual({ families: [{ name: 'a', type: 'untyped', samples: [{ name: 'a', labels: {}, value: 1 }] }], droppedSamples: 2, truncated: true });
+    expect(capped).toEqual({
+      families: [{ name: 'a', type: 'untyped', samples: [{ name: 'a', labels: {}, value: 1 }] }],
+      droppedSamples: 2,
+      truncated: true,
+    });
   });
 });
 
@@ -323,7 +336,9 @@ describe('per-node budget', () => {
   it('stops at maxBytes: long label values fill the budget long before the series cap', () => {
     const big = 'v'.repeat(10_000);
     const text = Array.from({ length: 100 }, (_, i) => `m{i="${i}",blob="${big}"} 1`).join('\n');
-    const { families, droppedSamples, truncated } = parseExposition(text, { budget: { maxSeries: 2000, maxBytes: 64 * 1024 } });
+    const { families, droppedSamples, truncated } = parseExposition(text, {
+      budget: { maxSeries: 2000, maxBytes: 64 * 1024 },
+    });
     const kept = families[0]?.samples.length ?? 0;
     expect(truncated).toBe(true);
     expect(kept).toBe(6); // 6 x ~10.1 KB fit in 64 KiB, a seventh does not
@@ -331,7 +346,8 @@ describe('per-node budget', () => {
   });
 
   it('caps families, also those with only HELP and TYPE lines', () => {
-    const text = Array.from({ length: 5000 }, (_, i) => `# HELP f${i} help\n# TYPE f${i} gauge`).join('\n') + '\nlast 1\n';
+    const text =
+      Array.from({ length: 5000 }, (_, i) => `# HELP f${i} help\n# TYPE f${i} gauge`).join('\n') + '\nlast 1\n';
     const r = parseExposition(text, { budget: { maxFamilies: 100 } });
     expect(r.truncated).toBe(true);
     expect(r.families).toEqual([]);

@@ -48,7 +48,11 @@ const tools = checkTools(['promtool']);
 
 describe('promtool check metrics on rendered upstream output', () => {
   function promtoolCheck(text: string): { status: number | null; output: string } {
-    const r = spawnSync(requireTool(tools, 'promtool'), ['check', 'metrics'], { input: text, encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync(requireTool(tools, 'promtool'), ['check', 'metrics'], {
+      input: text,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     return { status: r.status, output: `${r.stdout}${r.stderr}` };
   }
 
@@ -149,7 +153,10 @@ describe('a real Prometheus scraping rendered output', () => {
   }
   async function query(q: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
     const r = await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent(q)}`);
-    const body = (await r.json()) as { status: string; data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+    const body = (await r.json()) as {
+      status: string;
+      data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+    };
     expect(body.status).toBe('success');
     return body.data.result;
   }
@@ -165,15 +172,24 @@ describe('a real Prometheus scraping rendered output', () => {
     }
   });
 
-  it.skipIf(server.skip)(`stores the series with node, network and renamed upstream labels${server.skipNote}`, async () => {
-    const blocks = await query('ledger_upstream_blocks_total{job="om"}');
-    expect(blocks.map((r) => r.metric.node).sort()).toEqual(['val-eu-1', 'val-us-2']);
-    expect(blocks.every((r) => r.value[1] === '184467' && r.metric.network === 'mainnet')).toBe(true);
-    const info = await query('ledger_upstream_labelled_info{job="text"}');
-    expect(info[0]?.metric).toMatchObject({ node: 'odd', network: 'mainnet', exported_node: 'inner', exported_exported_node: 'x', exported_network: 'lan' });
-    const escaped = await query('ledger_upstream_http_requests_total{job="om",status="500"}');
-    expect(escaped[0]?.metric).toMatchObject({ node: 'app\\1', network: 'test\nnet', path: 'C:\\share\\dir' });
-  });
+  it.skipIf(server.skip)(
+    `stores the series with node, network and renamed upstream labels${server.skipNote}`,
+    async () => {
+      const blocks = await query('ledger_upstream_blocks_total{job="om"}');
+      expect(blocks.map((r) => r.metric.node).sort()).toEqual(['val-eu-1', 'val-us-2']);
+      expect(blocks.every((r) => r.value[1] === '184467' && r.metric.network === 'mainnet')).toBe(true);
+      const info = await query('ledger_upstream_labelled_info{job="text"}');
+      expect(info[0]?.metric).toMatchObject({
+        node: 'odd',
+        network: 'mainnet',
+        exported_node: 'inner',
+        exported_exported_node: 'x',
+        exported_network: 'lan',
+      });
+      const escaped = await query('ledger_upstream_http_requests_total{job="om",status="500"}');
+      expect(escaped[0]?.metric).toMatchObject({ node: 'app\\1', network: 'test\nnet', path: 'C:\\share\\dir' });
+    },
+  );
 
   it.skipIf(server.skip)(`marks invalid OpenMetrics as a failed scrape${server.skipNote}`, async () => {
     const bad = (await activeTargets()).find((t) => t.labels.job === 'om-bad');

@@ -4,18 +4,41 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_UPSTREAM_BUDGET, parseExposition, prepareUpstream, renderUpstream, type PreparedUpstream } from '../../src/exposition/index.js';
+import {
+  DEFAULT_UPSTREAM_BUDGET,
+  parseExposition,
+  prepareUpstream,
+  renderUpstream,
+  type PreparedUpstream,
+} from '../../src/exposition/index.js';
 import { labelKey } from '../../src/exposition/series.js';
 import { checkTools, requireTool } from '../support/prometheus-tools.js';
 
 const SECRET = 'tok-s3cret-value';
 // Few names, chosen to collide: families against each other's _total/_count/_sum/_bucket/_created.
-const NAMES = ['a', 'a_total', 'a_count', 'a_sum', 'a_bucket', 'a_created', 'h', 'h_count', 'h_sum', 'h_bucket', 'x_info', 'x'];
+const NAMES = [
+  'a',
+  'a_total',
+  'a_count',
+  'a_sum',
+  'a_bucket',
+  'a_created',
+  'h',
+  'h_count',
+  'h_sum',
+  'h_bucket',
+  'x_info',
+  'x',
+];
 const TYPES = ['counter', 'gauge', 'histogram', 'summary', 'untyped'] as const;
 const LABELS = ['node', 'network', 'exported_node', 'exported_exported_node', 'path', 'le', 'quantile'];
 const VALUES = ['a', 'b', '', 'x"y', 'back\\slash', 'new\nline', SECRET, `Bearer ${SECRET}`];
 
-const labelSet = fc.dictionary(fc.constantFrom(...LABELS.filter((l) => l !== 'le' && l !== 'quantile')), fc.constantFrom(...VALUES), { maxKeys: 3 });
+const labelSet = fc.dictionary(
+  fc.constantFrom(...LABELS.filter((l) => l !== 'le' && l !== 'quantile')),
+  fc.constantFrom(...VALUES),
+  { maxKeys: 3 },
+);
 const family = fc.record({
   name: fc.constantFrom(...NAMES),
   type: fc.constantFrom(...TYPES),
@@ -28,17 +51,31 @@ type Family = typeof family extends fc.Arbitrary<infer T> ? T : never;
 const esc = (v: string) => v.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
 const fmt = (v: number) => (Number.isNaN(v) ? 'NaN' : v === Infinity ? '+Inf' : v === -Infinity ? '-Inf' : String(v));
 const sample = (name: string, labels: Record<string, string>, v: number) =>
-  `${name}{${Object.entries(labels).map(([k, x]) => `${k}="${esc(x)}"`).join(',')}} ${fmt(v)}`;
+  `${name}{${Object.entries(labels)
+    .map(([k, x]) => `${k}="${esc(x)}"`)
+    .join(',')}} ${fmt(v)}`;
 
 /** A family in the text format, as a well-behaved client library would write it. */
 function familyText(f: Family): string[] {
-  const out = [...(f.help !== undefined ? [`# HELP ${f.name} ${f.help.replace(/[\\\n]/g, (c) => (c === '\n' ? '\\n' : '\\\\'))}`] : []), `# TYPE ${f.name} ${f.type}`];
+  const out = [
+    ...(f.help !== undefined
+      ? [`# HELP ${f.name} ${f.help.replace(/[\\\n]/g, (c) => (c === '\n' ? '\\n' : '\\\\'))}`]
+      : []),
+    `# TYPE ${f.name} ${f.type}`,
+  ];
   for (const labels of f.series) {
     if (f.type === 'histogram') {
-      out.push(sample(`${f.name}_bucket`, { ...labels, le: '1' }, 1), sample(`${f.name}_bucket`, { ...labels, le: '+Inf' }, 2));
+      out.push(
+        sample(`${f.name}_bucket`, { ...labels, le: '1' }, 1),
+        sample(`${f.name}_bucket`, { ...labels, le: '+Inf' }, 2),
+      );
       out.push(sample(`${f.name}_sum`, labels, f.value), sample(`${f.name}_count`, labels, 2));
     } else if (f.type === 'summary') {
-      out.push(sample(f.name, { ...labels, quantile: '0.5' }, f.value), sample(`${f.name}_sum`, labels, f.value), sample(`${f.name}_count`, labels, 1));
+      out.push(
+        sample(f.name, { ...labels, quantile: '0.5' }, f.value),
+        sample(`${f.name}_sum`, labels, f.value),
+        sample(`${f.name}_count`, labels, 1),
+      );
     } else out.push(sample(f.name, labels, f.value));
   }
   return out;
@@ -60,12 +97,16 @@ function mutate(lines: string[], ms: Array<{ kind: string; at: number; text?: st
     if (m.kind === 'drop') out.splice(i, 1);
     else if (m.kind === 'duplicate') out.splice(i, 0, out[i]!);
     else if (m.kind === 'swap' && i + 1 < out.length) [out[i], out[i + 1]] = [out[i + 1]!, out[i]!];
-    else if (m.kind === 'garble') out[i] = out[i]!.slice(0, m.at % (out[i]!.length + 1)) + (m.text ?? '') + out[i]!.slice(m.at % (out[i]!.length + 1));
+    else if (m.kind === 'garble')
+      out[i] =
+        out[i]!.slice(0, m.at % (out[i]!.length + 1)) + (m.text ?? '') + out[i]!.slice(m.at % (out[i]!.length + 1));
   }
   return out.join('\n') + '\n';
 }
 
-const nodeText = fc.tuple(fc.array(family, { maxLength: 5 }), fc.array(mutation, { maxLength: 3 })).map(([fs, ms]) => mutate(fs.flatMap(familyText), ms));
+const nodeText = fc
+  .tuple(fc.array(family, { maxLength: 5 }), fc.array(mutation, { maxLength: 3 }))
+  .map(([fs, ms]) => mutate(fs.flatMap(familyText), ms));
 const fleet = fc.array(nodeText, { minLength: 2, maxLength: 4 });
 
 /** What the exporter keeps of each node: answers that fail to parse are refused whole. */
@@ -85,7 +126,10 @@ function prepared(texts: string[]): PreparedUpstream[] {
 
 function headerNamesUnique(text: string): void {
   for (const kind of ['HELP', 'TYPE']) {
-    const names = text.split('\n').filter((l) => l.startsWith(`# ${kind} `)).map((l) => l.split(' ')[2]);
+    const names = text
+      .split('\n')
+      .filter((l) => l.startsWith(`# ${kind} `))
+      .map((l) => l.split(' ')[2]);
     expect(new Set(names).size).toBe(names.length);
   }
 }
@@ -93,7 +137,13 @@ function headerNamesUnique(text: string): void {
 /** Each OpenMetrics sample belongs to the family block it is in, and to no other declared family. */
 function openMetricsConsistent(text: string): void {
   const allowed = (name: string, type: string): string[] =>
-    type === 'counter' ? [`${name}_total`, `${name}_created`] : type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`, `${name}_created`] : type === 'summary' ? [name, `${name}_sum`, `${name}_count`, `${name}_created`] : [name];
+    type === 'counter'
+      ? [`${name}_total`, `${name}_created`]
+      : type === 'histogram'
+        ? [`${name}_bucket`, `${name}_sum`, `${name}_count`, `${name}_created`]
+        : type === 'summary'
+          ? [name, `${name}_sum`, `${name}_count`, `${name}_created`]
+          : [name];
   const owner = new Map<string, string>();
   const blocks: Array<[string, string[]]> = [];
   for (const line of text.split('\n')) {
@@ -131,7 +181,9 @@ describe('merged upstream output over random and mutated node answers', () => {
         noDuplicateSeries(text);
         openMetricsConsistent(om);
         // Both formats expose the same series.
-        expect(om.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual(text.split('\n').filter((l) => l && !l.startsWith('#')));
+        expect(om.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual(
+          text.split('\n').filter((l) => l && !l.startsWith('#')),
+        );
         expect(text).not.toContain(SECRET);
       }),
       { numRuns: 300 },
@@ -139,17 +191,21 @@ describe('merged upstream output over random and mutated node answers', () => {
   });
 
   const tools = checkTools(['promtool']);
-  it.skipIf(tools.skip)(`passes promtool check metrics${tools.skipNote}`, () => {
-    const promtool = requireTool(tools, 'promtool');
-    fc.assert(
-      fc.property(fleet, (texts) => {
-        const text = renderUpstream(prepared(texts), { openMetrics: false });
-        const r = spawnSync(promtool, ['check', 'metrics'], { input: text, encoding: 'utf8', timeout: 20_000 });
-        // Exit 3 = lint findings only (names and HELP of random families); 1 would be a parse error.
-        expect(`${r.stdout}${r.stderr}`).not.toMatch(/error while linting|second TYPE|second HELP|duplicate/i);
-        expect([0, 3]).toContain(r.status);
-      }),
-      { numRuns: 25 },
-    );
-  }, 120_000);
+  it.skipIf(tools.skip)(
+    `passes promtool check metrics${tools.skipNote}`,
+    () => {
+      const promtool = requireTool(tools, 'promtool');
+      fc.assert(
+        fc.property(fleet, (texts) => {
+          const text = renderUpstream(prepared(texts), { openMetrics: false });
+          const r = spawnSync(promtool, ['check', 'metrics'], { input: text, encoding: 'utf8', timeout: 20_000 });
+          // Exit 3 = lint findings only (names and HELP of random families); 1 would be a parse error.
+          expect(`${r.stdout}${r.stderr}`).not.toMatch(/error while linting|second TYPE|second HELP|duplicate/i);
+          expect([0, 3]).toContain(r.status);
+        }),
+        { numRuns: 25 },
+      );
+    },
+    120_000,
+  );
 });

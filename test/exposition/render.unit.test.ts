@@ -26,7 +26,9 @@ describe('prepareUpstream + renderUpstream (text format)', () => {
     expect(out).toContain('# HELP ledger_upstream_block_time_seconds Time between consecutive blocks in seconds');
     expect(out).toContain('# TYPE ledger_upstream_block_time_seconds histogram');
     expect(out).toContain('ledger_upstream_block_time_seconds_bucket{node="val-eu-1",network="mainnet",le="0.5"} 0');
-    expect(out).toContain('ledger_upstream_block_time_seconds_sum{node="val-eu-1",network="mainnet"} 553712.9409999996');
+    expect(out).toContain(
+      'ledger_upstream_block_time_seconds_sum{node="val-eu-1",network="mainnet"} 553712.9409999996',
+    );
     expect(out).toContain('ledger_upstream_blocks_total{node="val-eu-1",network="mainnet"} 184467');
     expect(out.filter((l) => !l.startsWith('#')).every((l) => l.startsWith('ledger_upstream_'))).toBe(true);
   });
@@ -40,7 +42,11 @@ describe('prepareUpstream + renderUpstream (text format)', () => {
     const start = out.indexOf('# TYPE ledger_upstream_block_time_seconds histogram');
     const block = out.slice(start + 1, start + 1 + 33);
     // 11 histogram lines per node, node a's first, then b's, then c's; the next line is a new family.
-    expect(block.map((l) => /node="(\w)"/.exec(l)?.[1])).toEqual([...'a'.repeat(11), ...'b'.repeat(11), ...'c'.repeat(11)]);
+    expect(block.map((l) => /node="(\w)"/.exec(l)?.[1])).toEqual([
+      ...'a'.repeat(11),
+      ...'b'.repeat(11),
+      ...'c'.repeat(11),
+    ]);
     expect(out[start + 34]).toMatch(/^# HELP ledger_upstream_blocks_total /);
   });
 
@@ -126,13 +132,27 @@ describe('prepareUpstream + renderUpstream (text format)', () => {
       'ledger_upstream_y{node="b",network="mainnet"} 3',
     ]);
     expect(first.conflicts).toEqual([
-      { family: 'ledger_upstream_x', node: 'b', reason: 'type_mismatch', type: 'counter', keptType: 'gauge', samples: 1 },
+      {
+        family: 'ledger_upstream_x',
+        node: 'b',
+        reason: 'type_mismatch',
+        type: 'counter',
+        keptType: 'gauge',
+        samples: 1,
+      },
     ]);
     const reversed = renderUpstreamWithStats([b, a], { openMetrics: false });
     expect(lines(reversed.text)).toContain('# TYPE ledger_upstream_x counter');
     expect(lines(reversed.text)).not.toContain('ledger_upstream_x{node="a",network="mainnet"} 1');
     expect(reversed.conflicts).toEqual([
-      { family: 'ledger_upstream_x', node: 'a', reason: 'type_mismatch', type: 'gauge', keptType: 'counter', samples: 1 },
+      {
+        family: 'ledger_upstream_x',
+        node: 'a',
+        reason: 'type_mismatch',
+        type: 'gauge',
+        keptType: 'counter',
+        samples: 1,
+      },
     ]);
     expect(renderUpstream([a, b], { openMetrics: false })).toBe(first.text);
   });
@@ -179,7 +199,9 @@ describe('prepareUpstream + renderUpstream (text format)', () => {
   });
 
   it('drops upstream timestamps and writes special values in exposition form', () => {
-    const text = renderUpstream([prep('n', 'a 1 1700000000000\nb NaN 5\nc +Inf\nd -Inf\ne 1e21\n')], { openMetrics: false });
+    const text = renderUpstream([prep('n', 'a 1 1700000000000\nb NaN 5\nc +Inf\nd -Inf\ne 1e21\n')], {
+      openMetrics: false,
+    });
     expect(lines(text).filter((l) => !l.startsWith('#'))).toEqual([
       'ledger_upstream_a{node="n",network="mainnet"} 1',
       'ledger_upstream_b{node="n",network="mainnet"} NaN',
@@ -195,7 +217,10 @@ describe('prepareUpstream + renderUpstream (text format)', () => {
       prefix: 'up_',
     });
     expect(p.families.map((f) => f.name)).toEqual(['up_loud']);
-    expect(lines(renderUpstream([p], { openMetrics: false }))).toEqual(['# TYPE up_loud untyped', 'up_loud{node="n",network="net"} 1']);
+    expect(lines(renderUpstream([p], { openMetrics: false }))).toEqual([
+      '# TYPE up_loud untyped',
+      'up_loud{node="n",network="net"} 1',
+    ]);
     expect(() => prepareUpstream('n', 'net', [], { prefix: '1bad' })).toThrow(TypeError);
   });
 
@@ -258,13 +283,26 @@ describe('renderUpstream in OpenMetrics mode', () => {
     const a = prep('a', '# TYPE jobs gauge\njobs 1\n');
     const b = prep('b', '# TYPE jobs_total counter\njobs_total 5\n');
     const om = renderUpstreamWithStats([a, b], { openMetrics: true });
-    expect(lines(om.text)).toEqual(['# TYPE ledger_upstream_jobs gauge', 'ledger_upstream_jobs{node="a",network="mainnet"} 1']);
+    expect(lines(om.text)).toEqual([
+      '# TYPE ledger_upstream_jobs gauge',
+      'ledger_upstream_jobs{node="a",network="mainnet"} 1',
+    ]);
     expect(om.conflicts).toEqual([
-      { family: 'ledger_upstream_jobs_total', node: 'b', reason: 'name_collision', type: 'counter', keptType: 'gauge', samples: 1 },
+      {
+        family: 'ledger_upstream_jobs_total',
+        node: 'b',
+        reason: 'name_collision',
+        type: 'counter',
+        keptType: 'gauge',
+        samples: 1,
+      },
     ]);
     // Left out of the text format too: both formats expose the same series.
     const text = renderUpstreamWithStats([a, b], { openMetrics: false });
     expect(text.conflicts).toEqual(om.conflicts);
-    expect(lines(text.text)).toEqual(['# TYPE ledger_upstream_jobs gauge', 'ledger_upstream_jobs{node="a",network="mainnet"} 1']);
+    expect(lines(text.text)).toEqual([
+      '# TYPE ledger_upstream_jobs gauge',
+      'ledger_upstream_jobs{node="a",network="mainnet"} 1',
+    ]);
   });
 });

@@ -5,7 +5,14 @@
 // answer and then only lines of the new network.
 import { describe, expect, it } from 'vitest';
 import type { MetricFamily, ProbeResult } from '../../src/domain.js';
-import { FleetUpstream, parseExposition, prepareUpstream, renderUpstream, renderUpstreamWithStats, type UpstreamNode } from '../../src/exposition/index.js';
+import {
+  FleetUpstream,
+  parseExposition,
+  prepareUpstream,
+  renderUpstream,
+  renderUpstreamWithStats,
+  type UpstreamNode,
+} from '../../src/exposition/index.js';
 import { FleetState } from '../../src/state/fleetState.js';
 import { target } from '../support/targets.js';
 
@@ -13,9 +20,16 @@ const SECRET = 'sekret-9';
 const scrub = (text: string) => text.split(SECRET).join('[redacted]');
 
 const answer = (height: number): MetricFamily[] =>
-  parseExposition(`# HELP h Height\n# TYPE h gauge\nh ${height}\necho{auth="${SECRET}"} 1\necho{auth="none"} 2\n`).families;
+  parseExposition(`# HELP h Height\n# TYPE h gauge\nh ${height}\necho{auth="${SECRET}"} 1\necho{auth="none"} 2\n`)
+    .families;
 
-const ok = (families: MetricFamily[]): ProbeResult => ({ kind: 'ok', probe: 'metrics', startedAt: 1_000, durationMs: 2, data: { probe: 'metrics', value: families } });
+const ok = (families: MetricFamily[]): ProbeResult => ({
+  kind: 'ok',
+  probe: 'metrics',
+  startedAt: 1_000,
+  durationMs: 2,
+  data: { probe: 'metrics', value: families },
+});
 
 function setup() {
   const state = new FleetState([target('n1', { probes: ['metrics'], labels: { zone: 'a' } })]);
@@ -63,18 +77,29 @@ describe("a node's upstream answer", () => {
   });
 
   it('never re-labels released lines: a network changed under the same answer gives no lines until the next answer', () => {
-    const node: UpstreamNode = { target: { name: 'n1', network: 'mainnet' }, upstream: { families: answer(7), prepared: undefined } };
+    const node: UpstreamNode = {
+      target: { name: 'n1', network: 'mainnet' },
+      upstream: { families: answer(7), prepared: undefined },
+    };
     const upstream = new FleetUpstream(() => [node], { scrub });
     expect(renderUpstream(upstream.sources(), { openMetrics: false })).toContain('network="mainnet"');
     node.target = { name: 'n1', network: 'testnet' };
     expect(renderUpstream(upstream.sources(), { openMetrics: false })).toBe('');
     node.upstream = { families: answer(8), prepared: undefined };
-    expect(renderUpstream(upstream.sources(), { openMetrics: false })).toContain('ledger_upstream_h{node="n1",network="testnet"} 8\n');
+    expect(renderUpstream(upstream.sources(), { openMetrics: false })).toContain(
+      'ledger_upstream_h{node="n1",network="testnet"} 8\n',
+    );
   });
 
-  it('counts the sample lines of a family a conflict leaves out, wherever it sits in the node\'s lines', () => {
+  it("counts the sample lines of a family a conflict leaves out, wherever it sits in the node's lines", () => {
     const a = prepareUpstream('a', 'net', parseExposition('# TYPE x gauge\nx 1\n').families);
-    const b = prepareUpstream('b', 'net', parseExposition('# TYPE w gauge\nw 1\n# TYPE x counter\nx{v="line\\nbreak"} 2\nx{v="2"} 3\nx{v="3"} 4\n# TYPE y gauge\ny 5\n').families);
+    const b = prepareUpstream(
+      'b',
+      'net',
+      parseExposition(
+        '# TYPE w gauge\nw 1\n# TYPE x counter\nx{v="line\\nbreak"} 2\nx{v="2"} 3\nx{v="3"} 4\n# TYPE y gauge\ny 5\n',
+      ).families,
+    );
     const r = renderUpstreamWithStats([a, b], { openMetrics: false });
     expect(r.conflicts.map((c) => [c.node, c.family, c.samples])).toEqual([['b', 'ledger_upstream_x', 3]]);
     expect(r.text).toContain('ledger_upstream_y{node="b",network="net"} 5\n');

@@ -3,12 +3,19 @@
 // must give the same bytes as a merge made afresh, and any other change must make a new merge.
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { FleetUpstream, parseExposition, renderUpstreamWithStats, type PreparedUpstream, type UpstreamNode } from '../../src/exposition/index.js';
+import {
+  FleetUpstream,
+  parseExposition,
+  renderUpstreamWithStats,
+  type PreparedUpstream,
+  type UpstreamNode,
+} from '../../src/exposition/index.js';
 import { planUpstream, type UpstreamPlan } from '../../src/exposition/plan.js';
 import { preparedFromPlan } from '../../src/exposition/upstream.js';
 import { mergeLayout, writeMerged, type MergeLayout } from '../../src/exposition/upstreamMerge.js';
 
-const planOf = (text: string): UpstreamPlan => planUpstream(parseExposition(text).families, undefined, { prefix: 'ledger_upstream_' });
+const planOf = (text: string): UpstreamPlan =>
+  planUpstream(parseExposition(text).families, undefined, { prefix: 'ledger_upstream_' });
 
 const HEIGHTS = planOf('# HELP h Height\n# TYPE h gauge\nh 1\n# TYPE x gauge\nx{k="a"} 1\nx{k="b"} 2\n');
 /** Declares x a counter: a type mismatch with HEIGHTS, so its x lines are left out. */
@@ -16,11 +23,20 @@ const CLASH = planOf('# TYPE x counter\nx{k="c"} 1\nx{k="d"} 1\n# TYPE p gauge\n
 const OTHER = planOf('# TYPE q gauge\nq 1\n');
 
 const node = (name: string, plan: UpstreamPlan, base: number): PreparedUpstream =>
-  preparedFromPlan(plan, name, 'net', Array.from({ length: plan.sources.length }, (_, i) => base + i));
+  preparedFromPlan(
+    plan,
+    name,
+    'net',
+    Array.from({ length: plan.sources.length }, (_, i) => base + i),
+  );
 
 function merged(layout: MergeLayout, sources: PreparedUpstream[]): string {
   let text = '';
-  writeMerged(layout, sources, { openMetrics: false, write: (p) => void (text += p), writeRange: (b, s, e) => void (text += b.toString('utf8', s, e)) });
+  writeMerged(layout, sources, {
+    openMetrics: false,
+    write: (p) => void (text += p),
+    writeRange: (b, s, e) => void (text += b.toString('utf8', s, e)),
+  });
   return text;
 }
 
@@ -28,7 +44,9 @@ describe('the upstream merge layout', () => {
   it('is reused while only values change, and writes what a fresh merge writes', () => {
     const first = [node('a', HEIGHTS, 10), node('b', CLASH, 20)];
     const layout = mergeLayout(first);
-    expect(layout.conflicts.map((c) => [c.node, c.family, c.reason, c.samples])).toEqual([['b', 'ledger_upstream_x', 'type_mismatch', 2]]);
+    expect(layout.conflicts.map((c) => [c.node, c.family, c.reason, c.samples])).toEqual([
+      ['b', 'ledger_upstream_x', 'type_mismatch', 2],
+    ]);
     const next = [node('a', HEIGHTS, 70), node('b', CLASH, 80)];
     expect(mergeLayout(next, layout)).toBe(layout);
     const fresh = renderUpstreamWithStats(next, { openMetrics: false });
@@ -55,7 +73,9 @@ describe('the upstream merge layout', () => {
       expect(merged(next, sources)).toBe(renderUpstreamWithStats(sources, { openMetrics: false }).text);
     }
     // Moved: b comes first and keeps x as a counter; a's gauge x is the conflict now.
-    expect(mergeLayout(changes[4]!, layout).conflicts.map((c) => [c.node, c.family])).toEqual([['a', 'ledger_upstream_x']]);
+    expect(mergeLayout(changes[4]!, layout).conflicts.map((c) => [c.node, c.family])).toEqual([
+      ['a', 'ledger_upstream_x'],
+    ]);
     // Another plan: no clash left.
     expect(mergeLayout(changes[0]!, layout).conflicts).toEqual([]);
   });
@@ -73,7 +93,10 @@ describe('the upstream merge layout', () => {
     };
     const scrape = () => {
       let text = '';
-      upstream.write(upstream.sources(), false, { write: (p) => void (text += p), writeRange: (b, s, e) => void (text += b.toString('utf8', s, e)) });
+      upstream.write(upstream.sources(), false, {
+        write: (p) => void (text += p),
+        writeRange: (b, s, e) => void (text += b.toString('utf8', s, e)),
+      });
       return text;
     };
     scrape();

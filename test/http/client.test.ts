@@ -34,14 +34,16 @@ beforeAll(async () => {
       if (path === '/ok') res.writeHead(200, { 'content-type': 'application/json' }).end('{"fine":true}');
       else if (path === '/echo') res.writeHead(201).end(body);
       else if (path === '/big') res.writeHead(200).end('x'.repeat(10_000));
-      else if (path === '/busy') res.writeHead(503, { 'retry-after': '7' }).end(`busy, you sent ${req.headers.authorization}`);
+      else if (path === '/busy')
+        res.writeHead(503, { 'retry-after': '7' }).end(`busy, you sent ${req.headers.authorization}`);
       else if (path === '/nope') res.writeHead(404).end();
-      else if (path === '/hang') return; // never answers
-      else if (path === '/503-stall') res.writeHead(503, { 'content-length': '100' }).write('<html>busy'); // the rest never comes
+      else if (path === '/hang')
+        return; // never answers
+      else if (path === '/503-stall')
+        res.writeHead(503, { 'content-length': '100' }).write('<html>busy'); // the rest never comes
       else if (path === '/503-cut') {
         res.writeHead(503, { 'content-length': '100' }).write('<html>over', () => res.socket?.destroy());
-      }
-      else if (path === '/local-redirect') res.writeHead(302, { location: '/ok' }).end();
+      } else if (path === '/local-redirect') res.writeHead(302, { location: '/ok' }).end();
       else if (path === '/foreign-redirect') res.writeHead(302, { location: `${otherBase}/steal` }).end();
       else res.writeHead(500).end();
     });
@@ -65,7 +67,14 @@ function client(): HttpClient {
 describe('HttpClient', () => {
   it('POSTs a JSON body with headers and returns the answer', async () => {
     const c = client();
-    const out = await c.send({ method: 'POST', url: `${base}/echo`, headers: { 'content-type': 'application/json' }, body: '{"a":1}', timeoutMs: 2000, maxBytes: 1000 });
+    const out = await c.send({
+      method: 'POST',
+      url: `${base}/echo`,
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+      timeoutMs: 2000,
+      maxBytes: 1000,
+    });
     await c.close();
     expect(out.ok).toBe(true);
     if (!out.ok) return;
@@ -77,7 +86,13 @@ describe('HttpClient', () => {
 
   it('classifies statuses, keeps the answer for evidence and parses Retry-After; messages are scrubbed', async () => {
     const c = client();
-    const busy = await c.send({ method: 'GET', url: `${base}/busy`, headers: { authorization: 'Bearer sekrit-token-123' }, timeoutMs: 2000, maxBytes: 1000 });
+    const busy = await c.send({
+      method: 'GET',
+      url: `${base}/busy`,
+      headers: { authorization: 'Bearer sekrit-token-123' },
+      timeoutMs: 2000,
+      maxBytes: 1000,
+    });
     const nope = await c.send({ method: 'GET', url: `${base}/nope`, timeoutMs: 2000, maxBytes: 1000 });
     await c.close();
     expect(busy).toMatchObject({ ok: false, reason: 'http_5xx', status: 503, retryAfterMs: 7000 });
@@ -101,13 +116,18 @@ describe('HttpClient', () => {
     const stalled = await c.send({ method: 'GET', url: `${base}/503-stall`, timeoutMs: 300, maxBytes: 1000 });
     const cut = await c.send({ method: 'GET', url: `${base}/503-cut`, timeoutMs: 2000, maxBytes: 1000 });
     await c.close();
-    for (const [out, text] of [[stalled, '<html>busy'], [cut, '<html>over']] as const) {
+    for (const [out, text] of [
+      [stalled, '<html>busy'],
+      [cut, '<html>over'],
+    ] as const) {
       expect(out).toMatchObject({ ok: false, reason: 'http_5xx', status: 503 });
       if (out.ok) return;
       expect(out.response?.body.toString()).toBe(text);
       expect(out.response?.truncated).toBe(true);
     }
-    expect(!stalled.ok && stalled.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/503-stall: HTTP 503, body cut short \(timed out/);
+    expect(!stalled.ok && stalled.message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/503-stall: HTTP 503, body cut short \(timed out/,
+    );
   });
 
   it('a 2xx body over the cap is an invalid response, cut at the cap', async () => {
@@ -123,10 +143,25 @@ describe('HttpClient', () => {
   it('does not follow redirects by default; same-origin follows only within the origin', async () => {
     const c = client();
     seen.length = 0;
-    expect(await c.send({ method: 'GET', url: `${base}/local-redirect`, timeoutMs: 2000, maxBytes: 100 })).toMatchObject({ ok: false, reason: 'redirect', status: 302 });
-    const local = await c.send({ method: 'GET', url: `${base}/local-redirect`, timeoutMs: 2000, maxBytes: 100, redirect: 'same-origin' });
+    expect(
+      await c.send({ method: 'GET', url: `${base}/local-redirect`, timeoutMs: 2000, maxBytes: 100 }),
+    ).toMatchObject({ ok: false, reason: 'redirect', status: 302 });
+    const local = await c.send({
+      method: 'GET',
+      url: `${base}/local-redirect`,
+      timeoutMs: 2000,
+      maxBytes: 100,
+      redirect: 'same-origin',
+    });
     expect(local.ok && local.response.body.toString()).toBe('{"fine":true}');
-    const foreign = await c.send({ method: 'GET', url: `${base}/foreign-redirect`, headers: { authorization: 'Bearer sekrit-token-123' }, timeoutMs: 2000, maxBytes: 100, redirect: 'same-origin' });
+    const foreign = await c.send({
+      method: 'GET',
+      url: `${base}/foreign-redirect`,
+      headers: { authorization: 'Bearer sekrit-token-123' },
+      timeoutMs: 2000,
+      maxBytes: 100,
+      redirect: 'same-origin',
+    });
     await c.close();
     expect(foreign).toMatchObject({ ok: false, reason: 'redirect', status: 302 });
     expect(seen.some((s) => s.url.startsWith('other'))).toBe(false);

@@ -59,7 +59,10 @@ function dispatcher(): NodeDispatcher {
 }
 
 const get = (d: NodeDispatcher, path: string) =>
-  request(`${origin}${path}`, { dispatcher: d, headersTimeout: 10_000, bodyTimeout: 10_000 }).then(async (r) => ({ status: r.statusCode, body: await r.body.text() }));
+  request(`${origin}${path}`, { dispatcher: d, headersTimeout: 10_000, bodyTimeout: 10_000 }).then(async (r) => ({
+    status: r.statusCode,
+    body: await r.body.text(),
+  }));
 
 /** Starts a request to /hold and waits until the server holds it (wrapped, so awaiting this does not await the answer). */
 async function holdOne(d: NodeDispatcher): Promise<{ answer: Promise<{ status: number; body: string }> }> {
@@ -84,7 +87,10 @@ describe('NodeDispatcher.setConnectionsPerOrigin', () => {
 
     held.shift()!();
     expect(await inFlight).toEqual({ status: 200, body: 'answer to /hold' });
-    await waitFor('the retired pool to close its socket', () => sockets[0]!.closed, { timeoutMs: 10_000, intervalMs: 10 });
+    await waitFor('the retired pool to close its socket', () => sockets[0]!.closed, {
+      timeoutMs: 10_000,
+      intervalMs: 10,
+    });
     // The new pool keeps its socket for the requests after it.
     expect(sockets[1]!.closed).toBe(false);
     expect(await get(d, '/again')).toEqual({ status: 200, body: 'answer to /again' });
@@ -94,7 +100,12 @@ describe('NodeDispatcher.setConnectionsPerOrigin', () => {
   it('an unchanged size keeps the pool and its socket', async () => {
     const d = dispatcher();
     expect(await get(d, '/first')).toEqual({ status: 200, body: 'answer to /first' });
-    d.setConnectionsPerOrigin(new Map([[origin, 1], ['http://127.0.0.1:1', 3]]));
+    d.setConnectionsPerOrigin(
+      new Map([
+        [origin, 1],
+        ['http://127.0.0.1:1', 3],
+      ]),
+    );
     expect(await get(d, '/second')).toEqual({ status: 200, body: 'answer to /second' });
     expect(sockets).toHaveLength(1);
     expect(sockets[0]!.closed).toBe(false);
@@ -228,7 +239,12 @@ describe('NodeDispatcher.keepIdleFor', () => {
   it('takes the time from the longest poll interval and timeout, with a margin, within 30 s and 10 minutes', () => {
     expect(idleKeepMs([])).toBe(30_000);
     expect(idleKeepMs([{ intervalMs: 15_000, timeoutMs: 5_000 }])).toBe(30_000);
-    expect(idleKeepMs([{ intervalMs: 15_000, timeoutMs: 5_000 }, { intervalMs: 60_000, timeoutMs: 10_000 }])).toBe(75_000);
+    expect(
+      idleKeepMs([
+        { intervalMs: 15_000, timeoutMs: 5_000 },
+        { intervalMs: 60_000, timeoutMs: 10_000 },
+      ]),
+    ).toBe(75_000);
     expect(idleKeepMs([{ intervalMs: 3_600_000, timeoutMs: 5_000 }])).toBe(600_000);
   });
 });

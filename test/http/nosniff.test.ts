@@ -6,15 +6,31 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../../src/daemon/index.js';
 import { SimFleet } from '../../src/sim/index.js';
-import { alertingFleetConfig, closeAlertingRig, nodeDownToWebhook, startAlertingDaemon } from '../support/alertingDaemon.js';
+import {
+  alertingFleetConfig,
+  closeAlertingRig,
+  nodeDownToWebhook,
+  startAlertingDaemon,
+} from '../support/alertingDaemon.js';
 
 describe('nosniff', () => {
   const rig: { dir?: string; fleet?: SimFleet; daemon?: Daemon } = {};
 
   beforeAll(async () => {
     rig.dir = mkdtempSync(path.join(tmpdir(), 'lfe-nosniff-'));
-    rig.fleet = await SimFleet.start([{ name: 'ns-1', network: 'ns', build: 'current', peers: 5 }], { host: '127.0.0.1', blockTimeMs: 500 });
-    const config = alertingFleetConfig(rig.fleet.nodes, { dir: rig.dir, network: 'ns', intervalMs: 500, timeoutMs: 400, concurrency: 2, maxUpstreamSeries: 100, alerting: nodeDownToWebhook(rig.dir, 'http://127.0.0.1:9/hook') });
+    rig.fleet = await SimFleet.start([{ name: 'ns-1', network: 'ns', build: 'current', peers: 5 }], {
+      host: '127.0.0.1',
+      blockTimeMs: 500,
+    });
+    const config = alertingFleetConfig(rig.fleet.nodes, {
+      dir: rig.dir,
+      network: 'ns',
+      intervalMs: 500,
+      timeoutMs: 400,
+      concurrency: 2,
+      maxUpstreamSeries: 100,
+      alerting: nodeDownToWebhook(rig.dir, 'http://127.0.0.1:9/hook'),
+    });
     rig.daemon = (await startAlertingDaemon(config)).daemon;
   }, 30_000);
 

@@ -49,7 +49,14 @@ async function twoRequests(second: { method: 'GET' | 'POST'; idempotent?: boolea
     dropNth = 0;
     const first = await client.send({ method: 'GET', url: `${base}/first`, timeoutMs: 2000, maxBytes: 1000 });
     dropNth = 2;
-    const out = await client.send({ method: second.method, url: `${base}/second`, body: second.method === 'POST' ? '{}' : undefined, timeoutMs: 2000, maxBytes: 1000, idempotent: second.idempotent });
+    const out = await client.send({
+      method: second.method,
+      url: `${base}/second`,
+      body: second.method === 'POST' ? '{}' : undefined,
+      timeoutMs: 2000,
+      maxBytes: 1000,
+      idempotent: second.idempotent,
+    });
     return { first, out };
   } finally {
     dropNth = 0;
@@ -97,7 +104,9 @@ describe('a reused connection closed under the request', () => {
     const client = new HttpClient({ secrets: new Secrets() });
     try {
       dropNth = 0;
-      expect((await client.send({ method: 'GET', url: `${base}/first`, timeoutMs: 2000, maxBytes: 1000 })).ok).toBe(true);
+      expect((await client.send({ method: 'GET', url: `${base}/first`, timeoutMs: 2000, maxBytes: 1000 })).ok).toBe(
+        true,
+      );
       // The second request of the first connection and the first of the next are both dropped.
       dropNth = 2;
       server.once('connection', (s: Socket) => perSocket.set(s, 1));
@@ -140,7 +149,9 @@ describe('a reused connection closed under the request', () => {
       const other = new HttpClient({ secrets: new Secrets(), dispatcher: pool });
       clients.push(again, other);
       dropNth = 0;
-      expect((await again.send({ method: 'GET', url: `${base}/first`, timeoutMs: 2000, maxBytes: 1000 })).ok).toBe(true);
+      expect((await again.send({ method: 'GET', url: `${base}/first`, timeoutMs: 2000, maxBytes: 1000 })).ok).toBe(
+        true,
+      );
       await other.close();
       dropNth = 2;
       const out = await again.send({ method: 'GET', url: `${base}/second`, timeoutMs: 2000, maxBytes: 1000 });

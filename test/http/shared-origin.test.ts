@@ -18,14 +18,18 @@ import { target } from '../support/targets.js';
 const INTERVAL_MS = 1_000;
 // Healthy nodes that tick in the hung node's slot: their probes go out right behind its own.
 const healthy: string[] = [];
-for (let i = 0; healthy.length < 3; i++) if (tickPhase(`ok-${i}`, INTERVAL_MS) === tickPhase('hung', INTERVAL_MS)) healthy.push(`ok-${i}`);
+for (let i = 0; healthy.length < 3; i++)
+  if (tickPhase(`ok-${i}`, INTERVAL_MS) === tickPhase('hung', INTERVAL_MS)) healthy.push(`ok-${i}`);
 const [ok1, ok2, ok3] = healthy as [string, string, string];
 
 let fleet: SimFleet;
 const cleanups: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
-  fleet = await SimFleet.start([{ name: 'hung', fault: 'hang' }, ...healthy.map((name) => ({ name }))], { layout: 'shared-port', keepAliveTimeoutMs: 60_000 });
+  fleet = await SimFleet.start([{ name: 'hung', fault: 'hang' }, ...healthy.map((name) => ({ name }))], {
+    layout: 'shared-port',
+    keepAliveTimeoutMs: 60_000,
+  });
 });
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -33,13 +37,28 @@ afterEach(async () => {
 afterAll(() => fleet.close());
 
 const nodeTarget = (name: string, over: Partial<NodeTarget> = {}): NodeTarget =>
-  target(name, { url: fleet.node(name).url, network: 'simnet', intervalMs: INTERVAL_MS, timeoutMs: 1_000, probes: ['health', 'blockNumber'], rpcNamespace: 'claw', ...over });
+  target(name, {
+    url: fleet.node(name).url,
+    network: 'simnet',
+    intervalMs: INTERVAL_MS,
+    timeoutMs: 1_000,
+    probes: ['health', 'blockNumber'],
+    rpcNamespace: 'claw',
+    ...over,
+  });
 
 function client(): { client: HttpClient; prober: (name: string) => NodeProber } {
   const dispatcher = createDispatcher();
   const c = new HttpClient({ dispatcher, secrets: new Secrets() });
-  cleanups.push(() => c.close(), () => dispatcher.destroy());
-  return { client: c, prober: (name) => new NodeProber(nodeTarget(name), { client: c, maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 }) };
+  cleanups.push(
+    () => c.close(),
+    () => dispatcher.destroy(),
+  );
+  return {
+    client: c,
+    prober: (name) =>
+      new NodeProber(nodeTarget(name), { client: c, maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 }),
+  };
 }
 
 /** The hung node's probe is sent first; its neighbour's right after, as one scheduler slot does. */
@@ -106,7 +125,10 @@ describe('the daemon over a shared origin', () => {
   it('sizes the origin from the config and again on reload: healthy neighbours of a hanging node never fail', async () => {
     daemon = await startDaemon(config(['hung', ok1]), { logger: createLogger({ level: 'silent' }), evidence: false });
     daemon.applyConfig(config(['hung', ok1, ok2, ok3]));
-    await waitFor('four rounds of the healthy nodes', () => healthy.every((n) => runs(n) >= 4) && runs('hung') >= 2, { timeoutMs: 30_000, intervalMs: 50 });
+    await waitFor('four rounds of the healthy nodes', () => healthy.every((n) => runs(n) >= 4) && runs('hung') >= 2, {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
     for (const n of healthy) {
       expect(failures(n), n).toBe(0);
       expect(daemon.snapshot().nodes.find((v) => v.name === n)?.up, n).toBe(true);
@@ -121,7 +143,10 @@ describe('the daemon over a shared origin', () => {
     await waitFor('two rounds', () => healthy.every((n) => runs(n) >= 2), { timeoutMs: 20_000, intervalMs: 50 });
     const warm = connects;
     const at = Math.min(...healthy.map(runs));
-    await waitFor('three more rounds', () => healthy.every((n) => runs(n) >= at + 3), { timeoutMs: 20_000, intervalMs: 50 });
+    await waitFor('three more rounds', () => healthy.every((n) => runs(n) >= at + 3), {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
     const failed = healthy.reduce((sum, n) => sum + failures(n), 0);
     // A failed exchange (a timeout on a loaded machine) may close a socket; nothing else may.
     expect(warm).toBeGreaterThanOrEqual(1);

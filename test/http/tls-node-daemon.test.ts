@@ -40,16 +40,29 @@ beforeAll(async () => {
   const key = readFileSync(client.key, 'utf8');
   clientKeyBody = [KEY_CANARY, ...key.split('\n').filter((l) => l && !l.startsWith('-----'))];
   writeFileSync(client.key, `${KEY_CANARY}\n${key}`);
-  fleet = await SimFleet.start([{ name: 'tls-1', network: 'mainnet', build: 'current' }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 1000 });
+  fleet = await SimFleet.start([{ name: 'tls-1', network: 'mainnet', build: 'current' }], {
+    host: '127.0.0.1',
+    layout: 'port-per-node',
+    blockTimeMs: 1000,
+  });
   const upstream = new URL(fleet.nodes[0]!.url);
   // TLS in front of the simulated node, asking for a client certificate of the clients CA.
-  terminator = tls.createServer({ key: readFileSync(leaf.key), cert: readFileSync(leaf.cert), ca: readFileSync(join(dir, 'clients.crt')), requestCert: true, rejectUnauthorized: true }, (socket) => {
-    handshakes++;
-    const up = net.connect(Number(upstream.port), upstream.hostname);
-    socket.pipe(up).pipe(socket);
-    socket.on('error', () => up.destroy());
-    up.on('error', () => socket.destroy());
-  });
+  terminator = tls.createServer(
+    {
+      key: readFileSync(leaf.key),
+      cert: readFileSync(leaf.cert),
+      ca: readFileSync(join(dir, 'clients.crt')),
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (socket) => {
+      handshakes++;
+      const up = net.connect(Number(upstream.port), upstream.hostname);
+      socket.pipe(up).pipe(socket);
+      socket.on('error', () => up.destroy());
+      up.on('error', () => socket.destroy());
+    },
+  );
   await new Promise<void>((r) => terminator.listen(0, '127.0.0.1', r));
   const port = (terminator.address() as AddressInfo).port;
   const file = join(dir, 'fleet.yaml');
@@ -75,7 +88,12 @@ beforeAll(async () => {
   const config = parseConfig(readFileSync(file, 'utf8'), { file, env: {} });
   const sink = new Writable({ write: (chunk, _e, cb) => (logs.push(String(chunk)), cb()) });
   const logger = createLogger({ level: 'debug', destination: sink });
-  daemon = await startDaemon(config, { logger, defaultMetrics: false, evidence: false, components: [statusComponent({ logger, version: 'test', file: false })] });
+  daemon = await startDaemon(config, {
+    logger,
+    defaultMetrics: false,
+    evidence: false,
+    components: [statusComponent({ logger, version: 'test', file: false })],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -88,13 +106,22 @@ afterAll(async () => {
 const text = async (path: string) => (await fetch(daemon.url + path)).text();
 
 describe('an https node behind a private CA with mutual TLS', () => {
-  it('is polled up, with its certificate expiry from the probes\' own connection', async () => {
-    await waitFor('tls-1 up with its certificate expiry', async () => {
-      const m = await text('/metrics');
-      return m.includes('ledger_node_up{node="tls-1",network="mainnet"} 1') && m.includes('ledger_node_tls_cert_expiry_timestamp_seconds{');
-    }, { timeoutMs: 20_000, intervalMs: 250 });
+  it("is polled up, with its certificate expiry from the probes' own connection", async () => {
+    await waitFor(
+      'tls-1 up with its certificate expiry',
+      async () => {
+        const m = await text('/metrics');
+        return (
+          m.includes('ledger_node_up{node="tls-1",network="mainnet"} 1') &&
+          m.includes('ledger_node_tls_cert_expiry_timestamp_seconds{')
+        );
+      },
+      { timeoutMs: 20_000, intervalMs: 250 },
+    );
     const metrics = await text('/metrics');
-    expect(metrics).toContain(`ledger_node_tls_cert_expiry_timestamp_seconds{node="tls-1",network="mainnet"} ${leaf.notAfter}`);
+    expect(metrics).toContain(
+      `ledger_node_tls_cert_expiry_timestamp_seconds{node="tls-1",network="mainnet"} ${leaf.notAfter}`,
+    );
     // Every probe of several rounds went over one kept-alive connection: no connection of its own for the expiry.
     const before = handshakes;
     await new Promise((r) => setTimeout(r, 2500));
@@ -103,10 +130,23 @@ describe('an https node behind a private CA with mutual TLS', () => {
   });
 
   it('feeds the certificate alerts: a warning at 10 days left, no critical', () => {
-    const view = { name: 'tls-1', network: 'mainnet', labels: {}, up: true, probes: [], values: { upstreamVersion: 0, tlsCertExpirySeconds: leaf.notAfter } };
+    const view = {
+      name: 'tls-1',
+      network: 'mainnet',
+      labels: {},
+      up: true,
+      probes: [],
+      values: { upstreamVersion: 0, tlsCertExpirySeconds: leaf.notAfter },
+    };
     const evaluate = (name: string) => {
       const def = findDefinition(name)!;
-      return def.evaluate!({ snapshot: { nodes: [view], networks: [] }, exporter: { pollOverruns: new Map(), evidenceWriteErrors: 0 }, params: def.defaults, range: () => [], now: Date.now() });
+      return def.evaluate!({
+        snapshot: { nodes: [view], networks: [] },
+        exporter: { pollOverruns: new Map(), evidenceWriteErrors: 0 },
+        params: def.defaults,
+        range: () => [],
+        now: Date.now(),
+      });
     };
     const warning = evaluate('LedgerNodeCertificateExpiring');
     expect(warning).toHaveLength(1);
@@ -117,7 +157,14 @@ describe('an https node behind a private CA with mutual TLS', () => {
   });
 
   it('never shows the client key: not in logs, metrics, the status API or pages', async () => {
-    const outputs = [logs.join(''), await text('/metrics'), await text('/api/v1/nodes'), await text('/'), await text('/nodes/tls-1'), await text('/api/v1/nodes/tls-1')];
+    const outputs = [
+      logs.join(''),
+      await text('/metrics'),
+      await text('/api/v1/nodes'),
+      await text('/'),
+      await text('/nodes/tls-1'),
+      await text('/api/v1/nodes/tls-1'),
+    ];
     expect(clientKeyBody.length).toBeGreaterThan(0);
     for (const out of outputs) {
       expect(out).not.toContain('PRIVATE KEY');

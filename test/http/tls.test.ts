@@ -39,12 +39,27 @@ afterAll(async () => {
 });
 
 /** An https node presenting `leaf` and its intermediate (or `cert` alone); with `clientCa`, it requires a client certificate. */
-async function httpsNode(opts: { cert?: Issued; clientCa?: string } = {}): Promise<{ url: string; server: https.Server }> {
+async function httpsNode(
+  opts: { cert?: Issued; clientCa?: string } = {},
+): Promise<{ url: string; server: https.Server }> {
   const cert = opts.cert ?? leaf;
-  const chain = cert === leaf ? readFileSync(leaf.cert, 'utf8') + readFileSync(intermediate.cert, 'utf8') : readFileSync(cert.cert, 'utf8');
+  const chain =
+    cert === leaf
+      ? readFileSync(leaf.cert, 'utf8') + readFileSync(intermediate.cert, 'utf8')
+      : readFileSync(cert.cert, 'utf8');
   const server = https.createServer(
-    { key: readFileSync(cert.key), cert: chain, ...(opts.clientCa ? { requestCert: true, rejectUnauthorized: true, ca: readFileSync(opts.clientCa) } : {}) },
-    (req, res) => res.end(JSON.stringify({ status: 'ok', client: (req.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN ?? null })),
+    {
+      key: readFileSync(cert.key),
+      cert: chain,
+      ...(opts.clientCa ? { requestCert: true, rejectUnauthorized: true, ca: readFileSync(opts.clientCa) } : {}),
+    },
+    (req, res) =>
+      res.end(
+        JSON.stringify({
+          status: 'ok',
+          client: (req.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN ?? null,
+        }),
+      ),
   );
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -57,7 +72,8 @@ function clientFor(url: string, tls?: TlsSettings): HttpClient {
   return c;
 }
 
-const get = (c: HttpClient, url: string) => c.send({ method: 'GET', url: `${url}/health`, timeoutMs: 3000, maxBytes: 10_000 });
+const get = (c: HttpClient, url: string) =>
+  c.send({ method: 'GET', url: `${url}/health`, timeoutMs: 3000, maxBytes: 10_000 });
 
 describe('TLS client settings per origin', () => {
   it('trusts a node whose chain leads to caFile, and reads the earliest expiry of the chain it presents', async () => {
@@ -79,7 +95,9 @@ describe('TLS client settings per origin', () => {
     try {
       const out = await get(c, url);
       expect(out).toMatchObject({ ok: false, reason: 'connect' });
-      expect(!out.ok && out.message).toMatch(/^TLS failure talking to https:\/\/127\.0\.0\.1:\d+\/: (UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)$/);
+      expect(!out.ok && out.message).toMatch(
+        /^TLS failure talking to https:\/\/127\.0\.0\.1:\d+\/: (UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)$/,
+      );
       expect(c.certExpiry(new URL(url).origin)).toBe(otherLeaf.notAfter);
     } finally {
       await c.close();
@@ -140,7 +158,10 @@ describe('TLS client settings per origin', () => {
       const port = Number(new URL(first.url).port);
       first.server.closeAllConnections();
       await new Promise((r) => first.server.close(r));
-      const rotated = https.createServer({ key: readFileSync(otherLeaf.key), cert: readFileSync(otherLeaf.cert) }, (_q, res) => res.end('{}'));
+      const rotated = https.createServer(
+        { key: readFileSync(otherLeaf.key), cert: readFileSync(otherLeaf.cert) },
+        (_q, res) => res.end('{}'),
+      );
       servers.push(rotated);
       await new Promise<void>((r) => rotated.listen(port, '127.0.0.1', r));
       expect((await get(c, first.url)).ok).toBe(false);
@@ -181,7 +202,9 @@ describe('TLS client settings per origin', () => {
       expect(!a.ok && a.message).toMatch(/TLS failure talking to https:\/\/127\.0\.0\.1:\d+\/: TLS_KEYFILE_ENOENT$/);
       const b = await get(garbled, url);
       expect(b).toMatchObject({ ok: false, reason: 'connect' });
-      expect(!b.ok && b.message).toMatch(/TLS failure talking to https:\/\/127\.0\.0\.1:\d+\/: TLS_FILES_ERR_OSSL_\w+$/);
+      expect(!b.ok && b.message).toMatch(
+        /TLS failure talking to https:\/\/127\.0\.0\.1:\d+\/: TLS_FILES_ERR_OSSL_\w+$/,
+      );
       expect(JSON.stringify(b)).not.toContain(canary);
       expect(JSON.stringify(b)).not.toContain('BEGIN PRIVATE KEY');
     } finally {

@@ -13,7 +13,12 @@ const counters: ExporterCounters = { configReloads: { success: 0, failure: 0 }, 
 describe('probe backoff at the scrape', () => {
   it('turns 0 when the backoff time passes, on every later scrape, without a new result', async () => {
     const clock = { now: 1_700_000_000_000 };
-    const state = new FleetState([target('n1', { probes: ['health'], intervalMs: 1000 })], { after: 1, maxFactor: 8, jitter: 0, random: () => 0 });
+    const state = new FleetState([target('n1', { probes: ['health'], intervalMs: 1000 })], {
+      after: 1,
+      maxFactor: 8,
+      jitter: 0,
+      random: () => 0,
+    });
     const view = new MetricsView(
       { version: '1.0.0', infoLabelKeys: [], defaultMetrics: false },
       () => ({ snapshot: buildSnapshot(state.nodes(), {}, clock.now), upstream: [], counters }),
@@ -25,7 +30,14 @@ describe('probe backoff at the scrape', () => {
       expect(line).toBeDefined();
       return Number(line!.split(' ').pop());
     };
-    const failed: ProbeResult = { kind: 'failed', probe: 'health', startedAt: clock.now, durationMs: 5, reason: 'timeout', message: 'timed out' };
+    const failed: ProbeResult = {
+      kind: 'failed',
+      probe: 'health',
+      startedAt: clock.now,
+      durationMs: 5,
+      reason: 'timeout',
+      message: 'timed out',
+    };
     state.apply('n1', failed);
     view.noteResult(state.get('n1')!);
     view.buildChanged(clock.now);

@@ -16,7 +16,11 @@ describe('ByteWriter sink', () => {
         pieces.push({ view: b, copy: Buffer.from(b) });
         return { crc: 0, length: b.length, compressed: Promise.resolve(b) };
       };
-      const out = new ByteWriter(start, undefined, { everyBytes: 50_000, take, takeCompressed: () => expect.unreachable() });
+      const out = new ByteWriter(start, undefined, {
+        everyBytes: 50_000,
+        take,
+        takeCompressed: () => expect.unreachable(),
+      });
       const range = Buffer.from(Array.from({ length: 500 }, (_, i) => line(i)).join(''));
       for (let i = 0; i < 20_000; i++) {
         out.write(line(i));
@@ -50,17 +54,22 @@ describe('ByteWriter sink', () => {
         handed.push({ kind: 'take', text: b.toString() });
         return { crc: 7, length: b.length, compressed: Promise.resolve(Buffer.from(`z(${b.length})`)) };
       },
-      takeCompressed: (p) => void handed.push({ kind: 'compressed', text: `${p.compressed.toString()} ${p.length} ${p.crc}` }),
+      takeCompressed: (p) =>
+        void handed.push({ kind: 'compressed', text: `${p.compressed.toString()} ${p.length} ${p.crc}` }),
     });
     expect(out.compressing).toBe(true);
     const kept: Array<TakenPiece<Promise<Buffer>>> = [];
     out.write('before ');
     const big = 'b'.repeat(450);
-    out.writeBlock(() => {
-      out.write('block1 ');
-      out.writeRange(Buffer.from(big), 0, big.length); // past everyBytes: not cut inside the block
-      out.writeBlock(() => out.write('nested ')); // part of the outer block
-    }, undefined, (p) => kept.push(p));
+    out.writeBlock(
+      () => {
+        out.write('block1 ');
+        out.writeRange(Buffer.from(big), 0, big.length); // past everyBytes: not cut inside the block
+        out.writeBlock(() => out.write('nested ')); // part of the outer block
+      },
+      undefined,
+      (p) => kept.push(p),
+    );
     out.writeBlock(() => expect.unreachable(), { crc: 9, length: 7, compressed: Buffer.from('Z2') });
     out.write('after');
     out.handRest();
@@ -81,7 +90,11 @@ describe('ByteWriter sink', () => {
   it('without a sink writes a block as plain bytes', () => {
     const out = new ByteWriter(16);
     expect(out.compressing).toBe(false);
-    out.writeBlock(() => out.write('a'), { crc: 0, length: 7, compressed: Buffer.from('ignored') }, () => expect.unreachable());
+    out.writeBlock(
+      () => out.write('a'),
+      { crc: 0, length: 7, compressed: Buffer.from('ignored') },
+      () => expect.unreachable(),
+    );
     expect(out.bytes().toString()).toBe('a');
     expect(out.reusedBytes).toBe(0);
   });

@@ -30,7 +30,7 @@ const PROBES: ProbeName[] = ['health', 'metrics', 'blockNumber', 'validators'];
 
 /** A node's view at a new revision; values of very different lengths so lines grow and shrink. */
 function nodeView(pick: (n: number) => number, name: string): NodeView {
-  const big = () => pick(2) ? pick(10) : pick(1_000_000_000);
+  const big = () => (pick(2) ? pick(10) : pick(1_000_000_000));
   const probes: ProbeView[] = PROBES.slice(0, 2 + pick(3)).map((probe) => ({
     probe,
     supported: pick(8) !== 0,
@@ -49,7 +49,10 @@ function nodeView(pick: (n: number) => number, name: string): NodeView {
     labels: pick(2) ? { region: 'eu', role: 'validator' } : { region: 'zürich "ö"\\', tier: `t${big()}` },
     namespace: pick(2) ? 'claw' : undefined,
     up: pick(4) !== 0,
-    health: pick(5) === 0 ? undefined : { status: 'ok', version: `0.5.${big()}`, chainId: pick(2) ? 'claw-mainnet' : 'ĉhain', height },
+    health:
+      pick(5) === 0
+        ? undefined
+        : { status: 'ok', version: `0.5.${big()}`, chainId: pick(2) ? 'claw-mainnet' : 'ĉhain', height },
     height,
     validatorsCount: pick(3) === 0 ? undefined : big(),
     minersActive: pick(3) === 0 ? undefined : big(),
@@ -64,7 +67,12 @@ const shown = (v: NodeView, lag: number | undefined, backoff: boolean[]): NodeVi
   probes: v.probes.map((p, j) => ({ ...p, backingOff: backoff[j] ?? false })),
 });
 
-function render(columns: FleetColumns, nodes: NodeView[], infoLabelKeys: readonly string[], openMetrics: boolean): string {
+function render(
+  columns: FleetColumns,
+  nodes: NodeView[],
+  infoLabelKeys: readonly string[],
+  openMetrics: boolean,
+): string {
   const out = new ByteWriter(1024);
   writeFleet(out, { nodes, networks: [] }, { openMetrics, infoLabelKeys }, columns);
   return out.bytes().toString('utf8');
@@ -127,7 +135,11 @@ describe('kept per-node lines (FleetColumns)', () => {
 
   it('keeps each family contiguous across runs of nodes, in node order', () => {
     const pick = rng(3);
-    const views = Array.from({ length: SEGMENT_NODES + 5 }, (_, i) => ({ ...nodeView(pick, `n${i}`), up: true, lagBlocks: i }));
+    const views = Array.from({ length: SEGMENT_NODES + 5 }, (_, i) => ({
+      ...nodeView(pick, `n${i}`),
+      up: true,
+      lagBlocks: i,
+    }));
     const text = render(new FleetColumns(), views, [], false);
     const lines = text.split('\n');
     const upLines = lines.filter((l) => l.startsWith('ledger_node_up{'));
@@ -135,7 +147,9 @@ describe('kept per-node lines (FleetColumns)', () => {
     const first = lines.indexOf(upLines[0]!);
     expect(lines.slice(first, first + upLines.length)).toEqual(upLines);
     const lagLines = lines.filter((l) => l.startsWith('ledger_node_height_lag_blocks{'));
-    expect(lagLines.at(-1)).toBe(`ledger_node_height_lag_blocks{node="n${SEGMENT_NODES + 4}",network="${views.at(-1)!.network}"} ${SEGMENT_NODES + 4}`);
+    expect(lagLines.at(-1)).toBe(
+      `ledger_node_height_lag_blocks{node="n${SEGMENT_NODES + 4}",network="${views.at(-1)!.network}"} ${SEGMENT_NODES + 4}`,
+    );
   });
 
   it('write what a from-scratch build writes after small edits: one value, counters grown in place, NaN, version, network, probe list', () => {
@@ -167,7 +181,12 @@ describe('kept per-node lines (FleetColumns)', () => {
           edits.add('counters replaced');
           break;
         case 4:
-          next.health = { status: 'ok', version: `0.6.${pick(3)}`, chainId: v.health?.chainId ?? 'claw-mainnet', height: v.height };
+          next.health = {
+            status: 'ok',
+            version: `0.6.${pick(3)}`,
+            chainId: v.health?.chainId ?? 'claw-mainnet',
+            height: v.height,
+          };
           edits.add('version');
           break;
         case 5:
@@ -195,8 +214,16 @@ describe('kept per-node lines (FleetColumns)', () => {
         nodes[i] = edit(v);
         if (pick(2) === 0) live.update(shown(nodes[i], undefined, []), infoKeys);
       });
-      const views = nodes.map((v, i) => shown(v, i % 7, v.probes.map((p) => p.backingOff)));
-      expect(render(live, views, infoKeys, step % 2 === 0)).toBe(render(new FleetColumns(), views, infoKeys, step % 2 === 0));
+      const views = nodes.map((v, i) =>
+        shown(
+          v,
+          i % 7,
+          v.probes.map((p) => p.backingOff),
+        ),
+      );
+      expect(render(live, views, infoKeys, step % 2 === 0)).toBe(
+        render(new FleetColumns(), views, infoKeys, step % 2 === 0),
+      );
     }
     expect(edits.size).toBe(9);
   });
@@ -223,7 +250,9 @@ describe('what kept lines show (ShownValues)', () => {
     expect(changed(higher)).toEqual([layout.nodeFamilies[height]!.name]);
     higher.probes[0]!.failures.timeout++;
     expect(changed(higher)).toEqual(['ledger_probe_failures_total']);
-    expect(changed({ ...higher, health: { ...higher.health!, status: 'ok', version: 'other' } })).toContain('ledger_node_info');
+    expect(changed({ ...higher, health: { ...higher.health!, status: 'ok', version: 'other' } })).toContain(
+      'ledger_node_info',
+    );
     shownValues.forget(0);
     expect(takeAll(higher).every(Boolean)).toBe(true);
   });

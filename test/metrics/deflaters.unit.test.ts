@@ -9,7 +9,8 @@ import { deflatePiece } from '../../src/metrics/deflaters.js';
 /** Text like an exposition, where a later piece would gladly refer back to an earlier one. */
 function piece(i: number, bytes: number): Buffer {
   let s = '';
-  for (let k = 0; s.length < bytes; k++) s += `ledger_probe_success{node="node-${k % 50}",network="mainnet",probe="p${i % 3}"} ${k % 2}\n`;
+  for (let k = 0; s.length < bytes; k++)
+    s += `ledger_probe_success{node="node-${k % 50}",network="mainnet",probe="p${i % 3}"} ${k % 2}\n`;
   return Buffer.from(s).subarray(0, bytes);
 }
 

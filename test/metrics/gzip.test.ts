@@ -10,7 +10,8 @@ import { findExecutable } from '../support/prometheus-tools.js';
 /** Text like an exposition, varied enough not to compress to nothing (deterministic). */
 function body(bytes: number): Buffer {
   let s = '';
-  for (let i = 0; s.length < bytes; i++) s += `ledger_node_block_height{node="node-${i}",network="mä${i % 7}"} ${(i * 2_654_435_761) % 1_000_003}\n`;
+  for (let i = 0; s.length < bytes; i++)
+    s += `ledger_node_block_height{node="node-${i}",network="mä${i % 7}"} ${(i * 2_654_435_761) % 1_000_003}\n`;
   return Buffer.from(s).subarray(0, bytes);
 }
 
@@ -24,14 +25,23 @@ function gzipBody(body: Buffer): Promise<Buffer> {
 }
 
 describe('gzipBody', () => {
-  const sizes = [0, 1, 1000, GZIP_PIECE_BYTES - 1, GZIP_PIECE_BYTES, GZIP_PIECE_BYTES + 1, 2 * GZIP_PIECE_BYTES + 12_345];
+  const sizes = [
+    0,
+    1,
+    1000,
+    GZIP_PIECE_BYTES - 1,
+    GZIP_PIECE_BYTES,
+    GZIP_PIECE_BYTES + 1,
+    2 * GZIP_PIECE_BYTES + 12_345,
+  ];
   for (const size of sizes) {
     it(`reads back a ${size}-byte body exactly, through zlib and the gzip program`, async () => {
       const input = body(size);
       const zipped = await gzipBody(input);
       expect(zipped.subarray(0, 3)).toEqual(Buffer.from([0x1f, 0x8b, 8]));
       expect(gunzipSync(zipped).equals(input)).toBe(true);
-      if (!gzipProgram) throw new Error('gzip not found (Debian package gzip): needed to check the body with a second decoder');
+      if (!gzipProgram)
+        throw new Error('gzip not found (Debian package gzip): needed to check the body with a second decoder');
       const out = spawnSync(gzipProgram, ['-dc'], { input: zipped, maxBuffer: 64 * 1024 * 1024 });
       expect(out.stderr.toString()).toBe('');
       expect(out.status).toBe(0);
@@ -77,7 +87,8 @@ describe('GzipPieces', () => {
     gz.add(c);
     const zipped = await gz.finish();
     expect(gunzipSync(zipped).equals(input)).toBe(true); // zlib checks the CRC and length of the whole body
-    if (!gzipProgram) throw new Error('gzip not found (Debian package gzip): needed to check the body with a second decoder');
+    if (!gzipProgram)
+      throw new Error('gzip not found (Debian package gzip): needed to check the body with a second decoder');
     const out = spawnSync(gzipProgram, ['-dc'], { input: zipped, maxBuffer: 64 * 1024 * 1024 });
     expect(out.status).toBe(0);
     expect(out.stdout.equals(input)).toBe(true);

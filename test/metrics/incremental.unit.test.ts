@@ -40,11 +40,26 @@ function rng(seed: number): (n: number) => number {
 
 function upstreamAnswer(pick: (n: number) => number, node: string, round: number): MetricFamily[] {
   const fams: MetricFamily[] = [
-    { name: 'block_height', help: 'Height', type: 'gauge', samples: [{ name: 'block_height', labels: {}, value: round }] },
+    {
+      name: 'block_height',
+      help: 'Height',
+      type: 'gauge',
+      samples: [{ name: 'block_height', labels: {}, value: round }],
+    },
     // Same name, another TYPE on some nodes: a conflict between nodes.
     pick(4) === 0
-      ? { name: 'txs', help: 'Txs as gauge', type: 'gauge', samples: [{ name: 'txs', labels: { node: node }, value: round }] }
-      : { name: 'txs', help: 'Txs', type: 'counter', samples: [{ name: 'txs', labels: { kind: 'in' }, value: round * 2 }] },
+      ? {
+          name: 'txs',
+          help: 'Txs as gauge',
+          type: 'gauge',
+          samples: [{ name: 'txs', labels: { node: node }, value: round }],
+        }
+      : {
+          name: 'txs',
+          help: 'Txs',
+          type: 'counter',
+          samples: [{ name: 'txs', labels: { kind: 'in' }, value: round * 2 }],
+        },
     {
       name: 'rpc_seconds',
       help: pick(3) === 0 ? `help with ${SECRET}` : undefined,
@@ -58,26 +73,75 @@ function upstreamAnswer(pick: (n: number) => number, node: string, round: number
     },
   ];
   // A series echoing our secret is dropped (and counted) on some answers.
-  if (pick(3) === 0) fams.push({ name: 'echo', type: 'gauge', samples: [{ name: 'echo', labels: { auth: `Bearer ${SECRET}` }, value: 1 }, { name: 'echo', labels: { auth: 'none' }, value: 2 }] });
+  if (pick(3) === 0)
+    fams.push({
+      name: 'echo',
+      type: 'gauge',
+      samples: [
+        { name: 'echo', labels: { auth: `Bearer ${SECRET}` }, value: 1 },
+        { name: 'echo', labels: { auth: 'none' }, value: 2 },
+      ],
+    });
   // A family whose sample names clash with another node's histogram (name_collision).
-  if (pick(5) === 0) fams.push({ name: 'rpc_seconds_count', type: 'gauge', samples: [{ name: 'rpc_seconds_count', labels: {}, value: 9 }] });
+  if (pick(5) === 0)
+    fams.push({
+      name: 'rpc_seconds_count',
+      type: 'gauge',
+      samples: [{ name: 'rpc_seconds_count', labels: {}, value: 9 }],
+    });
   return fams;
 }
 
 function result(pick: (n: number) => number, node: string, probe: ProbeName, round: number, at: number): ProbeResult {
-  if (pick(6) === 0) return { kind: 'failed', probe, startedAt: at, durationMs: 5 + pick(50), reason: (['timeout', 'connect', 'http_5xx', 'rpc_error'] as const)[pick(4)]!, message: 'no' };
+  if (pick(6) === 0)
+    return {
+      kind: 'failed',
+      probe,
+      startedAt: at,
+      durationMs: 5 + pick(50),
+      reason: (['timeout', 'connect', 'http_5xx', 'rpc_error'] as const)[pick(4)]!,
+      message: 'no',
+    };
   if (pick(20) === 0) return { kind: 'unsupported', probe, startedAt: at, durationMs: 2, message: 'not offered' };
   const height = 1000 + round + pick(5);
   const data: ProbeData =
     probe === 'health'
-      ? { probe, value: { status: pick(5) === 0 ? 'degraded' : 'ok', version: `0.5.${pick(3)}`, chainId: 'claw-"main"', height, peerCount: pick(9), uptimeSecs: round, epoch: 3 } }
+      ? {
+          probe,
+          value: {
+            status: pick(5) === 0 ? 'degraded' : 'ok',
+            version: `0.5.${pick(3)}`,
+            chainId: 'claw-"main"',
+            height,
+            peerCount: pick(9),
+            uptimeSecs: round,
+            epoch: 3,
+          },
+        }
       : probe === 'metrics'
         ? { probe, value: upstreamAnswer(pick, node, round), droppedSamples: pick(4) === 0 ? 3 : 0 }
         : probe === 'blockNumber'
           ? { probe, value: height }
           : probe === 'miningStats'
-            ? { probe, value: { totalMiners: 10, activeMiners: pick(10), currentBlockReward: 10n ** 9n + BigInt(round), miningUpgradeHeight: 1200, upgraded: false } }
-            : { probe, value: Array.from({ length: 1 + pick(3) }, (_, k) => ({ address: `0x${k}${pick(2)}`, stake: 10n ** 10n * BigInt(k + 1), weight: k, agentScore: 50 })) };
+            ? {
+                probe,
+                value: {
+                  totalMiners: 10,
+                  activeMiners: pick(10),
+                  currentBlockReward: 10n ** 9n + BigInt(round),
+                  miningUpgradeHeight: 1200,
+                  upgraded: false,
+                },
+              }
+            : {
+                probe,
+                value: Array.from({ length: 1 + pick(3) }, (_, k) => ({
+                  address: `0x${k}${pick(2)}`,
+                  stake: 10n ** 10n * BigInt(k + 1),
+                  weight: k,
+                  agentScore: 50,
+                })),
+              };
   return { kind: 'ok', probe, startedAt: at, durationMs: 3 + pick(40), data, namespace: pick(2) ? 'claw' : 'chain' };
 }
 
@@ -119,7 +183,11 @@ describe('incremental /metrics view', () => {
       for (const node of state.nodes()) {
         if (pick(3) !== 0) continue;
         for (const probe of node.target.probes) {
-          state.apply(node.target.name, result(pick, node.target.name, probe, step, clock.now - 100), pick(10) === 0 ? '1' : undefined);
+          state.apply(
+            node.target.name,
+            result(pick, node.target.name, probe, step, clock.now - 100),
+            pick(10) === 0 ? '1' : undefined,
+          );
           live.noteResult(node);
         }
       }

@@ -18,7 +18,10 @@ const health = (height: number): ProbeResult => ({
   probe: 'health',
   startedAt: 1_700_000_000_000,
   durationMs: 12,
-  data: { probe: 'health', value: { status: 'ok', version: '0.5.8', chainId: 'claw-mainnet', height, peerCount: 8, epoch: 5 } },
+  data: {
+    probe: 'health',
+    value: { status: 'ok', version: '0.5.8', chainId: 'claw-mainnet', height, peerCount: 8, epoch: 5 },
+  },
   namespace: 'claw',
 });
 
@@ -28,7 +31,11 @@ function setup() {
   for (const n of names) state.apply(n, health(1_000));
   const view = new MetricsView(
     { version: '9.9.9', infoLabelKeys: [], defaultMetrics: false },
-    () => ({ snapshot: buildSnapshot(state.nodes(), {}, 1_700_000_001_000), upstream: [], counters: { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() } }),
+    () => ({
+      snapshot: buildSnapshot(state.nodes(), {}, 1_700_000_001_000),
+      upstream: [],
+      counters: { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() },
+    }),
     () => undefined,
   );
   return { state, view, names };
@@ -39,7 +46,10 @@ function setup() {
  * and the exposition a plain scrape of the same state gives (a gzip render's body leaves the
  * reused blocks out).
  */
-async function scrape(view: MetricsView, format: 'text' | 'openmetrics' = 'text'): Promise<{ body: string; unzipped: string; reused: number }> {
+async function scrape(
+  view: MetricsView,
+  format: 'text' | 'openmetrics' = 'text',
+): Promise<{ body: string; unzipped: string; reused: number }> {
   const r: RenderedMetrics = await view.render(format, { gzip: true });
   const unzipped = gunzipSync(await r.gzipped!).toString();
   const reused = r.reusedBytes ?? -1;

@@ -35,11 +35,14 @@ describe.runIf(linux)('process_open_fds', () => {
 });
 
 describe('open descriptors without /proc listing', () => {
-  const fakeFs = (size: number, entries: number) => ({ statSync: () => ({ size }), readdirSync: () => Array.from({ length: entries }, (_, i) => String(i)) });
+  const fakeFs = (size: number, entries: number) => ({
+    statSync: () => ({ size }),
+    readdirSync: () => Array.from({ length: entries }, (_, i) => String(i)),
+  });
   it('takes the count from the directory size where the kernel gives it (Linux 6.2+)', () => {
     expect(openFdCount(fakeFs(10_001, 0))).toBe(10_001);
   });
-  it('lists the directory where the size is 0 (older kernels), less the listing\'s own descriptor', () => {
+  it("lists the directory where the size is 0 (older kernels), less the listing's own descriptor", () => {
     expect(openFdCount(fakeFs(0, 12))).toBe(11);
   });
 });

@@ -42,15 +42,38 @@ function promClientRegistry(contentType: string): Registry {
 function textRegistry(registry: Registry): Registry {
   registry.registerMetric(new Gauge({ name: 'before_gauge', help: 'A prom-client metric before.', registers: [] }));
   (registry.getSingleMetric('before_gauge') as Gauge).set(1);
-  registerTextFamily(registry, { name: 'per_node_total', help: COUNTER_HELP, type: 'counter', labelNames: ['node'], collect: (emit) => nodes.forEach(([node, v]) => emit([['node', node]], v)) });
+  registerTextFamily(registry, {
+    name: 'per_node_total',
+    help: COUNTER_HELP,
+    type: 'counter',
+    labelNames: ['node'],
+    collect: (emit) => nodes.forEach(([node, v]) => emit([['node', node]], v)),
+  });
   registerTextFamily(registry, {
     name: 'per_node_reason',
     help: 'Gauge by node and reason.',
     type: 'gauge',
     labelNames: ['node', 'reason'],
-    collect: (emit) => nodes.forEach(([node, v]) => v > 0 && emit([['node', node], ['reason', 'r"1']], v)),
+    collect: (emit) =>
+      nodes.forEach(
+        ([node, v]) =>
+          v > 0 &&
+          emit(
+            [
+              ['node', node],
+              ['reason', 'r"1'],
+            ],
+            v,
+          ),
+      ),
   });
-  registerTextFamily(registry, { name: 'empty_gauge', help: 'No samples.', type: 'gauge', labelNames: [], collect: () => undefined });
+  registerTextFamily(registry, {
+    name: 'empty_gauge',
+    help: 'No samples.',
+    type: 'gauge',
+    labelNames: [],
+    collect: () => undefined,
+  });
   return registry;
 }
 
@@ -64,7 +87,11 @@ describe('TextFamily', () => {
       const own = textRegistry(new FamilyRegistry(contentType));
       expect(await own.metrics()).toBe(expected);
       expect(await own.metrics()).toBe(expected);
-      expect(expected).toContain(format === 'text' ? 'per_node_total{node="we\\"ird\\\\node\\nx"} 3' : 'per_node_total{node="we\\"ird\\\\node\\nx"} 3\n');
+      expect(expected).toContain(
+        format === 'text'
+          ? 'per_node_total{node="we\\"ird\\\\node\\nx"} 3'
+          : 'per_node_total{node="we\\"ird\\\\node\\nx"} 3\n',
+      );
     });
 
     it(`is formatted by prom-client in a plain Registry (${format})`, async () => {

@@ -25,7 +25,13 @@ function setup(count = 30) {
   const advance = () => {
     height += 1000;
     for (const n of state.nodes()) {
-      const r: ProbeResult = { kind: 'ok', probe: 'health', startedAt: 1_700_000_000_000, durationMs: 1, data: { probe: 'health', value: { status: 'ok', height } } };
+      const r: ProbeResult = {
+        kind: 'ok',
+        probe: 'health',
+        startedAt: 1_700_000_000_000,
+        durationMs: 1,
+        data: { probe: 'health', value: { status: 'ok', height } },
+      };
       state.apply(n.target.name, r);
       view.noteResult(n);
     }

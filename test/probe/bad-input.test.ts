@@ -82,7 +82,11 @@ function target(url: string, over: Partial<NodeTarget> = {}): NodeTarget {
 function prober(t: NodeTarget, agent: Dispatcher, maxResponseBytes = CAP): NodeProber {
   const secrets = new Secrets();
   secrets.addAll(nodeSecrets(t));
-  return new NodeProber(t, { client: new HttpClient({ dispatcher: agent, secrets }), maxResponseBytes, maxUpstreamSeries: 1000 });
+  return new NodeProber(t, {
+    client: new HttpClient({ dispatcher: agent, secrets }),
+    maxResponseBytes,
+    maxUpstreamSeries: 1000,
+  });
 }
 
 type Failed = Extract<ProbeResult, { kind: 'failed' }>;
@@ -155,7 +159,10 @@ function expectValue(fleet: FleetState, probe: ProbeName, present: boolean): voi
       expect(view.up).toBe(true);
       break;
     case 'metrics':
-      check(state.upstream?.families?.map((f) => f.name), ['block_height']);
+      check(
+        state.upstream?.families?.map((f) => f.name),
+        ['block_height'],
+      );
       expect(view.up).toBe(present); // metrics alone decides up when neither health nor blockNumber runs
       break;
   }
@@ -212,7 +219,7 @@ describe('HTTP status failures', () => {
     expect(srv.requests.every((r) => r.authorization === `Basic ${BASIC}`)).toBe(true);
   });
 
-  it('a 502 during namespace detection is recorded with the method really sent, not the probe\'s own', async () => {
+  it("a 502 during namespace detection is recorded with the method really sent, not the probe's own", async () => {
     const srv = await server(nginxBadGateway());
     const r = await prober(target(srv.url, { probes: ['validators'] }), dispatcher()).run('validators');
     const f = expectFailed(r, 'http_5xx');
@@ -231,7 +238,11 @@ describe('HTTP status failures', () => {
 
   it('500 with a JSON-RPC body on blockNumber -> http_5xx naming the RPC method', async () => {
     const bad: RawHandler = (_req, res, body) => {
-      const text = JSON.stringify({ jsonrpc: '2.0', id: rpcIdOf(body), error: { code: -32603, message: 'internal error' } });
+      const text = JSON.stringify({
+        jsonrpc: '2.0',
+        id: rpcIdOf(body),
+        error: { code: -32603, message: 'internal error' },
+      });
       res.writeHead(500, { 'content-type': 'application/json' }).end(text);
     };
     const { result } = await goodThenBad('blockNumber', bad, 'http_5xx');
@@ -245,7 +256,11 @@ describe('HTTP status failures', () => {
   });
 
   it('HTTP 415 with plain text on JSON-RPC -> http_4xx', async () => {
-    const { result } = await goodThenBad('blockNumber', fixed(415, 'text/plain', 'Expected request with `Content-Type: application/json`'), 'http_4xx');
+    const { result } = await goodThenBad(
+      'blockNumber',
+      fixed(415, 'text/plain', 'Expected request with `Content-Type: application/json`'),
+      'http_4xx',
+    );
     expect(result.httpStatus).toBe(415);
     expect(result.response?.method).toBe('POST claw_blockNumber');
   });
@@ -307,31 +322,34 @@ describe('transport failures', () => {
     expectValue(fleet, 'health', false);
   });
 
-  it.skipIf(!hasOpenssl())('a TLS certificate that does not verify (self-signed) -> connect; the same server is fine once trusted', async () => {
-    const tls = makeSelfSignedCert();
-    cleanups.push(() => tls.cleanup());
-    const srv = await server(ledgerNode(defaultModel()), tls);
-    const t = target(srv.url, { probes: ['health', 'blockNumber'] });
-    const fleet = new FleetState([t]);
-    // Trusting this one certificate proves the server itself works: only verification fails below.
-    const trusting = prober(t, dispatcher(new Agent({ connect: { ca: tls.cert } })));
-    for (const name of t.probes) {
-      const ok = await trusting.run(name);
-      expect(ok.kind, JSON.stringify(ok, bodyAsText)).toBe('ok');
-      fleet.apply(NODE, ok);
-    }
-    expectValue(fleet, 'health', true);
+  it.skipIf(!hasOpenssl())(
+    'a TLS certificate that does not verify (self-signed) -> connect; the same server is fine once trusted',
+    async () => {
+      const tls = makeSelfSignedCert();
+      cleanups.push(() => tls.cleanup());
+      const srv = await server(ledgerNode(defaultModel()), tls);
+      const t = target(srv.url, { probes: ['health', 'blockNumber'] });
+      const fleet = new FleetState([t]);
+      // Trusting this one certificate proves the server itself works: only verification fails below.
+      const trusting = prober(t, dispatcher(new Agent({ connect: { ca: tls.cert } })));
+      for (const name of t.probes) {
+        const ok = await trusting.run(name);
+        expect(ok.kind, JSON.stringify(ok, bodyAsText)).toBe('ok');
+        fleet.apply(NODE, ok);
+      }
+      expectValue(fleet, 'health', true);
 
-    const verifying = prober(t, dispatcher());
-    for (const name of t.probes) {
-      const result = expectFailed(await verifying.run(name), 'connect');
-      expect(result.message).toMatch(/TLS/);
-      expectNoSecret(result);
-      fleet.apply(NODE, result);
-    }
-    expectValue(fleet, 'health', false);
-    expectValue(fleet, 'blockNumber', false);
-  });
+      const verifying = prober(t, dispatcher());
+      for (const name of t.probes) {
+        const result = expectFailed(await verifying.run(name), 'connect');
+        expect(result.message).toMatch(/TLS/);
+        expectNoSecret(result);
+        fleet.apply(NODE, result);
+      }
+      expectValue(fleet, 'health', false);
+      expectValue(fleet, 'blockNumber', false);
+    },
+  );
 });
 
 describe('bodies that cannot be used', () => {
@@ -352,7 +370,11 @@ describe('bodies that cannot be used', () => {
   });
 
   it('a JSON-RPC answer over the size cap -> invalid_response', async () => {
-    await goodThenBad('validators', rpcAnswer((id) => ({ jsonrpc: '2.0', id, result: [], pad: 'y'.repeat(CAP * 2) })), 'invalid_response');
+    await goodThenBad(
+      'validators',
+      rpcAnswer((id) => ({ jsonrpc: '2.0', id, result: [], pad: 'y'.repeat(CAP * 2) })),
+      'invalid_response',
+    );
   });
 
   it('a 5xx body over the cap stays http_5xx, with the evidence body cut at the cap', async () => {
@@ -361,7 +383,11 @@ describe('bodies that cannot be used', () => {
   });
 
   it('invalid JSON on /health -> invalid_response, the body not echoed', async () => {
-    const { result } = await goodThenBad('health', fixed(200, 'application/json', '{"status":"ok","height":'), 'invalid_response');
+    const { result } = await goodThenBad(
+      'health',
+      fixed(200, 'application/json', '{"status":"ok","height":'),
+      'invalid_response',
+    );
     expect(result.message).not.toContain('"height"');
   });
 
@@ -370,7 +396,11 @@ describe('bodies that cannot be used', () => {
   });
 
   it('invalid UTF-8 on /health -> invalid_response (not silently replaced)', async () => {
-    const bytes = Buffer.concat([Buffer.from('{"status":"ok","version":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('","height":5}')]);
+    const bytes = Buffer.concat([
+      Buffer.from('{"status":"ok","version":"'),
+      Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('","height":5}'),
+    ]);
     const { result } = await goodThenBad('health', fixed(200, 'application/json', bytes), 'invalid_response');
     expect(result.message).toMatch(/UTF-8/);
   });
@@ -386,21 +416,37 @@ describe('bodies that cannot be used', () => {
   });
 
   it('a JSON-RPC answer served as text/html 200 -> invalid_response, even when the body is valid JSON-RPC', async () => {
-    const { result } = await goodThenBad('blockNumber', rpcAnswer((id) => ({ jsonrpc: '2.0', id, result: 4243 }), 'text/html'), 'invalid_response');
+    const { result } = await goodThenBad(
+      'blockNumber',
+      rpcAnswer((id) => ({ jsonrpc: '2.0', id, result: 4243 }), 'text/html'),
+      'invalid_response',
+    );
     expect(result.message).toMatch(/content-type/);
   });
 
   it('an HTML login page at 200 on JSON-RPC -> invalid_response', async () => {
-    await goodThenBad('miningStats', fixed(200, 'text/html; charset=utf-8', '<html><body>Please log in</body></html>'), 'invalid_response');
+    await goodThenBad(
+      'miningStats',
+      fixed(200, 'text/html; charset=utf-8', '<html><body>Please log in</body></html>'),
+      'invalid_response',
+    );
   });
 
   it('a JSON-RPC answer with the wrong id -> invalid_response', async () => {
-    const { result } = await goodThenBad('blockNumber', rpcAnswer((id) => ({ jsonrpc: '2.0', id: Number(id) + 1000, result: 4243 })), 'invalid_response');
+    const { result } = await goodThenBad(
+      'blockNumber',
+      rpcAnswer((id) => ({ jsonrpc: '2.0', id: Number(id) + 1000, result: 4243 })),
+      'invalid_response',
+    );
     expect(result.message).toMatch(/id/);
   });
 
   it('a JSON-RPC answer with the id as a string -> invalid_response', async () => {
-    await goodThenBad('blockNumber', rpcAnswer((id) => ({ jsonrpc: '2.0', id: String(id), result: 4243 })), 'invalid_response');
+    await goodThenBad(
+      'blockNumber',
+      rpcAnswer((id) => ({ jsonrpc: '2.0', id: String(id), result: 4243 })),
+      'invalid_response',
+    );
   });
 });
 
@@ -423,18 +469,58 @@ describe('valid JSON of the wrong shape -> invalid_response', () => {
     ['blockNumber beyond 2^53', 'blockNumber', rpcRawResult('18446744073709551615')],
     ['blockNumber null', 'blockNumber', rpcRawResult('null')],
     ['blockNumber as an object', 'blockNumber', rpcRawResult('{"height":4243}')],
-    ['validators as an object instead of an array', 'validators', rpcRawResult(`{"validators":[{"address":"${'ab'.repeat(32)}","stake":"1"}]}`)],
-    ['validators with a non-numeric stake', 'validators', rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"lots","weight":1}]`)],
-    ['validators with a negative stake', 'validators', rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"-5","weight":1}]`)],
-    ['validators with a float stake', 'validators', rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":1.5e30,"weight":1}]`)],
-    ['validators with a stake of 2^128', 'validators', rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"340282366920938463463374607431768211456"}]`)],
-    ['validators with a weight as a string', 'validators', rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"5","weight":"60"}]`)],
+    [
+      'validators as an object instead of an array',
+      'validators',
+      rpcRawResult(`{"validators":[{"address":"${'ab'.repeat(32)}","stake":"1"}]}`),
+    ],
+    [
+      'validators with a non-numeric stake',
+      'validators',
+      rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"lots","weight":1}]`),
+    ],
+    [
+      'validators with a negative stake',
+      'validators',
+      rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"-5","weight":1}]`),
+    ],
+    [
+      'validators with a float stake',
+      'validators',
+      rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":1.5e30,"weight":1}]`),
+    ],
+    [
+      'validators with a stake of 2^128',
+      'validators',
+      rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"340282366920938463463374607431768211456"}]`),
+    ],
+    [
+      'validators with a weight as a string',
+      'validators',
+      rpcRawResult(`[{"address":"${'ab'.repeat(32)}","stake":"5","weight":"60"}]`),
+    ],
     ['validators with an array element', 'validators', rpcRawResult(`[["${'ab'.repeat(32)}","5"]]`)],
     ['validators with a non-hex address', 'validators', rpcRawResult('[{"address":"validator-one","stake":"5"}]')],
     ['miningStats as an array', 'miningStats', rpcRawResult('[12,9]')],
-    ['miningStats with counts as strings', 'miningStats', rpcRawResult('{"totalMiners":"12","activeMiners":"9","currentBlockReward":"1","miningUpgradeHeight":1,"upgraded":false}')],
-    ['miningStats with a decimal reward', 'miningStats', rpcRawResult('{"totalMiners":12,"activeMiners":9,"currentBlockReward":"2.5","miningUpgradeHeight":1,"upgraded":false}')],
-    ['miningStats without upgraded', 'miningStats', rpcRawResult('{"totalMiners":12,"activeMiners":9,"currentBlockReward":"1","miningUpgradeHeight":1}')],
+    [
+      'miningStats with counts as strings',
+      'miningStats',
+      rpcRawResult(
+        '{"totalMiners":"12","activeMiners":"9","currentBlockReward":"1","miningUpgradeHeight":1,"upgraded":false}',
+      ),
+    ],
+    [
+      'miningStats with a decimal reward',
+      'miningStats',
+      rpcRawResult(
+        '{"totalMiners":12,"activeMiners":9,"currentBlockReward":"2.5","miningUpgradeHeight":1,"upgraded":false}',
+      ),
+    ],
+    [
+      'miningStats without upgraded',
+      'miningStats',
+      rpcRawResult('{"totalMiners":12,"activeMiners":9,"currentBlockReward":"1","miningUpgradeHeight":1}'),
+    ],
   ];
   it.each(cases)('%s', async (_name, probe, bad) => {
     await goodThenBad(probe, bad, 'invalid_response');
@@ -442,7 +528,8 @@ describe('valid JSON of the wrong shape -> invalid_response', () => {
 });
 
 describe('JSON-RPC errors', () => {
-  const rpcError = (code: number, message: string): RawHandler => rpcAnswer((id) => ({ jsonrpc: '2.0', id, error: { code, message } }));
+  const rpcError = (code: number, message: string): RawHandler =>
+    rpcAnswer((id) => ({ jsonrpc: '2.0', id, error: { code, message } }));
 
   /** Good values first, then `bad`: the probe is unsupported (not a failure) and its value is gone. */
   async function goodThenUnsupported(probe: 'miningStats' | 'validators', bad: RawHandler): Promise<void> {
@@ -481,7 +568,9 @@ describe('JSON-RPC errors', () => {
     const srv = await server(ledgerNode(defaultModel({ namespace: 'clw' })));
     const base = ledgerNode(defaultModel({ namespace: 'clw' }));
     srv.handler = (req, res, body, ctx) =>
-      body.includes('getMiningStats') ? methodNotFound(res, rpcIdOf(body), 'clw_getMiningStats') : base(req, res, body, ctx);
+      body.includes('getMiningStats')
+        ? methodNotFound(res, rpcIdOf(body), 'clw_getMiningStats')
+        : base(req, res, body, ctx);
     const t = target(srv.url, { probes: ['blockNumber', 'miningStats'] });
     const p = prober(t, dispatcher());
     const fleet = new FleetState([t]);
@@ -508,7 +597,9 @@ describe('JSON-RPC errors', () => {
   it('an RPC error message that echoes the credentials is scrubbed', async () => {
     const bad: RawHandler = (req, res, body) => {
       const echo = `invalid params from ${withCredentials('http://127.0.0.1:1')} with ${req.headers.authorization} and ${PASSWORD}`;
-      rpcAnswer((id) => ({ jsonrpc: '2.0', id, error: { code: -32000, message: echo } }))(req, res, body, { setInterval });
+      rpcAnswer((id) => ({ jsonrpc: '2.0', id, error: { code: -32000, message: echo } }))(req, res, body, {
+        setInterval,
+      });
     };
     const { result } = await goodThenBad('miningStats', bad, 'rpc_error');
     expect(result.message).toContain('invalid params');
@@ -516,15 +607,27 @@ describe('JSON-RPC errors', () => {
   });
 
   it('an error object without a numeric code -> invalid_response', async () => {
-    await goodThenBad('miningStats', rpcAnswer((id) => ({ jsonrpc: '2.0', id, error: 'boom' })), 'invalid_response');
+    await goodThenBad(
+      'miningStats',
+      rpcAnswer((id) => ({ jsonrpc: '2.0', id, error: 'boom' })),
+      'invalid_response',
+    );
   });
 
   it('neither result nor error -> invalid_response', async () => {
-    await goodThenBad('blockNumber', rpcAnswer((id) => ({ jsonrpc: '2.0', id })), 'invalid_response');
+    await goodThenBad(
+      'blockNumber',
+      rpcAnswer((id) => ({ jsonrpc: '2.0', id })),
+      'invalid_response',
+    );
   });
 
   it('jsonrpc "1.0" -> invalid_response', async () => {
-    await goodThenBad('blockNumber', rpcAnswer((id) => ({ jsonrpc: '1.0', id, result: 1 })), 'invalid_response');
+    await goodThenBad(
+      'blockNumber',
+      rpcAnswer((id) => ({ jsonrpc: '1.0', id, result: 1 })),
+      'invalid_response',
+    );
   });
 });
 
@@ -616,17 +719,29 @@ describe('RPC namespace auto-detection', () => {
 
 describe('/metrics bad input', () => {
   it('a text that is not Prometheus exposition -> invalid_response, upstream series gone', async () => {
-    const { result } = await goodThenBad('metrics', fixed(200, 'text/plain', '<html><body>Welcome to nginx!</body></html>\n'), 'invalid_response');
+    const { result } = await goodThenBad(
+      'metrics',
+      fixed(200, 'text/plain', '<html><body>Welcome to nginx!</body></html>\n'),
+      'invalid_response',
+    );
     expect(result.message).toMatch(/^GET \/metrics/);
   });
 
   it('an exposition over the size cap -> invalid_response', async () => {
     const lines = Array.from({ length: 2000 }, (_, i) => `block_height{shard="${i}"} ${i}`).join('\n');
-    await goodThenBad('metrics', fixed(200, 'text/plain; version=0.0.4', `# TYPE block_height gauge\n${lines}\n`), 'invalid_response');
+    await goodThenBad(
+      'metrics',
+      fixed(200, 'text/plain; version=0.0.4', `# TYPE block_height gauge\n${lines}\n`),
+      'invalid_response',
+    );
   });
 
   it('a 504 from the proxy -> http_5xx', async () => {
-    const { result } = await goodThenBad('metrics', fixed(504, 'text/html', '<h1>504 Gateway Time-out</h1>'), 'http_5xx');
+    const { result } = await goodThenBad(
+      'metrics',
+      fixed(504, 'text/html', '<h1>504 Gateway Time-out</h1>'),
+      'http_5xx',
+    );
     expect(result.response?.method).toBe('GET /metrics');
   });
 });

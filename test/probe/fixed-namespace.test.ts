@@ -33,7 +33,12 @@ const RPC_PROBES: ProbeName[] = ['blockNumber', 'miningStats', 'validators'];
 const noBackoff = { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 };
 
 async function pollPinned(name: string): Promise<{ results: Map<ProbeName, ProbeResult>; state: FleetState }> {
-  const t: NodeTarget = target(name, { url: fleet.node(name).url, rpcNamespace: 'clw', probes: RPC_PROBES, timeoutMs: 2_000 });
+  const t: NodeTarget = target(name, {
+    url: fleet.node(name).url,
+    rpcNamespace: 'clw',
+    probes: RPC_PROBES,
+    timeoutMs: 2_000,
+  });
   const prober = new NodeProber(t, { client, maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 });
   const state = new FleetState([t], noBackoff);
   const results = new Map<ProbeName, ProbeResult>();

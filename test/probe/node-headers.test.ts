@@ -21,7 +21,14 @@ import { Secrets } from '../../src/redact.js';
 import { NodeProber } from '../../src/probe/prober.js';
 import { findCanaries, makeCanary, type Canary } from '../support/canaries.js';
 import { waitFor } from '../support/processes.js';
-import { defaultModel, hang, ledgerNode, startRawServer, type RawHandler, type RawServer } from '../support/rawServers.js';
+import {
+  defaultModel,
+  hang,
+  ledgerNode,
+  startRawServer,
+  type RawHandler,
+  type RawServer,
+} from '../support/rawServers.js';
 
 const USER = 'monitor';
 const C = {
@@ -49,7 +56,9 @@ let secrets: Secrets;
 /** A careless node (or its proxy) that echoes every credential it received. */
 function echoing(status: number, extra: Record<string, string> = {}): RawHandler {
   return (req, res) => {
-    const echo = ['authorization', 'x-api-key', 'x-proxy-token', 'x-tenant-token'].map((h) => `${h}: ${String(req.headers[h] ?? '')}`).join('\n');
+    const echo = ['authorization', 'x-api-key', 'x-proxy-token', 'x-tenant-token']
+      .map((h) => `${h}: ${String(req.headers[h] ?? '')}`)
+      .join('\n');
     res.writeHead(status, {
       'content-type': 'text/plain',
       'x-request-id': String(req.headers['x-api-key'] ?? ''),
@@ -66,7 +75,11 @@ function lastHeaders(): IncomingHttpHeaders {
 }
 
 function prober(): NodeProber {
-  return new NodeProber(config.nodes[0]!, { client: new HttpClient({ dispatcher, secrets }), maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 });
+  return new NodeProber(config.nodes[0]!, {
+    client: new HttpClient({ dispatcher, secrets }),
+    maxResponseBytes: 1 << 20,
+    maxUpstreamSeries: 100,
+  });
 }
 
 /** What of a ProbeResult may be shown: everything but the node's raw answer (kept for evidence, scrubbed there). */
@@ -209,7 +222,19 @@ describe('per-node headers and URL credentials', () => {
       // The raw answer did carry the credential (so the check below can fail)...
       expect(Buffer.from(r.response.body).toString('utf8')).toContain(C.fileCredential.value);
       const record = buildEvidenceRecord(
-        { node: 'behind-proxy', network: 'main', url: config.nodes[0]!.url, probe: 'health', method: r.response.method, status: 502, durationMs: r.durationMs, attempt: 1, headers: r.response.headers, body: r.response.body, runnerStatus: { consecutiveFailures: 1, lastSuccess: null } },
+        {
+          node: 'behind-proxy',
+          network: 'main',
+          url: config.nodes[0]!.url,
+          probe: 'health',
+          method: r.response.method,
+          status: 502,
+          durationMs: r.durationMs,
+          attempt: 1,
+          headers: r.response.headers,
+          body: r.response.body,
+          runnerStatus: { consecutiveFailures: 1, lastSuccess: null },
+        },
         { hostname: 'test', version: 'test' },
         new Date(),
         undefined,
@@ -264,17 +289,28 @@ describe('per-node headers and URL credentials', () => {
         const res = await fetch(d.url + path, { signal: AbortSignal.timeout(5_000) });
         return { status: res.status, text: await res.text() };
       };
-      await waitFor('evidence of the 502', async () => ((await d.evidence!.query({ node: 'behind-proxy', limit: 10 })).length >= 2 ? true : undefined), {
-        timeoutMs: 10_000,
-        intervalMs: 50,
-      });
+      await waitFor(
+        'evidence of the 502',
+        async () => ((await d.evidence!.query({ node: 'behind-proxy', limit: 10 })).length >= 2 ? true : undefined),
+        {
+          timeoutMs: 10_000,
+          intervalMs: 50,
+        },
+      );
       const failing = await get('/metrics');
       // Then the node recovers; the recovery is logged.
       behaviour = ledgerNode(defaultModel());
-      await waitFor('node up', async () => ((await get('/metrics')).text.includes('ledger_node_up{node="behind-proxy",network="main"} 1') ? true : undefined), {
-        timeoutMs: 10_000,
-        intervalMs: 50,
-      });
+      await waitFor(
+        'node up',
+        async () =>
+          (await get('/metrics')).text.includes('ledger_node_up{node="behind-proxy",network="main"} 1')
+            ? true
+            : undefined,
+        {
+          timeoutMs: 10_000,
+          intervalMs: 50,
+        },
+      );
       const outputs: Array<[string, string]> = [
         ['/metrics while failing', failing.text],
         ['/metrics', (await get('/metrics')).text],
@@ -286,14 +322,18 @@ describe('per-node headers and URL credentials', () => {
       outputs.push(['logs', logs.join('')]);
 
       // The echo did reach evidence, scrubbed: the leak path was exercised.
-      const evidence = JSON.parse(outputs[3]![1]) as { records: Array<{ status: number; body: string; headers: Record<string, string> }> };
+      const evidence = JSON.parse(outputs[3]![1]) as {
+        records: Array<{ status: number; body: string; headers: Record<string, string> }>;
+      };
       expect(evidence.records[0]!.status).toBe(502);
       expect(evidence.records[0]!.body).toContain('authorization: Basic [REDACTED]');
       expect(evidence.records[0]!.body).toContain('x-proxy-token: [REDACTED]');
       expect(evidence.records[0]!.headers['x-request-id']).toBe('[REDACTED]');
       expect(logs.join('')).toContain('probe failed');
       expect(logs.join('')).toContain('probe recovered');
-      expect(outputs[0]![1]).toContain('ledger_probe_failures_total{node="behind-proxy",network="main",probe="health",reason="http_5xx"}');
+      expect(outputs[0]![1]).toContain(
+        'ledger_probe_failures_total{node="behind-proxy",network="main",probe="health",reason="http_5xx"}',
+      );
       // The daemon sent the credentials all along.
       expect(lastHeaders().authorization).toBe(BASIC);
       expect(lastHeaders()['x-api-key']).toBe(C.envHeader.value);

@@ -43,7 +43,9 @@ describe('per-node budget keys', () => {
     );
     expect(got).toHaveLength(5);
     expect(got[0]).toBe('fleet.yaml:2:22: polling.maxUpstreamSeries: Too small: expected number to be >=1');
-    expect(got[1]).toMatch(/^fleet\.yaml:3:21: polling\.maxUpstreamBytes: invalid byte size: expected a number of bytes or a size such as 512KiB/);
+    expect(got[1]).toMatch(
+      /^fleet\.yaml:3:21: polling\.maxUpstreamBytes: invalid byte size: expected a number of bytes or a size such as 512KiB/,
+    );
     expect(got[2]).toBe('fleet.yaml:4:24: polling.maxUpstreamFamilies: expected int, received number');
     expect(got[3]).toBe('fleet.yaml:5:25: polling.maxUpstreamHelpChars: expected number, received string');
     expect(got[4]).toBe('fleet.yaml:6:18: polling.maxValidators: Too small: expected number to be >=1');
@@ -62,9 +64,18 @@ describe('per-node budget keys', () => {
 const FAMILIES = 40;
 const LONG_SERIES = 50;
 const LONG_VALUE = 'v'.repeat(1000);
-const wideMetrics = Array.from({ length: FAMILIES }, (_, i) => `# HELP f${i} ${'help text '.repeat(20)}\n# TYPE f${i} gauge\nf${i} ${i}\n`).join('');
-const longMetrics = Array.from({ length: LONG_SERIES }, (_, i) => `long{i="${i}",v="${LONG_VALUE}"} 1`).join('\n') + '\n';
-const twelveValidators = Array.from({ length: 12 }, (_, i) => ({ address: (i + 1).toString(16).padStart(64, '0'), stake: '1000000000', weight: 1, agentScore: 1 }));
+const wideMetrics = Array.from(
+  { length: FAMILIES },
+  (_, i) => `# HELP f${i} ${'help text '.repeat(20)}\n# TYPE f${i} gauge\nf${i} ${i}\n`,
+).join('');
+const longMetrics =
+  Array.from({ length: LONG_SERIES }, (_, i) => `long{i="${i}",v="${LONG_VALUE}"} 1`).join('\n') + '\n';
+const twelveValidators = Array.from({ length: 12 }, (_, i) => ({
+  address: (i + 1).toString(16).padStart(64, '0'),
+  stake: '1000000000',
+  weight: 1,
+  agentScore: 1,
+}));
 
 function nodeWith(metrics: string, model = defaultModel()): RawHandler {
   const base = ledgerNode(model);
@@ -121,11 +132,18 @@ beforeAll(async () => {
       cb();
     },
   });
-  daemon = await startDaemon(config, { logger: createLogger({ level: 'info', destination: sink }), defaultMetrics: false });
-  await waitFor('a poll of both nodes', () => daemon.state.get('wide')?.upstream !== undefined && daemon.state.get('long')?.upstream !== undefined, {
-    timeoutMs: 30_000,
-    intervalMs: 50,
+  daemon = await startDaemon(config, {
+    logger: createLogger({ level: 'info', destination: sink }),
+    defaultMetrics: false,
   });
+  await waitFor(
+    'a poll of both nodes',
+    () => daemon.state.get('wide')?.upstream !== undefined && daemon.state.get('long')?.upstream !== undefined,
+    {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -137,7 +155,9 @@ afterAll(async () => {
 describe('a lowered per-node budget over loopback', () => {
   it('would keep everything at the defaults (the answers are within them)', () => {
     expect(parseExposition(wideMetrics, { budget: DEFAULT_UPSTREAM_BUDGET }).families).toHaveLength(FAMILIES);
-    expect(parseExposition(longMetrics, { budget: DEFAULT_UPSTREAM_BUDGET }).families[0]?.samples).toHaveLength(LONG_SERIES);
+    expect(parseExposition(longMetrics, { budget: DEFAULT_UPSTREAM_BUDGET }).families[0]?.samples).toHaveLength(
+      LONG_SERIES,
+    );
   });
 
   it('stops at maxUpstreamFamilies and cuts HELP at maxUpstreamHelpChars', async () => {
@@ -155,7 +175,9 @@ describe('a lowered per-node budget over loopback', () => {
     expect(kept).toBeLessThan(LONG_SERIES);
     // Each kept series costs its strings (over 1,000 characters) plus the per-sample overhead.
     expect(kept * (LONG_VALUE.length + 120)).toBeLessThanOrEqual(16 * 1024);
-    expect(value(text, 'ledger_exporter_upstream_dropped_samples{node="long",reason="budget"}')).toBe(LONG_SERIES - kept);
+    expect(value(text, 'ledger_exporter_upstream_dropped_samples{node="long",reason="budget"}')).toBe(
+      LONG_SERIES - kept,
+    );
   });
 
   it('refuses a validator list longer than maxValidators', async () => {
@@ -163,7 +185,12 @@ describe('a lowered per-node budget over loopback', () => {
       'a refused validators probe',
       async () => {
         const t = await metrics();
-        return (value(t, 'ledger_probe_failures_total{node="wide",network="widenet",probe="validators",reason="invalid_response"}') ?? 0) >= 1 ? t : undefined;
+        return (value(
+          t,
+          'ledger_probe_failures_total{node="wide",network="widenet",probe="validators",reason="invalid_response"}',
+        ) ?? 0) >= 1
+          ? t
+          : undefined;
       },
       { timeoutMs: 20_000, intervalMs: 100 },
     );
@@ -172,17 +199,35 @@ describe('a lowered per-node budget over loopback', () => {
   });
 
   it('keeps the start-up budget across a reload and says it takes effect at the next restart', async () => {
-    writeFileSync(configFile, configText(['maxUpstreamFamilies: 2', 'maxUpstreamHelpChars: 16', 'maxUpstreamBytes: 16KiB', 'maxValidators: 10']));
+    writeFileSync(
+      configFile,
+      configText([
+        'maxUpstreamFamilies: 2',
+        'maxUpstreamHelpChars: 16',
+        'maxUpstreamBytes: 16KiB',
+        'maxValidators: 10',
+      ]),
+    );
     daemon.applyConfig(await loadConfigFile(configFile, {}));
-    const warning = logLines.map((l) => JSON.parse(l) as { msg: string; settings?: string[] }).find((l) => /next restart/.test(l.msg));
+    const warning = logLines
+      .map((l) => JSON.parse(l) as { msg: string; settings?: string[] })
+      .find((l) => /next restart/.test(l.msg));
     expect(warning?.settings).toEqual(['polling']);
     const version = daemon.state.get('wide')!.upstreamVersion;
-    await waitFor('two more polls of the wide node', () => daemon.state.get('wide')!.upstreamVersion >= version + 2, { timeoutMs: 20_000, intervalMs: 50 });
+    await waitFor('two more polls of the wide node', () => daemon.state.get('wide')!.upstreamVersion >= version + 2, {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
     expect(wideFamilies(await metrics())).toBe(5);
   });
 });
 
 /** Upstream families of the node "wide" in a scrape. */
 function wideFamilies(text: string): number {
-  return new Set(text.split('\n').filter((l) => /^ledger_upstream_f\d+\{node="wide"/.test(l)).map((l) => l.slice(0, l.indexOf('{')))).size;
+  return new Set(
+    text
+      .split('\n')
+      .filter((l) => /^ledger_upstream_f\d+\{node="wide"/.test(l))
+      .map((l) => l.slice(0, l.indexOf('{'))),
+  ).size;
 }

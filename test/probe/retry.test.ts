@@ -13,7 +13,15 @@ import { readEvidence } from '../../src/evidence/index.js';
 import { createLogger } from '../../src/logger.js';
 import { DEFAULT_BACKOFF } from '../../src/state/fleetState.js';
 import { sampleValue, scrapeText, waitForMetrics } from '../support/exporterChild.js';
-import { defaultModel, fixed, hang, ledgerNode, startRawServer, type RawHandler, type RawServer } from '../support/rawServers.js';
+import {
+  defaultModel,
+  fixed,
+  hang,
+  ledgerNode,
+  startRawServer,
+  type RawHandler,
+  type RawServer,
+} from '../support/rawServers.js';
 
 const INTERVAL_MS = 300;
 /** The longest pause backoff may take, jitter included. */
@@ -76,10 +84,23 @@ async function countingNode(initial: RawHandler): Promise<CountingNode> {
 }
 
 function target(name: string, url: string, over: Partial<NodeTarget> = {}): NodeTarget {
-  return { name, url, network: 'main', labels: {}, intervalMs: INTERVAL_MS, timeoutMs: INTERVAL_MS - 50, rpcNamespace: 'claw', probes: ['health'], headers: {}, ...over };
+  return {
+    name,
+    url,
+    network: 'main',
+    labels: {},
+    intervalMs: INTERVAL_MS,
+    timeoutMs: INTERVAL_MS - 50,
+    rpcNamespace: 'claw',
+    probes: ['health'],
+    headers: {},
+    ...over,
+  };
 }
 
-async function daemonFor(nodes: NodeTarget[]): Promise<{ daemon: Daemon; evidenceDir: string; close: () => Promise<void> }> {
+async function daemonFor(
+  nodes: NodeTarget[],
+): Promise<{ daemon: Daemon; evidenceDir: string; close: () => Promise<void> }> {
   const evidenceDir = join(root, `evidence-${++dirSeq}`);
   const config: ExporterConfig = {
     listen: { host: '127.0.0.1', port: 0 },
@@ -89,7 +110,10 @@ async function daemonFor(nodes: NodeTarget[]): Promise<{ daemon: Daemon; evidenc
     evidence: { dir: evidenceDir, maxBytes: 8 << 20, maxAgeDays: 1 },
   };
   const sink = new Writable({ write: (_c, _e, cb) => cb() });
-  const daemon = await startDaemon(config, { logger: createLogger({ level: 'warn', destination: sink }), defaultMetrics: false });
+  const daemon = await startDaemon(config, {
+    logger: createLogger({ level: 'warn', destination: sink }),
+    defaultMetrics: false,
+  });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -104,13 +128,25 @@ const health = (node: string) => ({ node, probe: 'health' });
 
 describe('backoff after 5xx', () => {
   it('polls less often than the schedule after consecutive failures, never more often, and records every 5xx', async () => {
-    const node = await countingNode(fixed(503, 'text/html', '<html><body><h1>503 Service Unavailable</h1></body></html>', { server: 'nginx' }));
+    const node = await countingNode(
+      fixed(503, 'text/html', '<html><body><h1>503 Service Unavailable</h1></body></html>', { server: 'nginx' }),
+    );
     const { daemon, evidenceDir, close } = await daemonFor([target('n5xx', node.server.url)]);
 
-    const backingOff = await waitForMetrics(daemon.url, 'backoff gauge 1', (t) => (sampleValue(t, 'ledger_probe_backoff', health('n5xx')) === 1 ? t : undefined), 15_000);
+    const backingOff = await waitForMetrics(
+      daemon.url,
+      'backoff gauge 1',
+      (t) => (sampleValue(t, 'ledger_probe_backoff', health('n5xx')) === 1 ? t : undefined),
+      15_000,
+    );
     expect(sampleValue(backingOff, 'ledger_probe_success', health('n5xx'))).toBe(0);
     // Let it run long enough that the schedule alone would have made many requests.
-    await waitForMetrics(daemon.url, 'five consecutive failures', () => ((daemon.state.get('n5xx')!.probes.get('health')!.consecutiveFailures >= 5 ? true : undefined)), 20_000);
+    await waitForMetrics(
+      daemon.url,
+      'five consecutive failures',
+      () => (daemon.state.get('n5xx')!.probes.get('health')!.consecutiveFailures >= 5 ? true : undefined),
+      20_000,
+    );
     const text = await scrapeText(daemon.url);
     await close();
 
@@ -129,32 +165,53 @@ describe('backoff after 5xx', () => {
     const timeouts = daemon.state.get('n5xx')!.probes.get('health')!.failures.timeout;
     expect(read.records.length).toBe(node.health5xx - timeouts);
     expect(read.records.length).toBe(daemon.state.get('n5xx')!.probes.get('health')!.failures.http_5xx);
-    expect(read.records.every((r) => r.probe === 'health' && r.status === 503 && r.headers.server === 'nginx')).toBe(true);
+    expect(read.records.every((r) => r.probe === 'health' && r.status === 503 && r.headers.server === 'nginx')).toBe(
+      true,
+    );
     // Attempt numbers count up through the burst (a stray timeout would be an attempt without a record).
     const attempts = read.records.map((r) => r.attempt).sort((a, b) => a - b);
     if (timeouts === 0) expect(attempts).toEqual(read.records.map((_, i) => i + 1));
     else expect(new Set(attempts).size).toBe(attempts.length);
     expect(daemon.evidence!.stats().dropped).toBe(0);
-    expect(sampleValue(text, 'ledger_evidence_records_total', { node: 'n5xx' })).toBeLessThanOrEqual(read.records.length);
+    expect(sampleValue(text, 'ledger_evidence_records_total', { node: 'n5xx' })).toBeLessThanOrEqual(
+      read.records.length,
+    );
   }, 60_000);
 
   it('shows the backoff gauge while backing off and recovers with the next request once the fault clears', async () => {
     const node = await countingNode(fixed(502, 'text/html', 'bad gateway'));
     const { daemon } = await daemonFor([target('flaky', node.server.url)]);
 
-    await waitForMetrics(daemon.url, 'backing off at the longest pause', (t) =>
-      sampleValue(t, 'ledger_probe_backoff', health('flaky')) === 1 && daemon.state.get('flaky')!.probes.get('health')!.consecutiveFailures >= 4 ? true : undefined,
-    20_000);
+    await waitForMetrics(
+      daemon.url,
+      'backing off at the longest pause',
+      (t) =>
+        sampleValue(t, 'ledger_probe_backoff', health('flaky')) === 1 &&
+        daemon.state.get('flaky')!.probes.get('health')!.consecutiveFailures >= 4
+          ? true
+          : undefined,
+      20_000,
+    );
     node.set(ledgerNode(defaultModel()));
     const requestsAtClear = node.healthArrivals.length;
 
     // Within about one backoff period (bounded generously), and with a single request: the first one after the fault cleared.
-    const t = await waitForMetrics(daemon.url, 'recovered', (x) => (sampleValue(x, 'ledger_probe_success', health('flaky')) === 1 ? x : undefined), 2 * MAX_PAUSE_MS + 5_000);
+    const t = await waitForMetrics(
+      daemon.url,
+      'recovered',
+      (x) => (sampleValue(x, 'ledger_probe_success', health('flaky')) === 1 ? x : undefined),
+      2 * MAX_PAUSE_MS + 5_000,
+    );
     expect(sampleValue(t, 'ledger_probe_backoff', health('flaky'))).toBe(0);
     expect(sampleValue(t, 'ledger_node_up', { node: 'flaky' })).toBe(1);
     expect(node.healthArrivals.length - requestsAtClear).toBe(1);
     // Back on the normal schedule: the next requests come on the interval again.
-    await waitForMetrics(daemon.url, 'polled on schedule again', () => (node.healthArrivals.length - requestsAtClear >= 4 ? true : undefined), 4 * INTERVAL_MS + 5_000);
+    await waitForMetrics(
+      daemon.url,
+      'polled on schedule again',
+      () => (node.healthArrivals.length - requestsAtClear >= 4 ? true : undefined),
+      4 * INTERVAL_MS + 5_000,
+    );
     expect(daemon.state.get('flaky')!.probes.get('health')!.consecutiveFailures).toBe(0);
   }, 60_000);
 });
@@ -164,9 +221,17 @@ describe('Retry-After', () => {
     const told = await countingNode(fixed(503, 'text/plain', 'maintenance', { 'retry-after': '30' }));
     // The same failure without Retry-After: the pace the exporter would otherwise keep.
     const control = await countingNode(fixed(503, 'text/plain', 'maintenance'));
-    const { daemon, evidenceDir, close } = await daemonFor([target('told', told.server.url), target('control', control.server.url)]);
+    const { daemon, evidenceDir, close } = await daemonFor([
+      target('told', told.server.url),
+      target('control', control.server.url),
+    ]);
 
-    await waitForMetrics(daemon.url, 'control node retried several times', () => (control.healthArrivals.length >= 4 ? true : undefined), 20_000);
+    await waitForMetrics(
+      daemon.url,
+      'control node retried several times',
+      () => (control.healthArrivals.length >= 4 ? true : undefined),
+      20_000,
+    );
     const text = await scrapeText(daemon.url);
     expect(told.healthArrivals.length).toBe(1);
     expect(sampleValue(text, 'ledger_probe_backoff', health('told'))).toBe(1);
@@ -184,9 +249,16 @@ describe('timeouts', () => {
   it('back off too, never pile up requests, and leave no evidence (no answer was made)', async () => {
     const node = await countingNode(hang());
     const { daemon, evidenceDir, close } = await daemonFor([target('silent', node.server.url)]);
-    await waitForMetrics(daemon.url, 'backing off after timeouts', (t) =>
-      sampleValue(t, 'ledger_probe_backoff', health('silent')) === 1 && (sampleValue(t, 'ledger_probe_failures_total', { ...health('silent'), reason: 'timeout' }) ?? 0) >= 3 ? true : undefined,
-    20_000);
+    await waitForMetrics(
+      daemon.url,
+      'backing off after timeouts',
+      (t) =>
+        sampleValue(t, 'ledger_probe_backoff', health('silent')) === 1 &&
+        (sampleValue(t, 'ledger_probe_failures_total', { ...health('silent'), reason: 'timeout' }) ?? 0) >= 3
+          ? true
+          : undefined,
+      20_000,
+    );
     await close();
     expect(node.maxOpen).toBe(1);
     expect((await readEvidence(evidenceDir, { limit: 10 })).records).toEqual([]);

@@ -10,13 +10,29 @@ const target = (url: string) => ({ url, headers: { 'X-Team': { value: 'ops' } } 
 describe('prepared probe requests', () => {
   it('gives a node one target and header set per path, with each method its own label and body', () => {
     const ep = endpointFor(target('http://user:pw@node-1:8545/ledger'));
-    const [a, b, c] = ['claw_blockNumber', 'claw_getValidators', 'claw_getMiningStats'].map((m) => prepareRpc(ep, m, limits));
+    const [a, b, c] = ['claw_blockNumber', 'claw_getValidators', 'claw_getMiningStats'].map((m) =>
+      prepareRpc(ep, m, limits),
+    );
     expect(b!.request.url).toBe(a!.request.url);
     expect(c!.request.headers).toBe(a!.request.headers);
     expect(a!.request.url.origin + a!.request.url.path).toBe('http://node-1:8545/ledger/');
-    expect(a!.request.headers).toEqual({ authorization: `Basic ${Buffer.from('user:pw').toString('base64')}`, 'x-team': 'ops', 'content-type': 'application/json', accept: 'application/json' });
-    expect([a, b, c].map((r) => r!.request.label)).toEqual(['POST claw_blockNumber', 'POST claw_getValidators', 'POST claw_getMiningStats']);
-    expect(JSON.parse(b!.head + 7 + b!.tail)).toEqual({ jsonrpc: '2.0', id: 7, method: 'claw_getValidators', params: [] });
+    expect(a!.request.headers).toEqual({
+      authorization: `Basic ${Buffer.from('user:pw').toString('base64')}`,
+      'x-team': 'ops',
+      'content-type': 'application/json',
+      accept: 'application/json',
+    });
+    expect([a, b, c].map((r) => r!.request.label)).toEqual([
+      'POST claw_blockNumber',
+      'POST claw_getValidators',
+      'POST claw_getMiningStats',
+    ]);
+    expect(JSON.parse(b!.head + 7 + b!.tail)).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'claw_getValidators',
+      params: [],
+    });
 
     const health = prepareRequest(ep, 'GET', '/health', { accept: 'application/json' }, limits, 'GET /health');
     const metrics = prepareRequest(ep, 'GET', '/metrics', { accept: 'text/plain' }, limits, 'GET /metrics');
@@ -24,7 +40,9 @@ describe('prepared probe requests', () => {
     expect(health.url.path).toBe('/ledger/health');
     expect(metrics.headers.accept).toBe('text/plain');
     expect(health.headers.accept).toBe('application/json');
-    expect(prepareRequest(ep, 'GET', '/health', { accept: 'application/json' }, limits, 'GET /health').url).toBe(health.url);
+    expect(prepareRequest(ep, 'GET', '/health', { accept: 'application/json' }, limits, 'GET /health').url).toBe(
+      health.url,
+    );
   });
 
   it('never shares a target or headers between nodes', () => {

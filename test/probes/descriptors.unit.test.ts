@@ -14,9 +14,16 @@ const contract = readFileSync(new URL('../fixtures/spec/exporter-contract.md', i
 
 const samples: ProbeData[] = [
   { probe: 'health', value: { status: 'ok', height: 5, version: '1.0.0', uptimeSecs: 10 } },
-  { probe: 'metrics', value: [{ name: 'x', type: 'gauge', samples: [{ name: 'x', labels: {}, value: 1 }] }], droppedSamples: 0 },
+  {
+    probe: 'metrics',
+    value: [{ name: 'x', type: 'gauge', samples: [{ name: 'x', labels: {}, value: 1 }] }],
+    droppedSamples: 0,
+  },
   { probe: 'blockNumber', value: 42 },
-  { probe: 'miningStats', value: { totalMiners: 2, activeMiners: 1, currentBlockReward: 10n, miningUpgradeHeight: 100, upgraded: false } },
+  {
+    probe: 'miningStats',
+    value: { totalMiners: 2, activeMiners: 1, currentBlockReward: 10n, miningUpgradeHeight: 100, upgraded: false },
+  },
   { probe: 'validators', value: [{ address: 'v1', stake: 5n }] },
 ];
 
@@ -30,7 +37,9 @@ describe('probe descriptors', () => {
     for (const data of samples) {
       const node: NodeValues = { upstreamVersion: 0 };
       applyProbeData(node, data, 1_000);
-      const stored = Object.entries(node).filter(([k, v]) => v !== undefined && k !== 'upstreamVersion' && k !== 'process' && k !== 'upstreamDropped');
+      const stored = Object.entries(node).filter(
+        ([k, v]) => v !== undefined && k !== 'upstreamVersion' && k !== 'process' && k !== 'upstreamDropped',
+      );
       expect(stored.length, data.probe).toBe(1);
       PROBES[data.probe].clear(node);
       expect(node[stored[0]![0] as keyof NodeValues], data.probe).toBeUndefined();
@@ -43,7 +52,13 @@ describe('probe descriptors', () => {
       { address: 'aa', stake: 5n, weight: 1, agentScore: 7 },
       { address: 'bb', stake: 6n },
     ];
-    const mining = () => ({ totalMiners: 2, activeMiners: 1, currentBlockReward: 10n, miningUpgradeHeight: 100, upgraded: false });
+    const mining = () => ({
+      totalMiners: 2,
+      activeMiners: 1,
+      currentBlockReward: 10n,
+      miningUpgradeHeight: 100,
+      upgraded: false,
+    });
     applyProbeData(node, { probe: 'validators', value: validators() }, 1_000);
     applyProbeData(node, { probe: 'miningStats', value: mining() }, 1_000);
     const [heldList, heldMining] = [node.validators, node.mining];
@@ -66,7 +81,13 @@ describe('probe descriptors', () => {
       expect(node.validators).toBe(next);
       applyProbeData(node, { probe: 'validators', value: validators() }, 3_000);
     }
-    for (const change of [{ activeMiners: 2 }, { currentBlockReward: 11n }, { upgraded: true }, { miningUpgradeHeight: 101 }, { totalMiners: 3 }]) {
+    for (const change of [
+      { activeMiners: 2 },
+      { currentBlockReward: 11n },
+      { upgraded: true },
+      { miningUpgradeHeight: 101 },
+      { totalMiners: 3 },
+    ]) {
       const next = { ...mining(), ...change };
       applyProbeData(node, { probe: 'miningStats', value: next }, 4_000);
       expect(node.mining).toBe(next);
@@ -76,7 +97,10 @@ describe('probe descriptors', () => {
   it("each prober's validators answers are read against its last list: the same answer gives the same list, another node's equal answer shares it", () => {
     const ctx = { budget: nodeBudget({ maxUpstreamSeries: 100 }) };
     const other = { budget: nodeBudget({ maxUpstreamSeries: 100 }) };
-    const answer = () => [{ address: '0xAA', stake: '5', weight: 1 }, { address: 'bb', stake: 6 }];
+    const answer = () => [
+      { address: '0xAA', stake: '5', weight: 1 },
+      { address: 'bb', stake: 6 },
+    ];
     const first = validatorsProbe.parse(answer(), ctx).value;
     expect(first).toEqual([
       { address: 'aa', stake: 5n, weight: 1, agentScore: undefined },

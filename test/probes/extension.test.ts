@@ -25,17 +25,28 @@ const peerList: NodeProbe<PeerListData> = {
   request: { kind: 'get', path: '/peers', accept: 'application/json' },
   parse(answer) {
     const value: unknown = JSON.parse(answer as string);
-    if (!Array.isArray(value) || !value.every((p) => typeof p === 'string')) throw new ProbeError('invalid_response', 'GET /peers: not a list of peer ids');
+    if (!Array.isArray(value) || !value.every((p) => typeof p === 'string'))
+      throw new ProbeError('invalid_response', 'GET /peers: not a list of peer ids');
     return { probe: 'peerList', value };
   },
   apply: (node, d) => (((node as WithPeerList).peerList = d.value), false),
   clear: (node) => void ((node as WithPeerList).peerList = undefined),
   metrics: [
-    { per: 'node', name: 'ledger_node_peer_list_size', help: 'Peers listed by GET /peers.', value: (v) => (v as WithPeerList).peerList?.length },
-    { per: 'node', name: 'ledger_node_peer_list_self', help: 'Whether the node lists itself (1) or not (0).', value: (v, n) => {
-      const list = (v as WithPeerList).peerList;
-      return list === undefined ? undefined : list.includes(n.name) ? 1 : 0;
-    } },
+    {
+      per: 'node',
+      name: 'ledger_node_peer_list_size',
+      help: 'Peers listed by GET /peers.',
+      value: (v) => (v as WithPeerList).peerList?.length,
+    },
+    {
+      per: 'node',
+      name: 'ledger_node_peer_list_self',
+      help: 'Whether the node lists itself (1) or not (0).',
+      value: (v, n) => {
+        const list = (v as WithPeerList).peerList;
+        return list === undefined ? undefined : list.includes(n.name) ? 1 : 0;
+      },
+    },
   ],
 };
 
@@ -61,14 +72,29 @@ afterAll(async () => {
 describe('a node probe registered as one module', () => {
   it('is polled, stored, rendered and cleared on failure', async () => {
     const target: NodeTarget = {
-      name: 'n1', url: server.url, network: 'mainnet', labels: {}, intervalMs: 1000, timeoutMs: 2000,
-      rpcNamespace: 'auto', probes: ['health', PEER_LIST], headers: {},
+      name: 'n1',
+      url: server.url,
+      network: 'mainnet',
+      labels: {},
+      intervalMs: 1000,
+      timeoutMs: 2000,
+      rpcNamespace: 'auto',
+      probes: ['health', PEER_LIST],
+      headers: {},
     };
-    const prober = new NodeProber(target, { client: new HttpClient({ dispatcher, secrets: new Secrets() }), maxResponseBytes: 65_536, maxUpstreamSeries: 100 });
+    const prober = new NodeProber(target, {
+      client: new HttpClient({ dispatcher, secrets: new Secrets() }),
+      maxResponseBytes: 65_536,
+      maxUpstreamSeries: 100,
+    });
     const state = new FleetState([target]);
     const view = new MetricsView(
       { version: 't', infoLabelKeys: [], defaultMetrics: false },
-      () => ({ snapshot: buildSnapshot(state.nodes(), {}, Date.now()), upstream: [], counters: { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() } }),
+      () => ({
+        snapshot: buildSnapshot(state.nodes(), {}, Date.now()),
+        upstream: [],
+        counters: { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() },
+      }),
       () => undefined,
     );
     const scrape = async () => (await view.render('text')).body.toString().split('\n');
@@ -89,7 +115,9 @@ describe('a node probe registered as one module', () => {
     lines = await scrape();
     expect(lines.filter((l) => l.startsWith('ledger_node_peer_list_size{'))).toEqual([]);
     expect(lines).toContain('ledger_probe_success{node="n1",network="mainnet",probe="peerList"} 0');
-    expect(lines).toContain('ledger_probe_failures_total{node="n1",network="mainnet",probe="peerList",reason="invalid_response"} 1');
+    expect(lines).toContain(
+      'ledger_probe_failures_total{node="n1",network="mainnet",probe="peerList",reason="invalid_response"} 1',
+    );
 
     peers = ['p1', 'n1'];
     await poll(PEER_LIST);

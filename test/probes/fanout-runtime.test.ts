@@ -26,10 +26,17 @@ const entity = (network: string, address: string): FanOutEntity => {
 const stakeOf: FanOutProbe<bigint> = {
   target: 'entities',
   method: 'getStake',
-  entities: (_config, fleet) => fleet.networks.flatMap((n) => (n.validators?.list ?? []).map((v) => entity(n.network, v.address))),
+  entities: (_config, fleet) =>
+    fleet.networks.flatMap((n) => (n.validators?.list ?? []).map((v) => entity(n.network, v.address))),
   intervalMs: () => 200,
   parse: (result) => parseAmount(result, 'getStake'),
-  metrics: [{ name: 'ledger_test_validator_stake_base_units', help: 'Stake by getStake, in base units.', value: (stake) => Number(stake) }],
+  metrics: [
+    {
+      name: 'ledger_test_validator_stake_base_units',
+      help: 'Stake by getStake, in base units.',
+      value: (stake) => Number(stake),
+    },
+  ],
 };
 
 let fleet: SimFleet;
@@ -45,9 +52,16 @@ beforeAll(async () => {
     ],
     { layout: 'port-per-node', blockTimeMs: 1000 },
   );
-  const targets = fleet.nodes.map((n) => target(n.name, { url: n.url, network: n.network, intervalMs: 500, timeoutMs: 2_000 }));
+  const targets = fleet.nodes.map((n) =>
+    target(n.name, { url: n.url, network: n.network, intervalMs: 500, timeoutMs: 2_000 }),
+  );
   const fanOut = fanOutComponent({ tickMs: 50 });
-  daemon = await startDaemon(daemonConfig(targets), { logger: createLogger({ level: 'silent' }), evidence: false, defaultMetrics: false, components: [fanOut] });
+  daemon = await startDaemon(daemonConfig(targets), {
+    logger: createLogger({ level: 'silent' }),
+    evidence: false,
+    defaultMetrics: false,
+    components: [fanOut],
+  });
 });
 
 afterAll(async () => {
@@ -58,7 +72,11 @@ afterAll(async () => {
 
 /** The stakes getValidators answers, as the decimal strings on the wire. */
 async function validatorStakes(url: string): Promise<Map<string, string>> {
-  const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"claw_getValidators","params":[]}' });
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"claw_getValidators","params":[]}',
+  });
   const body = (await res.body.json()) as { result: Array<{ address: string; stake: string }> };
   return new Map(body.result.map((v) => [v.address, v.stake]));
 }
@@ -71,12 +89,33 @@ async function metrics(): Promise<string[]> {
 describe('a fan-out probe registered at run time', () => {
   it('calls the method once per entity with its params and shows one series per entity on /metrics', async () => {
     // Every validator of both networks read once (reads start as the sets become known).
-    const snap = await waitFor('a stake read of every validator', () => {
-      const s = daemon.snapshot();
-      const wanted = s.networks.reduce((n, net) => n + (net.validators?.list.length ?? 0), 0);
-      const reads = s.fanOut?.get('stakeOf') ?? [];
-      return s.networks.length === 2 && wanted > 0 && reads.length === wanted && reads.every((r) => r.data !== undefined) && s;
-    }, { timeoutMs: 15_000, intervalMs: 50, context: () => JSON.stringify(daemon.snapshot().fanOut?.get('stakeOf')?.filter((r) => r.data === undefined), (_k, v) => (typeof v === 'bigint' ? String(v) : v)) });
+    const snap = await waitFor(
+      'a stake read of every validator',
+      () => {
+        const s = daemon.snapshot();
+        const wanted = s.networks.reduce((n, net) => n + (net.validators?.list.length ?? 0), 0);
+        const reads = s.fanOut?.get('stakeOf') ?? [];
+        return (
+          s.networks.length === 2 &&
+          wanted > 0 &&
+          reads.length === wanted &&
+          reads.every((r) => r.data !== undefined) &&
+          s
+        );
+      },
+      {
+        timeoutMs: 15_000,
+        intervalMs: 50,
+        context: () =>
+          JSON.stringify(
+            daemon
+              .snapshot()
+              .fanOut?.get('stakeOf')
+              ?.filter((r) => r.data === undefined),
+            (_k, v) => (typeof v === 'bigint' ? String(v) : v),
+          ),
+      },
+    );
     const lines = await metrics();
     expect(lines).toContain('# TYPE ledger_test_validator_stake_base_units gauge');
     for (const net of snap.networks) {
@@ -90,7 +129,9 @@ describe('a fan-out probe registered at run time', () => {
         // Each call carried its own address: getStake answers that validator's stake, exactly (beyond 2^53).
         expect(read!.data).toBe(BigInt(stakes.get(v.address)!));
         expect(read!.data as bigint).toBeGreaterThan(2n ** 53n);
-        const line = lines.find((l) => l.startsWith(`ledger_test_validator_stake_base_units{network="${net.network}",validator="${v.address}"}`));
+        const line = lines.find((l) =>
+          l.startsWith(`ledger_test_validator_stake_base_units{network="${net.network}",validator="${v.address}"}`),
+        );
         expect(line, v.address).toBeDefined();
         expect(Number(line!.split(' ')[1])).toBe(Number(read!.data as bigint));
         // Served by a node of the entity's own network.

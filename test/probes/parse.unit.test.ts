@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { decodeUtf8 } from '../../src/probe/http.js';
 import { ProbeError } from '../../src/probes/errors.js';
 import { isMethodNotFound, parseRpcResponse } from '../../src/probe/jsonrpc.js';
-import { parseAmount, parseBlockNumber, parseHealth, parseJson, parseMiningStats, parseValidators, toTokens } from '../../src/probes/parse.js';
+import {
+  parseAmount,
+  parseBlockNumber,
+  parseHealth,
+  parseJson,
+  parseMiningStats,
+  parseValidators,
+  toTokens,
+} from '../../src/probes/parse.js';
 
 /** Runs fn, expects a ProbeError with reason invalid_response, returns its message. */
 function rejects(fn: () => unknown): string {
@@ -63,7 +71,11 @@ describe('parseHealth', () => {
   });
 
   it('treats null as missing', () => {
-    expect(parseHealth({ ...full, chain_id: null, height: null })).toMatchObject({ chainId: undefined, height: undefined, version: '0.5.8' });
+    expect(parseHealth({ ...full, chain_id: null, height: null })).toMatchObject({
+      chainId: undefined,
+      height: undefined,
+      version: '0.5.8',
+    });
   });
 
   it('ignores extra fields of newer builds', () => {
@@ -121,9 +133,12 @@ describe('parseBlockNumber', () => {
     expect(parseBlockNumber(Number.MAX_SAFE_INTEGER)).toBe(Number.MAX_SAFE_INTEGER);
   });
 
-  it.each([['0x1092'], ['4242'], [-1], [1.5], [2 ** 53], [Infinity], [null], [{ height: 1 }], [[1]]])('rejects %j', (v) => {
-    rejects(() => parseBlockNumber(v));
-  });
+  it.each([['0x1092'], ['4242'], [-1], [1.5], [2 ** 53], [Infinity], [null], [{ height: 1 }], [[1]]])(
+    'rejects %j',
+    (v) => {
+      rejects(() => parseBlockNumber(v));
+    },
+  );
 });
 
 describe('parseAmount (u128 base units, exact)', () => {
@@ -146,7 +161,21 @@ describe('parseAmount (u128 base units, exact)', () => {
     rejects(() => parseAmount('1' + '0'.repeat(39), 'x'));
   });
 
-  it.each([['-1'], ['-0'], ['1.5'], ['1.0'], ['0x10'], ['0X10'], ['1e9'], [' 1'], ['1 '], ['+1'], [''], ['1_000'], ['٣']])('rejects the string %j', (v) => {
+  it.each([
+    ['-1'],
+    ['-0'],
+    ['1.5'],
+    ['1.0'],
+    ['0x10'],
+    ['0X10'],
+    ['1e9'],
+    [' 1'],
+    ['1 '],
+    ['+1'],
+    [''],
+    ['1_000'],
+    ['٣'],
+  ])('rejects the string %j', (v) => {
     rejects(() => parseAmount(v, 'stake'));
   });
 
@@ -261,10 +290,16 @@ describe('parseValidators', () => {
     expect(next).toEqual([previous[0], { address: ADDR_B, stake: 5000000000001n, weight: 40, agentScore: 55 }]);
     expect(next[0]).toBe(previous[0]);
     // A duplicate after the point where the lists part is still dropped (first spelling wins).
-    const dup = parseValidators([real[0]!, real[1]!, { ...real[1]!, address: '0x' + ADDR_B, stake: '9' }], 1000, previous);
+    const dup = parseValidators(
+      [real[0]!, real[1]!, { ...real[1]!, address: '0x' + ADDR_B, stake: '9' }],
+      1000,
+      previous,
+    );
     expect(dup).toEqual(previous);
     // Also a duplicate of an entry taken from the previous list before the lists parted.
-    expect(parseValidators([real[0]!, { ...real[0]!, address: '0x' + ADDR_A, stake: '9' }], 1000, previous)).toEqual([previous[0]]);
+    expect(parseValidators([real[0]!, { ...real[0]!, address: '0x' + ADDR_A, stake: '9' }], 1000, previous)).toEqual([
+      previous[0],
+    ]);
     expect(parseValidators([real[1]!, real[0]!], 1000, previous)).toEqual([previous[1], previous[0]]);
   });
 
@@ -298,7 +333,13 @@ describe('parseValidators', () => {
 });
 
 describe('parseMiningStats', () => {
-  const real = { totalMiners: 12, activeMiners: 9, currentBlockReward: '2000000000', miningUpgradeHeight: 100000, upgraded: false };
+  const real = {
+    totalMiners: 12,
+    activeMiners: 9,
+    currentBlockReward: '2000000000',
+    miningUpgradeHeight: 100000,
+    upgraded: false,
+  };
 
   it('parses the reference shape, reward exact', () => {
     expect(parseMiningStats(real)).toEqual({ ...real, currentBlockReward: 2000000000n });
@@ -330,27 +371,49 @@ describe('parseMiningStats', () => {
 
 describe('parseRpcResponse', () => {
   it('returns the result for the matching id, null results included', () => {
-    expect(parseRpcResponse({ jsonrpc: '2.0', id: 7, result: 4242 }, 7, 'claw_blockNumber')).toEqual({ ok: true, result: 4242 });
-    expect(parseRpcResponse({ jsonrpc: '2.0', id: 7, result: null }, 7, 'claw_getBlockByNumber')).toEqual({ ok: true, result: null });
-    expect(parseRpcResponse({ jsonrpc: '2.0', id: 7, result: [], error: null }, 7, 'm')).toEqual({ ok: true, result: [] });
+    expect(parseRpcResponse({ jsonrpc: '2.0', id: 7, result: 4242 }, 7, 'claw_blockNumber')).toEqual({
+      ok: true,
+      result: 4242,
+    });
+    expect(parseRpcResponse({ jsonrpc: '2.0', id: 7, result: null }, 7, 'claw_getBlockByNumber')).toEqual({
+      ok: true,
+      result: null,
+    });
+    expect(parseRpcResponse({ jsonrpc: '2.0', id: 7, result: [], error: null }, 7, 'm')).toEqual({
+      ok: true,
+      result: [],
+    });
   });
 
   it('recognises method not found by -32000 with the message real nodes send, and by -32601', () => {
-    expect(parseRpcResponse({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'method not found: claw_getMiningStats' } }, 1, 'm')).toEqual({
+    expect(
+      parseRpcResponse(
+        { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'method not found: claw_getMiningStats' } },
+        1,
+        'm',
+      ),
+    ).toEqual({
       ok: false,
       code: -32000,
       message: 'method not found: claw_getMiningStats',
       methodNotFound: true,
     });
-    expect(parseRpcResponse({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }, 1, 'm')).toMatchObject({
+    expect(
+      parseRpcResponse({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }, 1, 'm'),
+    ).toMatchObject({
       ok: false,
       methodNotFound: true,
     });
-    expect(parseRpcResponse({ jsonrpc: '2.0', id: 1, error: { code: -32601 } }, 1, 'm')).toMatchObject({ methodNotFound: true, message: '' });
+    expect(parseRpcResponse({ jsonrpc: '2.0', id: 1, error: { code: -32601 } }, 1, 'm')).toMatchObject({
+      methodNotFound: true,
+      message: '',
+    });
   });
 
   it('treats other errors as errors, not as a missing method', () => {
-    expect(parseRpcResponse({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'invalid params' } }, 1, 'm')).toEqual({
+    expect(
+      parseRpcResponse({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'invalid params' } }, 1, 'm'),
+    ).toEqual({
       ok: false,
       code: -32000,
       message: 'invalid params',
@@ -403,7 +466,9 @@ describe('parseJson and decodeUtf8', () => {
     ['an overlong encoding', [0xc0, 0xaf]],
     ['an encoded surrogate', [0xed, 0xa0, 0x80]],
   ])('rejects %s', (_name, bytes) => {
-    const message = rejects(() => decodeUtf8(Buffer.concat([Buffer.from('{"v":"'), Buffer.from(bytes), Buffer.from('"}')]), 'GET /health'));
+    const message = rejects(() =>
+      decodeUtf8(Buffer.concat([Buffer.from('{"v":"'), Buffer.from(bytes), Buffer.from('"}')]), 'GET /health'),
+    );
     expect(message).toMatch(/UTF-8/);
   });
 });

@@ -7,8 +7,11 @@ import type { NodeValues, ValidatorInfo } from '../../src/domain.js';
 import { nodeProbe as probeDescriptor } from '../../src/probes/registry.js';
 import { sharedValidators } from '../../src/probes/validatorLists.js';
 
-const answer = (n: number, stakeOf = (i: number) => String(1000 + i), addr = (i: number) => `0x${(0xa0 + i).toString(16).padStart(40, '0')}`) =>
-  Array.from({ length: n }, (_, i) => ({ address: addr(i), stake: stakeOf(i), weight: i, agentScore: 50 }));
+const answer = (
+  n: number,
+  stakeOf = (i: number) => String(1000 + i),
+  addr = (i: number) => `0x${(0xa0 + i).toString(16).padStart(40, '0')}`,
+) => Array.from({ length: n }, (_, i) => ({ address: addr(i), stake: stakeOf(i), weight: i, agentScore: 50 }));
 const parse = (result: unknown): ValidatorInfo[] => {
   const d = probeDescriptor('validators');
   return (d.parse(result, { budget: { maxValidators: 10_000 } } as never) as { value: ValidatorInfo[] }).value;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { OPEN_FILES_HEADROOM, openFilesWarning, parseOpenFilesLimit, readOpenFilesLimit } from '../../src/schedule/openFiles.js';
+import {
+  OPEN_FILES_HEADROOM,
+  openFilesWarning,
+  parseOpenFilesLimit,
+  readOpenFilesLimit,
+} from '../../src/schedule/openFiles.js';
 
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds
@@ -10,7 +15,9 @@ Max locked memory         8388608              8388608              bytes
 describe('open-files limit', () => {
   it('reads soft and hard limits from /proc/<pid>/limits text', () => {
     expect(parseOpenFilesLimit(LIMITS)).toEqual({ soft: 20000, hard: 20000 });
-    expect(parseOpenFilesLimit(LIMITS.replace('20000                20000', '1024                 unlimited'))).toEqual({ soft: 1024, hard: Infinity });
+    expect(parseOpenFilesLimit(LIMITS.replace('20000                20000', '1024                 unlimited'))).toEqual(
+      { soft: 1024, hard: Infinity },
+    );
     expect(parseOpenFilesLimit('Max cpu time unlimited unlimited seconds\n')).toBeUndefined();
   });
 

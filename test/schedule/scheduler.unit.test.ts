@@ -2,7 +2,15 @@
 // "blocking the event loop" is time passing with no timer run.
 import { describe, expect, it } from 'vitest';
 import type { NodeTarget, ProbeName } from '../../src/domain.js';
-import { MAX_SLOT_MS, Scheduler, Semaphore, slotMs, startOffset, tickPhase, type Timers } from '../../src/schedule/scheduler.js';
+import {
+  MAX_SLOT_MS,
+  Scheduler,
+  Semaphore,
+  slotMs,
+  startOffset,
+  tickPhase,
+  type Timers,
+} from '../../src/schedule/scheduler.js';
 import { target } from '../support/targets.js';
 
 class FakeClock {
@@ -24,7 +32,8 @@ class FakeClock {
     const end = this.now + ms;
     for (let i = 0; i < 1_000_000; i++) {
       let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const e of this.pending) if (e[1].at <= end && (!next || e[1].at < next[1].at || (e[1].at === next[1].at && e[0] < next[0]))) next = e;
+      for (const e of this.pending)
+        if (e[1].at <= end && (!next || e[1].at < next[1].at || (e[1].at === next[1].at && e[0] < next[0]))) next = e;
       if (!next) break;
       this.pending.delete(next[0]);
       this.now = Math.max(this.now, next[1].at);
@@ -103,7 +112,8 @@ function harness(opts: { concurrency?: number; hold?: boolean } = {}): Harness {
   };
 }
 
-const node = (name: string, intervalMs = 1_000, probes: ProbeName[] = ['health']): NodeTarget => target(name, { intervalMs, probes });
+const node = (name: string, intervalMs = 1_000, probes: ProbeName[] = ['health']): NodeTarget =>
+  target(name, { intervalMs, probes });
 const startsOf = (h: Harness, name: string) => h.starts.filter((s) => s.node === name).map((s) => s.at);
 
 describe('Scheduler', () => {
@@ -206,7 +216,10 @@ describe('Scheduler', () => {
     h.scheduler.start([node('keep', 1_000), node('gone', 1_000)]);
     await h.clock.advance(2_500);
     // A reload with new target objects (labels changed), one node removed, one added.
-    h.scheduler.setTargets([target('keep', { intervalMs: 1_000, probes: ['health'], labels: { role: 'x' } }), node('new', 1_000)]);
+    h.scheduler.setTargets([
+      target('keep', { intervalMs: 1_000, probes: ['health'], labels: { role: 'x' } }),
+      node('new', 1_000),
+    ]);
     await h.clock.advance(3_000);
     const keep = startsOf(h, 'keep');
     expect(keep.length).toBeGreaterThanOrEqual(5);
@@ -224,29 +237,32 @@ describe('Scheduler', () => {
     await h.scheduler.stop(0);
   });
 
-  it.each([1_500, 2_500, 3_500, 10_250])('runs one late tick after the event loop was blocked %i ms, then returns to its grid', async (blockedMs) => {
-    const h = harness();
-    const offset = tickPhase('busy', 1_000);
-    h.scheduler.start([node('busy', 1_000)]);
-    await h.clock.advance(offset);
-    expect(startsOf(h, 'busy')).toEqual([offset]);
-    h.clock.block(blockedMs);
-    const resumedAt = h.clock.now;
-    await h.clock.advance(0);
-    await h.clock.advance(2_000);
-    const later = startsOf(h, 'busy').slice(1);
-    expect(later[0]).toBe(resumedAt); // the overdue tick, once
-    const rest = later.slice(1);
-    expect(rest).toHaveLength(2);
-    // No catch-up burst: the next tick is the first grid point after the late one.
-    expect(rest[0]! - resumedAt).toBeGreaterThan(0);
-    expect(rest[0]! - resumedAt).toBeLessThanOrEqual(1_000);
-    for (const at of rest) expect(at % 1_000).toBe(offset);
-    const late = h.scheduler.stats().lateness;
-    expect(late.count).toBe(4);
-    expect(late.maxMs).toBe(resumedAt - (offset + 1_000));
-    await h.scheduler.stop(0);
-  });
+  it.each([1_500, 2_500, 3_500, 10_250])(
+    'runs one late tick after the event loop was blocked %i ms, then returns to its grid',
+    async (blockedMs) => {
+      const h = harness();
+      const offset = tickPhase('busy', 1_000);
+      h.scheduler.start([node('busy', 1_000)]);
+      await h.clock.advance(offset);
+      expect(startsOf(h, 'busy')).toEqual([offset]);
+      h.clock.block(blockedMs);
+      const resumedAt = h.clock.now;
+      await h.clock.advance(0);
+      await h.clock.advance(2_000);
+      const later = startsOf(h, 'busy').slice(1);
+      expect(later[0]).toBe(resumedAt); // the overdue tick, once
+      const rest = later.slice(1);
+      expect(rest).toHaveLength(2);
+      // No catch-up burst: the next tick is the first grid point after the late one.
+      expect(rest[0]! - resumedAt).toBeGreaterThan(0);
+      expect(rest[0]! - resumedAt).toBeLessThanOrEqual(1_000);
+      for (const at of rest) expect(at % 1_000).toBe(offset);
+      const late = h.scheduler.stats().lateness;
+      expect(late.count).toBe(4);
+      expect(late.maxMs).toBe(resumedAt - (offset + 1_000));
+      await h.scheduler.stop(0);
+    },
+  );
 
   it('stops ticking after stop()', async () => {
     const h = harness();

@@ -21,7 +21,10 @@ function yaml(count: number): string {
 const config = (count: number) => parseConfig(yaml(count), { file: 'fleet.yaml' });
 
 beforeAll(async () => {
-  fleet = await SimFleet.start(names.map((name) => ({ name, network: 'main', build: 'current' as const })), { layout: 'shared-port', blockTimeMs: 1000 });
+  fleet = await SimFleet.start(
+    names.map((name) => ({ name, network: 'main', build: 'current' as const })),
+    { layout: 'shared-port', blockTimeMs: 1000 },
+  );
 });
 afterAll(async () => {
   await fleet?.close();
@@ -85,7 +88,10 @@ describe('the command line', () => {
     [['--shard', '0', '--total-shards', '0'], 'total shards must be an integer >= 1, got 0'],
     [['--shard', 'x', '--total-shards', '2'], '--shard must be a whole number, got "x"'],
     [['--shard', '1'], '--total-shards <n> is required'],
-    [['--shard', '1', '--shard-from-hostname', '--total-shards', '2'], '--shard and --shard-from-hostname are exclusive'],
+    [
+      ['--shard', '1', '--shard-from-hostname', '--total-shards', '2'],
+      '--shard and --shard-from-hostname are exclusive',
+    ],
   ])('refuses %j with exit code 2 and says why', async (flags, message) => {
     requireBuiltCli();
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');

@@ -50,13 +50,16 @@ function samples(text: string, metric: string): Sample[] {
     if (!line.startsWith(`${metric}{`) && !line.startsWith(`${metric} `)) continue;
     const m = /^[^{ ]+(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m) continue;
-    const labels = Object.fromEntries([...(m[1] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
+    const labels = Object.fromEntries(
+      [...(m[1] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]),
+    );
     out.push({ labels: labels as Record<string, string>, value: Number(m[2]) });
   }
   return out;
 }
 
-const byKey = (list: Sample[], key: (l: Record<string, string>) => string) => Object.fromEntries(list.map((s) => [key(s.labels), s.value]));
+const byKey = (list: Sample[], key: (l: Record<string, string>) => string) =>
+  Object.fromEntries(list.map((s) => [key(s.labels), s.value]));
 
 describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exporter${tools.skipNote}`, () => {
   let dir = '';
@@ -71,8 +74,13 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
   const context = () => [prometheus?.output() ?? '', ...exporters.map((e) => e.stderr().slice(-2000))].join('\n');
 
   async function query(expr: string): Promise<Sample[]> {
-    const res = await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent(expr)}`, { signal: AbortSignal.timeout(5_000) });
-    const body = (await res.json()) as { status: string; data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+    const res = await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent(expr)}`, {
+      signal: AbortSignal.timeout(5_000),
+    });
+    const body = (await res.json()) as {
+      status: string;
+      data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+    };
     if (body.status !== 'success') throw new Error(`query ${expr}: ${JSON.stringify(body)}`);
     return body.data.result.map((r) => ({ labels: r.metric, value: Number(r.value[1]) }));
   }
@@ -90,14 +98,25 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
     };
     const file = path.join(dir, 'fleet.yaml');
     writeFileSync(file, stringify(config));
-    const shard = (i: number) => startDaemonProcess(['--config', file, '--log-format', 'json', '--shard', String(i), '--total-shards', String(SHARDS)], { readyTimeoutMs: 30_000 });
-    const started = await Promise.all([...Array.from({ length: SHARDS }, (_, i) => shard(i)), shard(TWINNED), startDaemonProcess(['--config', file, '--log-format', 'json'], { readyTimeoutMs: 30_000 })]);
+    const shard = (i: number) =>
+      startDaemonProcess(
+        ['--config', file, '--log-format', 'json', '--shard', String(i), '--total-shards', String(SHARDS)],
+        { readyTimeoutMs: 30_000 },
+      );
+    const started = await Promise.all([
+      ...Array.from({ length: SHARDS }, (_, i) => shard(i)),
+      shard(TWINNED),
+      startDaemonProcess(['--config', file, '--log-format', 'json'], { readyTimeoutMs: 30_000 }),
+    ]);
     single = started.pop();
     twin = started.pop();
     exporters.push(...started);
     twinInstance = new URL(twin!.url).host;
 
-    const running = await startPrometheus(prom, dir, { targets: [...exporters.map((e) => new URL(e.url).host), twinInstance], ruleFiles: [RECORDING_FILE, RULES_FILE] });
+    const running = await startPrometheus(prom, dir, {
+      targets: [...exporters.map((e) => new URL(e.url).host), twinInstance],
+      ruleFiles: [RECORDING_FILE, RULES_FILE],
+    });
     prometheus = running.process;
     promUrl = running.url;
     // Every shard has finished a poll round and Prometheus recorded over all 60 nodes.
@@ -134,8 +153,11 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
     const twinNodes = (await query(`ledger_node_up{instance="${twinInstance}"}`)).map((s) => s.labels.node).sort();
     expect(twinNodes).toEqual(names.filter((n) => shardOfName(n, SHARDS) === TWINNED).sort());
     // Which exporter exposes each node is the shard shardOfName gives it.
-    const byInstance = new Map((await query('ledger_exporter_shard')).map((s) => [s.labels.instance, Number(s.labels.shard)]));
-    for (const s of await query('ledger_node_up')) expect(byInstance.get(s.labels.instance), s.labels.node).toBe(shardOfName(s.labels.node ?? '', 3));
+    const byInstance = new Map(
+      (await query('ledger_exporter_shard')).map((s) => [s.labels.instance, Number(s.labels.shard)]),
+    );
+    for (const s of await query('ledger_node_up'))
+      expect(byInstance.get(s.labels.instance), s.labels.node).toBe(shardOfName(s.labels.node ?? '', 3));
   });
 
   it('records fleet values equal to the per-network gauges of one exporter over the same fleet', async () => {
@@ -160,7 +182,11 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
         if (got !== JSON.stringify(byKey(samples(text, gauge), net))) diffs.push(recorded);
       }
       const lagOf = (list: Sample[]) => JSON.stringify(Object.entries(byKey(list, (l) => l.node ?? '')).sort());
-      if (lagOf(samples(text, 'ledger_node_height_lag_blocks')) !== lagOf(await query('node:ledger_node_height_lag_blocks:fleet'))) diffs.push('lag');
+      if (
+        lagOf(samples(text, 'ledger_node_height_lag_blocks')) !==
+        lagOf(await query('node:ledger_node_height_lag_blocks:fleet'))
+      )
+        diffs.push('lag');
       return diffs;
     };
     const text = await waitFor(
@@ -202,7 +228,13 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
     expect(alerts.map((a) => a.labels.node).sort()).toEqual([...DOWN].sort());
     for (const a of alerts) {
       const { alertstate: _state, ...labels } = a.labels;
-      expect(labels).toEqual({ __name__: 'ALERTS', alertname: 'LedgerNodeDown', severity: 'critical', node: a.labels.node, network: a.labels.network });
+      expect(labels).toEqual({
+        __name__: 'ALERTS',
+        alertname: 'LedgerNodeDown',
+        severity: 'critical',
+        node: a.labels.node,
+        network: a.labels.network,
+      });
     }
   });
 

@@ -2,7 +2,14 @@
 // movement (n -> n+1 shards moves about 1/(n+1) of the names, all into the new shard).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { jumpConsistentHash, nameKey, ownedBy, shardFromHostname, shardOfName, shardSpecProblems } from '../../src/shard/index.js';
+import {
+  jumpConsistentHash,
+  nameKey,
+  ownedBy,
+  shardFromHostname,
+  shardOfName,
+  shardSpecProblems,
+} from '../../src/shard/index.js';
 
 // A second, independent transcription of the paper's C++ code, with no BigInt: the 64-bit
 // state is kept as four 16-bit limbs so the multiply wraps exactly like uint64_t does.
@@ -21,7 +28,7 @@ function mulAdd1(a: Limbs): Limbs {
   return [out[0], out[1], out[2], out[3]] as Limbs;
 }
 /** key >> 33, from the limbs: bits 33..63 */
-const high31 = (k: Limbs): number => Math.floor((k[2]) / 2) + (k[3]) * 0x8000;
+const high31 = (k: Limbs): number => Math.floor(k[2] / 2) + k[3] * 0x8000;
 function referenceJump(key: bigint, buckets: number): number {
   let k = toLimbs(key);
   let b = -1;
@@ -48,7 +55,13 @@ describe('jumpConsistentHash', () => {
 
   it('gives the values published with the reference implementations', () => {
     // The vectors the Go, Python and ClickHouse ports test with: (key, buckets) -> bucket.
-    const published: Array<[bigint, number, number]> = [[1n, 1, 0], [42n, 57, 43], [256n, 1024, 520], [0xdead10ccn, 1, 0], [0xdead10ccn, 666, 361]];
+    const published: Array<[bigint, number, number]> = [
+      [1n, 1, 0],
+      [42n, 57, 43],
+      [256n, 1024, 520],
+      [0xdead10ccn, 1, 0],
+      [0xdead10ccn, 666, 361],
+    ];
     for (const [key, buckets, bucket] of published) {
       expect(jumpConsistentHash(key, buckets)).toBe(bucket);
       expect(referenceJump(key, buckets)).toBe(bucket);
@@ -99,7 +112,8 @@ describe('ownedBy', () => {
     for (const total of [1, 2, 3, 4, 7]) {
       const seen = new Map<string, number>();
       for (let shard = 0; shard < total; shard += 1) {
-        for (const node of ownedBy(nodes, { shard, totalShards: total })) seen.set(node.name, (seen.get(node.name) ?? 0) + 1);
+        for (const node of ownedBy(nodes, { shard, totalShards: total }))
+          seen.set(node.name, (seen.get(node.name) ?? 0) + 1);
       }
       expect(seen.size).toBe(nodes.length);
       expect([...seen.values()].every((c) => c === 1)).toBe(true);
@@ -119,7 +133,9 @@ describe('shardSpecProblems', () => {
     expect(shardSpecProblems({ shard: 2, totalShards: 3 })).toEqual([]);
   });
   it('says what is wrong otherwise', () => {
-    expect(shardSpecProblems({ shard: 3, totalShards: 3 })).toEqual(['shard 3 is out of range: shards are numbered 0..2 for total shards 3']);
+    expect(shardSpecProblems({ shard: 3, totalShards: 3 })).toEqual([
+      'shard 3 is out of range: shards are numbered 0..2 for total shards 3',
+    ]);
     expect(shardSpecProblems({ shard: 0, totalShards: 0 })).toEqual(['total shards must be an integer >= 1, got 0']);
     expect(shardSpecProblems({ shard: -1, totalShards: 2 })).toEqual(['shard must be an integer >= 0, got -1']);
     expect(shardSpecProblems({ shard: 0.5, totalShards: 2 })).toEqual(['shard must be an integer >= 0, got 0.5']);

@@ -13,13 +13,22 @@ describe('resolveShardSpec', () => {
   });
 
   it('takes the index from a StatefulSet pod name', () => {
-    expect(resolveShardSpec({ fromHostname: true, totalShards: '3' }, undefined, 'ledger-fleet-exporter-1')).toEqual({ shard: 1, totalShards: 3 });
+    expect(resolveShardSpec({ fromHostname: true, totalShards: '3' }, undefined, 'ledger-fleet-exporter-1')).toEqual({
+      shard: 1,
+      totalShards: 3,
+    });
   });
 
   it('uses the config section, and lets each flag override its part', () => {
     expect(resolveShardSpec({}, { shard: 1, totalShards: 4 }, 'host')).toEqual({ shard: 1, totalShards: 4 });
-    expect(resolveShardSpec({ shard: '3' }, { shard: 1, totalShards: 4 }, 'host')).toEqual({ shard: 3, totalShards: 4 });
-    expect(resolveShardSpec({ fromHostname: true }, { shard: 0, totalShards: 2 }, 'exp-1')).toEqual({ shard: 1, totalShards: 2 });
+    expect(resolveShardSpec({ shard: '3' }, { shard: 1, totalShards: 4 }, 'host')).toEqual({
+      shard: 3,
+      totalShards: 4,
+    });
+    expect(resolveShardSpec({ fromHostname: true }, { shard: 0, totalShards: 2 }, 'exp-1')).toEqual({
+      shard: 1,
+      totalShards: 2,
+    });
   });
 
   it.each([
@@ -28,10 +37,22 @@ describe('resolveShardSpec', () => {
     [{ shard: 'one', totalShards: '2' }, 'host', '--shard must be a whole number, got "one"'],
     [{ shard: '-1', totalShards: '2' }, 'host', '--shard must be a whole number, got "-1"'],
     [{ shard: '1', totalShards: '2.5' }, 'host', '--total-shards must be a whole number, got "2.5"'],
-    [{ shard: '1' }, 'host', '--total-shards <n> is required with --shard or --shard-from-hostname (or sharding.totalShards in the config)'],
-    [{ totalShards: '3' }, 'host', '--total-shards needs the shard index: --shard <i>, --shard-from-hostname, or sharding.shard in the config'],
+    [
+      { shard: '1' },
+      'host',
+      '--total-shards <n> is required with --shard or --shard-from-hostname (or sharding.totalShards in the config)',
+    ],
+    [
+      { totalShards: '3' },
+      'host',
+      '--total-shards needs the shard index: --shard <i>, --shard-from-hostname, or sharding.shard in the config',
+    ],
     [{ shard: '1', fromHostname: true, totalShards: '3' }, 'exp-1', '--shard and --shard-from-hostname are exclusive'],
-    [{ fromHostname: true, totalShards: '3' }, 'worker7', '--shard-from-hostname: the hostname "worker7" does not end in -<ordinal>'],
+    [
+      { fromHostname: true, totalShards: '3' },
+      'worker7',
+      '--shard-from-hostname: the hostname "worker7" does not end in -<ordinal>',
+    ],
     [{ fromHostname: true, totalShards: '3' }, 'ledger-fleet-exporter-3', 'shard 3 is out of range'],
   ])('rejects %j on host %s: %s', (flags, host, message) => {
     expect(() => resolveShardSpec(flags, undefined, host)).toThrow(message);
@@ -39,7 +60,8 @@ describe('resolveShardSpec', () => {
 });
 
 describe('the sharding: config section', () => {
-  const doc = (sharding: string) => `listen: 127.0.0.1:9715\nnodes:\n  - {name: a, url: "http://10.0.0.1:9710"}\n  - {name: b, url: "http://10.0.0.2:9710"}\n${sharding}`;
+  const doc = (sharding: string) =>
+    `listen: 127.0.0.1:9715\nnodes:\n  - {name: a, url: "http://10.0.0.1:9710"}\n  - {name: b, url: "http://10.0.0.2:9710"}\n${sharding}`;
 
   it('resolves to the shard spec, which the flags override key by key', () => {
     const config = parseConfig(doc('sharding: {shard: 1, totalShards: 2}\n'), { file: 'fleet.yaml' });
@@ -57,8 +79,14 @@ describe('the sharding: config section', () => {
   });
 
   it.each([
-    ['sharding: {shard: 2, totalShards: 2}\n', 'fleet.yaml:5:19: sharding.shard: shard 2 is out of range: shards are numbered 0..1 for totalShards 2'],
-    ['sharding: {shard: 0, totalShards: 0}\n', 'fleet.yaml:5:35: sharding.totalShards: Too small: expected number to be >=1'],
+    [
+      'sharding: {shard: 2, totalShards: 2}\n',
+      'fleet.yaml:5:19: sharding.shard: shard 2 is out of range: shards are numbered 0..1 for totalShards 2',
+    ],
+    [
+      'sharding: {shard: 0, totalShards: 0}\n',
+      'fleet.yaml:5:35: sharding.totalShards: Too small: expected number to be >=1',
+    ],
     ['sharding: {shard: 0.5, totalShards: 2}\n', 'fleet.yaml:5:19: sharding.shard: expected int, received number'],
     ['sharding: {totalShards: 2}\n', 'sharding.shard: missing required key "shard"'],
   ])('reports %j with file:line:col and the key', (text, message) => {
@@ -69,6 +97,9 @@ describe('the sharding: config section', () => {
       if (!(err instanceof ConfigError)) throw err;
       problems = err.problems.map(formatProblem);
     }
-    expect(problems.some((p) => p.includes(message)), problems.join('\n')).toBe(true);
+    expect(
+      problems.some((p) => p.includes(message)),
+      problems.join('\n'),
+    ).toBe(true);
   });
 });

@@ -11,7 +11,11 @@ describe('control API', () => {
   });
   afterAll(() => fleet.close());
   const post = (path: string, body?: string) =>
-    http(`${fleet.controlUrl!}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body ?? '' });
+    http(`${fleet.controlUrl!}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body ?? '',
+    });
 
   it('lists nodes with fault and height', async () => {
     expect(fleet.controlUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -83,9 +87,15 @@ describe('runSimulatorCli', () => {
     let text = '';
     out.on('data', (c: Buffer) => (text += c.toString()));
     const ac = new AbortController();
-    const done = runSimulatorCli(['--nodes', '3', '--layout', 'shared-port', '--port', '0', '--control-port', '0', '--block-time-ms', '100'], { stdout: out, signal: ac.signal });
+    const done = runSimulatorCli(
+      ['--nodes', '3', '--layout', 'shared-port', '--port', '0', '--control-port', '0', '--block-time-ms', '100'],
+      { stdout: out, signal: ac.signal },
+    );
     await waitFor('the ready line', () => text.includes('"event":"ready"'), { timeoutMs: 5_000, intervalMs: 20 });
-    const events = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const nodes = events.filter((e) => e.event === 'node');
     expect(nodes.map((n) => n.name)).toEqual(['node-1', 'node-2', 'node-3']);
     const control = events.find((e) => e.event === 'control')!;

@@ -28,7 +28,11 @@ describe.each(['port-per-node', 'shared-port'] as const)('faults (%s)', (layout)
   it.each([502, 503, 504] as const)('proxy_%i answers an nginx HTML page on every path', async (status) => {
     const f = await start([{ name: 'n', fault: `proxy_${status}` }], { layout });
     const n = f.node('n');
-    for (const r of [await http(`${n.url}/health`), await http(`${n.url}/metrics`), await rpcRaw(n.url, 'claw_blockNumber')]) {
+    for (const r of [
+      await http(`${n.url}/health`),
+      await http(`${n.url}/metrics`),
+      await rpcRaw(n.url, 'claw_blockNumber'),
+    ]) {
       expect(r.status).toBe(status);
       expect(r.headers.server).toBe('nginx');
       expect(String(r.headers['content-type'])).toMatch(/^text\/html/);

@@ -7,7 +7,10 @@ export interface RawReply {
   body: string;
 }
 
-export async function http(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<RawReply> {
+export async function http(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+): Promise<RawReply> {
   const res = await request(url, {
     method: (opts.method ?? 'GET') as 'GET',
     headers: opts.headers,
@@ -19,10 +22,18 @@ export async function http(url: string, opts: { method?: string; headers?: Recor
 }
 
 export async function rpcRaw(url: string, method: string, params: unknown[] = [], id: unknown = 1): Promise<RawReply> {
-  return http(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+  return http(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  });
 }
 
-export async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string }; id?: unknown }> {
+export async function rpc(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+): Promise<{ result?: unknown; error?: { code: number; message: string }; id?: unknown }> {
   const r = await rpcRaw(url, method, params);
   if (r.status !== 200) throw new Error(`HTTP ${r.status} for ${method}`);
   return JSON.parse(r.body) as { result?: unknown; error?: { code: number; message: string } };

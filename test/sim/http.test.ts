@@ -13,8 +13,10 @@ function hasPromtool(): boolean {
   }
 }
 const promtool = hasPromtool();
-if (!promtool && process.env.REQUIRE_PROMETHEUS === '1') throw new Error('REQUIRE_PROMETHEUS=1 but promtool is not installed');
-if (!promtool) console.warn('promtool not found: skipping `promtool check metrics` (install Debian package prometheus)');
+if (!promtool && process.env.REQUIRE_PROMETHEUS === '1')
+  throw new Error('REQUIRE_PROMETHEUS=1 but promtool is not installed');
+if (!promtool)
+  console.warn('promtool not found: skipping `promtool check metrics` (install Debian package prometheus)');
 
 const clock = manualClock();
 let fleet: SimFleet;
@@ -75,7 +77,14 @@ describe('GET /metrics', () => {
       families.push(m[1]!);
       expect(lines[i + 1]).toMatch(new RegExp(`^# TYPE ${m[1]} (counter|gauge|histogram)$`));
     }
-    expect(families).toEqual(['block_height', 'block_time_seconds', 'blocks_total', 'mempool_size', 'peers_connected', 'transactions_total']);
+    expect(families).toEqual([
+      'block_height',
+      'block_time_seconds',
+      'blocks_total',
+      'mempool_size',
+      'peers_connected',
+      'transactions_total',
+    ]);
     expect(families).toEqual([...families].sort());
     expect(r.body).toContain('# TYPE block_time_seconds histogram');
     expect(r.body).toContain('# TYPE blocks_total counter');
@@ -120,13 +129,19 @@ describe('other plain endpoints and routing', () => {
     const u = fleet.node('cur').url;
     expect((await http(`${u}/nope`)).status).toBe(404);
     expect((await http(u)).status).toBe(405);
-    expect((await http(`${u}/health`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(405);
+    expect(
+      (await http(`${u}/health`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+        .status,
+    ).toBe(405);
   });
 });
 
 describe('shared-port layout', () => {
   it('serves every node under its own path prefix on one port', async () => {
-    const shared = await SimFleet.start([{ name: 'a' }, { name: 'b', build: 'earliest' }, { name: 'odd name/1' }], { layout: 'shared-port', now: clock.now });
+    const shared = await SimFleet.start([{ name: 'a' }, { name: 'b', build: 'earliest' }, { name: 'odd name/1' }], {
+      layout: 'shared-port',
+      now: clock.now,
+    });
     try {
       const [a, b, odd] = [shared.node('a'), shared.node('b'), shared.node('odd name/1')];
       expect(new URL(a.url).port).toBe(new URL(b.url).port);
@@ -153,7 +168,11 @@ describe('the clock drives the chain', () => {
     const fast = await SimFleet.start([{ name: 'f' }], { blockTimeMs: 50 });
     try {
       const start = (await rpc(fast.node('f').url, 'claw_blockNumber')).result as number;
-      await waitFor('three new blocks', async () => ((await rpc(fast.node('f').url, 'claw_blockNumber')).result as number) >= start + 3, { timeoutMs: 5_000, intervalMs: 20 });
+      await waitFor(
+        'three new blocks',
+        async () => ((await rpc(fast.node('f').url, 'claw_blockNumber')).result as number) >= start + 3,
+        { timeoutMs: 5_000, intervalMs: 20 },
+      );
       const h = await getJson(`${fast.node('f').url}/health`);
       expect(h.height as number).toBeGreaterThanOrEqual(start + 3);
       expect(h.status).toBe('ok');

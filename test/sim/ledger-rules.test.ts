@@ -21,8 +21,22 @@ const validator = (i: number, tokens: bigint, agentScore = 5_000): ValidatorStat
 });
 
 const miner = (attendance: number, over: Partial<MinerState> = {}): MinerState => ({
-  address: 'ab'.repeat(32), name: 'rig', registeredAt: 1, ipPrefix: [10, 0, 0], habit: 'always', stopped: false, active: true,
-  reputationBps: 10_000, pending: 0n, pendingEpoch: 0, attendance, misses: 0, lastCheckinEpoch: 0, lastHeartbeat: 0, checkedIn: false, checkinOffset: 0,
+  address: 'ab'.repeat(32),
+  name: 'rig',
+  registeredAt: 1,
+  ipPrefix: [10, 0, 0],
+  habit: 'always',
+  stopped: false,
+  active: true,
+  reputationBps: 10_000,
+  pending: 0n,
+  pendingEpoch: 0,
+  attendance,
+  misses: 0,
+  lastCheckinEpoch: 0,
+  lastHeartbeat: 0,
+  checkedIn: false,
+  checkinOffset: 0,
   ...over,
 });
 
@@ -49,7 +63,12 @@ describe('active set', () => {
     expect(slotsIn(0, 99, 21, 0)).toBe(5);
     expect(slotsIn(0, 99, 21, 20)).toBe(4);
     expect(slotsIn(5, 4, 3, 0)).toBe(0);
-    for (const [from, to, n] of [[100, 199, 21], [7, 7, 4], [3, 50, 1], [1_234, 1_333, 19]] as const) {
+    for (const [from, to, n] of [
+      [100, 199, 21],
+      [7, 7, 4],
+      [3, 50, 1],
+      [1_234, 1_333, 19],
+    ] as const) {
       for (let slot = 0; slot < n; slot++) {
         let count = 0;
         for (let h = from; h <= to; h++) if (h % n === slot) count++;
@@ -85,7 +104,9 @@ describe('miner settlement', () => {
 
 describe('exact JSON numbers', () => {
   it('writes bigints as bare integers with every digit', () => {
-    expect(stringifyExact({ a: 340282366920938463463374607431768211455n, b: 'x', c: [1n] })).toBe('{"a":340282366920938463463374607431768211455,"b":"x","c":[1]}');
+    expect(stringifyExact({ a: 340282366920938463463374607431768211455n, b: 'x', c: [1n] })).toBe(
+      '{"a":340282366920938463463374607431768211455,"b":"x","c":[1]}',
+    );
   });
 });
 
@@ -93,7 +114,10 @@ describe('determinism', () => {
   it('two fleets on the same clock run the same ledger', async () => {
     const clock = manualClock(1_700_000_000_000);
     const opts = { blockTimeMs: 1_000, epochBlocks: 20, now: clock.now };
-    const [a, b] = await Promise.all([SimFleet.start([{ name: 'x', network: 'n' }], opts), SimFleet.start([{ name: 'y', network: 'n' }], opts)]);
+    const [a, b] = await Promise.all([
+      SimFleet.start([{ name: 'x', network: 'n' }], opts),
+      SimFleet.start([{ name: 'y', network: 'n' }], opts),
+    ]);
     try {
       const t = a.chain('n').watchTargets();
       expect(b.chain('n').watchTargets()).toEqual(t);

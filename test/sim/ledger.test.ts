@@ -24,14 +24,33 @@ function toEpochOffset(offset: number): number {
 }
 const nextEpoch = () => toEpochOffset(0);
 
-type Detail = { weight: number; uptime: { produced_blocks: number; expected_blocks: number; signed_blocks: number; uptime_pct: number } | null; jailed: boolean; commission_bps: number };
+type Detail = {
+  weight: number;
+  uptime: { produced_blocks: number; expected_blocks: number; signed_blocks: number; uptime_pct: number } | null;
+  jailed: boolean;
+  commission_bps: number;
+};
 const detail = async (a: string) => (await rpc(url('a'), 'claw_getValidatorDetail', [a])).result as Detail | null;
-const rewards = async (h: number) => (await rpc(url('a'), 'claw_getBlockRewards', [h])).result as { recipient: string; amount: string; rewardType: string }[] | null;
-const seats = async () => ((await rpc(url('a'), 'claw_getValidators')).result as { address: string; weight: number }[]).map((v) => v.address);
-type Miner = { active: boolean; consecutive_misses: number; epoch_attendance: number; reputation_bps: number; last_checkin_epoch: number; pending_epoch: number };
+const rewards = async (h: number) =>
+  (await rpc(url('a'), 'claw_getBlockRewards', [h])).result as
+    { recipient: string; amount: string; rewardType: string }[] | null;
+const seats = async () =>
+  ((await rpc(url('a'), 'claw_getValidators')).result as { address: string; weight: number }[]).map((v) => v.address);
+type Miner = {
+  active: boolean;
+  consecutive_misses: number;
+  epoch_attendance: number;
+  reputation_bps: number;
+  last_checkin_epoch: number;
+  pending_epoch: number;
+};
 const minerInfo = async (a: string) => (await rpc(url('a'), 'claw_getMinerInfo', [a])).result as Miner | null;
 const control = (path: string, body: unknown) =>
-  http(`${fleet.controlUrl!}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  http(`${fleet.controlUrl!}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   fleet = await SimFleet.start(
@@ -51,11 +70,25 @@ describe('shapes of the watch methods', () => {
     const [first] = await seats();
     const raw = await rpcRaw(url('a'), 'claw_getValidatorDetail', [first!]);
     const d = JSON.parse(raw.body).result as Record<string, unknown>;
-    expect(Object.keys(d).sort()).toEqual(['address', 'agentScore', 'commission_bps', 'delegatedBy', 'jailed', 'stake', 'uptime', 'weight']);
+    expect(Object.keys(d).sort()).toEqual([
+      'address',
+      'agentScore',
+      'commission_bps',
+      'delegatedBy',
+      'jailed',
+      'stake',
+      'uptime',
+      'weight',
+    ]);
     expect(d.address).toBe(first);
     expect(raw.body).toContain(`"stake":"${d.stake as string}"`);
     expect(d.delegatedBy === null || HEX64.test(d.delegatedBy as string)).toBe(true);
-    expect(Object.keys(d.uptime as object).sort()).toEqual(['expected_blocks', 'produced_blocks', 'signed_blocks', 'uptime_pct']);
+    expect(Object.keys(d.uptime as object).sort()).toEqual([
+      'expected_blocks',
+      'produced_blocks',
+      'signed_blocks',
+      'uptime_pct',
+    ]);
     expect(d.jailed).toBe(false);
     expect(await detail('00'.repeat(32))).toBeNull();
   });
@@ -74,16 +107,25 @@ describe('shapes of the watch methods', () => {
   it('getBlockRewards: every active validator paid in a block, null past the node height', async () => {
     const h = tip();
     const list = (await rewards(h))!;
-    const paid = new Set(list.filter((r) => r.rewardType === 'block_reward' || r.rewardType === 'validator_commission').map((r) => r.recipient));
+    const paid = new Set(
+      list
+        .filter((r) => r.rewardType === 'block_reward' || r.rewardType === 'validator_commission')
+        .map((r) => r.recipient),
+    );
     expect([...paid].sort()).toEqual((await seats()).sort());
     for (const r of list) {
       expect(Object.keys(r).sort()).toEqual(['amount', 'recipient', 'rewardType']);
       expect(r.recipient).toMatch(HEX64);
       expect(r.amount).toMatch(/^[0-9]+$/);
-      expect(['block_reward', 'validator_commission', 'delegator_reward', 'mining_reward_confirmed']).toContain(r.rewardType);
+      expect(['block_reward', 'validator_commission', 'delegator_reward', 'mining_reward_confirmed']).toContain(
+        r.rewardType,
+      );
     }
     expect(await rewards(h + 1)).toBeNull();
-    expect((await rpc(url('a'), 'claw_getBlockRewards', ['ten'])).error).toEqual({ code: -32000, message: 'invalid params' });
+    expect((await rpc(url('a'), 'claw_getBlockRewards', ['ten'])).error).toEqual({
+      code: -32000,
+      message: 'invalid params',
+    });
   });
 
   it('getMinerInfo: the serde form, pending_rewards an exact JSON number beyond 2^53', async () => {
@@ -94,7 +136,21 @@ describe('shapes of the watch methods', () => {
     expect(raw.body).toContain(`"pending_rewards":${big},`);
     const info = JSON.parse(raw.body).result as Record<string, unknown>;
     expect(Object.keys(info).sort()).toEqual(
-      ['active', 'address', 'consecutive_misses', 'epoch_attendance', 'ip_prefix', 'last_checkin_epoch', 'last_heartbeat', 'name', 'pending_epoch', 'pending_rewards', 'registered_at', 'reputation_bps', 'tier'].sort(),
+      [
+        'active',
+        'address',
+        'consecutive_misses',
+        'epoch_attendance',
+        'ip_prefix',
+        'last_checkin_epoch',
+        'last_heartbeat',
+        'name',
+        'pending_epoch',
+        'pending_rewards',
+        'registered_at',
+        'reputation_bps',
+        'tier',
+      ].sort(),
     );
     expect(info.address).toEqual(Array.from(Buffer.from(miner, 'hex')));
     expect((info.ip_prefix as number[]).length).toBe(3);
@@ -111,13 +167,25 @@ describe('shapes of the watch methods', () => {
   });
 
   it('refuses a batch with HTTP 422 and answers 100 requests at once, no more', async () => {
-    const batch = await http(url('a'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'claw_blockNumber', params: [] }]) });
+    const batch = await http(url('a'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'claw_blockNumber', params: [] }]),
+    });
     expect(batch.status).toBe(422);
     // Hanging requests hold their slots: the 101st waits until a slot frees.
     const node = fleet.node('busy');
     node.setFault('hang');
-    const answers = Array.from({ length: 130 }, () => rpc(node.url, 'claw_blockNumber').then((a) => a.result, () => 'dropped'));
-    await waitFor('130 requests, 100 of them held', () => node.requestCount() === 130 && node.gate.inFlight === 100, { timeoutMs: 10_000, intervalMs: 20 });
+    const answers = Array.from({ length: 130 }, () =>
+      rpc(node.url, 'claw_blockNumber').then(
+        (a) => a.result,
+        () => 'dropped',
+      ),
+    );
+    await waitFor('130 requests, 100 of them held', () => node.requestCount() === 130 && node.gate.inFlight === 100, {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
     expect(node.gate.peakInFlight).toBe(100);
     node.setFault('none');
     const results = await Promise.all(answers);
@@ -225,7 +293,9 @@ describe('the state machine at epoch boundaries', () => {
     expect((await rpc(url('a'), 'claw_getBalance', [account])).result).toBe('10000000000');
     const v = (await seats())[0]!;
     const h = tip();
-    expect((await control(`/networks/net/accounts/${account}/unbond`, { amount: '5000000000', validator: v })).status).toBe(200);
+    expect(
+      (await control(`/networks/net/accounts/${account}/unbond`, { amount: '5000000000', validator: v })).status,
+    ).toBe(200);
     const listed = (await rpc(url('a'), 'claw_getUnbonding', [account])).result;
     expect(listed).toEqual([{ address: v, amount: '5000000000', releaseHeight: h + 50 }]);
     clock.advance(60 * BLOCK_MS);

@@ -23,13 +23,21 @@ afterAll(() => fleet.close());
 
 describe('namespaces and method sets per build', () => {
   it('uses claw_ for current and staking, clw_ for earliest, and a configured word', async () => {
-    for (const [node, ns] of [['cur', 'claw'], ['stk', 'claw'], ['old', 'clw'], ['chainns', 'chain']] as const) {
+    for (const [node, ns] of [
+      ['cur', 'claw'],
+      ['stk', 'claw'],
+      ['old', 'clw'],
+      ['chainns', 'chain'],
+    ] as const) {
       const ok = await rpc(url(node), `${ns}_blockNumber`);
       expect(typeof ok.result, node).toBe('number');
       expect(ok.result).toBe(fleet.node(node).height());
       for (const other of ['claw', 'clw', 'chain'].filter((w) => w !== ns)) {
         const r = await rpc(url(node), `${other}_blockNumber`);
-        expect(r.error, `${node} ${other}`).toEqual({ code: -32000, message: `method not found: ${other}_blockNumber` });
+        expect(r.error, `${node} ${other}`).toEqual({
+          code: -32000,
+          message: `method not found: ${other}_blockNumber`,
+        });
       }
     }
   });
@@ -40,7 +48,18 @@ describe('namespaces and method sets per build', () => {
     const current = methodsOf('current');
     expect(earliest).not.toContain('getValidators');
     expect(staking).toEqual(expect.arrayContaining([...earliest, 'getStake', 'getUnbonding', 'getValidators']));
-    expect(current).toEqual(expect.arrayContaining([...staking, 'getMiningStats', 'getMiners', 'getMinerInfo', 'getAgentScore', 'getUserDelegations', 'getValidatorDetail', 'totalSupply']));
+    expect(current).toEqual(
+      expect.arrayContaining([
+        ...staking,
+        'getMiningStats',
+        'getMiners',
+        'getMinerInfo',
+        'getAgentScore',
+        'getUserDelegations',
+        'getValidatorDetail',
+        'totalSupply',
+      ]),
+    );
 
     // Over the wire: a method the build lacks is "method not found", not another error.
     const oldValidators = await rpc(url('old'), 'clw_getValidators');
@@ -58,7 +77,11 @@ describe('JSON-RPC error behaviour', () => {
   it('answers an unknown method with HTTP 200 and -32000 "method not found: <method>", echoing the id', async () => {
     const r = await rpcRaw(url('cur'), 'claw_noSuchThing', [], 'abc');
     expect(r.status).toBe(200);
-    expect(JSON.parse(r.body)).toEqual({ jsonrpc: '2.0', id: 'abc', error: { code: -32000, message: 'method not found: claw_noSuchThing' } });
+    expect(JSON.parse(r.body)).toEqual({
+      jsonrpc: '2.0',
+      id: 'abc',
+      error: { code: -32000, message: 'method not found: claw_noSuchThing' },
+    });
   });
 
   it('answers wrong params with -32000 "invalid params"', async () => {
@@ -72,12 +95,19 @@ describe('JSON-RPC error behaviour', () => {
     ] as const) {
       const r = await rpcRaw(url('cur'), method, [...params]);
       expect(r.status, method).toBe(200);
-      expect(JSON.parse(r.body).error, `${method} ${JSON.stringify(params)}`).toEqual({ code: -32000, message: 'invalid params' });
+      expect(JSON.parse(r.body).error, `${method} ${JSON.stringify(params)}`).toEqual({
+        code: -32000,
+        message: 'invalid params',
+      });
     }
   });
 
   it('answers jsonrpc other than "2.0" with -32600', async () => {
-    const r = await http(url('cur'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"1.0","id":7,"method":"claw_blockNumber","params":[]}' });
+    const r = await http(url('cur'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"1.0","id":7,"method":"claw_blockNumber","params":[]}',
+    });
     expect(r.status).toBe(200);
     const body = JSON.parse(r.body);
     expect(body.id).toBe(7);
@@ -87,18 +117,30 @@ describe('JSON-RPC error behaviour', () => {
 
   it('refuses a POST without Content-Type: application/json with 415 plain text', async () => {
     for (const headers of [{}, { 'content-type': 'text/plain' }] as Record<string, string>[]) {
-      const r = await http(url('cur'), { method: 'POST', headers, body: '{"jsonrpc":"2.0","id":1,"method":"claw_blockNumber","params":[]}' });
+      const r = await http(url('cur'), {
+        method: 'POST',
+        headers,
+        body: '{"jsonrpc":"2.0","id":1,"method":"claw_blockNumber","params":[]}',
+      });
       expect(r.status).toBe(415);
       expect(String(r.headers['content-type'])).toMatch(/^text\/plain/);
       expect(() => JSON.parse(r.body)).toThrow();
     }
     // A charset parameter is still JSON.
-    const ok = await http(url('cur'), { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"jsonrpc":"2.0","id":1,"method":"claw_blockNumber","params":[]}' });
+    const ok = await http(url('cur'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"claw_blockNumber","params":[]}',
+    });
     expect(ok.status).toBe(200);
   });
 
   it('answers a body that is not JSON with 400 plain text', async () => {
-    const r = await http(url('cur'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc": "2.0", id' });
+    const r = await http(url('cur'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc": "2.0", id',
+    });
     expect(r.status).toBe(400);
     expect(String(r.headers['content-type'])).toMatch(/^text\/plain/);
     expect(r.body.length).toBeGreaterThan(0);
@@ -146,7 +188,8 @@ describe('result shapes', () => {
         expect(v.weight).toBe(Math.round(0.7 * Number((BigInt(v.stake) * 10_000n) / max) + 0.3 * v.agentScore));
       }
       // Heaviest first.
-      for (let i = 1; i < validators.length; i++) expect(validators[i - 1]!.weight).toBeGreaterThanOrEqual(validators[i]!.weight);
+      for (let i = 1; i < validators.length; i++)
+        expect(validators[i - 1]!.weight).toBeGreaterThanOrEqual(validators[i]!.weight);
       expect(BigInt(validators[0]!.stake) >= 10_000n * 10n ** BigInt(NATIVE_DECIMALS)).toBe(true);
     }
   });
@@ -154,7 +197,13 @@ describe('result shapes', () => {
   it('getMiningStats: exact shape and consistent values', async () => {
     const { result } = await rpc(url('cur'), 'claw_getMiningStats');
     const s = result as Record<string, unknown>;
-    expect(Object.keys(s).sort()).toEqual(['activeMiners', 'currentBlockReward', 'miningUpgradeHeight', 'totalMiners', 'upgraded']);
+    expect(Object.keys(s).sort()).toEqual([
+      'activeMiners',
+      'currentBlockReward',
+      'miningUpgradeHeight',
+      'totalMiners',
+      'upgraded',
+    ]);
     expect(Number.isInteger(s.totalMiners)).toBe(true);
     expect(Number.isInteger(s.activeMiners)).toBe(true);
     expect(s.activeMiners as number).toBeLessThanOrEqual(s.totalMiners as number);
@@ -182,7 +231,13 @@ describe('result shapes', () => {
     expect(block.height).toBe(h);
     expect(block.hash).toMatch(HEX64);
     expect((await rpc(u, 'claw_getBlockByNumber', [h + 1000])).result).toBeNull();
-    for (const m of ['claw_getAgent', 'claw_getMinerInfo', 'claw_getValidatorDetail', 'claw_getTransactionReceipt', 'claw_getTokenInfo']) {
+    for (const m of [
+      'claw_getAgent',
+      'claw_getMinerInfo',
+      'claw_getValidatorDetail',
+      'claw_getTransactionReceipt',
+      'claw_getTokenInfo',
+    ]) {
       const r = await rpc(u, m, [unknown]);
       expect(r.error, m).toBeUndefined();
       expect(r.result, m).toBeNull();
@@ -209,7 +264,15 @@ describe('result shapes', () => {
     expect(info.active).toBe(true);
 
     const score = (await rpc(u, 'claw_getAgentScore', [v.address])).result as Record<string, unknown>;
-    expect(Object.keys(score).sort()).toEqual(['activity', 'block_production', 'decay_factor', 'economic', 'platform', 'total', 'uptime']);
+    expect(Object.keys(score).sort()).toEqual([
+      'activity',
+      'block_production',
+      'decay_factor',
+      'economic',
+      'platform',
+      'total',
+      'uptime',
+    ]);
     expect(BigInt((await rpc(u, 'claw_totalSupply')).result as string) > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
 
     // A submitted transaction gets a receipt once the next block exists.

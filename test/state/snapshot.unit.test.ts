@@ -5,10 +5,36 @@ import { backoffDelay, FleetState, parseRetryAfter } from '../../src/state/fleet
 import { buildSnapshot } from '../../src/state/snapshot.js';
 import { target } from '../support/targets.js';
 
-const ok = (data: ProbeData, at = 1_000): ProbeResult => ({ kind: 'ok', probe: data.probe, startedAt: at, durationMs: 5, data, namespace: 'claw' });
-const failed = (probe: ProbeName, at = 2_000): ProbeResult => ({ kind: 'failed', probe, startedAt: at, durationMs: 5, reason: 'http_5xx', message: 'HTTP 502', httpStatus: 502 });
-const health = (height: number, version = '0.5.8', uptimeSecs = 100) => ({ probe: 'health' as const, value: { status: 'ok', version, height, uptimeSecs, peerCount: 4 } });
-const validators = (...addrs: string[]) => ({ probe: 'validators' as const, value: addrs.map((a, i) => ({ address: a, stake: 1_500_000_000_000_000_000_000n + BigInt(i), weight: 10 + i, agentScore: 50 })) });
+const ok = (data: ProbeData, at = 1_000): ProbeResult => ({
+  kind: 'ok',
+  probe: data.probe,
+  startedAt: at,
+  durationMs: 5,
+  data,
+  namespace: 'claw',
+});
+const failed = (probe: ProbeName, at = 2_000): ProbeResult => ({
+  kind: 'failed',
+  probe,
+  startedAt: at,
+  durationMs: 5,
+  reason: 'http_5xx',
+  message: 'HTTP 502',
+  httpStatus: 502,
+});
+const health = (height: number, version = '0.5.8', uptimeSecs = 100) => ({
+  probe: 'health' as const,
+  value: { status: 'ok', version, height, uptimeSecs, peerCount: 4 },
+});
+const validators = (...addrs: string[]) => ({
+  probe: 'validators' as const,
+  value: addrs.map((a, i) => ({
+    address: a,
+    stake: 1_500_000_000_000_000_000_000n + BigInt(i),
+    weight: 10 + i,
+    agentScore: 50,
+  })),
+});
 const noBackoff = { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 };
 
 describe('buildSnapshot', () => {
@@ -64,7 +90,10 @@ describe('buildSnapshot', () => {
     const expected = names.filter((n) => n !== 'low').sort((x, y) => x.localeCompare(y))[0];
     expect(expected).toBe('a');
     for (const order of [names, [...names].reverse()]) {
-      const s = new FleetState(order.map((n) => target(n)), noBackoff);
+      const s = new FleetState(
+        order.map((n) => target(n)),
+        noBackoff,
+      );
       for (const n of order) s.apply(n, ok(health(n === 'low' ? 99 : 100)));
       for (const n of order) s.apply(n, ok(validators(`${n}-v`)));
       const net = buildSnapshot(s.nodes(), {}, 0).networks[0]!;
@@ -76,16 +105,41 @@ describe('buildSnapshot', () => {
   it('computes blocks until the mining upgrade from the source node height', () => {
     const s = new FleetState([target('a')], noBackoff);
     s.apply('a', ok(health(1000)));
-    s.apply('a', ok({ probe: 'miningStats', value: { totalMiners: 9, activeMiners: 7, currentBlockReward: 2_500_000_000n, miningUpgradeHeight: 1200, upgraded: false } }));
+    s.apply(
+      'a',
+      ok({
+        probe: 'miningStats',
+        value: {
+          totalMiners: 9,
+          activeMiners: 7,
+          currentBlockReward: 2_500_000_000n,
+          miningUpgradeHeight: 1200,
+          upgraded: false,
+        },
+      }),
+    );
     const m = buildSnapshot(s.nodes(), {}, 0).networks[0]!.mining!;
-    expect(m).toEqual({ miners: 9, active: 7, rewardTokens: 2.5, upgradeHeight: 1200, upgraded: false, blocksUntilUpgrade: 200 });
+    expect(m).toEqual({
+      miners: 9,
+      active: 7,
+      rewardTokens: 2.5,
+      upgradeHeight: 1200,
+      upgraded: false,
+      blocksUntilUpgrade: 200,
+    });
   });
 });
 
 describe('FleetState', () => {
   it('marks a probe unsupported without counting a failure, and re-checks it only after the recheck delay', () => {
     const s = new FleetState([target('a')], noBackoff);
-    s.apply('a', { kind: 'unsupported', probe: 'miningStats', startedAt: 1_000, durationMs: 1, message: 'not offered' });
+    s.apply('a', {
+      kind: 'unsupported',
+      probe: 'miningStats',
+      startedAt: 1_000,
+      durationMs: 1,
+      message: 'not offered',
+    });
     const ps = s.get('a')!.probes.get('miningStats')!;
     expect(ps.supported).toBe(false);
     expect(Object.values(ps.failures).reduce((x, y) => x + y, 0)).toBe(0);
@@ -108,7 +162,12 @@ describe('FleetState', () => {
   });
 
   it('backs off after consecutive failures and honours Retry-After', () => {
-    const s = new FleetState([target('a', { intervalMs: 1000 })], { after: 2, maxFactor: 8, jitter: 0, random: () => 0 });
+    const s = new FleetState([target('a', { intervalMs: 1000 })], {
+      after: 2,
+      maxFactor: 8,
+      jitter: 0,
+      random: () => 0,
+    });
     s.apply('a', failed('health', 0));
     expect(s.get('a')!.probes.get('health')!.notBefore).toBeUndefined();
     s.apply('a', failed('health', 1000));

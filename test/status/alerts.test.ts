@@ -50,7 +50,15 @@ describe('alerts on the status page', () => {
     let hookUrl = '';
     ({ server: hook, url: hookUrl } = await startWebhook(() => undefined));
     const alerting = nodeDownToWebhook(dir, hookUrl);
-    const config = alertingFleetConfig(fleet.nodes, { dir, network: 'sa', intervalMs: 300, timeoutMs: 250, concurrency: 4, maxUpstreamSeries: 500, alerting });
+    const config = alertingFleetConfig(fleet.nodes, {
+      dir,
+      network: 'sa',
+      intervalMs: 300,
+      timeoutMs: 250,
+      concurrency: 4,
+      maxUpstreamSeries: 500,
+      alerting,
+    });
     const logger = createLogger({ level: 'silent' });
     daemon = await startDaemon(config, { logger, defaultMetrics: false, components: standardComponents(logger) });
   }, 60_000);

@@ -9,7 +9,10 @@ import { startStatusFleet, STATUS_FLEET_INTERVAL_MS, type StatusFleet } from '..
 
 const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === '1';
 const skip = !chromiumAvailable() && !REQUIRE_BROWSER;
-if (skip) console.warn(`status browser tests SKIPPED: chromium not found at ${CHROMIUM_PATH} (apt-get install chromium; REQUIRE_BROWSER=1 makes this a failure)`);
+if (skip)
+  console.warn(
+    `status browser tests SKIPPED: chromium not found at ${CHROMIUM_PATH} (apt-get install chromium; REQUIRE_BROWSER=1 makes this a failure)`,
+  );
 
 let sf: StatusFleet;
 let browser: { context: BrowserContext; close(): Promise<void> } | undefined;
@@ -50,11 +53,17 @@ async function watchedPage(context: BrowserContext): Promise<{ page: Page; probl
 // Browser-side code: the project's types have no DOM library, so the page's globals are reached
 // through an untyped globalThis (functions, not strings: the page's CSP forbids eval).
 type Page$ = any;
-const UPDATED_BY_SCRIPT = () => /updated \d+ s ago/.test((globalThis as Page$).document.getElementById('updated').textContent);
+const UPDATED_BY_SCRIPT = () =>
+  /updated \d+ s ago/.test((globalThis as Page$).document.getElementById('updated').textContent);
 
 const rowStatus = (page: Page, node: string) => page.locator(`#nodes tr[data-node="${node}"] .pill`).innerText();
 /** A network's Answering, Degraded and Down cells in the Networks table. */
-const networkCells = (page: Page, network: string) => page.locator('#networks tbody tr').filter({ has: page.locator(`th:text-is("${network}")`) }).locator('td').evaluateAll((tds) => tds.slice(0, 3).map((td) => (td as Page$).textContent));
+const networkCells = (page: Page, network: string) =>
+  page
+    .locator('#networks tbody tr')
+    .filter({ has: page.locator(`th:text-is("${network}")`) })
+    .locator('td')
+    .evaluateAll((tds) => tds.slice(0, 3).map((td) => (td as Page$).textContent));
 
 describe.skipIf(skip)('status page in chromium', () => {
   it('loads with no console errors, under a CSP without inline scripts, and updates itself', async () => {
@@ -91,7 +100,11 @@ describe.skipIf(skip)('status page in chromium', () => {
     await page.waitForFunction(
       () => {
         const row = (globalThis as Page$).document.querySelector('#nodes tr[data-node="val-eu-1"]');
-        return !!row && row.querySelector('.pill').textContent.includes('DOWN') && row.querySelector('.why').textContent.includes('HTTP 502 from proxy');
+        return (
+          !!row &&
+          row.querySelector('.pill').textContent.includes('DOWN') &&
+          row.querySelector('.why').textContent.includes('HTTP 502 from proxy')
+        );
       },
       undefined,
       { timeout: STATUS_FLEET_INTERVAL_MS + refreshMs + 3000 },
@@ -100,9 +113,18 @@ describe.skipIf(skip)('status page in chromium', () => {
     expect(await page.evaluate('window.marker')).toBe('same document');
     // The Networks table follows too (it counts the whole fleet, from the same refresh).
     expect(await networkCells(page, 'mainnet')).toEqual(['1/2', '0', '1']);
-    console.log(`status browser: down shown ${seenAfter} ms after the fault (interval ${STATUS_FLEET_INTERVAL_MS} ms, page refresh ${refreshMs} ms)`);
+    console.log(
+      `status browser: down shown ${seenAfter} ms after the fault (interval ${STATUS_FLEET_INTERVAL_MS} ms, page refresh ${refreshMs} ms)`,
+    );
     node.setFault('none');
-    await page.waitForFunction(() => (globalThis as Page$).document.querySelector('#nodes tr[data-node="val-eu-1"] .pill').textContent.includes('up'), undefined, { timeout: 30_000 + refreshMs + 3000 });
+    await page.waitForFunction(
+      () =>
+        (globalThis as Page$).document
+          .querySelector('#nodes tr[data-node="val-eu-1"] .pill')
+          .textContent.includes('up'),
+      undefined,
+      { timeout: 30_000 + refreshMs + 3000 },
+    );
     expect(await networkCells(page, 'mainnet')).toEqual(['2/2', '0', '0']);
     const events = await page.locator('#events').innerText();
     expect(events).toContain('val-eu-1 down: HTTP 502 from proxy');
@@ -121,7 +143,16 @@ describe.skipIf(skip)('status page in chromium', () => {
         const doc = (globalThis as Page$).document;
         const when = (id: string) => doc.querySelector(`#${id} time`)?.getAttribute('datetime') ?? null;
         const text = (id: string) => doc.getElementById(id).textContent as string;
-        return { since: when('node-since'), last: when('node-last'), next: doc.querySelector('#node-next [data-next-of]')?.getAttribute('data-next-of') ?? null, height: text('node-height'), peers: text('node-peers'), newestEvent: doc.querySelector('#events li')?.textContent ?? null, chart: doc.querySelector('#node-spark svg')?.getAttribute('aria-label') ?? null, title: doc.title as string };
+        return {
+          since: when('node-since'),
+          last: when('node-last'),
+          next: doc.querySelector('#node-next [data-next-of]')?.getAttribute('data-next-of') ?? null,
+          height: text('node-height'),
+          peers: text('node-peers'),
+          newestEvent: doc.querySelector('#events li')?.textContent ?? null,
+          chart: doc.querySelector('#node-spark svg')?.getAttribute('aria-label') ?? null,
+          title: doc.title as string,
+        };
       });
     const before = await facts();
     expect(before.height).toMatch(/^\d+/);
@@ -131,7 +162,11 @@ describe.skipIf(skip)('status page in chromium', () => {
     const node = sf.fleet.node('val-eu-1');
     node.setFault('proxy_502');
     try {
-      await page.waitForFunction(() => (globalThis as Page$).document.getElementById('node-status').textContent.includes('DOWN'), undefined, { timeout: STATUS_FLEET_INTERVAL_MS + refreshMs + 3000 });
+      await page.waitForFunction(
+        () => (globalThis as Page$).document.getElementById('node-status').textContent.includes('DOWN'),
+        undefined,
+        { timeout: STATUS_FLEET_INTERVAL_MS + refreshMs + 3000 },
+      );
       const after = await facts();
       const api = (await (await fetch(sf.daemon.url + '/api/v1/nodes/val-eu-1')).json()) as { node: { since: number } };
       expect(await page.evaluate('window.marker')).toBe('same document');
@@ -149,7 +184,11 @@ describe.skipIf(skip)('status page in chromium', () => {
     } finally {
       node.setFault('none');
     }
-    await page.waitForFunction(() => (globalThis as Page$).document.getElementById('node-status').textContent.includes('up'), undefined, { timeout: 30_000 + refreshMs + 3000 });
+    await page.waitForFunction(
+      () => (globalThis as Page$).document.getElementById('node-status').textContent.includes('up'),
+      undefined,
+      { timeout: 30_000 + refreshMs + 3000 },
+    );
     expect(await page.locator('#node-height').innerText()).toMatch(/^\d+/);
     expect(await page.locator('#events li').first().innerText()).toMatch(/val-eu-1 .*up/);
     expect(problems).toEqual([]);
@@ -165,20 +204,33 @@ describe.skipIf(skip)('status page in chromium', () => {
           probe: tr.cells[0].textContent,
           result: tr.cells[1].textContent,
           supported: tr.cells[7].textContent,
-          labels: [...tr.cells].slice(1).map((c: Page$) => c.getAttribute('data-label')).join(','),
+          labels: [...tr.cells]
+            .slice(1)
+            .map((c: Page$) => c.getAttribute('data-label'))
+            .join(','),
         })),
       );
     const loaded = await rows();
     expect(loaded.map((r) => r.probe)).toEqual(['health', 'metrics', 'blockNumber', 'miningStats', 'validators']);
-    expect(loaded.at(-1)).toMatchObject({ probe: 'validators', result: '○ unsupported', supported: 'no (earlier node build)' });
+    expect(loaded.at(-1)).toMatchObject({
+      probe: 'validators',
+      result: '○ unsupported',
+      supported: 'no (earlier node build)',
+    });
     const refreshMs = Number(await page.locator('body').getAttribute('data-refresh'));
     const started = sf.daemon.config();
-    const withProbes = (probes: NodeTarget['probes']) => ({ ...started, nodes: started.nodes.map((n) => (n.name === 'rpc-legacy' ? { ...n, probes } : n)) });
+    const withProbes = (probes: NodeTarget['probes']) => ({
+      ...started,
+      nodes: started.nodes.map((n) => (n.name === 'rpc-legacy' ? { ...n, probes } : n)),
+    });
     const rowsShown = (names: string[]) =>
       page.waitForFunction(
         (want: string[]) => {
           const trs = [...(globalThis as Page$).document.querySelectorAll('#probes tbody tr')];
-          return trs.map((tr: Page$) => tr.cells[0].textContent).join() === want.join() && !trs.some((tr: Page$) => tr.cells[1].textContent.includes('pending'));
+          return (
+            trs.map((tr: Page$) => tr.cells[0].textContent).join() === want.join() &&
+            !trs.some((tr: Page$) => tr.cells[1].textContent.includes('pending'))
+          );
         },
         names,
         { timeout: 2 * STATUS_FLEET_INTERVAL_MS + refreshMs + 5000 },
@@ -235,20 +287,30 @@ describe.skipIf(skip)('status page in chromium', () => {
   }, 60_000);
 
   it('has no horizontal scroll at phone width', async () => {
-    const phone = await openBrowser({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const phone = await openBrowser({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     try {
       const { page, problems } = await watchedPage(phone.context);
       for (const path of ['/', '/nodes/test-proxy', '/nodes/rpc-legacy']) {
         await page.goto(sf.daemon.url + path);
-        const { scroll, client } = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+        const { scroll, client } = await page.evaluate<{ scroll: number; client: number }>(
+          '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+        );
         expect(scroll, path).toBeLessThanOrEqual(client);
         // Column headers wrap between words, never inside one ("Answeri/ng").
-        const headers = await page.evaluate<Array<{ text: string; lines: number }>>(`[...document.querySelectorAll('#networks thead th')].map((th) => {
+        const headers = await page.evaluate<
+          Array<{ text: string; lines: number }>
+        >(`[...document.querySelectorAll('#networks thead th')].map((th) => {
           const r = document.createRange(); r.selectNodeContents(th);
           const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
           return { text: th.textContent, lines: tops.size };
         })`);
-        for (const h of headers) expect(h.lines, `${path} header ${h.text}`).toBeLessThanOrEqual(h.text.split(' ').length);
+        for (const h of headers)
+          expect(h.lines, `${path} header ${h.text}`).toBeLessThanOrEqual(h.text.split(' ').length);
         if (path === '/') expect(headers.map((h) => h.text)).toContain('Answering');
       }
       expect(problems).toEqual([]);
@@ -263,7 +325,9 @@ describe.skipIf(skip)('status page in chromium', () => {
       const page = await nojs.context.newPage();
       await page.goto(sf.daemon.url + '/');
       expect(await page.locator('#nodes tbody tr').count()).toBe(3);
-      expect(await page.locator('#nodes tr[data-node="test-proxy"]').innerText()).toMatch(/DOWN[\s\S]*HTTP 502 from proxy/);
+      expect(await page.locator('#nodes tr[data-node="test-proxy"]').innerText()).toMatch(
+        /DOWN[\s\S]*HTTP 502 from proxy/,
+      );
       expect(await page.locator('#updated').innerText()).toMatch(/updated \d\d:\d\d:\d\d UTC/);
       expect(await page.locator('noscript').count()).toBe(1);
     } finally {
@@ -293,10 +357,17 @@ describe.skipIf(skip)('status page in chromium', () => {
       await page.waitForTimeout(refreshMs + 200);
       const s = await seen();
       expect(s.historyAxis.at(-1)).toMatch(/^\d\d:\d\d:\d\d UTC$/);
-      expect(s.chartAxis).toEqual(expect.arrayContaining(['0 ms', expect.stringMatching(/^\d+ ms$/), expect.stringMatching(/^\d\d:\d\d:\d\d UTC$/)]));
+      expect(s.chartAxis).toEqual(
+        expect.arrayContaining([
+          '0 ms',
+          expect.stringMatching(/^\d+ ms$/),
+          expect.stringMatching(/^\d\d:\d\d:\d\d UTC$/),
+        ]),
+      );
       // The fleet has run for less than an hour: the figure says how much time it covers.
       expect(s.uptime).toMatch(/^\d+(\.\d\d)?% over the (\d+ s|\d+m\d\ds) polled so far$/);
-      for (const next of s.nextChecks) expect(next).toMatch(/^(due now|\d\d:\d\d:\d\d UTC \(in [^)]+\)|\d\d:\d\d:\d\d UTC \(now\))$/);
+      for (const next of s.nextChecks)
+        expect(next).toMatch(/^(due now|\d\d:\d\d:\d\d UTC \(in [^)]+\)|\d\d:\d\d:\d\d UTC \(now\))$/);
     }
     // Every probe of the node behind the dead proxy got the same 502 page: one entry with its count.
     const s = await seen();

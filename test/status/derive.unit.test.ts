@@ -11,19 +11,53 @@ import { formatDuration } from '../../src/status/words.js';
 import { target } from '../support/targets.js';
 
 const noBackoff = { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 };
-const ok = (data: ProbeData, at: number): ProbeResult => ({ kind: 'ok', probe: data.probe, startedAt: at, durationMs: 12, data, namespace: 'claw' });
-const health = (height: number, status = 'ok', lastBlockAgeSecs?: number) => ({ probe: 'health' as const, value: { status, version: '0.5.8', height, lastBlockAgeSecs, peerCount: 4 } });
-const proxy502 = (probe: ProbeName, at: number): ProbeResult => ({
-  kind: 'failed', probe, startedAt: at, durationMs: 8, reason: 'http_5xx', message: `GET /${probe}: HTTP 502`, httpStatus: 502,
-  response: { method: `GET /${probe}`, status: 502, headers: { 'content-type': 'text/html', server: 'nginx' }, body: new Uint8Array() },
+const ok = (data: ProbeData, at: number): ProbeResult => ({
+  kind: 'ok',
+  probe: data.probe,
+  startedAt: at,
+  durationMs: 12,
+  data,
+  namespace: 'claw',
 });
-const timeout = (probe: ProbeName, at: number): ProbeResult => ({ kind: 'failed', probe, startedAt: at, durationMs: 2000, reason: 'timeout', message: 'timed out talking to http://127.0.0.1:1' });
+const health = (height: number, status = 'ok', lastBlockAgeSecs?: number) => ({
+  probe: 'health' as const,
+  value: { status, version: '0.5.8', height, lastBlockAgeSecs, peerCount: 4 },
+});
+const proxy502 = (probe: ProbeName, at: number): ProbeResult => ({
+  kind: 'failed',
+  probe,
+  startedAt: at,
+  durationMs: 8,
+  reason: 'http_5xx',
+  message: `GET /${probe}: HTTP 502`,
+  httpStatus: 502,
+  response: {
+    method: `GET /${probe}`,
+    status: 502,
+    headers: { 'content-type': 'text/html', server: 'nginx' },
+    body: new Uint8Array(),
+  },
+});
+const timeout = (probe: ProbeName, at: number): ProbeResult => ({
+  kind: 'failed',
+  probe,
+  startedAt: at,
+  durationMs: 2000,
+  reason: 'timeout',
+  message: 'timed out talking to http://127.0.0.1:1',
+});
 
 function fleet(names: string[], probes: ProbeName[] = ['health', 'blockNumber', 'validators']) {
   let now = 1_000_000;
-  const state = new FleetState(names.map((n) => target(n, { probes, intervalMs: 5000, timeoutMs: 2000 })), noBackoff);
+  const state = new FleetState(
+    names.map((n) => target(n, { probes, intervalMs: 5000, timeoutMs: 2000 })),
+    noBackoff,
+  );
   const lines: string[] = [];
-  const logger = { warn: (_o: unknown, m: string) => lines.push(`warn ${m}`), info: (_o: unknown, m: string) => lines.push(`info ${m}`) } as never;
+  const logger = {
+    warn: (_o: unknown, m: string) => lines.push(`warn ${m}`),
+    info: (_o: unknown, m: string) => lines.push(`info ${m}`),
+  } as never;
   const board = new StatusBoard({ now: () => now, logger });
   const apply = (node: string, r: ProbeResult) => {
     state.apply(node, r);
@@ -40,7 +74,13 @@ describe('status derivation', () => {
     expect(f.board.node('a')).toMatchObject({ status: 'unknown', text: 'not polled yet' });
     f.apply('a', ok(health(100), f.at()));
     f.apply('a', ok({ probe: 'blockNumber', value: 100 }, f.at()));
-    f.apply('a', { kind: 'unsupported', probe: 'validators', startedAt: f.at(), durationMs: 3, message: 'claw_getValidators is not offered by this node' });
+    f.apply('a', {
+      kind: 'unsupported',
+      probe: 'validators',
+      startedAt: f.at(),
+      durationMs: 3,
+      message: 'claw_getValidators is not offered by this node',
+    });
     f.update();
     const s = f.board.node('a')!;
     expect(s.status).toBe('up');
@@ -65,11 +105,19 @@ describe('status derivation', () => {
     f.apply('val-eu-1', ok(health(160), f.at()));
     f.update();
     expect(f.board.node('val-eu-1')).toMatchObject({ status: 'up', since: f.at() });
-    expect(f.lines).toEqual(['warn val-eu-1 down: timeout after 2 s', 'warn val-us-1 down: HTTP 502 from proxy', 'info val-eu-1 up after 3m12s']);
+    expect(f.lines).toEqual([
+      'warn val-eu-1 down: timeout after 2 s',
+      'warn val-us-1 down: HTTP 502 from proxy',
+      'info val-eu-1 up after 3m12s',
+    ]);
     expect(f.board.recentEvents(10).map((e) => e.kind)).toEqual(['node_up', 'node_down', 'node_down']);
     // History: one entry per poll of the deciding probe, with outcome and reason.
     expect(f.board.history('val-eu-1').map((e) => e.outcome)).toEqual(['up', 'down', 'up']);
-    expect(f.board.history('val-eu-1')[1]).toMatchObject({ at: downAt, durationMs: 2000, reason: { code: 'timeout', n: 20 } });
+    expect(f.board.history('val-eu-1')[1]).toMatchObject({
+      at: downAt,
+      durationMs: 2000,
+      reason: { code: 'timeout', n: 20 },
+    });
   });
 
   it('a stalled node answering 200 is degraded with the block age, a lagging one with the blocks behind, a failing probe by name', () => {
@@ -80,7 +128,10 @@ describe('status derivation', () => {
     f.apply('c', ok(health(1000), f.at()));
     f.apply('c', proxy502('validators', f.at()));
     f.update();
-    expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'health reports "degraded"; height unchanged for 75 s' });
+    expect(f.board.node('a')).toMatchObject({
+      status: 'degraded',
+      text: 'health reports "degraded"; height unchanged for 75 s',
+    });
     expect(f.board.node('b')).toMatchObject({ status: 'degraded', text: '30 blocks behind the fleet' });
     expect(f.board.node('c')).toMatchObject({ status: 'degraded', text: 'validators failing: HTTP 502 from proxy' });
   });
@@ -108,7 +159,14 @@ describe('status derivation', () => {
   });
 
   it('formats durations as people read them', () => {
-    expect([500, 2000, 75_000, 192_000, 7_500_000, 200_000_000].map(formatDuration)).toEqual(['0.5 s', '2 s', '75 s', '3m12s', '2h05m', '2d7h']);
+    expect([500, 2000, 75_000, 192_000, 7_500_000, 200_000_000].map(formatDuration)).toEqual([
+      '0.5 s',
+      '2 s',
+      '75 s',
+      '3m12s',
+      '2h05m',
+      '2d7h',
+    ]);
   });
 });
 
@@ -139,14 +197,19 @@ describe('status across a poll round', () => {
     f.advance(1);
     f.update();
     expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'health failing: timeout after 2 s' });
-    expect(f.lines).toEqual(['warn a down: HTTP 502 from proxy', 'info a up after 5 s', 'warn a degraded: health failing: timeout after 2 s']);
+    expect(f.lines).toEqual([
+      'warn a down: HTTP 502 from proxy',
+      'info a up after 5 s',
+      'warn a degraded: health failing: timeout after 2 s',
+    ]);
   });
 
   it('folds a node that went down a third time within the window into one line, keeps two spells as lines, and starts afresh after a quiet window', () => {
     const f = fleet(['rpc-flaky', 'val-eu-1'], ['health']);
     // The height moves on between polls: a node answering with the same height for 30 s is stalled (degraded).
     let height = 100;
-    const poll = (node: string, up: boolean) => f.apply(node, up ? ok(health((height += 2)), f.at()) : timeout('health', f.at()));
+    const poll = (node: string, up: boolean) =>
+      f.apply(node, up ? ok(health((height += 2)), f.at()) : timeout('health', f.at()));
     poll('rpc-flaky', true);
     poll('val-eu-1', true);
     f.update();
@@ -157,7 +220,10 @@ describe('status across a poll round', () => {
     f.advance(5000);
     poll('rpc-flaky', true);
     f.update();
-    expect(f.board.recentEvents(10).map((e) => e.text)).toEqual(['rpc-flaky up after 5 s', 'rpc-flaky down: timeout after 2 s']);
+    expect(f.board.recentEvents(10).map((e) => e.text)).toEqual([
+      'rpc-flaky up after 5 s',
+      'rpc-flaky down: timeout after 2 s',
+    ]);
     f.advance(5000);
     poll('val-eu-1', false); // another node's event in between does not break the fold
     f.update();
@@ -180,15 +246,29 @@ describe('status across a poll round', () => {
       f.update();
     }
     const events = f.board.recentEvents(10);
-    expect(events.map((e) => e.text)).toEqual(['rpc-flaky flapping: down 5 times in 45 s, now down: timeout after 2 s', 'val-eu-1 down: timeout after 2 s']);
-    expect(events[0]).toMatchObject({ kind: 'node_down', node: 'rpc-flaky', changes: 9, spells: 5, firstAt: start + 5000 });
+    expect(events.map((e) => e.text)).toEqual([
+      'rpc-flaky flapping: down 5 times in 45 s, now down: timeout after 2 s',
+      'val-eu-1 down: timeout after 2 s',
+    ]);
+    expect(events[0]).toMatchObject({
+      kind: 'node_down',
+      node: 'rpc-flaky',
+      changes: 9,
+      spells: 5,
+      firstAt: start + 5000,
+    });
     // Every change is still one log line: the fold is for the page, not the record.
     expect(f.lines.filter((l) => l.includes('rpc-flaky'))).toHaveLength(9);
     // After a quiet window the next change is a line of its own again.
     f.advance(11 * 60_000);
     f.apply('rpc-flaky', ok(health(300), f.at()));
     f.update();
-    expect(f.board.recentEvents(10).map((e) => e.text).slice(0, 2)).toEqual(['rpc-flaky up after 11m00s', 'rpc-flaky flapping: down 5 times in 45 s, now down: timeout after 2 s']);
+    expect(
+      f.board
+        .recentEvents(10)
+        .map((e) => e.text)
+        .slice(0, 2),
+    ).toEqual(['rpc-flaky up after 11m00s', 'rpc-flaky flapping: down 5 times in 45 s, now down: timeout after 2 s']);
   });
 
   it('tells one hang and its recovery (degraded, down, up again) as three lines, not as flapping', () => {
@@ -205,7 +285,11 @@ describe('status across a poll round', () => {
     f.apply('val-eu-1', ok(health(120), f.at()));
     f.update();
     const texts = f.board.recentEvents(10).map((e) => e.text);
-    expect(texts).toEqual(['val-eu-1 up after 50 s', 'val-eu-1 down: timeout after 2 s', 'val-eu-1 degraded: health reports "syncing"']);
+    expect(texts).toEqual([
+      'val-eu-1 up after 50 s',
+      'val-eu-1 down: timeout after 2 s',
+      'val-eu-1 degraded: health reports "syncing"',
+    ]);
     expect(texts.join('\n')).not.toContain('flapping');
   });
 });
@@ -215,34 +299,69 @@ describe('flapping (flapFold)', () => {
   const newestFirst = (...es: StatusEvent[]) => es.reverse();
 
   it('counts spells, not changes: down and degraded in a row are one spell', () => {
-    const hang = newestFirst(ev('node_degraded', 0), ev('node_down', 1000), ev('node_up', 60_000), ev('node_degraded', 70_000), ev('node_down', 71_000));
+    const hang = newestFirst(
+      ev('node_degraded', 0),
+      ev('node_down', 1000),
+      ev('node_up', 60_000),
+      ev('node_degraded', 70_000),
+      ev('node_down', 71_000),
+    );
     expect(flapFold(hang, ev('node_up', 80_000))).toBeUndefined();
     const third = flapFold(hang.concat().reverse().concat(ev('node_up', 80_000)).reverse(), ev('node_down', 90_000));
     expect(third).toEqual({ changes: 7, spells: 3, firstAt: 0, words: 'down or degraded 3 times' });
   });
 
   it('says "down" when every spell was down, and carries a folded line on', () => {
-    const three = flapFold(newestFirst(ev('node_down', 0), ev('node_up', 10), ev('node_down', 20), ev('node_up', 30)), ev('node_down', 40));
+    const three = flapFold(
+      newestFirst(ev('node_down', 0), ev('node_up', 10), ev('node_down', 20), ev('node_up', 30)),
+      ev('node_down', 40),
+    );
     expect(three).toEqual({ changes: 5, spells: 3, firstAt: 0, words: 'down 3 times' });
-    const folded: StatusEvent = { ...ev('node_down', 40), text: 'n flapping: down 3 times in 40 ms, now down', changes: 5, firstAt: 0, spells: 3 };
+    const folded: StatusEvent = {
+      ...ev('node_down', 40),
+      text: 'n flapping: down 3 times in 40 ms, now down',
+      changes: 5,
+      firstAt: 0,
+      spells: 3,
+    };
     expect(flapFold([folded], ev('node_up', 50))).toEqual({ changes: 6, spells: 3, firstAt: 0, words: 'down 3 times' });
-    expect(flapFold([ev('node_up', 50), folded], ev('node_degraded', 60))).toEqual({ changes: 7, spells: 4, firstAt: 0, words: 'down or degraded 4 times' });
+    expect(flapFold([ev('node_up', 50), folded], ev('node_degraded', 60))).toEqual({
+      changes: 7,
+      spells: 4,
+      firstAt: 0,
+      words: 'down or degraded 4 times',
+    });
   });
 });
 
 describe('a lag that moves on the same side of the "behind" limit', () => {
   const behindInput = (lagBlocks: number | undefined, healthStatus = 'syncing') => {
-    const state = new FleetState([target('b', { probes: ['health', 'blockNumber'], intervalMs: 5000, timeoutMs: 2000 })], noBackoff);
+    const state = new FleetState(
+      [target('b', { probes: ['health', 'blockNumber'], intervalMs: 5000, timeoutMs: 2000 })],
+      noBackoff,
+    );
     state.apply('b', ok(health(100, healthStatus), 1_000_000));
     state.apply('b', ok({ probe: 'blockNumber', value: 100 }, 1_000_010));
     const node = state.get('b')!;
-    return { node, live: ['health', 'blockNumber'] as ProbeName[], up: true, height: 100, lagBlocks, failures: new Map() };
+    return {
+      node,
+      live: ['health', 'blockNumber'] as ProbeName[],
+      up: true,
+      height: 100,
+      lagBlocks,
+      failures: new Map(),
+    };
   };
   const now = 1_000_100;
 
   it('gives the status deriving again would give, with new reason objects (those handed out keep their words)', () => {
     for (const healthStatus of ['ok', 'syncing']) {
-      for (const [from, to] of [[30, 45], [45, 21], [21, 70_000], [70_000, 70_001]] as const) {
+      for (const [from, to] of [
+        [30, 45],
+        [45, 21],
+        [21, 70_000],
+        [70_000, 70_001],
+      ] as const) {
         const d = deriveNodeStatus(behindInput(from, healthStatus), now);
         const handedOut = d.status.reasons;
         const words = JSON.stringify(handedOut);
@@ -267,7 +386,10 @@ describe('a lag that moves on the same side of the "behind" limit', () => {
   it('on the board: a node behind follows its network tip without being derived again', () => {
     let derives = 0;
     let now = 1_000_000;
-    const state = new FleetState(['tip', 'slow'].map((n) => target(n, { probes: ['health'], intervalMs: 5000, timeoutMs: 2000 })), noBackoff);
+    const state = new FleetState(
+      ['tip', 'slow'].map((n) => target(n, { probes: ['health'], intervalMs: 5000, timeoutMs: 2000 })),
+      noBackoff,
+    );
     const board = new StatusBoard({ now: () => now, derive: (input, at) => (derives++, deriveNodeStatus(input, at)) });
     state.apply('slow', ok(health(100), now));
     state.apply('tip', ok(health(130), now));
@@ -278,7 +400,11 @@ describe('a lag that moves on the same side of the "behind" limit', () => {
       now += 100;
       state.apply('tip', ok(health(tip), now));
       board.update(state);
-      expect(board.node('slow')).toMatchObject({ status: 'degraded', lagBlocks: tip - 100, text: `${tip - 100} blocks behind the fleet` });
+      expect(board.node('slow')).toMatchObject({
+        status: 'degraded',
+        lagBlocks: tip - 100,
+        text: `${tip - 100} blocks behind the fleet`,
+      });
     }
     expect(derives - before).toBe(3); // the tip node's own results only
     now += 100;

@@ -52,7 +52,19 @@ beforeAll(async () => {
   const lines = [1, 2, 3].map((attempt) =>
     serializeRecord(
       buildEvidenceRecord(
-        { node: 'n1', network: 'mainnet', url: 'http://127.0.0.1:1', probe: 'health', method: 'GET /health', status: 503, durationMs: 7, attempt, headers: {}, body: Buffer.from('busy upstream'), runnerStatus: { consecutiveFailures: attempt, lastSuccess: null } },
+        {
+          node: 'n1',
+          network: 'mainnet',
+          url: 'http://127.0.0.1:1',
+          probe: 'health',
+          method: 'GET /health',
+          status: 503,
+          durationMs: 7,
+          attempt,
+          headers: {},
+          body: Buffer.from('busy upstream'),
+          runnerStatus: { consecutiveFailures: attempt, lastSuccess: null },
+        },
         { hostname: 'h', version: 'v' },
       ),
     ),
@@ -106,7 +118,8 @@ const showsTheThreeRecords = (text: string) => {
   expect(text).toContain('same answer 3 times');
 };
 
-const inFlight = (n: number) => waitFor(`${n} evidence reads held`, () => gate.waiting === n, { timeoutMs: 10_000, intervalMs: 10 });
+const inFlight = (n: number) =>
+  waitFor(`${n} evidence reads held`, () => gate.waiting === n, { timeoutMs: 10_000, intervalMs: 10 });
 
 describe('node page evidence within the API limits', () => {
   it('lists the newest records when a place is free', async () => {

@@ -20,10 +20,23 @@ let daemon: Daemon;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lfe-status-evidence-missing-'));
-  fleet = await SimFleet.start([{ name: 'n1', network: 'mainnet', build: 'current' }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 1000 });
-  const config = simulatedFleetConfig(fleet.nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: 2000, timeoutMs: 1000, evidenceDir: join(dir, 'evidence') });
+  fleet = await SimFleet.start([{ name: 'n1', network: 'mainnet', build: 'current' }], {
+    host: '127.0.0.1',
+    layout: 'port-per-node',
+    blockTimeMs: 1000,
+  });
+  const config = simulatedFleetConfig(fleet.nodes, {
+    listen: { host: '127.0.0.1', port: 0 },
+    intervalMs: 2000,
+    timeoutMs: 1000,
+    evidenceDir: join(dir, 'evidence'),
+  });
   const logger = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
-  daemon = await startDaemon(config, { logger, defaultMetrics: false, components: [statusComponent({ logger, version: 'test', file: false })] });
+  daemon = await startDaemon(config, {
+    logger,
+    defaultMetrics: false,
+    components: [statusComponent({ logger, version: 'test', file: false })],
+  });
   await waitFor('the daemon to be ready', () => daemon.ready(), { timeoutMs: 20_000, intervalMs: 100 });
 }, 60_000);
 
@@ -48,7 +61,9 @@ describe('the node page without its evidence directory', () => {
     await rm(join(dir, 'evidence'), { recursive: true });
     const page = await get('/nodes/n1');
     expect(page.status).toBe(200);
-    expect(page.text).toContain('<p class="muted" id="evidence-missing">No evidence records: the evidence directory is missing.</p>');
+    expect(page.text).toContain(
+      '<p class="muted" id="evidence-missing">No evidence records: the evidence directory is missing.</p>',
+    );
     expect(page.text).not.toMatch(/ENOENT|could not be read/);
     // The API agrees: no records, no fault.
     expect(await get('/api/evidence?node=n1')).toEqual({ status: 200, text: '{"records":[]}' });

@@ -23,13 +23,19 @@ beforeAll(async () => {
     [
       join(repo, 'node_modules', 'typescript', 'bin', 'tsc'),
       '--noCheck',
-      '--outDir', out,
-      '--rootDir', join(repo, 'src'),
-      '--module', 'NodeNext',
-      '--moduleResolution', 'NodeNext',
-      '--target', 'ES2022',
+      '--outDir',
+      out,
+      '--rootDir',
+      join(repo, 'src'),
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      '--target',
+      'ES2022',
       '--skipLibCheck',
-      '--types', 'node',
+      '--types',
+      'node',
       join(repo, 'src', 'status', 'persist.ts'),
     ],
     { cwd: repo },
@@ -46,7 +52,9 @@ afterAll(async () => {
 function killMidWrite(file: string): Promise<string[]> {
   return new Promise((done, reject) => {
     const build = join(work, 'build', 'status');
-    const proc = spawn(process.execPath, [childScript, join(build, 'persist.js'), join(build, 'history.js'), file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [childScript, join(build, 'persist.js'), join(build, 'history.js'), file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const said: string[] = [];
     let stderr = '';
     proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -58,7 +66,9 @@ function killMidWrite(file: string): Promise<string[]> {
       }
     });
     proc.on('error', reject);
-    proc.on('exit', (code, signal) => (signal === 'SIGKILL' ? done(said) : reject(new Error(`child exited ${code}: ${stderr}`))));
+    proc.on('exit', (code, signal) =>
+      signal === 'SIGKILL' ? done(said) : reject(new Error(`child exited ${code}: ${stderr}`)),
+    );
   });
 }
 
@@ -75,12 +85,18 @@ describe('status history file, crash while writing', () => {
     expect((await stat(join(dir, temp!))).size).toBeGreaterThanOrEqual(256 * 1024);
     const old = (await loadStatusFile(file))!;
     expect(old.nodes.map((n) => n.name)).toEqual(['old-1', 'old-2']);
-    expect(old.nodes[0]!.history.entries()).toEqual([{ at: 1e12, outcome: 'up', durationMs: 12, reason: { code: 'none', n: 0 } }]);
+    expect(old.nodes[0]!.history.entries()).toEqual([
+      { at: 1e12, outcome: 'up', durationMs: 12, reason: { code: 'none', n: 0 } },
+    ]);
 
     // A restarted exporter saves over it as usual.
     const h = new NodeHistory();
     h.add({ at: 3e12, outcome: 'down', durationMs: 2000, reason: { code: 'timeout', n: 2 } });
-    await writeStatusFile(file, { nodes: [{ name: 'after', history: h, status: 'down', since: 3e12 }], events: [] }, 3e12);
+    await writeStatusFile(
+      file,
+      { nodes: [{ name: 'after', history: h, status: 'down', since: 3e12 }], events: [] },
+      3e12,
+    );
     const back = (await loadStatusFile(file))!;
     expect(back.nodes.map((n) => [n.name, n.status, n.since])).toEqual([['after', 'down', 3e12]]);
     expect(back.nodes[0]!.history.entries()).toEqual(h.entries());

@@ -6,7 +6,13 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HISTORY_BYTES, HISTORY_LENGTH, NodeHistory, type PollOutcome } from '../../src/status/history.js';
 import { writeFileAtomically } from '../../src/files/atomicFile.js';
-import { loadStatusFile, parseStatus, statusFilePieces, writeStatusFile, type StatusFileData } from '../../src/status/persist.js';
+import {
+  loadStatusFile,
+  parseStatus,
+  statusFilePieces,
+  writeStatusFile,
+  type StatusFileData,
+} from '../../src/status/persist.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -18,7 +24,13 @@ const H = 3_600_000;
 describe('NodeHistory', () => {
   it('keeps the newest 100 entries, oldest first, with what each poll found', () => {
     const h = new NodeHistory();
-    for (let i = 0; i < 250; i++) h.add({ at: i * 1000, outcome: i % 3 === 0 ? 'down' : 'up', durationMs: i, reason: i % 3 === 0 ? { code: 'http_proxy', n: 502 } : { code: 'none' } });
+    for (let i = 0; i < 250; i++)
+      h.add({
+        at: i * 1000,
+        outcome: i % 3 === 0 ? 'down' : 'up',
+        durationMs: i,
+        reason: i % 3 === 0 ? { code: 'http_proxy', n: 502 } : { code: 'none' },
+      });
     const e = h.entries();
     expect(e).toHaveLength(HISTORY_LENGTH);
     expect(e[0]!.at).toBe(150_000);
@@ -31,9 +43,12 @@ describe('NodeHistory', () => {
     const h = new NodeHistory();
     const start = 100 * 24 * H;
     // 48 h ago: one day down; the last 24 h: up, except the last half hour is down.
-    for (let t = start - 48 * H; t < start - 24 * H; t += 60_000) h.add({ at: t, outcome: 'down', durationMs: 1, reason: { code: 'refused' } });
-    for (let t = start - 24 * H; t < start - H / 2; t += 60_000) h.add({ at: t, outcome: 'up', durationMs: 1, reason: { code: 'none' } });
-    for (let t = start - H / 2; t < start; t += 60_000) h.add({ at: t, outcome: 'down', durationMs: 1, reason: { code: 'refused' } });
+    for (let t = start - 48 * H; t < start - 24 * H; t += 60_000)
+      h.add({ at: t, outcome: 'down', durationMs: 1, reason: { code: 'refused' } });
+    for (let t = start - 24 * H; t < start - H / 2; t += 60_000)
+      h.add({ at: t, outcome: 'up', durationMs: 1, reason: { code: 'none' } });
+    for (let t = start - H / 2; t < start; t += 60_000)
+      h.add({ at: t, outcome: 'down', durationMs: 1, reason: { code: 'refused' } });
     expect(h.uptime('1h', start)).toBeGreaterThan(0.4);
     expect(h.uptime('1h', start)).toBeLessThan(0.6);
     expect(h.uptime('24h', start)).toBeGreaterThan(0.95);
@@ -45,13 +60,19 @@ describe('NodeHistory', () => {
 
   it('uptime is always the answered fraction of the polls in the window (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 40 * 60_000 }), fc.constantFrom<PollOutcome>('up', 'degraded', 'down')), { minLength: 1, maxLength: 300 }), (polls) => {
-        const h = new NodeHistory();
-        const sorted = [...polls].sort((a, b) => a[0] - b[0]);
-        for (const [at, outcome] of sorted) h.add({ at, outcome, durationMs: 1, reason: { code: 'none' } });
-        const answered = sorted.filter(([, o]) => o !== 'down').length;
-        expect(h.uptime('24h', 40 * 60_000)).toBeCloseTo(answered / sorted.length, 10);
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(fc.integer({ min: 0, max: 40 * 60_000 }), fc.constantFrom<PollOutcome>('up', 'degraded', 'down')),
+          { minLength: 1, maxLength: 300 },
+        ),
+        (polls) => {
+          const h = new NodeHistory();
+          const sorted = [...polls].sort((a, b) => a[0] - b[0]);
+          for (const [at, outcome] of sorted) h.add({ at, outcome, durationMs: 1, reason: { code: 'none' } });
+          const answered = sorted.filter(([, o]) => o !== 'down').length;
+          expect(h.uptime('24h', 40 * 60_000)).toBeCloseTo(answered / sorted.length, 10);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -63,8 +84,27 @@ describe('status file', () => {
     dirs.push(dir);
     const path = join(dir, 'sub', 'status-history.json');
     const h = new NodeHistory();
-    for (let i = 0; i < 120; i++) h.add({ at: 1e12 + i * 5000, outcome: i > 110 ? 'down' : 'up', durationMs: 30 + i, reason: i > 110 ? { code: 'timeout', n: 20 } : { code: 'none' } });
-    const data = { nodes: [{ name: 'val-eu-1', history: h, status: 'down' as const, since: 1e12 + 555_000 }], events: [{ at: 1e12, kind: 'node_down' as const, node: 'val-eu-1', text: 'val-eu-1 down: timeout after 2 s' }, { at: 1e12 + 60_000, kind: 'node_up' as const, node: 'rpc-flaky', text: 'rpc-flaky flapping: 9 changes in 60 s, now up', changes: 9, firstAt: 1e12 }] };
+    for (let i = 0; i < 120; i++)
+      h.add({
+        at: 1e12 + i * 5000,
+        outcome: i > 110 ? 'down' : 'up',
+        durationMs: 30 + i,
+        reason: i > 110 ? { code: 'timeout', n: 20 } : { code: 'none' },
+      });
+    const data = {
+      nodes: [{ name: 'val-eu-1', history: h, status: 'down' as const, since: 1e12 + 555_000 }],
+      events: [
+        { at: 1e12, kind: 'node_down' as const, node: 'val-eu-1', text: 'val-eu-1 down: timeout after 2 s' },
+        {
+          at: 1e12 + 60_000,
+          kind: 'node_up' as const,
+          node: 'rpc-flaky',
+          text: 'rpc-flaky flapping: 9 changes in 60 s, now up',
+          changes: 9,
+          firstAt: 1e12,
+        },
+      ],
+    };
     await writeStatusFile(path, data, 1e12);
     await writeStatusFile(path, data, 1e12 + 1);
     expect((await readdir(join(dir, 'sub'))).sort()).toEqual(['status-history.json']); // no temp file left
@@ -80,8 +120,13 @@ describe('status file', () => {
     const dir = await mkdtemp(join(tmpdir(), 'status-file-'));
     dirs.push(dir);
     const path = join(dir, 'status-history.json');
-    await writeFile(path, '{"version":1,"savedAt":1,"nodes":[{"name":"a","head":0,"count":0,"fineId":0,"coarseId":0,"data":"AAAA"}],"events":[]}');
-    await expect(loadStatusFile(path)).rejects.toThrow(`${path}: nodes.a: history has 3 bytes, expected ${HISTORY_BYTES}`);
+    await writeFile(
+      path,
+      '{"version":1,"savedAt":1,"nodes":[{"name":"a","head":0,"count":0,"fineId":0,"coarseId":0,"data":"AAAA"}],"events":[]}',
+    );
+    await expect(loadStatusFile(path)).rejects.toThrow(
+      `${path}: nodes.a: history has 3 bytes, expected ${HISTORY_BYTES}`,
+    );
     await writeFile(path, '{"version":1,"savedAt":1,"nodes":[{"name":"a","head":500}],"events":[]}');
     await expect(loadStatusFile(path)).rejects.toThrow(/nodes\.0\.head/);
     expect(() => parseStatus('{"version":2}')).toThrow(/version/);
@@ -89,36 +134,67 @@ describe('status file', () => {
   });
 
   it('writes, piece by piece, exactly the JSON document of the whole state (property)', () => {
-    const reason = fc.constantFrom({ code: 'none' as const }, { code: 'timeout' as const, n: 2 }, { code: 'http_proxy' as const, n: 502 });
+    const reason = fc.constantFrom(
+      { code: 'none' as const },
+      { code: 'timeout' as const, n: 2 },
+      { code: 'http_proxy' as const, n: 502 },
+    );
     const nodeArb = fc.record(
       {
         name: fc.string({ minLength: 1, maxLength: 20 }),
-        polls: fc.array(fc.tuple(fc.integer({ min: 0, max: 1e9 }), fc.constantFrom<PollOutcome>('up', 'degraded', 'down'), reason), { maxLength: 120 }),
+        polls: fc.array(
+          fc.tuple(fc.integer({ min: 0, max: 1e9 }), fc.constantFrom<PollOutcome>('up', 'degraded', 'down'), reason),
+          { maxLength: 120 },
+        ),
         status: fc.constantFrom('up' as const, 'down' as const, 'degraded' as const, 'unknown' as const),
         since: fc.double({ noNaN: true, noDefaultInfinity: true }),
       },
       { requiredKeys: ['name', 'polls'] },
     );
-    const eventArb = fc.record({ at: fc.integer(), kind: fc.constantFrom('node_down' as const, 'config_accepted' as const), text: fc.string({ maxLength: 40 }), node: fc.string({ maxLength: 10 }) }, { requiredKeys: ['at', 'kind', 'text'] });
+    const eventArb = fc.record(
+      {
+        at: fc.integer(),
+        kind: fc.constantFrom('node_down' as const, 'config_accepted' as const),
+        text: fc.string({ maxLength: 40 }),
+        node: fc.string({ maxLength: 10 }),
+      },
+      { requiredKeys: ['at', 'kind', 'text'] },
+    );
     fc.assert(
-      fc.property(fc.array(nodeArb, { maxLength: 8 }), fc.array(eventArb, { maxLength: 5 }), fc.double({ noNaN: true, noDefaultInfinity: true }), (nodes, events, now) => {
-        const data: StatusFileData = {
-          nodes: nodes.map((n) => {
-            const history = new NodeHistory();
-            for (const [at, outcome, r] of [...n.polls].sort((a, b) => a[0] - b[0])) history.add({ at, outcome, durationMs: at % 5000, reason: r });
-            return { name: n.name, history, status: n.status, since: n.since };
-          }),
-          events,
-        };
-        // The format as one JSON.stringify of the whole document (as the file was always written).
-        const whole = JSON.stringify({
-          version: 1,
-          savedAt: now,
-          nodes: data.nodes.map((n) => ({ name: n.name, head: n.history.head, count: n.history.count, fineId: n.history.fineId, coarseId: n.history.coarseId, firstAt: n.history.firstAt, data: Buffer.from(n.history.buf).toString('base64'), status: n.status, since: n.since })),
-          events,
-        });
-        expect([...statusFilePieces(data, now)].join('')).toBe(whole);
-      }),
+      fc.property(
+        fc.array(nodeArb, { maxLength: 8 }),
+        fc.array(eventArb, { maxLength: 5 }),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        (nodes, events, now) => {
+          const data: StatusFileData = {
+            nodes: nodes.map((n) => {
+              const history = new NodeHistory();
+              for (const [at, outcome, r] of [...n.polls].sort((a, b) => a[0] - b[0]))
+                history.add({ at, outcome, durationMs: at % 5000, reason: r });
+              return { name: n.name, history, status: n.status, since: n.since };
+            }),
+            events,
+          };
+          // The format as one JSON.stringify of the whole document (as the file was always written).
+          const whole = JSON.stringify({
+            version: 1,
+            savedAt: now,
+            nodes: data.nodes.map((n) => ({
+              name: n.name,
+              head: n.history.head,
+              count: n.history.count,
+              fineId: n.history.fineId,
+              coarseId: n.history.coarseId,
+              firstAt: n.history.firstAt,
+              data: Buffer.from(n.history.buf).toString('base64'),
+              status: n.status,
+              since: n.since,
+            })),
+            events,
+          });
+          expect([...statusFilePieces(data, now)].join('')).toBe(whole);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -129,10 +205,24 @@ describe('status file', () => {
     const path = join(dir, 'status-history.json');
     const nodes = Array.from({ length: 400 }, (_, i) => {
       const history = new NodeHistory();
-      for (let k = 0; k < (i % 130); k++) history.add({ at: 1e12 + k * 15_000, outcome: (i + k) % 7 === 0 ? 'down' : 'up', durationMs: k, reason: (i + k) % 7 === 0 ? { code: 'refused' } : { code: 'none' } });
-      return { name: `node-é-${i}`, history, status: i % 3 === 0 ? undefined : ('up' as const), since: i % 3 === 0 ? undefined : 1e12 + i };
+      for (let k = 0; k < i % 130; k++)
+        history.add({
+          at: 1e12 + k * 15_000,
+          outcome: (i + k) % 7 === 0 ? 'down' : 'up',
+          durationMs: k,
+          reason: (i + k) % 7 === 0 ? { code: 'refused' } : { code: 'none' },
+        });
+      return {
+        name: `node-é-${i}`,
+        history,
+        status: i % 3 === 0 ? undefined : ('up' as const),
+        since: i % 3 === 0 ? undefined : 1e12 + i,
+      };
     });
-    const data: StatusFileData = { nodes, events: [{ at: 1e12, kind: 'config_accepted', text: 'config accepted: 400 nodes' }] };
+    const data: StatusFileData = {
+      nodes,
+      events: [{ at: 1e12, kind: 'config_accepted', text: 'config accepted: 400 nodes' }],
+    };
     await writeStatusFile(path, data, 1e12 + 7);
     const text = await readFile(path, 'utf8');
     expect(text.length).toBeGreaterThan(2 * 256 * 1024); // several buffer fills

@@ -12,21 +12,45 @@ import { ROUND_SETTLE_MS, StatusService } from '../../src/status/service.js';
 import { target } from '../support/targets.js';
 
 const noBackoff = { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 };
-const ok = (data: ProbeData, at: number): ProbeResult => ({ kind: 'ok', probe: data.probe, startedAt: at, durationMs: 12, data, namespace: 'claw' });
+const ok = (data: ProbeData, at: number): ProbeResult => ({
+  kind: 'ok',
+  probe: data.probe,
+  startedAt: at,
+  durationMs: 12,
+  data,
+  namespace: 'claw',
+});
 const height = (value: number, at: number) => ok({ probe: 'blockNumber', value }, at);
-const health = (h: number, at: number) => ok({ probe: 'health', value: { status: 'ok', version: '0.5.8', height: h, lastBlockAgeSecs: 1, peerCount: 4 } }, at);
+const health = (h: number, at: number) =>
+  ok({ probe: 'health', value: { status: 'ok', version: '0.5.8', height: h, lastBlockAgeSecs: 1, peerCount: 4 } }, at);
 const proxy502 = (probe: ProbeName, at: number): ProbeResult => ({
-  kind: 'failed', probe, startedAt: at, durationMs: 8, reason: 'http_5xx', message: `GET /${probe}: HTTP 502`, httpStatus: 502,
+  kind: 'failed',
+  probe,
+  startedAt: at,
+  durationMs: 8,
+  reason: 'http_5xx',
+  message: `GET /${probe}: HTTP 502`,
+  httpStatus: 502,
   response: { method: `GET /${probe}`, status: 502, headers: { 'content-type': 'text/html' }, body: new Uint8Array() },
 });
 
 function fleet(names: string[], probes: ProbeName[]) {
   let now = 1_000_000;
-  const state = new FleetState(names.map((n) => target(n, { probes, intervalMs: 5000, timeoutMs: 2000 })), noBackoff);
+  const state = new FleetState(
+    names.map((n) => target(n, { probes, intervalMs: 5000, timeoutMs: 2000 })),
+    noBackoff,
+  );
   const lines: string[] = [];
-  const logger = { warn: (_o: unknown, m: string) => lines.push(`warn ${m}`), info: (_o: unknown, m: string) => lines.push(`info ${m}`) } as never;
+  const logger = {
+    warn: (_o: unknown, m: string) => lines.push(`warn ${m}`),
+    info: (_o: unknown, m: string) => lines.push(`info ${m}`),
+  } as never;
   const derived: string[] = [];
-  const board = new StatusBoard({ now: () => now, logger, derive: (input, at) => (derived.push(input.node.target.name), deriveNodeStatus(input, at)) });
+  const board = new StatusBoard({
+    now: () => now,
+    logger,
+    derive: (input, at) => (derived.push(input.node.target.name), deriveNodeStatus(input, at)),
+  });
   return {
     state,
     board,
@@ -113,7 +137,12 @@ describe('status board updates at fleet scale', () => {
     f.advance(1000);
     f.apply('a', height(1031, f.at()));
     expect(f.update()).toEqual(['a']);
-    expect(f.board.node('b')).toMatchObject({ status: 'degraded', text: '31 blocks behind the fleet', lagBlocks: 31, reasons: [{ code: 'behind', n: 31 }] });
+    expect(f.board.node('b')).toMatchObject({
+      status: 'degraded',
+      text: '31 blocks behind the fleet',
+      lagBlocks: 31,
+      reasons: [{ code: 'behind', n: 31 }],
+    });
     f.advance(1000);
     f.apply('b', height(1031, f.at()));
     expect(f.update()).toEqual(['b']);
@@ -130,7 +159,11 @@ describe('status board updates at fleet scale', () => {
     expect(f.board.node('a')).toMatchObject({ status: 'up', blockAgeSecs: 29 });
     f.advance(1000);
     expect(f.update()).toEqual(['a']);
-    expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'height unchanged for 30 s', blockAgeSecs: 30 });
+    expect(f.board.node('a')).toMatchObject({
+      status: 'degraded',
+      text: 'height unchanged for 30 s',
+      blockAgeSecs: 30,
+    });
     f.advance(1000); // from then on the words say the age
     expect(f.update()).toEqual(['a']);
     expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'height unchanged for 31 s' });
@@ -148,7 +181,10 @@ describe('status board updates at fleet scale', () => {
     expect(f.update()).toEqual(['a']);
     // Held back, the old failure still counts.
     expect(f.board.node('a')).toMatchObject({ status: 'degraded', text: 'validators failing: HTTP 502 from proxy' });
-    expect(f.board.node('a')!.probes.find((p) => p.probe === 'validators')).toMatchObject({ backingOff: true, nextCheckAt: t0 + 25_000 });
+    expect(f.board.node('a')!.probes.find((p) => p.probe === 'validators')).toMatchObject({
+      backingOff: true,
+      nextCheckAt: t0 + 25_000,
+    });
     f.advance(15_007);
     expect(f.update()).toEqual([]);
     f.advance(1); // t0 + 20,008: the pause is over, the failure belongs to an earlier round
@@ -162,8 +198,14 @@ describe('status board updates at fleet scale', () => {
     f.advance(1);
     expect(f.update()).toEqual([]);
     expect(f.board.node('a')).toMatchObject({ status: 'up', since: f.at() });
-    expect(f.board.node('a')!.probes.find((p) => p.probe === 'validators')).toMatchObject({ outcome: 'failing', backingOff: false });
-    expect(f.lines).toEqual(['warn a degraded: validators failing: HTTP 502 from proxy', 'info a healthy again after 29 s']);
+    expect(f.board.node('a')!.probes.find((p) => p.probe === 'validators')).toMatchObject({
+      outcome: 'failing',
+      backingOff: false,
+    });
+    expect(f.lines).toEqual([
+      'warn a degraded: validators failing: HTTP 502 from proxy',
+      'info a healthy again after 29 s',
+    ]);
   });
 
   it('shows down with "backing off" while every deciding probe is held back, and drops the tag when the pause ends', () => {
@@ -181,11 +223,27 @@ describe('status board updates at fleet scale', () => {
 
 // ---- The same histories on two boards: one updated incrementally, one deriving every node each time ----
 
-const PROBE_SETS: ProbeName[][] = [['blockNumber'], ['health', 'blockNumber', 'validators'], ['health', 'metrics'], ['metrics', 'miningStats']];
-const NODES = PROBE_SETS.map((probes, i) => target(`n${i}`, { probes, intervalMs: 5000, timeoutMs: 2000, network: i === 3 ? 'b' : 'a' }));
+const PROBE_SETS: ProbeName[][] = [
+  ['blockNumber'],
+  ['health', 'blockNumber', 'validators'],
+  ['health', 'metrics'],
+  ['metrics', 'miningStats'],
+];
+const NODES = PROBE_SETS.map((probes, i) =>
+  target(`n${i}`, { probes, intervalMs: 5000, timeoutMs: 2000, network: i === 3 ? 'b' : 'a' }),
+);
 
 type Step =
-  | { kind: 'result'; node: number; probe: number; outcome: 'ok' | 'failed' | 'unsupported'; behind: number; age: number | null; retryAfter: number | null; ago: number }
+  | {
+      kind: 'result';
+      node: number;
+      probe: number;
+      outcome: 'ok' | 'failed' | 'unsupported';
+      behind: number;
+      age: number | null;
+      retryAfter: number | null;
+      ago: number;
+    }
   | { kind: 'advance'; ms: number; blocks: number }
   | { kind: 'reload'; drop: number | null; move: number | null }
   | { kind: 'update' };
@@ -202,25 +260,49 @@ const steps = fc.array(
       retryAfter: fc.option(fc.nat(40)),
       ago: fc.nat(3000),
     }),
-    fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1, 250, 1000, 5000, 9000, 20_000, 31_000), blocks: fc.nat(4) }),
+    fc.record({
+      kind: fc.constant('advance' as const),
+      ms: fc.constantFrom(1, 250, 1000, 5000, 9000, 20_000, 31_000),
+      blocks: fc.nat(4),
+    }),
     fc.constant({ kind: 'update' as const }),
-    fc.record({ kind: fc.constant('reload' as const), drop: fc.option(fc.nat(NODES.length - 1)), move: fc.option(fc.nat(NODES.length - 1)) }),
+    fc.record({
+      kind: fc.constant('reload' as const),
+      drop: fc.option(fc.nat(NODES.length - 1)),
+      move: fc.option(fc.nat(NODES.length - 1)),
+    }),
   ),
   { minLength: 30, maxLength: 150 },
 );
 
 /** A reload: one node left out, one node moved to the other network (a new node to the fleet state). */
 function reloaded(s: Extract<Step, { kind: 'reload' }>) {
-  return NODES.filter((_, i) => i !== s.drop).map((t, i) => (i === s.move ? { ...t, network: t.network === 'a' ? 'b' : 'a' } : t));
+  return NODES.filter((_, i) => i !== s.drop).map((t, i) =>
+    i === s.move ? { ...t, network: t.network === 'a' ? 'b' : 'a' } : t,
+  );
 }
 
-function resultOf(s: Extract<Step, { kind: 'result' }>, probe: ProbeName, at: number, chainHeight: number): ProbeResult {
-  if (s.outcome === 'unsupported') return { kind: 'unsupported', probe, startedAt: at, durationMs: 3, message: 'not offered' };
+function resultOf(
+  s: Extract<Step, { kind: 'result' }>,
+  probe: ProbeName,
+  at: number,
+  chainHeight: number,
+): ProbeResult {
+  if (s.outcome === 'unsupported')
+    return { kind: 'unsupported', probe, startedAt: at, durationMs: 3, message: 'not offered' };
   if (s.outcome === 'failed') return proxy502(probe, at);
   const h = chainHeight - s.behind;
-  if (probe === 'health') return ok({ probe, value: { status: 'ok', height: h, lastBlockAgeSecs: s.age ?? undefined } }, at);
+  if (probe === 'health')
+    return ok({ probe, value: { status: 'ok', height: h, lastBlockAgeSecs: s.age ?? undefined } }, at);
   if (probe === 'blockNumber') return height(h, at);
-  if (probe === 'miningStats') return ok({ probe, value: { totalMiners: 1, activeMiners: 1, currentBlockReward: 1n, miningUpgradeHeight: 9, upgraded: false } }, at);
+  if (probe === 'miningStats')
+    return ok(
+      {
+        probe,
+        value: { totalMiners: 1, activeMiners: 1, currentBlockReward: 1n, miningUpgradeHeight: 9, upgraded: false },
+      },
+      at,
+    );
   return ok({ probe, value: [] }, at);
 }
 
@@ -249,7 +331,10 @@ describe('status board, incremental against deriving every node', () => {
         let chain = 5000;
         const sides = [0, 1].map(() => {
           const lines: string[] = [];
-          const logger = { warn: (_o: unknown, m: string) => lines.push(`warn ${m}`), info: (_o: unknown, m: string) => lines.push(`info ${m}`) } as never;
+          const logger = {
+            warn: (_o: unknown, m: string) => lines.push(`warn ${m}`),
+            info: (_o: unknown, m: string) => lines.push(`info ${m}`),
+          } as never;
           return { state: new FleetState(NODES, noBackoff), board: new StatusBoard({ now: () => now, logger }), lines };
         });
         const [inc, full] = sides as [(typeof sides)[0], (typeof sides)[0]];
@@ -299,7 +384,12 @@ describe('status service', () => {
       clock += cost; // what the update costs, on the service's cost clock
       return state;
     };
-    const service = new StatusService({ logger: { warn: () => undefined, info: () => undefined } as never, fleet, minIntervalMs: () => 5000, clock: () => clock });
+    const service = new StatusService({
+      logger: { warn: () => undefined, info: () => undefined } as never,
+      fleet,
+      minIntervalMs: () => 5000,
+      clock: () => clock,
+    });
     await service.open();
     service.refresh(); // 400 ms: the next one at most 10 s later (50 x 400 ms, capped at 10 s)
     vi.advanceTimersByTime(9_999);
@@ -327,7 +417,12 @@ describe('status service', () => {
       clock += 1;
       return state;
     };
-    const service = new StatusService({ logger: { warn: () => undefined, info: () => undefined } as never, fleet, minIntervalMs: () => 5000, clock: () => clock });
+    const service = new StatusService({
+      logger: { warn: () => undefined, info: () => undefined } as never,
+      fleet,
+      minIntervalMs: () => 5000,
+      clock: () => clock,
+    });
     await service.open();
     service.refresh();
     vi.advanceTimersByTime(3_000); // well past the cost-based gap (250 ms)

@@ -14,20 +14,35 @@ import { target } from '../support/targets.js';
 
 const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === '1';
 const skip = !chromiumAvailable() && !REQUIRE_BROWSER;
-if (skip) console.warn(`status pager browser test SKIPPED: chromium not found at ${CHROMIUM_PATH} (REQUIRE_BROWSER=1 makes this a failure)`);
+if (skip)
+  console.warn(
+    `status pager browser test SKIPPED: chromium not found at ${CHROMIUM_PATH} (REQUIRE_BROWSER=1 makes this a failure)`,
+  );
 
 const REFRESH_MS = 1000;
 const names = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'];
-const targets = (count: number) => names.slice(0, count).map((n) => target(n, { probes: ['blockNumber'], intervalMs: 5000, timeoutMs: 2000 }));
+const targets = (count: number) =>
+  names.slice(0, count).map((n) => target(n, { probes: ['blockNumber'], intervalMs: 5000, timeoutMs: 2000 }));
 const state = new FleetState(targets(7), { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 });
 const board = new StatusBoard({ now: () => Date.now() });
-const deps: StatusRouteDeps = { source: { board, now: () => Date.now(), refreshMs: REFRESH_MS, pageRows: 3 }, version: 'test', ready: () => true };
+const deps: StatusRouteDeps = {
+  source: { board, now: () => Date.now(), refreshMs: REFRESH_MS, pageRows: 3 },
+  version: 'test',
+  ready: () => true,
+};
 let server: Server;
 let url: string;
 
 beforeAll(async () => {
   for (const n of names) {
-    const r: ProbeResult = { kind: 'ok', probe: 'blockNumber', startedAt: Date.now(), durationMs: 5, data: { probe: 'blockNumber', value: 100 }, namespace: 'claw' };
+    const r: ProbeResult = {
+      kind: 'ok',
+      probe: 'blockNumber',
+      startedAt: Date.now(),
+      durationMs: 5,
+      data: { probe: 'blockNumber', value: 100 },
+      namespace: 'claw',
+    };
     state.apply(n, r);
     board.noteResult(n, r);
   }
@@ -59,13 +74,23 @@ describe.skipIf(skip)('fleet page pager in chromium', () => {
       expect(await pager.innerText()).toContain('nodes 4–6 of 7, worst first (page 2 of 3)');
       // Two nodes removed: 5 nodes make 2 pages; page 2 now holds 4-5.
       board.update((state.setTargets(targets(5)), state));
-      await page.waitForFunction(() => (globalThis as any).document.querySelector('nav.pager span').textContent.includes('of 5'), undefined, { timeout: 3 * REFRESH_MS + 5000 });
+      await page.waitForFunction(
+        () => (globalThis as any).document.querySelector('nav.pager span').textContent.includes('of 5'),
+        undefined,
+        { timeout: 3 * REFRESH_MS + 5000 },
+      );
       expect(await pager.innerText()).toMatch(/nodes 4–5 of 5, worst first \(page 2 of 2\)\s*« first\s*‹ previous$/);
       expect(await page.locator('#nodes tbody tr').count()).toBe(2);
       // Down to 3 nodes: page 2 is past the end; the refresh says so instead of an unexplained empty table.
       board.update((state.setTargets(targets(3)), state));
-      await page.waitForFunction(() => (globalThis as any).document.querySelector('nav.pager span').textContent.includes('no nodes'), undefined, { timeout: 3 * REFRESH_MS + 5000 });
-      expect(await pager.innerText()).toMatch(/^no nodes on this page: the fleet has 3 \(1 page\)\s*« first\s*‹ previous$/);
+      await page.waitForFunction(
+        () => (globalThis as any).document.querySelector('nav.pager span').textContent.includes('no nodes'),
+        undefined,
+        { timeout: 3 * REFRESH_MS + 5000 },
+      );
+      expect(await pager.innerText()).toMatch(
+        /^no nodes on this page: the fleet has 3 \(1 page\)\s*« first\s*‹ previous$/,
+      );
       expect(await page.locator('#nodes tbody tr').count()).toBe(0);
       await pager.locator('a', { hasText: 'previous' }).click();
       await page.waitForURL(url);

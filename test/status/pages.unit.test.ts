@@ -9,14 +9,35 @@ import { statusRoute, type StatusRouteDeps } from '../../src/status/routes.js';
 import { target } from '../support/targets.js';
 
 const NOW = 1_800_000_000_000;
-const ok = (height: number): ProbeResult => ({ kind: 'ok', probe: 'blockNumber', startedAt: NOW - 100, durationMs: 5, data: { probe: 'blockNumber', value: height }, namespace: 'claw' });
-const timeout: ProbeResult = { kind: 'failed', probe: 'blockNumber', startedAt: NOW - 100, durationMs: 2000, reason: 'timeout', message: 'timed out' };
+const ok = (height: number): ProbeResult => ({
+  kind: 'ok',
+  probe: 'blockNumber',
+  startedAt: NOW - 100,
+  durationMs: 5,
+  data: { probe: 'blockNumber', value: height },
+  namespace: 'claw',
+});
+const timeout: ProbeResult = {
+  kind: 'failed',
+  probe: 'blockNumber',
+  startedAt: NOW - 100,
+  durationMs: 2000,
+  reason: 'timeout',
+  message: 'timed out',
+};
 
 /** Seven nodes on two networks; b-2 and a-5 are down. */
 function deps(pageRows?: number): StatusRouteDeps {
   const names = ['a-1', 'b-2', 'a-3', 'b-4', 'a-5', 'b-6', 'a-7'];
   const state = new FleetState(
-    names.map((n) => target(n, { probes: ['blockNumber'], network: n.startsWith('a') ? 'alpha' : 'beta', intervalMs: 5000, timeoutMs: 2000 })),
+    names.map((n) =>
+      target(n, {
+        probes: ['blockNumber'],
+        network: n.startsWith('a') ? 'alpha' : 'beta',
+        intervalMs: 5000,
+        timeoutMs: 2000,
+      }),
+    ),
     { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 },
   );
   const board = new StatusBoard({ now: () => NOW });
@@ -26,10 +47,15 @@ function deps(pageRows?: number): StatusRouteDeps {
     board.noteResult(n, r);
   }
   board.update(state);
-  return { source: { board, now: () => NOW, refreshMs: 1000, ...(pageRows ? { pageRows } : {}) }, version: 'test', ready: () => true };
+  return {
+    source: { board, now: () => NOW, refreshMs: 1000, ...(pageRows ? { pageRows } : {}) },
+    version: 'test',
+    ready: () => true,
+  };
 }
 
-const rowsOf = (html: string) => [...html.matchAll(/<tr class="row-(\w+)" data-node="([^"]+)"/g)].map((m) => `${m[2]} ${m[1]}`);
+const rowsOf = (html: string) =>
+  [...html.matchAll(/<tr class="row-(\w+)" data-node="([^"]+)"/g)].map((m) => `${m[2]} ${m[1]}`);
 
 async function get(d: StatusRouteDeps, path: string) {
   const url = new URL(path, 'http://x');
@@ -53,8 +79,12 @@ describe('status pages in windows of the worst-first list', () => {
     expect(first.body).not.toContain('previous');
     expect(first.body).toContain('2 down · 0 degraded · 5 up');
     // Networks: every node counted, not only this page's.
-    expect(first.body).toContain('<tr><th scope="row">alpha</th><td class="n">3/4</td><td class="n">0</td><td class="n">1</td>');
-    expect(first.body).toContain('<tr><th scope="row">beta</th><td class="n">2/3</td><td class="n">0</td><td class="n">1</td>');
+    expect(first.body).toContain(
+      '<tr><th scope="row">alpha</th><td class="n">3/4</td><td class="n">0</td><td class="n">1</td>',
+    );
+    expect(first.body).toContain(
+      '<tr><th scope="row">beta</th><td class="n">2/3</td><td class="n">0</td><td class="n">1</td>',
+    );
     // The page script refreshes this window only.
     expect(first.body).toContain('data-api="api/v1/nodes?recent=30&#38;offset=0&#38;limit=3"');
 
@@ -74,8 +104,15 @@ describe('status pages in windows of the worst-first list', () => {
 
   it('gives the API windows of the same list, with the total and the whole summary', async () => {
     const d = deps();
-    const all = JSON.parse((await get(d, '/api/v1/nodes?recent=2')).body) as { nodes: Array<{ name: string; recent: unknown[] }> };
-    const window = JSON.parse((await get(d, '/api/v1/nodes?recent=2&offset=2&limit=3')).body) as { nodes: Array<{ name: string; recent: unknown[] }>; total: number; offset: number; summary: Record<string, number> };
+    const all = JSON.parse((await get(d, '/api/v1/nodes?recent=2')).body) as {
+      nodes: Array<{ name: string; recent: unknown[] }>;
+    };
+    const window = JSON.parse((await get(d, '/api/v1/nodes?recent=2&offset=2&limit=3')).body) as {
+      nodes: Array<{ name: string; recent: unknown[] }>;
+      total: number;
+      offset: number;
+      summary: Record<string, number>;
+    };
     expect(window.nodes).toEqual(all.nodes.slice(2, 5));
     expect(window).toMatchObject({ total: 7, offset: 2, summary: { down: 2, up: 5 } });
     // The networks count every node whatever the window: the page script rebuilds its Networks table from them.
@@ -90,9 +127,18 @@ describe('status pages in windows of the worst-first list', () => {
 
   it('refuses bad windows and pages clearly', async () => {
     const d = deps(3);
-    expect(await get(d, '/api/v1/nodes?limit=0')).toMatchObject({ status: 400, body: '{"error":"limit must be an integer of at least 1"}' });
-    expect(await get(d, '/api/v1/nodes?offset=-1')).toMatchObject({ status: 400, body: '{"error":"offset must be an integer of at least 0"}' });
-    expect(await get(d, '/api/v1/nodes?recent=1.5')).toMatchObject({ status: 400, body: '{"error":"recent must be an integer from 0 to 100"}' });
+    expect(await get(d, '/api/v1/nodes?limit=0')).toMatchObject({
+      status: 400,
+      body: '{"error":"limit must be an integer of at least 1"}',
+    });
+    expect(await get(d, '/api/v1/nodes?offset=-1')).toMatchObject({
+      status: 400,
+      body: '{"error":"offset must be an integer of at least 0"}',
+    });
+    expect(await get(d, '/api/v1/nodes?recent=1.5')).toMatchObject({
+      status: 400,
+      body: '{"error":"recent must be an integer from 0 to 100"}',
+    });
     const bad = await get(d, '/?page=abc');
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('page must be an integer of at least 1');

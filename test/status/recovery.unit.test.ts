@@ -7,11 +7,24 @@ import type { ProbeName, ProbeResult } from '../../src/domain.js';
 import { FleetState, recoveryWindowMs } from '../../src/state/fleetState.js';
 import { target } from '../support/targets.js';
 
-const failed = (probe: ProbeName, at: number, durationMs: number): ProbeResult => ({ kind: 'failed', probe, startedAt: at, durationMs, reason: 'http_5xx', message: 'HTTP 502', httpStatus: 502 });
+const failed = (probe: ProbeName, at: number, durationMs: number): ProbeResult => ({
+  kind: 'failed',
+  probe,
+  startedAt: at,
+  durationMs,
+  reason: 'http_5xx',
+  message: 'HTTP 502',
+  httpStatus: 502,
+});
 
 /** Tick times at which the probe ran while the node kept failing, over `ticks` ticks. */
 function runs(intervalMs: number, timeoutMs: number, jitter: number, probe: ProbeName, ticks: number): number[] {
-  const s = new FleetState([target('n', { intervalMs, timeoutMs })], { after: 2, maxFactor: 8, jitter, random: () => 1 });
+  const s = new FleetState([target('n', { intervalMs, timeoutMs })], {
+    after: 2,
+    maxFactor: 8,
+    jitter,
+    random: () => 1,
+  });
   const out: number[] = [];
   for (let k = 0; k < ticks; k++) {
     const at = k * intervalMs;
@@ -33,11 +46,18 @@ describe('backoff and recovery', () => {
 
   it('for any interval and timeout, a failing liveness probe runs again within the recovery window (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 500, max: 120_000 }), fc.double({ min: 0.01, max: 0.99, noNaN: true }), fc.double({ min: 0, max: 0.5, noNaN: true }), fc.constantFrom<ProbeName>('health', 'blockNumber'), (interval, t, jitter, probe) => {
-        const timeout = Math.floor(interval * t);
-        const xs = runs(interval, timeout, jitter, probe, 120);
-        for (let i = 1; i < xs.length; i++) expect(xs[i]! - xs[i - 1]!).toBeLessThanOrEqual(recoveryWindowMs(interval));
-      }),
+      fc.property(
+        fc.integer({ min: 500, max: 120_000 }),
+        fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        fc.constantFrom<ProbeName>('health', 'blockNumber'),
+        (interval, t, jitter, probe) => {
+          const timeout = Math.floor(interval * t);
+          const xs = runs(interval, timeout, jitter, probe, 120);
+          for (let i = 1; i < xs.length; i++)
+            expect(xs[i]! - xs[i - 1]!).toBeLessThanOrEqual(recoveryWindowMs(interval));
+        },
+      ),
       { numRuns: 300 },
     );
   });

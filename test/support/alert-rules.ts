@@ -130,8 +130,10 @@ export function inspectPromql(expr: string): PromqlInfo {
   const metrics = new Set<string>();
   tree.iterate({
     enter(node) {
-      if (node.type.isError) errors.push(`syntax error at offset ${node.from}: ${JSON.stringify(expr.slice(node.from, node.from + 20))}`);
-      if (node.name === 'Identifier' && node.node.parent?.name === 'VectorSelector') metrics.add(expr.slice(node.from, node.to));
+      if (node.type.isError)
+        errors.push(`syntax error at offset ${node.from}: ${JSON.stringify(expr.slice(node.from, node.from + 20))}`);
+      if (node.name === 'Identifier' && node.node.parent?.name === 'VectorSelector')
+        metrics.add(expr.slice(node.from, node.to));
       if (node.name === 'UnquotedLabelMatcher') {
         const m = /^__name__\s*=\s*"([^"]*)"$/.exec(expr.slice(node.from, node.to));
         if (m?.[1]) metrics.add(m[1]);

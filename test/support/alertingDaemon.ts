@@ -30,7 +30,15 @@ export function nodeDownToWebhook(dir: string, url: string): AlertingSettings {
     evaluationIntervalMs: 250,
     runbookBase: 'https://git.example.org/lfe/alerts/RUNBOOKS.md',
     rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 500, keepFiringForMs: 0 } }),
-    routing: { groupBy: ['alertname'], groupWaitMs: 200, groupIntervalMs: 1000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['hook'] },
+    routing: {
+      groupBy: ['alertname'],
+      groupWaitMs: 200,
+      groupIntervalMs: 1000,
+      repeatIntervalMs: 3_600_000,
+      sendResolved: true,
+      routes: [],
+      receivers: ['hook'],
+    },
     receivers: [{ name: 'hook', kind: 'webhook', url, headers: {}, timeoutMs: 5000 }],
     maintenance: [],
   };
@@ -47,11 +55,24 @@ export interface AlertingFleetOptions {
 }
 
 /** The nodes polled for health and blockNumber only (what node alerts need), evidence under `dir`. */
-export function alertingFleetConfig(nodes: ReadonlyArray<{ name: string; url: string }>, o: AlertingFleetOptions): ExporterConfig {
+export function alertingFleetConfig(
+  nodes: ReadonlyArray<{ name: string; url: string }>,
+  o: AlertingFleetOptions,
+): ExporterConfig {
   return {
     listen: { host: '127.0.0.1', port: 0 },
     polling: { concurrency: o.concurrency, maxResponseBytes: 1024 * 1024, maxUpstreamSeries: o.maxUpstreamSeries },
-    nodes: nodes.map((n) => ({ name: n.name, url: n.url, network: o.network, labels: {}, intervalMs: o.intervalMs, timeoutMs: o.timeoutMs, rpcNamespace: 'auto', probes: ['health', 'blockNumber'], headers: {} })),
+    nodes: nodes.map((n) => ({
+      name: n.name,
+      url: n.url,
+      network: o.network,
+      labels: {},
+      intervalMs: o.intervalMs,
+      timeoutMs: o.timeoutMs,
+      rpcNamespace: 'auto',
+      probes: ['health', 'blockNumber'],
+      headers: {},
+    })),
     networks: {},
     evidence: { dir: path.join(o.dir, 'evidence'), maxBytes: 1024 * 1024, maxAgeDays: 1 },
     alerting: o.alerting,
@@ -59,11 +80,19 @@ export function alertingFleetConfig(nodes: ReadonlyArray<{ name: string; url: st
 }
 
 /** A daemon running only the built-in alerting, its log (info and up, secrets scrubbed) kept as text. */
-export async function startAlertingDaemon(config: ExporterConfig, alerting: AlertingComponent = alertingComponent()): Promise<{ daemon: Daemon; log: () => string }> {
+export async function startAlertingDaemon(
+  config: ExporterConfig,
+  alerting: AlertingComponent = alertingComponent(),
+): Promise<{ daemon: Daemon; log: () => string }> {
   let text = '';
   const secrets = new Secrets();
   const destination = new Writable({ write: (chunk: Buffer, _e, cb) => ((text += chunk.toString()), cb()) });
-  const daemon = await startDaemon(config, { logger: createLogger({ level: 'info', destination, secrets }), secrets, defaultMetrics: false, components: [alerting] });
+  const daemon = await startDaemon(config, {
+    logger: createLogger({ level: 'info', destination, secrets }),
+    secrets,
+    defaultMetrics: false,
+    components: [alerting],
+  });
   return { daemon, log: () => text };
 }
 
@@ -78,7 +107,12 @@ export async function closeServer(server: Server | undefined): Promise<void> {
  * Tears down what an alerting test started, any part of which may be missing (set-up failed half
  * way): the daemon first, so it stops sending, then the fleet, the receiver and the directory.
  */
-export async function closeAlertingRig(rig: { daemon?: { close(): Promise<unknown> }; fleet?: { close(): Promise<unknown> }; receiver?: Server; dir?: string }): Promise<void> {
+export async function closeAlertingRig(rig: {
+  daemon?: { close(): Promise<unknown> };
+  fleet?: { close(): Promise<unknown> };
+  receiver?: Server;
+  dir?: string;
+}): Promise<void> {
   await rig.daemon?.close();
   await rig.fleet?.close();
   await closeServer(rig.receiver);
@@ -102,7 +136,9 @@ export interface Notified {
  * A webhook receiver on loopback: each POST's JSON body goes to `onBody`, which may return how
  * long to hold the answer (ms); the answer is 200. Other methods get 200 at once.
  */
-export async function startWebhook(onBody: (body: WebhookBody) => number | void): Promise<{ server: Server; url: string }> {
+export async function startWebhook(
+  onBody: (body: WebhookBody) => number | void,
+): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     if (req.method !== 'POST') return res.writeHead(200).end();
     let text = '';

@@ -7,12 +7,22 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { freePort, startProcess, type ManagedProcess } from './processes.js';
 
-export async function startAlertmanager(binary: string, dir: string, webhookUrl: string): Promise<{ url: string; process: ManagedProcess }> {
+export async function startAlertmanager(
+  binary: string,
+  dir: string,
+  webhookUrl: string,
+): Promise<{ url: string; process: ManagedProcess }> {
   const port = await freePort();
   writeFileSync(
     path.join(dir, 'alertmanager.yml'),
     stringify({
-      route: { receiver: 'test', group_by: ['alertname', 'node'], group_wait: '1s', group_interval: '1s', repeat_interval: '1h' },
+      route: {
+        receiver: 'test',
+        group_by: ['alertname', 'node'],
+        group_wait: '1s',
+        group_interval: '1s',
+        repeat_interval: '1h',
+      },
       receivers: [{ name: 'test', webhook_configs: [{ url: webhookUrl, send_resolved: true }] }],
     }),
   );

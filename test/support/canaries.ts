@@ -51,7 +51,11 @@ export function canaryForms(c: Canary): CanaryForm[] {
   // A secret cut in two (a bounded field truncated mid-secret) leaks its head or its tail.
   const random = RANDOM_RE.exec(c.value)?.[1];
   if (random) {
-    forms.push({ form: 'partial-head', text: c.value.slice(0, c.value.length - SUFFIX.length - random.length + 8), caseInsensitive: false });
+    forms.push({
+      form: 'partial-head',
+      text: c.value.slice(0, c.value.length - SUFFIX.length - random.length + 8),
+      caseInsensitive: false,
+    });
     forms.push({ form: 'partial-tail', text: random.slice(-8) + SUFFIX, caseInsensitive: false });
   }
   const enc = encodeURIComponent(c.value);

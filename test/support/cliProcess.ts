@@ -12,7 +12,8 @@ const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 /** Fails with a clear message when the CLI has not been built (`npm test` builds it first). */
 export function requireBuiltCli(): void {
-  if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run \`npm run build\` (npm test builds it) before this test`);
+  if (!existsSync(CLI_PATH))
+    throw new Error(`${CLI_PATH} is missing: run \`npm run build\` (npm test builds it) before this test`);
 }
 
 export interface CliResult {
@@ -47,7 +48,11 @@ export function trackChild(child: ChildProcess): void {
 }
 
 function spawnCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string }): Captured {
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   trackChild(child);
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -70,14 +75,23 @@ function spawnCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string 
       resolve({ code, signal, stdout: stdout(), stderr: stderr(), overflow: total > MAX_OUTPUT_BYTES });
     });
     child.once('error', (e) => {
-      resolve({ code: null, signal: null, stdout: stdout(), stderr: `${stderr()}\n[spawn error] ${e.message}`, overflow: false });
+      resolve({
+        code: null,
+        signal: null,
+        stdout: stdout(),
+        stderr: `${stderr()}\n[spawn error] ${e.message}`,
+        overflow: false,
+      });
     });
   });
   return { child, stdout, stderr, exited };
 }
 
 /** Runs the CLI to its exit (killed after timeoutMs, which shows as signal SIGKILL). */
-export async function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const run = spawnCli(args, opts);
   const timer = setTimeout(() => run.child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
   try {
@@ -125,7 +139,9 @@ export async function startDaemonProcess(
     const url = listeningUrl(run.stdout());
     if (url) return { url, stdout: run.stdout, stderr: run.stderr, stop };
     if (exitedEarly) {
-      throw new Error(`exporter exited (code ${exitedEarly.code}) before listening:\n${exitedEarly.stdout}\n${exitedEarly.stderr}`);
+      throw new Error(
+        `exporter exited (code ${exitedEarly.code}) before listening:\n${exitedEarly.stdout}\n${exitedEarly.stderr}`,
+      );
     }
     if (Date.now() > deadline) {
       const r = await stop(1_000);

@@ -50,11 +50,15 @@ export async function startExporter(
   env?: NodeJS.ProcessEnv,
 ): Promise<ExporterChild> {
   requireBuiltCli();
-  const child = spawn(process.execPath, [CLI, '--config', configPath, '--log-format', 'json', '--log-level', 'info', ...extraArgs], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(env ? { env } : {}),
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, '--config', configPath, '--log-format', 'json', '--log-level', 'info', ...extraArgs],
+    {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(env ? { env } : {}),
+    },
+  );
   trackChild(child);
   const lines: LogLine[] = [];
   let other = '';
@@ -84,16 +88,26 @@ export async function startExporter(
       resolve(exit);
     });
   });
-  const output = () => `--- exporter output ---\n${other}\n--- last log lines ---\n${lines.slice(-15).map((l) => JSON.stringify(l)).join('\n')}`;
+  const output = () =>
+    `--- exporter output ---\n${other}\n--- last log lines ---\n${lines
+      .slice(-15)
+      .map((l) => JSON.stringify(l))
+      .join('\n')}`;
 
   const waitForLog = (what: string, match: (l: LogLine) => boolean, limitMs = 15_000) =>
     new Promise<LogLine>((resolve, reject) => {
       const check = () => {
         const hit = lines.find(match);
         if (hit) return done(() => resolve(hit));
-        if (exit) return done(() => reject(new Error(`exporter exited (${JSON.stringify(exit)}) before logging ${what}\n${output()}`)));
+        if (exit)
+          return done(() =>
+            reject(new Error(`exporter exited (${JSON.stringify(exit)}) before logging ${what}\n${output()}`)),
+          );
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`timed out after ${limitMs} ms waiting for log: ${what}\n${output()}`))), limitMs);
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`timed out after ${limitMs} ms waiting for log: ${what}\n${output()}`))),
+        limitMs,
+      );
       const done = (fn: () => void) => {
         clearTimeout(timer);
         waiters.delete(check);
@@ -119,7 +133,10 @@ export async function startExporter(
     waitForLog,
     exited: (limitMs) =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`exporter still running after ${limitMs} ms\n${output()}`)), limitMs);
+        const timer = setTimeout(
+          () => reject(new Error(`exporter still running after ${limitMs} ms\n${output()}`)),
+          limitMs,
+        );
         void exitPromise.then((e) => {
           clearTimeout(timer);
           resolve(e);
@@ -166,12 +183,21 @@ export function sampleValue(text: string, name: string, labels: Record<string, s
 }
 
 /** Scrapes until `pick(text)` returns a value; bounded. On timeout the message quotes the last scrape's key lines. */
-export async function waitForMetrics<T>(url: string, what: string, pick: (text: string) => T | undefined, timeoutMs = 15_000, context?: () => string): Promise<T> {
+export async function waitForMetrics<T>(
+  url: string,
+  what: string,
+  pick: (text: string) => T | undefined,
+  timeoutMs = 15_000,
+  context?: () => string,
+): Promise<T> {
   let last = '';
   const excerpt = () =>
     last
       .split('\n')
-      .filter((l) => l.startsWith('ledger_node_up') || l.startsWith('ledger_exporter_config') || l.startsWith('ledger_evidence'))
+      .filter(
+        (l) =>
+          l.startsWith('ledger_node_up') || l.startsWith('ledger_exporter_config') || l.startsWith('ledger_evidence'),
+      )
       .join('\n');
   return waitFor(what, async () => pick((last = await scrapeText(url))), {
     timeoutMs,

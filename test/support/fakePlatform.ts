@@ -60,7 +60,9 @@ function record(req: http.IncomingMessage, into: RecordedRequest[]): void {
   into.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
 }
 
-export async function startFakePlatform(opts: { validKeys?: string[]; profile?: Record<string, unknown> } = {}): Promise<FakePlatform> {
+export async function startFakePlatform(
+  opts: { validKeys?: string[]; profile?: Record<string, unknown> } = {},
+): Promise<FakePlatform> {
   const foreignRequests: RecordedRequest[] = [];
   const foreignSrv = await listen((req, res) => {
     record(req, foreignRequests);
@@ -86,7 +88,9 @@ export async function startFakePlatform(opts: { validKeys?: string[]; profile?: 
         } else if (key && state.validKeys.has(key)) {
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(state.profile));
         } else {
-          res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"error":"invalid key"}');
+          res
+            .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
+            .end('{"error":"invalid key"}');
         }
         return;
       }

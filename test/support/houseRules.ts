@@ -81,7 +81,10 @@ function functionName(node: ts.Node, source: ts.SourceFile): string {
   if (named.name) return named.name.getText(source);
   if (ts.isConstructorDeclaration(node)) return 'constructor';
   const parent = node.parent;
-  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))) {
+  if (
+    parent &&
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+  ) {
     return parent.name.getText(source);
   }
   if (parent && ts.isCallExpression(parent)) return `(callback to ${parent.expression.getText(source).slice(0, 40)})`;
@@ -176,6 +179,10 @@ export function checkHouse(root: string, limits: { fileLines: number; functionLi
     graph.set(path, relativeImports(path, source));
   }
   report.cycles = importCycles(graph).map((group) => group.map((p) => relative(root, p)));
-  for (const [path, targets] of graph) report.imports.set(relative(root, path), targets.map((t) => relative(root, t)));
+  for (const [path, targets] of graph)
+    report.imports.set(
+      relative(root, path),
+      targets.map((t) => relative(root, t)),
+    );
   return report;
 }

@@ -53,8 +53,10 @@ export function brokenLinks(file: string, root: string): BrokenLink[] {
     if (!resolved.startsWith(root)) broken.push({ file: rel, link, why: 'leaves the repository' });
     else if (!existsSync(resolved)) broken.push({ file: rel, link, why: 'no such file' });
     else if (anchor !== undefined && anchor !== '') {
-      if (statSync(resolved).isDirectory() || !resolved.endsWith('.md')) broken.push({ file: rel, link, why: 'anchor into a file that is not Markdown' });
-      else if (!anchorsOf(readFileSync(resolved, 'utf8')).has(anchor)) broken.push({ file: rel, link, why: `no heading for #${anchor}` });
+      if (statSync(resolved).isDirectory() || !resolved.endsWith('.md'))
+        broken.push({ file: rel, link, why: 'anchor into a file that is not Markdown' });
+      else if (!anchorsOf(readFileSync(resolved, 'utf8')).has(anchor))
+        broken.push({ file: rel, link, why: `no heading for #${anchor}` });
     }
   }
   return broken;

@@ -24,7 +24,12 @@ function installExitHook(): void {
   });
 }
 
-export function startProcess(name: string, command: string, args: string[], opts: { cwd?: string } = {}): ManagedProcess {
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  opts: { cwd?: string } = {},
+): ManagedProcess {
   installExitHook();
   const child = spawn(command, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
@@ -90,7 +95,9 @@ export async function waitFor<T>(
     }
     if (Date.now() >= deadline) {
       const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      throw new Error(`timed out after ${opts.timeoutMs} ms waiting for ${what}${cause}${opts.context ? `\n${opts.context()}` : ''}`);
+      throw new Error(
+        `timed out after ${opts.timeoutMs} ms waiting for ${what}${cause}${opts.context ? `\n${opts.context()}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 250));
   }

@@ -14,7 +14,11 @@ export interface PrometheusSetup {
   alertmanagers?: string[];
 }
 
-export async function startPrometheus(binary: string, dir: string, setup: PrometheusSetup): Promise<{ url: string; process: ManagedProcess }> {
+export async function startPrometheus(
+  binary: string,
+  dir: string,
+  setup: PrometheusSetup,
+): Promise<{ url: string; process: ManagedProcess }> {
   const port = await freePort();
   const config = path.join(dir, 'prometheus.yml');
   writeFileSync(
@@ -22,8 +26,12 @@ export async function startPrometheus(binary: string, dir: string, setup: Promet
     stringify({
       global: { scrape_interval: '1s', scrape_timeout: '900ms', evaluation_interval: '1s' },
       rule_files: setup.ruleFiles ?? [],
-      ...(setup.alertmanagers ? { alerting: { alertmanagers: [{ static_configs: [{ targets: setup.alertmanagers }] }] } } : {}),
-      scrape_configs: [{ job_name: setup.job ?? 'ledger-fleet-exporter', static_configs: [{ targets: setup.targets }] }],
+      ...(setup.alertmanagers
+        ? { alerting: { alertmanagers: [{ static_configs: [{ targets: setup.alertmanagers }] }] } }
+        : {}),
+      scrape_configs: [
+        { job_name: setup.job ?? 'ledger-fleet-exporter', static_configs: [{ targets: setup.targets }] },
+      ],
     }),
   );
   const process = startProcess('prometheus', binary, [

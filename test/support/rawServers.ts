@@ -20,7 +20,12 @@ export interface RecordedRequest {
 }
 
 /** Called once the request body has been read (bounded). */
-export type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse, body: string, ctx: HandlerContext) => void;
+export type RawHandler = (
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: string,
+  ctx: HandlerContext,
+) => void;
 
 export interface HandlerContext {
   /** Registers a timer so close() can clear it. */
@@ -113,7 +118,13 @@ export interface NodeModel {
   height: number;
   version: string;
   validators: Array<{ address: string; stake: string; weight: number; agentScore: number }>;
-  mining: { totalMiners: number; activeMiners: number; currentBlockReward: string; miningUpgradeHeight: number; upgraded: boolean };
+  mining: {
+    totalMiners: number;
+    activeMiners: number;
+    currentBlockReward: string;
+    miningUpgradeHeight: number;
+    upgraded: boolean;
+  };
 }
 
 export function defaultModel(over: Partial<NodeModel> = {}): NodeModel {
@@ -125,7 +136,13 @@ export function defaultModel(over: Partial<NodeModel> = {}): NodeModel {
       { address: 'ab'.repeat(32), stake: '1234567890123456789012', weight: 60, agentScore: 71 },
       { address: 'cd'.repeat(32), stake: '5000000000000', weight: 40, agentScore: 55 },
     ],
-    mining: { totalMiners: 12, activeMiners: 9, currentBlockReward: '2000000000', miningUpgradeHeight: 10_000, upgraded: false },
+    mining: {
+      totalMiners: 12,
+      activeMiners: 9,
+      currentBlockReward: '2000000000',
+      miningUpgradeHeight: 10_000,
+      upgraded: false,
+    },
     ...over,
   };
 }
@@ -166,7 +183,8 @@ export function ledgerNode(model: NodeModel): RawHandler {
       });
     }
     if (req.method === 'GET' && req.url === '/metrics') {
-      const text = '# HELP block_height Current block height\n# TYPE block_height gauge\nblock_height ' + model.height + '\n';
+      const text =
+        '# HELP block_height Current block height\n# TYPE block_height gauge\nblock_height ' + model.height + '\n';
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(text);
       return;
     }
@@ -176,7 +194,13 @@ export function ledgerNode(model: NodeModel): RawHandler {
       const prefix = `${model.namespace}_`;
       const name = method.startsWith(prefix) ? method.slice(prefix.length) : undefined;
       const result =
-        name === 'blockNumber' ? model.height : name === 'getValidators' ? model.validators : name === 'getMiningStats' ? model.mining : undefined;
+        name === 'blockNumber'
+          ? model.height
+          : name === 'getValidators'
+            ? model.validators
+            : name === 'getMiningStats'
+              ? model.mining
+              : undefined;
       if (result === undefined) return methodNotFound(res, id, method);
       return sendJson(res, 200, { jsonrpc: '2.0', id, result });
     }
@@ -191,14 +215,27 @@ export function nginxBadGateway(): RawHandler {
   return (_req, res) => {
     const html =
       '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n';
-    res.writeHead(502, { server: 'nginx/1.24.0', 'content-type': 'text/html', 'content-length': Buffer.byteLength(html) }).end(html);
+    res
+      .writeHead(502, {
+        server: 'nginx/1.24.0',
+        'content-type': 'text/html',
+        'content-length': Buffer.byteLength(html),
+      })
+      .end(html);
   };
 }
 
 /** Answers every request with this status, content type and body. */
-export function fixed(status: number, contentType: string, body: string | Buffer, extraHeaders: Record<string, string> = {}): RawHandler {
+export function fixed(
+  status: number,
+  contentType: string,
+  body: string | Buffer,
+  extraHeaders: Record<string, string> = {},
+): RawHandler {
   return (_req, res) => {
-    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), ...extraHeaders }).end(body);
+    res
+      .writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), ...extraHeaders })
+      .end(body);
   };
 }
 
@@ -295,13 +332,31 @@ export function makeSelfSignedCert(): SelfSignedCert {
     execFileSync(
       'openssl',
       [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-        '-keyout', keyPath, '-out', certPath, '-days', '1',
-        '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        keyPath,
+        '-out',
+        certPath,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
       ],
       { stdio: 'ignore', timeout: 10_000 },
     );
-    return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      key: readFileSync(keyPath, 'utf8'),
+      cert: readFileSync(certPath, 'utf8'),
+      cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;

@@ -21,7 +21,10 @@ export interface RecordingProxy {
 const ECHOED = ['authorization', 'x-api-key', 'x-proxy-token'];
 const MAX_BODY = 1 << 20;
 
-export async function startRecordingProxy(target: string, opts: { echoCredentialsOn5xx?: boolean } = {}): Promise<RecordingProxy> {
+export async function startRecordingProxy(
+  target: string,
+  opts: { echoCredentialsOn5xx?: boolean } = {},
+): Promise<RecordingProxy> {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: false });
   const requests: ProxiedRequest[] = [];

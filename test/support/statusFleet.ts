@@ -50,7 +50,11 @@ export async function startStatusFleet(opts: { statusFile?: boolean } = {}): Pro
   });
   const logger = createLogger({ level: 'info', destination: sink });
   const start = async () => {
-    const status = statusComponent({ logger, version: 'test', file: opts.statusFile ? join(dir, 'status-history.json') : false });
+    const status = statusComponent({
+      logger,
+      version: 'test',
+      file: opts.statusFile ? join(dir, 'status-history.json') : false,
+    });
     const daemon = await startDaemon(config, { logger, defaultMetrics: false, components: [status] });
     return { daemon, status };
   };
@@ -77,7 +81,14 @@ export async function startStatusFleet(opts: { statusFile?: boolean } = {}): Pro
   };
   // The board refreshes at most every 250 ms or more (cost-based): wait until it has taken in every probe's first answer.
   const settled = () =>
-    out.daemon.ready() && out.status.board.nodes().length === 3 && out.status.board.nodes().every((n) => n.status !== 'unknown' && n.probes.every((p) => p.outcome !== 'pending'));
-  await waitFor('first poll round, statuses and evidence of the proxied node', async () => (settled() && (await out.daemon.evidence!.query({ node: 'test-proxy', limit: 1 })).length > 0 ? true : undefined), { timeoutMs: 20_000, intervalMs: 100 });
+    out.daemon.ready() &&
+    out.status.board.nodes().length === 3 &&
+    out.status.board.nodes().every((n) => n.status !== 'unknown' && n.probes.every((p) => p.outcome !== 'pending'));
+  await waitFor(
+    'first poll round, statuses and evidence of the proxied node',
+    async () =>
+      settled() && (await out.daemon.evidence!.query({ node: 'test-proxy', limit: 1 })).length > 0 ? true : undefined,
+    { timeoutMs: 20_000, intervalMs: 100 },
+  );
   return out;
 }

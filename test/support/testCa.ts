@@ -5,7 +5,8 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const openssl = (args: string[], cwd: string) => execFileSync('openssl', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+const openssl = (args: string[], cwd: string) =>
+  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 
 export interface Issued {
   cert: string;
@@ -16,7 +17,26 @@ export interface Issued {
 
 /** A self-signed CA valid for `days`; files `<name>.crt` and `<name>.key` in `dir`. */
 export function makeCa(dir: string, name: string, days: number): Issued {
-  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', String(days), '-subj', `/CN=${name}`], dir);
+  openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.crt`,
+      '-days',
+      String(days),
+      '-subj',
+      `/CN=${name}`,
+    ],
+    dir,
+  );
   return issued(dir, name);
 }
 
@@ -27,13 +47,52 @@ export const INTERMEDIATE_EXT = 'basicConstraints=critical,CA:true\nkeyUsage=cri
 
 /** A certificate signed by `ca` valid for `days`, with the given extensions. */
 export function issue(dir: string, ca: string, name: string, days: number, ext: string): Issued {
-  openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
+  openssl(
+    [
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.csr`,
+      '-subj',
+      `/CN=${name}`,
+    ],
+    dir,
+  );
   writeFileSync(join(dir, `${name}.ext`), ext);
-  openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.crt`, '-days', String(days), '-extfile', `${name}.ext`], dir);
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${ca}.crt`,
+      '-CAkey',
+      `${ca}.key`,
+      '-CAcreateserial',
+      '-out',
+      `${name}.crt`,
+      '-days',
+      String(days),
+      '-extfile',
+      `${name}.ext`,
+    ],
+    dir,
+  );
   return issued(dir, name);
 }
 
 function issued(dir: string, name: string): Issued {
   const cert = join(dir, `${name}.crt`);
-  return { cert, key: join(dir, `${name}.key`), notAfter: Math.floor(Date.parse(new X509Certificate(readFileSync(cert)).validTo) / 1000) };
+  return {
+    cert,
+    key: join(dir, `${name}.key`),
+    notAfter: Math.floor(Date.parse(new X509Certificate(readFileSync(cert)).validTo) / 1000),
+  };
 }

@@ -19,7 +19,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimFleet } from '../../src/sim/index.js';
 import { canaryForms, findCanaries, makeCanary, type Canary, type CanaryHit } from '../support/canaries.js';
-import { jsonLines, requireBuiltCli, runCli, startDaemonProcess, type CliResult, type DaemonProcess } from '../support/cliProcess.js';
+import {
+  jsonLines,
+  requireBuiltCli,
+  runCli,
+  startDaemonProcess,
+  type CliResult,
+  type DaemonProcess,
+} from '../support/cliProcess.js';
 import { startFakePlatform, type FakePlatform } from '../support/fakePlatform.js';
 import { sample } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';
@@ -83,9 +90,17 @@ ${opts.keyFile ? '  apiKeyFile: ./agent-key.txt' : '  apiKeyEnv: AGENT_API_KEY'}
 `;
 }
 
-const childEnv = (): NodeJS.ProcessEnv => ({ ...process.env, AGENT_API_KEY: C.envKey.value, NODE_TOKEN: C.headerEnv.value });
+const childEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  AGENT_API_KEY: C.envKey.value,
+  NODE_TOKEN: C.headerEnv.value,
+});
 
-async function get(d: DaemonProcess, path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+async function get(
+  d: DaemonProcess,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const res = await fetch(d.url + path, { headers, signal: AbortSignal.timeout(5_000) });
   return { status: res.status, text: await res.text() };
 }
@@ -109,7 +124,16 @@ async function evidenceCount(d: DaemonProcess, node: string): Promise<number> {
 
 /** Captures every HTTP surface of a running daemon. */
 async function captureEndpoints(d: DaemonProcess, run: string): Promise<void> {
-  for (const path of ['/metrics', '/', '/healthz', '/readyz', '/api/evidence?limit=1000', '/api/evidence?node=agent-platform&limit=1000', '/api/evidence?node=bad&limit=1000', '/api/evidence?node=good']) {
+  for (const path of [
+    '/metrics',
+    '/',
+    '/healthz',
+    '/readyz',
+    '/api/evidence?limit=1000',
+    '/api/evidence?node=agent-platform&limit=1000',
+    '/api/evidence?node=bad&limit=1000',
+    '/api/evidence?node=good',
+  ]) {
     const r = await get(d, path);
     keep(`${run} GET ${path} (HTTP ${r.status})`, r.text);
   }
@@ -153,7 +177,10 @@ beforeAll(async () => {
   goodProxy = await startRecordingProxy(fleet.node('good').url);
   badProxy = await startRecordingProxy(fleet.node('bad').url, { echoCredentialsOn5xx: true });
   // The profile carries the key back, as a careless platform might: it must not become a label.
-  platform = await startFakePlatform({ validKeys: [C.envKey.value], profile: { id: 'agent-7', name: 'Canary Agent', apiKey: C.envKey.value } });
+  platform = await startFakePlatform({
+    validKeys: [C.envKey.value],
+    profile: { id: 'agent-7', name: 'Canary Agent', apiKey: C.envKey.value },
+  });
   await writeFile(join(dir, 'header-token.txt'), `${C.headerFile.value}\n`);
   await writeFile(join(dir, 'agent-key.txt'), `${C.fileKey.value}\n`);
   await writeFile(join(dir, ENV_CONFIG), configText());
@@ -172,9 +199,20 @@ afterAll(async () => {
 describe('canary search', () => {
   it('finds a canary in raw, URL-encoded and base64 forms at any alignment (so a miss means absence)', () => {
     const c = makeCanary('self-test');
-    for (const [pre, post] of [['', ''], ['a', 'z'], ['ab', 'zz'], [`${NODE_USER}:`, '']]) {
+    for (const [pre, post] of [
+      ['', ''],
+      ['a', 'z'],
+      ['ab', 'zz'],
+      [`${NODE_USER}:`, ''],
+    ]) {
       const s = `${pre}${c.value}${post}`;
-      for (const encoded of [s, encodeURIComponent(s), encodeURIComponent(s).toLowerCase(), Buffer.from(s).toString('base64'), Buffer.from(s).toString('base64url')]) {
+      for (const encoded of [
+        s,
+        encodeURIComponent(s),
+        encodeURIComponent(s).toLowerCase(),
+        Buffer.from(s).toString('base64'),
+        Buffer.from(s).toString('base64url'),
+      ]) {
         expect(findCanaries('t', `..${encoded}..`, [c]).length, encoded).toBeGreaterThan(0);
       }
     }
@@ -182,13 +220,18 @@ describe('canary search', () => {
     expect(findCanaries('t', c.value.slice(0, 31), [c]).map((h) => h.form)).toEqual(['partial-head']);
     expect(findCanaries('t', c.value.slice(-13), [c]).map((h) => h.form)).toEqual(['partial-tail']);
     expect(findCanaries('t', 'Bearer [REDACTED] CNRY-self-test-', [c])).toEqual([]);
-    expect(canaryForms(c).map((f) => f.form)).toEqual(expect.arrayContaining(['raw', 'partial-head', 'partial-tail', 'url-encoded', 'base64', 'base64url']));
+    expect(canaryForms(c).map((f) => f.form)).toEqual(
+      expect.arrayContaining(['raw', 'partial-head', 'partial-tail', 'url-encoded', 'base64', 'base64url']),
+    );
   });
 });
 
 describe('the whole daemon keeps every secret confined', () => {
   it('run 1 (key from the environment): success, 401, 403, 5xx echoing the key, redirect to another origin, config reloads', async () => {
-    const d = await startDaemonProcess(['--config', join(dir, ENV_CONFIG), '--log-level', 'debug', '--log-format', 'json'], { env: childEnv(), cwd: dir });
+    const d = await startDaemonProcess(
+      ['--config', join(dir, ENV_CONFIG), '--log-level', 'debug', '--log-format', 'json'],
+      { env: childEnv(), cwd: dir },
+    );
     daemons.push(d);
 
     // Success: the key is accepted and the non-secret profile fields are exported.
@@ -216,7 +259,11 @@ describe('the whole daemon keeps every secret confined', () => {
     await waitMetric(d, 'ledger_agent_platform_key_valid{reason="forbidden"}', (v) => v === 0, 'key forbidden (403)');
     // 5xx whose body echoes the Authorization header: evidence is written.
     platform.mode = 'server_error';
-    await waitFor('agent platform evidence', async () => ((await evidenceCount(d, 'agent-platform')) > 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor(
+      'agent platform evidence',
+      async () => ((await evidenceCount(d, 'agent-platform')) > 0 ? true : undefined),
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
     // Redirect to another origin.
     platform.mode = 'redirect';
     await waitMetric(d, 'ledger_agent_platform_requests_total{class="3xx"}', (v) => v >= 2, 'redirects answered');
@@ -224,7 +271,10 @@ describe('the whole daemon keeps every secret confined', () => {
 
     // Nodes: the good one is up, the bad one (502 through an echoing proxy) has evidence.
     await waitMetric(d, 'ledger_node_up{node="good",network="main"}', (v) => v === 1, 'good node up');
-    await waitFor('node evidence', async () => ((await evidenceCount(d, 'bad')) > 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor('node evidence', async () => ((await evidenceCount(d, 'bad')) > 0 ? true : undefined), {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
 
     // Reload: a config with a syntax error on the password line is rejected (and logged)...
     const cfgPath = join(dir, ENV_CONFIG);
@@ -232,25 +282,35 @@ describe('the whole daemon keeps every secret confined', () => {
     const pwLine = original.split('\n').find((l) => l.includes('url: http://'))!;
     await writeFile(cfgPath, original.replace(pwLine, pwLine.replace('url: ', 'url: [')));
     const logged = (msg: string) => () => (jsonLines(d.stdout()).some((l) => l.msg === msg) ? true : undefined);
-    await waitFor('reload rejected', logged('configuration reload rejected; the running configuration stays'), { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor('reload rejected', logged('configuration reload rejected; the running configuration stays'), {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
     // ...then the good node's password, rotated in the file, is applied without a restart.
     await writeFile(cfgPath, configText({ goodPassword: C.urlPasswordRotated }));
     await waitFor('reload applied', logged('configuration applied'), { timeoutMs: 10_000, intervalMs: 100 });
     await waitFor(
       'the rotated node password in use',
-      () => (goodProxy.requests.some((r) => r.headers.authorization === basicOf(C.urlPasswordRotated)) ? true : undefined),
+      () =>
+        goodProxy.requests.some((r) => r.headers.authorization === basicOf(C.urlPasswordRotated)) ? true : undefined,
       { timeoutMs: 10_000, intervalMs: 100 },
     );
     await writeFile(cfgPath, original);
 
     // The echoed key reached our evidence and was scrubbed there (the 5xx path was exercised).
-    const agentEvidence = JSON.parse((await get(d, '/api/evidence?node=agent-platform')).text) as { records: Array<{ status: number; body: string }> };
+    const agentEvidence = JSON.parse((await get(d, '/api/evidence?node=agent-platform')).text) as {
+      records: Array<{ status: number; body: string }>;
+    };
     expect(agentEvidence.records[0]!.status).toBe(500);
     expect(agentEvidence.records[0]!.body).toContain('internal error while handling Bearer [REDACTED]');
-    const nodeEvidence = JSON.parse((await get(d, '/api/evidence?node=bad')).text) as { records: Array<{ status: number; body: string; headers: Record<string, string> }> };
+    const nodeEvidence = JSON.parse((await get(d, '/api/evidence?node=bad')).text) as {
+      records: Array<{ status: number; body: string; headers: Record<string, string> }>;
+    };
     expect(nodeEvidence.records[0]!.status).toBe(502);
     expect(nodeEvidence.records[0]!.headers.via).toBe('1.1 proxy (Basic [REDACTED])');
-    expect(nodeEvidence.records[0]!.body).toMatch(/proxy debug: authorization=.*REDACTED.*x-api-key=\[REDACTED\]; x-proxy-token=\[REDACTED\]/);
+    expect(nodeEvidence.records[0]!.body).toMatch(
+      /proxy debug: authorization=.*REDACTED.*x-api-key=\[REDACTED\]; x-proxy-token=\[REDACTED\]/,
+    );
 
     await captureEndpoints(d, 'run 1');
     const r = await d.stop();
@@ -258,7 +318,13 @@ describe('the whole daemon keeps every secret confined', () => {
 
     // The logs tell the story without the key: each outcome was logged.
     const msgs = jsonLines(r.stdout).map((l) => `${String(l.msg)} ${JSON.stringify(l.reason ?? '')}`);
-    for (const expected of ['agent platform key accepted ok', 'agent platform check not ok unauthorized', 'agent platform check not ok forbidden', 'agent platform check not ok server_error', 'agent platform check not ok redirect']) {
+    for (const expected of [
+      'agent platform key accepted ok',
+      'agent platform check not ok unauthorized',
+      'agent platform check not ok forbidden',
+      'agent platform check not ok server_error',
+      'agent platform check not ok redirect',
+    ]) {
       expect(msgs).toContain(expected);
     }
   }, 60_000);
@@ -278,11 +344,19 @@ describe('the whole daemon keeps every secret confined', () => {
     platform.validKeys.add(C.fileKey.value);
     platform.mode = 'auth';
     platform.profile = { id: 'agent-8', name: `Rotating Agent ${C.fileKey.value}` };
-    const d = await startDaemonProcess(['--config', join(dir, FILE_CONFIG), '--log-level', 'debug', '--log-format', 'json'], { env: childEnv(), cwd: dir });
+    const d = await startDaemonProcess(
+      ['--config', join(dir, FILE_CONFIG), '--log-level', 'debug', '--log-format', 'json'],
+      { env: childEnv(), cwd: dir },
+    );
     daemons.push(d);
     await waitMetric(d, 'ledger_agent_platform_key_valid{reason="ok"}', (v) => v === 1, 'file key accepted');
     // The profile echoed the file key: the label keeps the name, not the key.
-    expect(sample((await get(d, '/metrics')).text, 'ledger_agent_platform_info{id="agent-8",name="Rotating Agent [REDACTED]"}')).toBe(1);
+    expect(
+      sample(
+        (await get(d, '/metrics')).text,
+        'ledger_agent_platform_info{id="agent-8",name="Rotating Agent [REDACTED]"}',
+      ),
+    ).toBe(1);
 
     // Rotation as a secret mount does it: a new file renamed over the old one; the old key is revoked.
     platform.validKeys.clear();
@@ -292,17 +366,29 @@ describe('the whole daemon keeps every secret confined', () => {
     await rename(join(dir, 'agent-key.txt.new'), join(dir, 'agent-key.txt'));
     await waitFor(
       'a check with the rotated key',
-      () => (platform.requests.slice(before).some((r) => r.authorization === `Bearer ${C.rotatedKey.value}`) ? true : undefined),
+      () =>
+        platform.requests.slice(before).some((r) => r.authorization === `Bearer ${C.rotatedKey.value}`)
+          ? true
+          : undefined,
       { timeoutMs: 10_000, intervalMs: 100 },
     );
     const okBefore = sample((await get(d, '/metrics')).text, 'ledger_agent_platform_requests_total{class="2xx"}') ?? 0;
-    await waitMetric(d, 'ledger_agent_platform_requests_total{class="2xx"}', (v) => v > okBefore, 'rotated key accepted');
+    await waitMetric(
+      d,
+      'ledger_agent_platform_requests_total{class="2xx"}',
+      (v) => v > okBefore,
+      'rotated key accepted',
+    );
     await waitMetric(d, 'ledger_agent_platform_key_valid{reason="ok"}', (v) => v === 1, 'rotated key valid');
 
     // The rotated key echoed by a failing platform.
     const evBefore = await evidenceCount(d, 'agent-platform');
     platform.mode = 'server_error';
-    await waitFor('evidence with the rotated key echoed', async () => ((await evidenceCount(d, 'agent-platform')) > evBefore ? true : undefined), { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor(
+      'evidence with the rotated key echoed',
+      async () => ((await evidenceCount(d, 'agent-platform')) > evBefore ? true : undefined),
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
     platform.mode = 'auth';
 
     await captureEndpoints(d, 'run 2');
@@ -346,7 +432,7 @@ describe('the whole daemon keeps every secret confined', () => {
     const pwLine = text.split('\n').find((l) => l.includes('url: http://'))!;
     const broken: Array<[string, string]> = [
       // YAML syntax errors on the line that holds the URL password.
-      ['unclosed flow sequence on the url line', text.replace(pwLine, pwLine.replace('url: ', 'url: [')) ],
+      ['unclosed flow sequence on the url line', text.replace(pwLine, pwLine.replace('url: ', 'url: ['))],
       ['unclosed quote on the url line', text.replace(pwLine, pwLine.replace('url: ', 'url: "'))],
       ['mapping inside the url value', text.replace(pwLine, `${pwLine}: {`)],
       // The secret header line: syntax error after ${VAR} expansion would be a leak.
@@ -354,7 +440,10 @@ describe('the whole daemon keeps every secret confined', () => {
       // Schema errors on secret values: wrong type, an invalid URL carrying the password.
       ['header value of the wrong type', text.replace('x-api-key: ${NODE_TOKEN}', 'x-api-key: ["${NODE_TOKEN}"]')],
       ['invalid port in a URL with a password', text.replace(pwLine, pwLine.replace(/:(\d+)$/, ':99999$1'))],
-      ['URL with a password and a query', text.replace(pwLine, `${pwLine}/?token=${encodeURIComponent(C.urlPassword.value)}`)],
+      [
+        'URL with a password and a query',
+        text.replace(pwLine, `${pwLine}/?token=${encodeURIComponent(C.urlPassword.value)}`),
+      ],
     ];
     for (const [what, body] of broken) {
       expect(body, what).not.toBe(text);
@@ -398,7 +487,10 @@ describe('the whole daemon keeps every secret confined', () => {
     const env = childEnv();
     // evidence.dir below a regular file cannot be created.
     await writeFile(join(dir, 'crash-evidence.yaml'), configText({ evidenceDir: './header-token.txt/evidence' }));
-    const r1 = await runCli(['--config', join(dir, 'crash-evidence.yaml'), '--log-level', 'debug', '--log-format', 'json'], { env, cwd: dir });
+    const r1 = await runCli(
+      ['--config', join(dir, 'crash-evidence.yaml'), '--log-level', 'debug', '--log-format', 'json'],
+      { env, cwd: dir },
+    );
     expect(r1.code, r1.stdout + r1.stderr).not.toBe(0);
     expect(r1.signal).toBeNull();
     expect(r1.stdout + r1.stderr).toMatch(/evidence|ENOTDIR|EEXIST/i);
@@ -408,7 +500,19 @@ describe('the whole daemon keeps every secret confined', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     try {
       const port = (busy.address() as AddressInfo).port;
-      const r2 = await runCli(['--config', join(dir, ENV_CONFIG), '--listen', `127.0.0.1:${port}`, '--log-level', 'debug', '--log-format', 'json'], { env, cwd: dir });
+      const r2 = await runCli(
+        [
+          '--config',
+          join(dir, ENV_CONFIG),
+          '--listen',
+          `127.0.0.1:${port}`,
+          '--log-level',
+          'debug',
+          '--log-format',
+          'json',
+        ],
+        { env, cwd: dir },
+      );
       expect(r2.code, r2.stdout + r2.stderr).not.toBe(0);
       expect(r2.signal).toBeNull();
       expect(r2.stdout + r2.stderr).toMatch(/EADDRINUSE/);
@@ -440,7 +544,13 @@ describe('the whole daemon keeps every secret confined', () => {
   it('no output holds any canary, raw, URL-encoded or base64', () => {
     // The search covered real content from every kind of output.
     const names = outputs.map((o) => o.name);
-    for (const kind of ['run 1 daemon stdout', 'run 2 daemon stdout', 'run 1 GET /metrics (HTTP 200)', 'run 1 GET / (HTTP 200)', 'run 2 GET /api/evidence?limit=1000 (HTTP 200)']) {
+    for (const kind of [
+      'run 1 daemon stdout',
+      'run 2 daemon stdout',
+      'run 1 GET /metrics (HTTP 200)',
+      'run 1 GET / (HTTP 200)',
+      'run 2 GET /api/evidence?limit=1000 (HTTP 200)',
+    ]) {
       expect(names).toContain(kind);
       expect(outputs.find((o) => o.name === kind)!.text.length, kind).toBeGreaterThan(100);
     }

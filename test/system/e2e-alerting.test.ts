@@ -55,7 +55,12 @@ describe.skipIf(tools.skip)(`alerting end to end with Debian prometheus and aler
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-e2e-alerting-'));
 
     fleet = await SimFleet.start(
-      ['e2e-val-1', VICTIM, 'e2e-val-3'].map((name) => ({ name, network: NETWORK, build: 'current' as const, peers: 5 })),
+      ['e2e-val-1', VICTIM, 'e2e-val-3'].map((name) => ({
+        name,
+        network: NETWORK,
+        build: 'current' as const,
+        peers: 5,
+      })),
       { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
     );
 
@@ -134,55 +139,71 @@ describe.skipIf(tools.skip)(`alerting end to end with Debian prometheus and aler
     );
     return body.data.result;
   };
-  const promAlerts = async () => (await getJson<{ data: { alerts: PromAlert[] } }>(`${promUrl}/api/v1/alerts`)).data.alerts;
+  const promAlerts = async () =>
+    (await getJson<{ data: { alerts: PromAlert[] } }>(`${promUrl}/api/v1/alerts`)).data.alerts;
   const nodeDownFor = <A extends { labels: Record<string, string> }>(alerts: A[]): A | undefined =>
     alerts.find((a) => a.labels.alertname === 'LedgerNodeDown' && a.labels.node === VICTIM);
 
-  it('a killed node fires LedgerNodeDown to the receiver, and its revival resolves it', { timeout: 4 * WAIT_MS }, async () => {
-    // The whole fleet is scraped and up before anything breaks.
-    await waitFor(
-      'all three nodes up in Prometheus',
-      async () => ((await promQuery(`ledger_node_up{job="${JOB}", network="${NETWORK}"} == 1`)).length === 3 ? true : undefined),
-      { timeoutMs: WAIT_MS, context: childOutput },
-    );
-    expect(nodeDownFor(await promAlerts())).toBeUndefined();
+  it(
+    'a killed node fires LedgerNodeDown to the receiver, and its revival resolves it',
+    { timeout: 4 * WAIT_MS },
+    async () => {
+      // The whole fleet is scraped and up before anything breaks.
+      await waitFor(
+        'all three nodes up in Prometheus',
+        async () =>
+          (await promQuery(`ledger_node_up{job="${JOB}", network="${NETWORK}"} == 1`)).length === 3 ? true : undefined,
+        { timeoutMs: WAIT_MS, context: childOutput },
+      );
+      expect(nodeDownFor(await promAlerts())).toBeUndefined();
 
-    await fleet!.node(VICTIM).kill();
+      await fleet!.node(VICTIM).kill();
 
-    const firing = await waitFor(
-      'LedgerNodeDown firing in Prometheus',
-      async () => {
-        const alert = nodeDownFor(await promAlerts());
-        return alert?.state === 'firing' ? alert : undefined;
-      },
-      { timeoutMs: WAIT_MS, context: childOutput },
-    );
-    // Only the node's identity: the labels the built-in engine gives it, nothing of the scrape target.
-    expect(firing.labels).toEqual({ alertname: 'LedgerNodeDown', severity: 'critical', node: VICTIM, network: NETWORK });
-    expect(firing.annotations.runbook_url).toMatch(/RUNBOOKS\.md#ledgernodedown$/);
-    expect(firing.annotations.summary).toContain(VICTIM);
-    // The healthy nodes stay quiet.
-    expect((await promAlerts()).filter((a) => a.labels.alertname === 'LedgerNodeDown').map((a) => a.labels.node)).toEqual([VICTIM]);
+      const firing = await waitFor(
+        'LedgerNodeDown firing in Prometheus',
+        async () => {
+          const alert = nodeDownFor(await promAlerts());
+          return alert?.state === 'firing' ? alert : undefined;
+        },
+        { timeoutMs: WAIT_MS, context: childOutput },
+      );
+      // Only the node's identity: the labels the built-in engine gives it, nothing of the scrape target.
+      expect(firing.labels).toEqual({
+        alertname: 'LedgerNodeDown',
+        severity: 'critical',
+        node: VICTIM,
+        network: NETWORK,
+      });
+      expect(firing.annotations.runbook_url).toMatch(/RUNBOOKS\.md#ledgernodedown$/);
+      expect(firing.annotations.summary).toContain(VICTIM);
+      // The healthy nodes stay quiet.
+      expect(
+        (await promAlerts()).filter((a) => a.labels.alertname === 'LedgerNodeDown').map((a) => a.labels.node),
+      ).toEqual([VICTIM]);
 
-    const notified = await waitFor(
-      'a firing LedgerNodeDown notification at the webhook receiver',
-      () => received.map((m) => nodeDownFor(m.alerts)).find((a) => a?.status === 'firing'),
-      { timeoutMs: WAIT_MS, context: childOutput },
-    );
-    expect(notified.labels).toMatchObject({ severity: 'critical', node: VICTIM, network: NETWORK });
-    expect(notified.annotations.description).toContain(VICTIM);
+      const notified = await waitFor(
+        'a firing LedgerNodeDown notification at the webhook receiver',
+        () => received.map((m) => nodeDownFor(m.alerts)).find((a) => a?.status === 'firing'),
+        { timeoutMs: WAIT_MS, context: childOutput },
+      );
+      expect(notified.labels).toMatchObject({ severity: 'critical', node: VICTIM, network: NETWORK });
+      expect(notified.annotations.description).toContain(VICTIM);
 
-    await fleet!.node(VICTIM).revive();
+      await fleet!.node(VICTIM).revive();
 
-    await waitFor(
-      'a resolved LedgerNodeDown notification at the webhook receiver',
-      () => received.map((m) => nodeDownFor(m.alerts)).find((a) => a?.status === 'resolved'),
-      { timeoutMs: WAIT_MS, context: childOutput },
-    );
-    await waitFor('LedgerNodeDown gone from Prometheus', async () => (nodeDownFor(await promAlerts()) ? undefined : true), {
-      timeoutMs: WAIT_MS,
-      context: childOutput,
-    });
-  });
+      await waitFor(
+        'a resolved LedgerNodeDown notification at the webhook receiver',
+        () => received.map((m) => nodeDownFor(m.alerts)).find((a) => a?.status === 'resolved'),
+        { timeoutMs: WAIT_MS, context: childOutput },
+      );
+      await waitFor(
+        'LedgerNodeDown gone from Prometheus',
+        async () => (nodeDownFor(await promAlerts()) ? undefined : true),
+        {
+          timeoutMs: WAIT_MS,
+          context: childOutput,
+        },
+      );
+    },
+  );
 });
-

@@ -44,7 +44,10 @@ describe.skipIf(tools.skip)(`built-in alerting to Debian prometheus-alertmanager
     const am = await startAlertmanager(alertmanager, dir, hookUrl);
     amUrl = am.url;
     children.push(am.process);
-    await waitFor(`${amUrl}/-/ready`, async () => ((await fetch(`${amUrl}/-/ready`)).ok ? true : undefined), { timeoutMs: WAIT_MS, context: childOutput });
+    await waitFor(`${amUrl}/-/ready`, async () => ((await fetch(`${amUrl}/-/ready`)).ok ? true : undefined), {
+      timeoutMs: WAIT_MS,
+      context: childOutput,
+    });
 
     const config = alertingFleetConfig(fleet.nodes, {
       dir,
@@ -58,12 +61,26 @@ describe.skipIf(tools.skip)(`built-in alerting to Debian prometheus-alertmanager
         evaluationIntervalMs: 250,
         runbookBase: 'alerts/RUNBOOKS.md',
         rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 1000, keepFiringForMs: 0 } }),
-        routing: { groupBy: ['alertname', 'network'], groupWaitMs: 0, groupIntervalMs: 1000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['am'] },
-        receivers: [{ name: 'am', kind: 'alertmanager', urls: [amUrl], bearerToken: { value: AM_TOKEN }, timeoutMs: 2000 }],
+        routing: {
+          groupBy: ['alertname', 'network'],
+          groupWaitMs: 0,
+          groupIntervalMs: 1000,
+          repeatIntervalMs: 3_600_000,
+          sendResolved: true,
+          routes: [],
+          receivers: ['am'],
+        },
+        receivers: [
+          { name: 'am', kind: 'alertmanager', urls: [amUrl], bearerToken: { value: AM_TOKEN }, timeoutMs: 2000 },
+        ],
         maintenance: [],
       },
     });
-    daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), defaultMetrics: false, components: [alertingComponent()] });
+    daemon = await startDaemon(config, {
+      logger: createLogger({ level: 'silent' }),
+      defaultMetrics: false,
+      components: [alertingComponent()],
+    });
   }, 2 * WAIT_MS);
 
   afterAll(async () => {
@@ -72,29 +89,56 @@ describe.skipIf(tools.skip)(`built-in alerting to Debian prometheus-alertmanager
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  type AmAlert = { labels: Record<string, string>; annotations: Record<string, string>; status: { state: string }; endsAt: string };
+  type AmAlert = {
+    labels: Record<string, string>;
+    annotations: Record<string, string>;
+    status: { state: string };
+    endsAt: string;
+  };
   const amAlerts = async () => getJson<AmAlert[]>(`${amUrl}/api/v2/alerts?active=true`);
-  const ours = <A extends { labels: Record<string, string> }>(list: A[]) => list.find((a) => a.labels.alertname === 'LedgerNodeDown' && a.labels.node === VICTIM);
+  const ours = <A extends { labels: Record<string, string> }>(list: A[]) =>
+    list.find((a) => a.labels.alertname === 'LedgerNodeDown' && a.labels.node === VICTIM);
 
-  it('a killed node appears in Alertmanager and reaches its webhook; the revival resolves it there', { timeout: 4 * WAIT_MS }, async () => {
-    await waitFor('first poll round', () => (daemon!.ready() ? true : undefined), { timeoutMs: WAIT_MS });
-    expect(ours(await amAlerts())).toBeUndefined();
-    await fleet!.node(VICTIM).kill();
+  it(
+    'a killed node appears in Alertmanager and reaches its webhook; the revival resolves it there',
+    { timeout: 4 * WAIT_MS },
+    async () => {
+      await waitFor('first poll round', () => (daemon!.ready() ? true : undefined), { timeoutMs: WAIT_MS });
+      expect(ours(await amAlerts())).toBeUndefined();
+      await fleet!.node(VICTIM).kill();
 
-    const inAm = await waitFor('LedgerNodeDown in Alertmanager', async () => ours(await amAlerts()), { timeoutMs: WAIT_MS, context: childOutput });
-    expect(inAm.labels).toEqual({ alertname: 'LedgerNodeDown', severity: 'critical', node: VICTIM, network: NETWORK });
-    expect(inAm.status.state).toBe('active');
-    expect(inAm.annotations.summary).toBe(`Ledger node ${VICTIM} (${NETWORK}) is down`);
-    // Pushed as Prometheus does: valid for about 4 minutes unless re-sent.
-    const validFor = Date.parse(inAm.endsAt) - Date.now();
-    expect(validFor).toBeGreaterThan(3 * 60_000);
-    expect(validFor).toBeLessThanOrEqual(4 * 60_000 + 5_000);
+      const inAm = await waitFor('LedgerNodeDown in Alertmanager', async () => ours(await amAlerts()), {
+        timeoutMs: WAIT_MS,
+        context: childOutput,
+      });
+      expect(inAm.labels).toEqual({
+        alertname: 'LedgerNodeDown',
+        severity: 'critical',
+        node: VICTIM,
+        network: NETWORK,
+      });
+      expect(inAm.status.state).toBe('active');
+      expect(inAm.annotations.summary).toBe(`Ledger node ${VICTIM} (${NETWORK}) is down`);
+      // Pushed as Prometheus does: valid for about 4 minutes unless re-sent.
+      const validFor = Date.parse(inAm.endsAt) - Date.now();
+      expect(validFor).toBeGreaterThan(3 * 60_000);
+      expect(validFor).toBeLessThanOrEqual(4 * 60_000 + 5_000);
 
-    const firing = await waitFor('firing at the webhook', () => received.find((m) => m.status === 'firing' && ours(m.alerts)), { timeoutMs: WAIT_MS, context: childOutput });
-    expect(ours(firing.alerts)!.annotations.runbook_url).toBe('alerts/RUNBOOKS.md#ledgernodedown');
+      const firing = await waitFor(
+        'firing at the webhook',
+        () => received.find((m) => m.status === 'firing' && ours(m.alerts)),
+        { timeoutMs: WAIT_MS, context: childOutput },
+      );
+      expect(ours(firing.alerts)!.annotations.runbook_url).toBe('alerts/RUNBOOKS.md#ledgernodedown');
 
-    await fleet!.node(VICTIM).revive();
-    await waitFor('resolved at the webhook', () => received.find((m) => m.status === 'resolved' && ours(m.alerts)), { timeoutMs: WAIT_MS, context: childOutput });
-    await waitFor('gone from the active alerts', async () => (ours(await amAlerts()) ? undefined : true), { timeoutMs: WAIT_MS });
-  });
+      await fleet!.node(VICTIM).revive();
+      await waitFor('resolved at the webhook', () => received.find((m) => m.status === 'resolved' && ours(m.alerts)), {
+        timeoutMs: WAIT_MS,
+        context: childOutput,
+      });
+      await waitFor('gone from the active alerts', async () => (ours(await amAlerts()) ? undefined : true), {
+        timeoutMs: WAIT_MS,
+      });
+    },
+  );
 });

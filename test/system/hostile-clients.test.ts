@@ -25,13 +25,33 @@ let dir: string;
 let daemon: Daemon;
 
 function line(node: string, attempt: number, at: Date): Buffer {
-  const input = { node, network: 'main', url: 'http://127.0.0.1:1', probe: 'health', method: 'GET /health', status: 503, durationMs: 1, attempt, headers: {}, body: Buffer.from('x'.repeat(3000)), runnerStatus: { consecutiveFailures: 1, lastSuccess: null } };
+  const input = {
+    node,
+    network: 'main',
+    url: 'http://127.0.0.1:1',
+    probe: 'health',
+    method: 'GET /health',
+    status: 503,
+    durationMs: 1,
+    attempt,
+    headers: {},
+    body: Buffer.from('x'.repeat(3000)),
+    runnerStatus: { consecutiveFailures: 1, lastSuccess: null },
+  };
   return serializeRecord(buildEvidenceRecord(input, { hostname: 'h', version: 'v' }, at));
 }
 
-async function get(path: string): Promise<{ status: number; retryAfter?: string; body: { records?: Array<{ node: string; attempt: number }>; partial?: boolean; error?: string } }> {
+async function get(path: string): Promise<{
+  status: number;
+  retryAfter?: string;
+  body: { records?: Array<{ node: string; attempt: number }>; partial?: boolean; error?: string };
+}> {
   const res = await request(daemon.url + path);
-  return { status: res.statusCode, retryAfter: res.headers['retry-after'] as string | undefined, body: (await res.body.json()) as never };
+  return {
+    status: res.statusCode,
+    retryAfter: res.headers['retry-after'] as string | undefined,
+    body: (await res.body.json()) as never,
+  };
 }
 
 beforeAll(async () => {
@@ -63,7 +83,11 @@ beforeAll(async () => {
   };
   const sink = new Writable({ write: (_c, _e, cb) => cb() });
   const logger = createLogger({ level: 'silent', destination: sink });
-  daemon = await startDaemon(config, { logger, defaultMetrics: false, components: [statusComponent({ logger, version: 'test', file: false })] });
+  daemon = await startDaemon(config, {
+    logger,
+    defaultMetrics: false,
+    components: [statusComponent({ logger, version: 'test', file: false })],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -94,7 +118,9 @@ describe('/api/evidence under hostile queries', () => {
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
     const refused = answers.filter((a) => a.status === 429);
     expect(refused.length).toBeGreaterThanOrEqual(1);
-    expect(refused.every((a) => a.retryAfter === '1' && /too many evidence queries/.test(a.body.error ?? ''))).toBe(true);
+    expect(refused.every((a) => a.retryAfter === '1' && /too many evidence queries/.test(a.body.error ?? ''))).toBe(
+      true,
+    );
     // Once they are done, queries are served again.
     expect((await get('/api/evidence?node=recent&limit=1')).status).toBe(200);
   });
@@ -113,7 +139,10 @@ describe('/api/evidence under hostile queries', () => {
       return { status: res.statusCode, text: await res.body.text() };
     };
     const query = () => get('/api/evidence?node=absent&limit=1000');
-    const [queries, views] = await Promise.all([Promise.all([query(), query()]), Promise.all([pages(), pages(), pages(), pages()])]);
+    const [queries, views] = await Promise.all([
+      Promise.all([query(), query()]),
+      Promise.all([pages(), pages(), pages(), pages()]),
+    ]);
     expect(queries.every((q) => q.status === 200 || q.status === 429)).toBe(true);
     expect(views.map((v) => v.status)).toEqual([200, 200, 200, 200]);
     expect(views.filter((v) => v.text.includes('Evidence busy')).length).toBeGreaterThanOrEqual(1);
@@ -129,7 +158,9 @@ describe('connections that never send a byte (finding 5)', () => {
     const closed = sockets.map((s) => new Promise<number>((resolve) => s.once('close', () => resolve(Date.now()))));
     const opened = Date.now();
     // Bounded: each socket either closes or the wait ends at twice the header timeout.
-    const deadline = new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 2 * DEFAULT_HTTP_LIMITS.headersTimeoutMs).unref());
+    const deadline = new Promise<'open'>((resolve) =>
+      setTimeout(() => resolve('open'), 2 * DEFAULT_HTTP_LIMITS.headersTimeoutMs).unref(),
+    );
     const results = await Promise.all(closed.map((c) => Promise.race([c, deadline])));
     for (const s of sockets) s.destroy();
     expect(results.every((r) => r !== 'open')).toBe(true);

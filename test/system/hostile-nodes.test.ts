@@ -35,42 +35,71 @@ function nodeWith(metrics: (req: Parameters<RawHandler>[0]) => string, model = d
 
 let helpPolls = 0;
 const flood = Array.from({ length: FLOOD_SERIES }, (_, i) => `flood{i="${i}"} 1`).join('\n') + '\nmalformed{ 1\n';
-const emptyFamilies = Array.from({ length: 50_000 }, (_, i) => `# HELP e${i} only headers\n# TYPE e${i} gauge`).join('\n') + '\nlast 1\n';
-const manyValidators = Array.from({ length: 100_000 }, (_, i) => ({ address: i.toString(16).padStart(64, '0'), stake: '1000000000', weight: 1, agentScore: 1 }));
+const emptyFamilies =
+  Array.from({ length: 50_000 }, (_, i) => `# HELP e${i} only headers\n# TYPE e${i} gauge`).join('\n') + '\nlast 1\n';
+const manyValidators = Array.from({ length: 100_000 }, (_, i) => ({
+  address: i.toString(16).padStart(64, '0'),
+  stake: '1000000000',
+  weight: 1,
+  agentScore: 1,
+}));
 
-const handlers: Record<string, { network: string; handler: RawHandler; over?: (url: string) => Partial<NodeTarget> }> = {
-  // 1: ~1 MB of HELP, different on every poll.
-  help: { network: 'main', handler: nodeWith(() => `# HELP churn ${String(++helpPolls).padEnd(HELP_CHARS, 'h')}\n# TYPE churn gauge\nchurn 1\n`) },
-  // 3: a histogram on one node, its sample names as families on the next.
-  hist: { network: 'main', handler: nodeWith(() => '# TYPE h histogram\nh_bucket{le="1"} 1\nh_bucket{le="+Inf"} 2\nh_sum 3\nh_count 2\n# TYPE ok gauge\nok 1\n') },
-  clash: { network: 'main', handler: nodeWith(() => '# TYPE h_count gauge\nh_count 5\n# TYPE h_sum counter\nh_sum 7\n# TYPE fine gauge\nfine 1\n') },
-  // 4: labels that Prometheus's renaming would merge into one series.
-  rename: { network: 'main', handler: nodeWith(() => 'x{node="a"} 1\nx{exported_node="a"} 2\n') },
-  // 6: a node echoing our request headers into its own labels and HELP.
-  echo: {
-    network: 'main',
-    handler: nodeWith((req) => `# HELP plain seen ${String(req.headers['x-api-key'])}\nplain 1\necho{key="${String(req.headers['x-api-key'])}"} 1\necho{auth="${String(req.headers.authorization)}"} 1\n`),
-    over: (url) => ({ url: url.replace('http://', `http://monitor:${PASSWORD}@`), headers: { 'x-api-key': { value: API_KEY } } }),
-  },
-  // 7: far more series than the cap (and a broken line after them), and families without samples.
-  flood: { network: 'main', handler: nodeWith(() => flood) },
-  headers: { network: 'main', handler: nodeWith(() => emptyFamilies) },
-  // 4 and 8: one validator written two ways; a hundred thousand validators.
-  dupval: {
-    network: 'dupnet',
-    handler: nodeWith(
-      () => 'up 1\n',
-      defaultModel({
-        validators: [
-          { address: `0x${'AB'.repeat(32)}`, stake: '1000000000', weight: 1, agentScore: 1 },
-          { address: 'ab'.repeat(32), stake: '1000000000', weight: 1, agentScore: 1 },
-          { address: 'cd'.repeat(32), stake: '1000000000', weight: 1, agentScore: 1 },
-        ],
+const handlers: Record<string, { network: string; handler: RawHandler; over?: (url: string) => Partial<NodeTarget> }> =
+  {
+    // 1: ~1 MB of HELP, different on every poll.
+    help: {
+      network: 'main',
+      handler: nodeWith(
+        () => `# HELP churn ${String(++helpPolls).padEnd(HELP_CHARS, 'h')}\n# TYPE churn gauge\nchurn 1\n`,
+      ),
+    },
+    // 3: a histogram on one node, its sample names as families on the next.
+    hist: {
+      network: 'main',
+      handler: nodeWith(
+        () =>
+          '# TYPE h histogram\nh_bucket{le="1"} 1\nh_bucket{le="+Inf"} 2\nh_sum 3\nh_count 2\n# TYPE ok gauge\nok 1\n',
+      ),
+    },
+    clash: {
+      network: 'main',
+      handler: nodeWith(
+        () => '# TYPE h_count gauge\nh_count 5\n# TYPE h_sum counter\nh_sum 7\n# TYPE fine gauge\nfine 1\n',
+      ),
+    },
+    // 4: labels that Prometheus's renaming would merge into one series.
+    rename: { network: 'main', handler: nodeWith(() => 'x{node="a"} 1\nx{exported_node="a"} 2\n') },
+    // 6: a node echoing our request headers into its own labels and HELP.
+    echo: {
+      network: 'main',
+      handler: nodeWith(
+        (req) =>
+          `# HELP plain seen ${String(req.headers['x-api-key'])}\nplain 1\necho{key="${String(req.headers['x-api-key'])}"} 1\necho{auth="${String(req.headers.authorization)}"} 1\n`,
+      ),
+      over: (url) => ({
+        url: url.replace('http://', `http://monitor:${PASSWORD}@`),
+        headers: { 'x-api-key': { value: API_KEY } },
       }),
-    ),
-  },
-  manyval: { network: 'bignet', handler: nodeWith(() => 'up 1\n', defaultModel({ validators: manyValidators })) },
-};
+    },
+    // 7: far more series than the cap (and a broken line after them), and families without samples.
+    flood: { network: 'main', handler: nodeWith(() => flood) },
+    headers: { network: 'main', handler: nodeWith(() => emptyFamilies) },
+    // 4 and 8: one validator written two ways; a hundred thousand validators.
+    dupval: {
+      network: 'dupnet',
+      handler: nodeWith(
+        () => 'up 1\n',
+        defaultModel({
+          validators: [
+            { address: `0x${'AB'.repeat(32)}`, stake: '1000000000', weight: 1, agentScore: 1 },
+            { address: 'ab'.repeat(32), stake: '1000000000', weight: 1, agentScore: 1 },
+            { address: 'cd'.repeat(32), stake: '1000000000', weight: 1, agentScore: 1 },
+          ],
+        }),
+      ),
+    },
+    manyval: { network: 'bignet', handler: nodeWith(() => 'up 1\n', defaultModel({ validators: manyValidators })) },
+  };
 
 const servers: RawServer[] = [];
 let daemon: Daemon;
@@ -111,7 +140,11 @@ beforeAll(async () => {
     evidence: { dir: '/nonexistent', maxBytes: 1 << 20, maxAgeDays: 1 },
   };
   const sink = new Writable({ write: (_c, _e, cb) => cb() });
-  daemon = await startDaemon(config, { logger: createLogger({ level: 'silent', destination: sink }), evidence: false, defaultMetrics: false });
+  daemon = await startDaemon(config, {
+    logger: createLogger({ level: 'silent', destination: sink }),
+    evidence: false,
+    defaultMetrics: false,
+  });
   await waitFor('first poll round', () => daemon.ready(), { timeoutMs: 30_000, intervalMs: 50 });
   // Several polls of the node whose HELP changes every time.
   await waitFor('six polls of the HELP-churning node', () => helpPolls >= 6, { timeoutMs: 30_000, intervalMs: 50 });
@@ -133,18 +166,25 @@ describe('one hostile node cannot take the exporter or its output', () => {
   });
 
   const tools = checkTools(['promtool']);
-  it.skipIf(tools.skip)(`keeps /metrics parsable when one node's families clash with another's sample names (finding 3)${tools.skipNote}`, async () => {
-    const text = await metrics();
-    const r = spawnSync(requireTool(tools, 'promtool'), ['check', 'metrics'], { input: text, encoding: 'utf8', timeout: 20_000 });
-    expect(`${r.stdout}${r.stderr}`).not.toMatch(/error|second TYPE|second HELP/i);
-    expect([0, 3]).toContain(r.status);
-    expect(() => parseExposition(text)).not.toThrow();
-    // The clashing families of "clash" are left out and counted; its other family and "hist" stay.
-    expect(text).toContain('ledger_upstream_h_count{node="hist",network="main"} 2');
-    expect(text).not.toMatch(/^ledger_upstream_h_(count|sum)\{node="clash"/m);
-    expect(value(text, 'ledger_upstream_fine{node="clash",network="main"}')).toBe(1);
-    expect(value(text, 'ledger_exporter_upstream_dropped_samples{node="clash",reason="conflict"}')).toBe(2);
-  });
+  it.skipIf(tools.skip)(
+    `keeps /metrics parsable when one node's families clash with another's sample names (finding 3)${tools.skipNote}`,
+    async () => {
+      const text = await metrics();
+      const r = spawnSync(requireTool(tools, 'promtool'), ['check', 'metrics'], {
+        input: text,
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(`${r.stdout}${r.stderr}`).not.toMatch(/error|second TYPE|second HELP/i);
+      expect([0, 3]).toContain(r.status);
+      expect(() => parseExposition(text)).not.toThrow();
+      // The clashing families of "clash" are left out and counted; its other family and "hist" stay.
+      expect(text).toContain('ledger_upstream_h_count{node="hist",network="main"} 2');
+      expect(text).not.toMatch(/^ledger_upstream_h_(count|sum)\{node="clash"/m);
+      expect(value(text, 'ledger_upstream_fine{node="clash",network="main"}')).toBe(1);
+      expect(value(text, 'ledger_exporter_upstream_dropped_samples{node="clash",reason="conflict"}')).toBe(2);
+    },
+  );
 
   it('renames upstream labels without merging two series into one (finding 4)', async () => {
     const text = await metrics();
@@ -157,7 +197,11 @@ describe('one hostile node cannot take the exporter or its output', () => {
     expect(value(text, 'ledger_validators_active{network="dupnet"}')).toBe(2);
     expect(value(text, 'ledger_validators_stake_tokens{network="dupnet"}')).toBe(2);
     expect(value(text, 'ledger_node_validators{node="dupval",network="dupnet"}')).toBe(2);
-    expect(text.split('\n').filter((l) => l.startsWith(`ledger_validator_stake_tokens{network="dupnet",validator="${'ab'.repeat(32)}"}`))).toHaveLength(1);
+    expect(
+      text
+        .split('\n')
+        .filter((l) => l.startsWith(`ledger_validator_stake_tokens{network="dupnet",validator="${'ab'.repeat(32)}"}`)),
+    ).toHaveLength(1);
   });
 
   it('never re-exposes our headers or URL password that a node echoes into its metrics (finding 6)', async () => {
@@ -176,7 +220,9 @@ describe('one hostile node cannot take the exporter or its output', () => {
     // The broken line after the cap is never read: the answer is kept, not refused whole.
     expect(value(text, 'ledger_probe_success{node="flood",network="main",probe="metrics"}')).toBe(1);
     expect(text.split('\n').filter((l) => l.startsWith('ledger_upstream_flood{'))).toHaveLength(2000);
-    expect(value(text, 'ledger_exporter_upstream_dropped_samples{node="flood",reason="budget"}')).toBe(FLOOD_SERIES + 1 - 2000);
+    expect(value(text, 'ledger_exporter_upstream_dropped_samples{node="flood",reason="budget"}')).toBe(
+      FLOOD_SERIES + 1 - 2000,
+    );
     expect(value(text, 'ledger_exporter_upstream_truncated_total{node="flood"}')).toBeGreaterThanOrEqual(1);
     expect(value(text, 'ledger_exporter_upstream_truncated_total{node="hist"}')).toBe(0);
   });
@@ -194,6 +240,11 @@ describe('one hostile node cannot take the exporter or its output', () => {
     const text = await metrics();
     expect(text).not.toMatch(/^ledger_validator_stake_tokens\{network="bignet"/m);
     expect(value(text, 'ledger_probe_success{node="manyval",network="bignet",probe="validators"}')).toBe(0);
-    expect(value(text, 'ledger_probe_failures_total{node="manyval",network="bignet",probe="validators",reason="invalid_response"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      value(
+        text,
+        'ledger_probe_failures_total{node="manyval",network="bignet",probe="validators",reason="invalid_response"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
   });
 });

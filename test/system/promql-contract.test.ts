@@ -72,7 +72,9 @@ describe('PromQL analysis', () => {
   });
 
   it('does not take label names, function names or keywords for metrics', () => {
-    const r = analyzePromql('count by (version) (ledger_node_info{version!=""}) > bool 1 unless on (node) absent(x) and time() > 0');
+    const r = analyzePromql(
+      'count by (version) (ledger_node_info{version!=""}) > bool 1 unless on (node) absent(x) and time() > 0',
+    );
     expect(r.errors).toEqual([]);
     expect(r.metricNames).toEqual(['ledger_node_info', 'x']);
   });
@@ -88,7 +90,9 @@ describe('PromQL analysis', () => {
   });
 
   it('replaces Grafana variables with parseable stand-ins', () => {
-    const s = substituteGrafanaVariables('rate(m{network=~"$network", node=~"${node:regex}", d="${datasource}", o="[[old]]"}[$__rate_interval]) * $__range_s');
+    const s = substituteGrafanaVariables(
+      'rate(m{network=~"$network", node=~"${node:regex}", d="${datasource}", o="[[old]]"}[$__rate_interval]) * $__range_s',
+    );
     expect(s).toBe('rate(m{network=~"x", node=~"x", d="x", o="x"}[5m]) * 300');
     expect(analyzePromql(s)).toEqual({ errors: [], metricNames: ['m'] });
   });
@@ -109,7 +113,8 @@ describe('PromQL analysis', () => {
       },
     };
     expect(dashboardExpressions(model, 'f').map((e) => e.expr)).toEqual(['a', 'b', 'c{x="$y"}', 'topk(3, d)']);
-    const rules = 'groups:\n  - name: g\n    rules:\n      - alert: A\n        expr: up == 0\n      - record: job:r\n        expr: sum(x)\n';
+    const rules =
+      'groups:\n  - name: g\n    rules:\n      - alert: A\n        expr: up == 0\n      - record: job:r\n        expr: sum(x)\n';
     expect(ruleExpressions(rules, 'r.yml').map((e) => [e.where, e.expr])).toEqual([
       ['group "g" alert A', 'up == 0'],
       ['group "g" record job:r', 'sum(x)'],
@@ -127,7 +132,11 @@ describe('PromQL of the shipped dashboards and rules', () => {
   });
 
   it('every expression parses', () => {
-    const failures = expressions.flatMap((e) => analyzePromql(substituteGrafanaVariables(e.expr)).errors.map((err) => `${e.file}: ${e.where}: ${err}\n    ${e.expr}`));
+    const failures = expressions.flatMap((e) =>
+      analyzePromql(substituteGrafanaVariables(e.expr)).errors.map(
+        (err) => `${e.file}: ${e.where}: ${err}\n    ${e.expr}`,
+      ),
+    );
     expect(failures, failures.join('\n')).toEqual([]);
   });
 });
@@ -153,19 +162,34 @@ describe('every metric named in dashboards and rules is exposed by the exporter 
     // plus a node that never answers, probed with a timeout longer than its interval: its
     // probes are still in flight at the next tick, so poll overruns are counted too.
     const specs = [...DEMO_SPECS, { name: 'rpc-hung', network: 'testnet', fault: 'hang' as const }];
-    fleet = await SimFleet.start(specs, { host: '127.0.0.1', blockTimeMs: 200, flapPeriodMs: 1_000, controlPort: false });
+    fleet = await SimFleet.start(specs, {
+      host: '127.0.0.1',
+      blockTimeMs: 200,
+      flapPeriodMs: 1_000,
+      controlPort: false,
+    });
     const config = demoConfig(fleet, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: 400, evidenceDir });
     config.nodes = config.nodes.map((n) => (n.name === 'rpc-hung' ? { ...n, timeoutMs: 2_000 } : n));
     // The demo's watched entries, read often, plus one the node refuses (an address that is no hex,
     // which a config file could not hold): its reads fail, so the read-failure counter shows too.
     const watched = config.watch!;
-    const refused = { kind: 'account' as const, name: 'refused', address: 'g'.repeat(64), network: watched.entries[0]!.network };
+    const refused = {
+      kind: 'account' as const,
+      name: 'refused',
+      address: 'g'.repeat(64),
+      network: watched.entries[0]!.network,
+    };
     config.watch = { ...watched, intervalMs: 1_000, entries: [...watched.entries, refused] };
     const logger = createLogger({ level: 'silent' });
     // Agent platform check on, without a key: its metrics appear with a "no key" verdict and no
     // request leaves the machine.
     const agent = new AgentPlatformChecker(
-      { baseUrl: 'http://127.0.0.1:9/', apiKeyEnv: 'PROMQL_CONTRACT_NO_SUCH_KEY', intervalMs: 60_000, timeoutMs: 1_000 },
+      {
+        baseUrl: 'http://127.0.0.1:9/',
+        apiKeyEnv: 'PROMQL_CONTRACT_NO_SUCH_KEY',
+        intervalMs: 60_000,
+        timeoutMs: 1_000,
+      },
       { logger, env: {} },
     );
     await agent.check();
@@ -182,11 +206,23 @@ describe('every metric named in dashboards and rules is exposed by the exporter 
       evaluationIntervalMs: 250,
       runbookBase: 'alerts/RUNBOOKS.md',
       rules: onlyRules({ LedgerExporterWatchdog: { enabled: true, forMs: 0, keepFiringForMs: 0 } }),
-      routing: { groupBy: ['alertname'], groupWaitMs: 0, groupIntervalMs: 1_000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['am'] },
+      routing: {
+        groupBy: ['alertname'],
+        groupWaitMs: 0,
+        groupIntervalMs: 1_000,
+        repeatIntervalMs: 3_600_000,
+        sendResolved: true,
+        routes: [],
+        receivers: ['am'],
+      },
       receivers: [{ name: 'am', kind: 'alertmanager', urls: [amUrl], timeoutMs: 1_000 }],
       maintenance: [],
     };
-    daemon = await startDaemon(config, { logger, extensions: [(registry) => agentPlatformCollectors(registry, agent)], components: [fanOutComponent(), watchComponent(), shardComponent(sharding), alertingComponent()] });
+    daemon = await startDaemon(config, {
+      logger,
+      extensions: [(registry) => agentPlatformCollectors(registry, agent)],
+      components: [fanOutComponent(), watchComponent(), shardComponent(sharding), alertingComponent()],
+    });
 
     // Poll until every used metric shows up (conditional series need a failure or two first),
     // bounded; the assertion below reports whatever is still missing.
@@ -217,7 +253,9 @@ describe('every metric named in dashboards and rules is exposed by the exporter 
 
   it('no dashboard or rule names a metric the exporter does not expose', () => {
     const { samples } = exposedNames(parseExposition(scrape).families);
-    const missing = [...usedMetrics()].filter(([name]) => !samples.has(name) && !OUTSIDE_THE_DEMO.has(name)).map(([name, where]) => `${name}  (used in ${where.join('; ')})`);
+    const missing = [...usedMetrics()]
+      .filter(([name]) => !samples.has(name) && !OUTSIDE_THE_DEMO.has(name))
+      .map(([name, where]) => `${name}  (used in ${where.join('; ')})`);
     expect(missing, `not in the live scrape:\n${missing.join('\n')}`).toEqual([]);
   });
 });

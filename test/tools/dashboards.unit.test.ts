@@ -37,7 +37,10 @@ interface Dashboard {
 }
 
 const generated = generateDashboards();
-const dashboards: Array<[string, Dashboard]> = Object.entries(generated).map(([f, text]) => [f, JSON.parse(text) as Dashboard]);
+const dashboards: Array<[string, Dashboard]> = Object.entries(generated).map(([f, text]) => [
+  f,
+  JSON.parse(text) as Dashboard,
+]);
 
 function allPanels(d: Dashboard): Panel[] {
   const out: Panel[] = [];
@@ -53,13 +56,16 @@ function allPanels(d: Dashboard): Panel[] {
 
 function metricsOf(d: Dashboard, file: string): Set<string> {
   const names = new Set<string>();
-  for (const e of dashboardExpressions(d, file)) for (const n of analyzePromql(substituteGrafanaVariables(e.expr)).metricNames) names.add(n);
+  for (const e of dashboardExpressions(d, file))
+    for (const n of analyzePromql(substituteGrafanaVariables(e.expr)).metricNames) names.add(n);
   return names;
 }
 
 describe('generated dashboards', () => {
   it('regenerating yields exactly the committed files (run `npm run dashboards` after changing tools/dashboards)', () => {
-    const committed = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+    const committed = readdirSync(DIR)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     expect(committed).toEqual(Object.keys(generated).sort());
     for (const [file, text] of Object.entries(generated)) {
       expect(readFileSync(path.join(DIR, file), 'utf8'), file).toBe(text);
@@ -104,7 +110,10 @@ describe('generated dashboards', () => {
           const targets = p.targets ?? [];
           expect(targets.length, `targets of "${p.title}"`).toBeGreaterThan(0);
           for (const t of targets) {
-            expect(t.datasource, `target ${t.refId} of "${p.title}"`).toEqual({ type: 'prometheus', uid: '${datasource}' });
+            expect(t.datasource, `target ${t.refId} of "${p.title}"`).toEqual({
+              type: 'prometheus',
+              uid: '${datasource}',
+            });
             expect(t.refId).toMatch(/^[A-Z]$/);
           }
           expect(new Set(targets.map((t) => t.refId)).size).toBe(targets.length);
@@ -125,7 +134,8 @@ describe('generated dashboards', () => {
         expect(exprs.length).toBeGreaterThan(panels.length - 1);
         for (const e of exprs) {
           expect(analyzePromql(substituteGrafanaVariables(e.expr)).errors, `${e.where}: ${e.expr}`).toEqual([]);
-          for (const m of e.expr.matchAll(/\[([^\]]*)\]/g)) expect(m[1], `${e.where}: ${e.expr}`).toBe('$__rate_interval');
+          for (const m of e.expr.matchAll(/\[([^\]]*)\]/g))
+            expect(m[1], `${e.where}: ${e.expr}`).toBe('$__rate_interval');
         }
       });
     });
@@ -229,9 +239,13 @@ function twinUnsafeSelectors(expr: string): string[] {
 describe('dashboards with HA twins', () => {
   it('the rule itself: raw or summed per-node series are flagged, max by node is not', () => {
     expect(twinUnsafeSelectors('ledger_node_up{node="a"}')).toEqual(['ledger_node_up{node="a"}']);
-    expect(twinUnsafeSelectors('sum by (network, node) (rate(ledger_probe_failures_total[5m]))')).toEqual(['ledger_probe_failures_total']);
+    expect(twinUnsafeSelectors('sum by (network, node) (rate(ledger_probe_failures_total[5m]))')).toEqual([
+      'ledger_probe_failures_total',
+    ]);
     expect(twinUnsafeSelectors('sum by (instance) (ledger_node_up)')).toEqual(['ledger_node_up']);
-    expect(twinUnsafeSelectors('sum by (reason) (max by (network, node, reason) (rate(ledger_probe_failures_total[5m])))')).toEqual([]);
+    expect(
+      twinUnsafeSelectors('sum by (reason) (max by (network, node, reason) (rate(ledger_probe_failures_total[5m])))'),
+    ).toEqual([]);
     expect(twinUnsafeSelectors('max without (instance, job) (ledger_node_info)')).toEqual([]);
     expect(twinUnsafeSelectors('max without (job) (ledger_node_info)')).toEqual(['ledger_node_info']);
     expect(twinUnsafeSelectors('network:ledger_fleet_nodes:count + ledger_exporter_build_info')).toEqual([]);
@@ -241,7 +255,9 @@ describe('dashboards with HA twins', () => {
   for (const [file, d] of dashboards.filter(([f]) => f !== 'exporter-health.json')) {
     it(`${file}: every panel shows a node or network once, however many replicas expose it`, () => {
       const exprs = dashboardExpressions(d, file).filter((e) => !e.where.startsWith('variable'));
-      const unsafe = exprs.flatMap((e) => twinUnsafeSelectors(substituteGrafanaVariables(e.expr)).map((sel) => `${e.where}: ${sel}`));
+      const unsafe = exprs.flatMap((e) =>
+        twinUnsafeSelectors(substituteGrafanaVariables(e.expr)).map((sel) => `${e.where}: ${sel}`),
+      );
       expect(unsafe).toEqual([]);
     });
   }

@@ -39,8 +39,12 @@ describe('commands shown in the documentation', () => {
   const shown = PAGES.flatMap(shownCommands);
 
   it('finds the commands it checks', () => {
-    expect(new Set(shown.map((s) => s.command))).toEqual(new Set(['', 'check-config', 'notify-test', 'alert-rules', 'demo', 'simulate', 'evidence']));
-    expect(shown.flatMap((s) => s.flags)).toEqual(expect.arrayContaining(['--config', '--receiver', '--node', '--listen', '--dir']));
+    expect(new Set(shown.map((s) => s.command))).toEqual(
+      new Set(['', 'check-config', 'notify-test', 'alert-rules', 'demo', 'simulate', 'evidence']),
+    );
+    expect(shown.flatMap((s) => s.flags)).toEqual(
+      expect.arrayContaining(['--config', '--receiver', '--node', '--listen', '--dir']),
+    );
   });
 
   it('shows only flags the CLI lists in its help', async () => {
@@ -51,12 +55,18 @@ describe('commands shown in the documentation', () => {
     }
     const top = help.get('') ?? '';
     expect(top).toContain('--config');
-    const missing = shown.flatMap((s) => s.flags.filter((f) => !(help.get(s.command) ?? '').includes(f) && !top.includes(f)).map((f) => `${s.page}: ${s.command || '(run)'} ${f}`));
+    const missing = shown.flatMap((s) =>
+      s.flags
+        .filter((f) => !(help.get(s.command) ?? '').includes(f) && !top.includes(f))
+        .map((f) => `${s.page}: ${s.command || '(run)'} ${f}`),
+    );
     expect(missing).toEqual([]);
     // Any flag these pages name anywhere (tables, prose) is one some command lists.
     const simulate = await runCli(['simulate', '--help']);
     const everyHelp = [...help.values(), simulate.stdout, simulate.stderr].join('\n');
-    const named = ['README.md', 'docs/command-line.md'].flatMap((page) => [...read(page).matchAll(/`(--[a-z][a-z.-]*)/g)].map((m) => `${page}: ${m[1]}`));
+    const named = ['README.md', 'docs/command-line.md'].flatMap((page) =>
+      [...read(page).matchAll(/`(--[a-z][a-z.-]*)/g)].map((m) => `${page}: ${m[1]}`),
+    );
     expect(named.length).toBeGreaterThan(10);
     expect(named.filter((n) => !everyHelp.includes(n.split(': ')[1]!))).toEqual([]);
   }, 60_000);

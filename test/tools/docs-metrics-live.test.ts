@@ -31,7 +31,11 @@ describe('docs/metrics.md against a running exporter', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-docs-live-'));
-    fleet = await SimFleet.start([{ name: 'docs-1', network: 'docsnet', build: 'current', peers: 5 }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 });
+    fleet = await SimFleet.start([{ name: 'docs-1', network: 'docsnet', build: 'current', peers: 5 }], {
+      host: '127.0.0.1',
+      layout: 'port-per-node',
+      blockTimeMs: 500,
+    });
     platform = await startFakePlatform({ validKeys: [KEY], profile: { id: 'agent-7', name: 'docs agent' } });
     receiver = createServer((_req, res) => res.writeHead(200).end('ok'));
     await new Promise<void>((r) => receiver!.listen(0, '127.0.0.1', r));
@@ -64,7 +68,10 @@ describe('docs/metrics.md against a running exporter', () => {
         if ((await fetch(`${url}/readyz`)).status !== 200) return undefined;
         const parsed = parseExposition(await (await fetch(`${url}/metrics`)).text()).families;
         const value = (name: string) => parsed.find((f) => f.name === name)?.samples[0]?.value;
-        return value('ledger_agent_platform_info') === 1 && (value('ledger_alert_heartbeat_last_success_timestamp_seconds') ?? 0) > 0 ? parsed : undefined;
+        return value('ledger_agent_platform_info') === 1 &&
+          (value('ledger_alert_heartbeat_last_success_timestamp_seconds') ?? 0) > 0
+          ? parsed
+          : undefined;
       },
       { timeoutMs: 20_000, intervalMs: 300, context: () => exporter?.output() ?? '' },
     );
@@ -89,7 +96,9 @@ describe('docs/metrics.md against a running exporter', () => {
       const documented = new Set([...doc!.labels.filter((l) => !l.startsWith('<')), ...SAMPLE_LABELS]);
       // ledger_node_info's `<each configured label>` is the config's one label key here.
       const configured = doc!.labels.some((l) => l.startsWith('<each configured')) ? ['role'] : [];
-      for (const s of f.samples) for (const label of Object.keys(s.labels)) expect([...documented, ...configured], `${f.name}{${label}}`).toContain(label);
+      for (const s of f.samples)
+        for (const label of Object.keys(s.labels))
+          expect([...documented, ...configured], `${f.name}{${label}}`).toContain(label);
     }
   });
 
@@ -98,6 +107,8 @@ describe('docs/metrics.md against a running exporter', () => {
     const always = catalogue.filter((d) => d.presence.startsWith('Always'));
     expect(always.length).toBeGreaterThan(20);
     expect(always.map((d) => d.name).filter((n) => !served.has(n))).toEqual([]);
-    expect(families.some((f) => f.name.startsWith('ledger_upstream_') && f.samples.some((s) => s.labels.node === 'docs-1'))).toBe(true);
+    expect(
+      families.some((f) => f.name.startsWith('ledger_upstream_') && f.samples.some((s) => s.labels.node === 'docs-1')),
+    ).toBe(true);
   });
 });

@@ -21,7 +21,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
 
 function markdownFiles(): string[] {
-  const docs = readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md'));
+  const docs = readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+    f.endsWith('.md'),
+  );
   return ['README.md', ...docs.map((f) => path.join('docs', f))];
 }
 
@@ -65,7 +67,9 @@ describe('markdown of the generated pages', () => {
   it('escapes < and > outside code spans, and shows alert templates as placeholders', () => {
     expect(escapeHtml('a <path> and `<kept>` x>y')).toBe('a &lt;path&gt; and `<kept>` x&gt;y');
     expect(cell('one | two\nthree')).toBe('one \\| two three');
-    expect(plain('Node {{ $labels.node }} is {{ printf "%.0f" $value }} behind')).toBe('Node `<node>` is `<value>` behind');
+    expect(plain('Node {{ $labels.node }} is {{ printf "%.0f" $value }} behind')).toBe(
+      'Node `<node>` is `<value>` behind',
+    );
     expect(plain('{{ if $labels.instance }}A {{ $labels.instance }}{{ else }}B{{ end }}.')).toBe('A `<instance>`.');
   });
 });
@@ -86,7 +90,10 @@ describe('docs/contract.md', () => {
 
 describe('example configs in docs/configuration.md', () => {
   it("config/example-paging.yaml (the README's five-minute path) is valid with its one variable, and names the simulator's nodes", () => {
-    const config = parseConfig(read('config/example-paging.yaml'), { file: 'config/example-paging.yaml', env: { NTFY_URL: 'https://ntfy.sh/ledger-oncall-7f3k2' } });
+    const config = parseConfig(read('config/example-paging.yaml'), {
+      file: 'config/example-paging.yaml',
+      env: { NTFY_URL: 'https://ntfy.sh/ledger-oncall-7f3k2' },
+    });
     expect(config.nodes.map((n) => n.url)).toEqual([1, 2, 3].map((i) => `http://127.0.0.1:9710/n/node-${i}`));
     expect(config.alerting?.receivers.map((r) => r.name)).toEqual(['phone']);
     expect(read('README.md')).toContain('config/example-paging.yaml');
@@ -96,7 +103,8 @@ describe('example configs in docs/configuration.md', () => {
     const text = /^nodes:/m.test(yaml) ? yaml : `${yaml}${EXAMPLE_NODES}`;
     const config = parseConfig(text, { file: `${section}.yaml`, env: { RPC_TOKEN: 'example-token' } });
     expect(config.nodes.length).toBeGreaterThan(0);
-    if (section !== 'nodes' && section !== 'defaults' && section !== 'networks' && section !== 'listen') expect(config).toHaveProperty(section);
+    if (section !== 'nodes' && section !== 'defaults' && section !== 'networks' && section !== 'listen')
+      expect(config).toHaveProperty(section);
   });
 });
 
@@ -132,7 +140,9 @@ describe('links in README.md and docs/', () => {
 
   it('README.md is a front door: at most 300 lines, with links into docs/', () => {
     expect(read('README.md').split('\n').length).toBeLessThanOrEqual(300);
-    expect(linksOf(read('README.md')).filter((l) => l.startsWith('docs/') && l.endsWith('.md')).length).toBeGreaterThanOrEqual(5);
+    expect(
+      linksOf(read('README.md')).filter((l) => l.startsWith('docs/') && l.endsWith('.md')).length,
+    ).toBeGreaterThanOrEqual(5);
   });
 
   it.each(markdownFiles())('every relative link of %s points at a file and heading that exist', (file) => {

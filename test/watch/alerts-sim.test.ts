@@ -14,9 +14,16 @@ import { watchComponent } from '../../src/watch/component.js';
 import { waitFor } from '../support/processes.js';
 
 const NAMES = [
-  'LedgerValidatorInactive', 'LedgerValidatorOffline', 'LedgerValidatorJailed', 'LedgerValidatorCommissionChanged',
-  'LedgerMinerInactive', 'LedgerMinerCheckinMissed', 'LedgerMinerRewardReduced',
-  'LedgerAccountBalanceLow', 'LedgerUnbondingClaimable', 'LedgerWatchReadFailing',
+  'LedgerValidatorInactive',
+  'LedgerValidatorOffline',
+  'LedgerValidatorJailed',
+  'LedgerValidatorCommissionChanged',
+  'LedgerMinerInactive',
+  'LedgerMinerCheckinMissed',
+  'LedgerMinerRewardReduced',
+  'LedgerAccountBalanceLow',
+  'LedgerUnbondingClaimable',
+  'LedgerWatchReadFailing',
 ];
 // No `for` and no keep_firing_for: the test sees the chain's state as soon as it is read.
 const DEFS: AlertDefinition[] = NAMES.map((n) => {
@@ -32,15 +39,31 @@ let timer: NodeJS.Timeout;
 let t: { validator: string; miner: string; account: string };
 
 const state = (name: string) => engine.list().find((i) => i.alertname === name)?.state;
-const firing = (name: string) => waitFor(`${name} firing`, () => state(name) === 'firing', { timeoutMs: 20_000, intervalMs: 50 });
-const resolved = (name: string) => waitFor(`${name} resolved`, () => state(name) === 'resolved' || state(name) === undefined, { timeoutMs: 30_000, intervalMs: 50 });
+const firing = (name: string) =>
+  waitFor(`${name} firing`, () => state(name) === 'firing', { timeoutMs: 20_000, intervalMs: 50 });
+const resolved = (name: string) =>
+  waitFor(`${name} resolved`, () => state(name) === 'resolved' || state(name) === undefined, {
+    timeoutMs: 30_000,
+    intervalMs: 50,
+  });
 
 beforeAll(async () => {
-  fleet = await SimFleet.start([{ name: 'n-1', network: 'net' }, { name: 'n-2', network: 'net' }], { blockTimeMs: 100, epochBlocks: 10, unbondingBlocks: 1_000 });
+  fleet = await SimFleet.start(
+    [
+      { name: 'n-1', network: 'net' },
+      { name: 'n-2', network: 'net' },
+    ],
+    { blockTimeMs: 100, epochBlocks: 10, unbondingBlocks: 1_000 },
+  );
   const chain = fleet.chain('net');
   t = chain.watchTargets();
   const commissionBps = chain.ledger().validators.get(t.validator)!.commissionBps;
-  const base = simulatedFleetConfig(fleet.nodes, { listen: { host: '127.0.0.1', port: 0 }, intervalMs: 200, timeoutMs: 150, evidenceDir: '/tmp/unused' });
+  const base = simulatedFleetConfig(fleet.nodes, {
+    listen: { host: '127.0.0.1', port: 0 },
+    intervalMs: 200,
+    timeoutMs: 150,
+    evidenceDir: '/tmp/unused',
+  });
   const config = {
     ...base,
     networks: { net: { decimals: 9, epochBlocks: 10 } },
@@ -54,10 +77,25 @@ beforeAll(async () => {
     },
   };
   const logger = createLogger({ level: 'silent' });
-  daemon = await startDaemon(config, { logger, evidence: false, defaultMetrics: false, components: [fanOutComponent(), watchComponent()] });
+  daemon = await startDaemon(config, {
+    logger,
+    evidence: false,
+    defaultMetrics: false,
+    components: [fanOutComponent(), watchComponent()],
+  });
   engine = new AlertEngine({ runbookBase: 'alerts/RUNBOOKS.md', instance: 'exp', definitions: DEFS });
-  timer = setInterval(() => engine.evaluate({ snapshot: daemon.snapshot(), exporter: { pollOverruns: new Map(), evidenceWriteErrors: 0 } }, Date.now()), 50);
-  await waitFor('the first watch read', () => daemon.snapshot().watch?.validators[0]?.active !== undefined, { timeoutMs: 15_000, intervalMs: 50 });
+  timer = setInterval(
+    () =>
+      engine.evaluate(
+        { snapshot: daemon.snapshot(), exporter: { pollOverruns: new Map(), evidenceWriteErrors: 0 } },
+        Date.now(),
+      ),
+    50,
+  );
+  await waitFor('the first watch read', () => daemon.snapshot().watch?.validators[0]?.active !== undefined, {
+    timeoutMs: 15_000,
+    intervalMs: 50,
+  });
 }, 30_000);
 
 afterAll(async () => {

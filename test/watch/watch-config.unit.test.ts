@@ -5,7 +5,14 @@ import { ConfigError, formatProblem, parseConfig } from '../../src/config/index.
 const FILE = 'fleet.yaml';
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
-const NODES = ['nodes:', '  - name: n1', '    url: http://10.0.0.1:9710', '    network: mainnet', '  - name: n2', '    url: http://10.0.0.2:9710'];
+const NODES = [
+  'nodes:',
+  '  - name: n1',
+  '    url: http://10.0.0.1:9710',
+  '    network: mainnet',
+  '  - name: n2',
+  '    url: http://10.0.0.2:9710',
+];
 const yaml = (...lines: string[]) => `${[...NODES, ...lines].join('\n')}\n`;
 
 function problems(text: string): string[] {
@@ -22,11 +29,15 @@ describe('watch: config', () => {
   it('resolves entries of every kind with their defaults, and epochBlocks per network', () => {
     const config = parseConfig(
       yaml(
-        'networks:', '  mainnet: {decimals: 9, epochBlocks: 50}',
+        'networks:',
+        '  mainnet: {decimals: 9, epochBlocks: 50}',
         'watch:',
-        '  validators:', `    - {name: val, address: ${A}, network: mainnet, seatMarginBelow: 12.5%, commissionBps: 500}`,
-        '  miners:', `    - {name: rig, address: ${B}}`,
-        '  accounts:', `    - {name: hot, address: ${A}, network: mainnet, minBalance: 25}`,
+        '  validators:',
+        `    - {name: val, address: ${A}, network: mainnet, seatMarginBelow: 12.5%, commissionBps: 500}`,
+        '  miners:',
+        `    - {name: rig, address: ${B}}`,
+        '  accounts:',
+        `    - {name: hot, address: ${A}, network: mainnet, minBalance: 25}`,
       ),
       { file: FILE, env: {} },
     );
@@ -47,7 +58,12 @@ describe('watch: config', () => {
   });
 
   it('reports a bad address, a 0x prefix and upper case at the address', () => {
-    const lines = [`    - {name: v1, address: "0x${A}", network: mainnet}`, '    - {name: v2, address: abc, network: mainnet}', `    - {name: v3, address: ${A.toUpperCase()}, network: mainnet}`, `    - {name: v4, address: 0x${A.slice(2)}, network: mainnet}`];
+    const lines = [
+      `    - {name: v1, address: "0x${A}", network: mainnet}`,
+      '    - {name: v2, address: abc, network: mainnet}',
+      `    - {name: v3, address: ${A.toUpperCase()}, network: mainnet}`,
+      `    - {name: v4, address: 0x${A.slice(2)}, network: mainnet}`,
+    ];
     // Column 27 is where each address value starts; YAML reads a bare 0x... as a number.
     expect(problems(yaml('watch:', '  validators:', ...lines))).toEqual([
       'fleet.yaml:9:27: watch.validators[0].address: address must not start with 0x: write the 64 hex characters alone',
@@ -58,7 +74,17 @@ describe('watch: config', () => {
   });
 
   it('reports a name used twice across watch:, at the later one', () => {
-    expect(problems(yaml('watch:', '  miners:', `    - {name: same, address: ${A}, network: mainnet}`, '  accounts:', `    - {name: same, address: ${B}, network: mainnet}`))).toEqual([
+    expect(
+      problems(
+        yaml(
+          'watch:',
+          '  miners:',
+          `    - {name: same, address: ${A}, network: mainnet}`,
+          '  accounts:',
+          `    - {name: same, address: ${B}, network: mainnet}`,
+        ),
+      ),
+    ).toEqual([
       'fleet.yaml:11:14: watch.accounts[0].name: duplicate watch name "same" (already used by watch.miners[0])',
     ]);
   });
@@ -72,14 +98,27 @@ describe('watch: config', () => {
 
   it('reports a bad seatMarginBelow, commissionBps and minBalance', () => {
     const out = problems(
-      yaml('watch:', '  validators:', `    - {name: v, address: ${A}, network: mainnet, seatMarginBelow: 0.1, commissionBps: 20000}`, '  accounts:', `    - {name: a, address: ${B}, network: mainnet, minBalance: -1}`, `    - {name: b, address: ${B}, network: mainnet, minBalance: lots}`),
+      yaml(
+        'watch:',
+        '  validators:',
+        `    - {name: v, address: ${A}, network: mainnet, seatMarginBelow: 0.1, commissionBps: 20000}`,
+        '  accounts:',
+        `    - {name: a, address: ${B}, network: mainnet, minBalance: -1}`,
+        `    - {name: b, address: ${B}, network: mainnet, minBalance: lots}`,
+      ),
     );
     expect(out).toHaveLength(4);
     expect(out[0]).toMatch(/^fleet\.yaml:9:\d+: watch\.validators\[0\]\.seatMarginBelow: /);
     expect(out[0]).toMatch(/seatMarginBelow must be a percentage such as 10%/);
-    expect(problems(yaml('watch:', '  validators:', `    - {name: v, address: ${A}, network: mainnet, seatMarginBelow: 150%}`))[0]).toMatch(/percentage above 0% and below 100%, e\.g\. 10%/);
+    expect(
+      problems(
+        yaml('watch:', '  validators:', `    - {name: v, address: ${A}, network: mainnet, seatMarginBelow: 150%}`),
+      )[0],
+    ).toMatch(/percentage above 0% and below 100%, e\.g\. 10%/);
     expect(out.join('\n')).toMatch(/^fleet\.yaml:9:\d+: watch\.validators\[0\]\.commissionBps: /m);
     expect(out.join('\n')).toMatch(/^fleet\.yaml:11:\d+: watch\.accounts\[0\]\.minBalance: /m);
-    expect(out.join('\n')).toMatch(/^fleet\.yaml:12:\d+: watch\.accounts\[1\]\.minBalance: minBalance must be a number of tokens/m);
+    expect(out.join('\n')).toMatch(
+      /^fleet\.yaml:12:\d+: watch\.accounts\[1\]\.minBalance: minBalance must be a number of tokens/m,
+    );
   });
 });

@@ -13,7 +13,16 @@ import { target } from '../support/targets.js';
 import { minerInfoText, startWatchNode, type WatchChain, type WatchNode } from './support/watchNode.js';
 
 const addr = (n: number) => n.toString(16).padStart(2, '0').repeat(32);
-const [VAL_A, VAL_B, VAL_C, VAL_GHOST, RIG, RIG_GHOST, HOT, BAD] = [1, 2, 3, 9, 0x11, 0x12, 0x21, 0x22].map(addr) as [string, string, string, string, string, string, string, string];
+const [VAL_A, VAL_B, VAL_C, VAL_GHOST, RIG, RIG_GHOST, HOT, BAD] = [1, 2, 3, 9, 0x11, 0x12, 0x21, 0x22].map(addr) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const FILLERS = Array.from({ length: 40 }, (_, i) => addr(0x40 + i));
 
 function chain(chainId: string): WatchChain {
@@ -32,10 +41,23 @@ function chain(chainId: string): WatchChain {
       [VAL_A]: detail(VAL_A, 900, '{"produced_blocks":3,"expected_blocks":5,"signed_blocks":3,"uptime_pct":60.0}'),
       [VAL_B]: detail(VAL_B, 500, 'null'),
     },
-    rewards: { 1000: `[{"recipient":"${VAL_A}","amount":"5","rewardType":"block_reward"},{"recipient":"${VAL_C}","amount":"5","rewardType":"validator_commission"}]` },
-    miners: { [RIG]: minerInfoText(RIG, { active: true, pendingRewards: '18446744073709551619', attendance: 0b111111111, misses: 0, lastCheckin: 9, reputationBps: 9000 }) },
+    rewards: {
+      1000: `[{"recipient":"${VAL_A}","amount":"5","rewardType":"block_reward"},{"recipient":"${VAL_C}","amount":"5","rewardType":"validator_commission"}]`,
+    },
+    miners: {
+      [RIG]: minerInfoText(RIG, {
+        active: true,
+        pendingRewards: '18446744073709551619',
+        attendance: 0b111111111,
+        misses: 0,
+        lastCheckin: 9,
+        reputationBps: 9000,
+      }),
+    },
     balances: { [HOT]: '"123456789012345678901"', ...Object.fromEntries(FILLERS.map((a) => [a, '"1000000000"'])) },
-    unbonding: { [HOT]: `[{"address":"${HOT}","amount":"1000000000","releaseHeight":900},{"address":"${HOT}","amount":"2000000000","releaseHeight":1100}]` },
+    unbonding: {
+      [HOT]: `[{"address":"${HOT}","amount":"1000000000","releaseHeight":900},{"address":"${HOT}","amount":"2000000000","releaseHeight":1100}]`,
+    },
     garbage: new Set([BAD]),
   };
 }
@@ -61,17 +83,27 @@ beforeAll(async () => {
   main = await Promise.all([1, 2, 3].map(() => startWatchNode(chain('claw-main'), 30)));
   fork = await startWatchNode(chain('claw-fork'));
   other = await startWatchNode(chain('claw-other'));
-  const node = (name: string, n: WatchNode, network: string) => target(name, { url: n.url, network, probes: ['health', 'blockNumber'], intervalMs: 300, timeoutMs: 2_000 });
+  const node = (name: string, n: WatchNode, network: string) =>
+    target(name, { url: n.url, network, probes: ['health', 'blockNumber'], intervalMs: 300, timeoutMs: 2_000 });
   const config: ExporterConfig = {
     listen: { host: '127.0.0.1', port: 0 },
     polling: { concurrency: 8, maxResponseBytes: 1 << 20, maxUpstreamSeries: 10 },
-    nodes: [...main.map((n, i) => node(`m${i + 1}`, n, 'main')), node('m-fork', fork, 'main'), node('o1', other, 'other')],
+    nodes: [
+      ...main.map((n, i) => node(`m${i + 1}`, n, 'main')),
+      node('m-fork', fork, 'main'),
+      node('o1', other, 'other'),
+    ],
     networks: { main: { decimals: 9, epochBlocks: 100 }, other: { decimals: 9, epochBlocks: 100 } },
     evidence: { dir: '/nonexistent-unused', maxBytes: 1 << 20, maxAgeDays: 1 },
     watch: { intervalMs: 400, entries },
   };
   startedAt = Date.now();
-  daemon = await startDaemon(config, { logger: createLogger({ level: 'silent' }), evidence: false, defaultMetrics: false, components: [fanOutComponent({ tickMs: 50 }), watchComponent()] });
+  daemon = await startDaemon(config, {
+    logger: createLogger({ level: 'silent' }),
+    evidence: false,
+    defaultMetrics: false,
+    components: [fanOutComponent({ tickMs: 50 }), watchComponent()],
+  });
 });
 
 afterAll(async () => {
@@ -83,7 +115,13 @@ const metricLines = async () => (await (await request(`${daemon.url}/metrics`)).
 const allRead = () => {
   const w = daemon.snapshot().watch;
   const views = w ? [...w.validators, ...w.miners, ...w.accounts] : [];
-  return views.length === entries.length && views.every((v) => (v.name === 'bad' ? (v.failures.invalid_response ?? 0) > 0 : v.lastSuccessSeconds !== undefined)) && w;
+  return (
+    views.length === entries.length &&
+    views.every((v) =>
+      v.name === 'bad' ? (v.failures.invalid_response ?? 0) > 0 : v.lastSuccessSeconds !== undefined,
+    ) &&
+    w
+  );
 };
 
 describe('watch over loopback', () => {
@@ -103,10 +141,16 @@ describe('watch over loopback', () => {
     // Active and not paid in the newest block: offline this epoch.
     has(`ledger_watch_validator_rewarded{${B}} 0`);
     // An unknown address is a value: not registered, no detail.
-    const ghost = lines.filter((l) => l.includes(`validator="${VAL_GHOST}"`) && !/^ledger_watch_(last_success|consecutive_failures)/.test(l));
-    expect(ghost.sort()).toEqual([`ledger_watch_validator_active{network="main",name="val-ghost",validator="${VAL_GHOST}"} 0`]);
+    const ghost = lines.filter(
+      (l) => l.includes(`validator="${VAL_GHOST}"`) && !/^ledger_watch_(last_success|consecutive_failures)/.test(l),
+    );
+    expect(ghost.sort()).toEqual([
+      `ledger_watch_validator_active{network="main",name="val-ghost",validator="${VAL_GHOST}"} 0`,
+    ]);
     has(`ledger_watch_miner_registered{network="main",name="rig-ghost",miner="${RIG_GHOST}"} 0`);
-    expect(lines.filter((l) => l.includes(`miner="${RIG_GHOST}"`) && l.startsWith('ledger_watch_miner_active'))).toEqual([]);
+    expect(
+      lines.filter((l) => l.includes(`miner="${RIG_GHOST}"`) && l.startsWith('ledger_watch_miner_active')),
+    ).toEqual([]);
     const R = `network="main",name="rig",miner="${RIG}"`;
     has(`ledger_watch_miner_attendance_epochs{${R}} 9`);
     has(`ledger_watch_miner_reward_multiplier{${R}} 0.8`);
@@ -118,7 +162,7 @@ describe('watch over loopback', () => {
     expect(lines.some((l) => l.startsWith(`ledger_watch_account_balance_tokens{${H}} 123456789012.34`))).toBe(true);
   });
 
-  it('parses u128 amounts beyond 2^53 exactly, the miner\'s JSON number included', () => {
+  it("parses u128 amounts beyond 2^53 exactly, the miner's JSON number included", () => {
     const reads = daemon.snapshot().fanOut!;
     const rig = reads.get('watchMinerInfo')!.find((r) => r.entity.key === 'rig')!.data as { pendingRewards: bigint };
     expect(rig.pendingRewards).toBe(2n ** 64n + 3n);
@@ -130,10 +174,16 @@ describe('watch over loopback', () => {
   it('fails only the read of an address answered with garbage', async () => {
     const lines = await metricLines();
     const bad = `network="main",name="bad",account="${BAD}"`;
-    expect(lines.some((l) => l.startsWith(`ledger_watch_read_failures_total{${bad},reason="invalid_response"} `))).toBe(true);
+    expect(lines.some((l) => l.startsWith(`ledger_watch_read_failures_total{${bad},reason="invalid_response"} `))).toBe(
+      true,
+    );
     expect(lines.filter((l) => l.startsWith(`ledger_watch_account_balance_tokens{${bad}`))).toEqual([]);
     const w = daemon.snapshot().watch!;
-    expect(w.accounts.filter((a) => a.name !== 'bad').every((a) => a.consecutiveFailures === 0 && a.balanceTokens !== undefined)).toBe(true);
+    expect(
+      w.accounts
+        .filter((a) => a.name !== 'bad')
+        .every((a) => a.consecutiveFailures === 0 && a.balanceTokens !== undefined),
+    ).toBe(true);
   });
 
   it('never asks a node of another network or of another chain, and spreads reads over the others, at most 8 at once each', () => {
@@ -149,17 +199,27 @@ describe('watch over loopback', () => {
     expect(count('getValidators')).toBeGreaterThan(0);
     expect(count('getValidators')).toBeLessThanOrEqual(intervals + 1);
     expect(count('getBlockRewards')).toBeLessThanOrEqual(intervals + 1);
-    expect(main.flatMap((n) => n.calls.filter((c) => c.method === 'getBlockRewards').map((c) => c.params))).toContainEqual([1000]);
+    expect(
+      main.flatMap((n) => n.calls.filter((c) => c.method === 'getBlockRewards').map((c) => c.params)),
+    ).toContainEqual([1000]);
   });
 
   it('reads through another node when one fails, and never counts the entry as failed', async () => {
     main[1]!.failWatch = true;
     const before = main[1]!.calls.length;
     const since = Date.now() / 1000;
-    await waitFor('a full round after the failure began', () => {
-      const w = daemon.snapshot().watch!;
-      return [...w.validators, ...w.miners, ...w.accounts].every((v) => v.name === 'bad' || (v.lastSuccessSeconds ?? 0) > since + 0.5) && main[1]!.calls.length > before;
-    }, { timeoutMs: 20_000, intervalMs: 50 });
+    await waitFor(
+      'a full round after the failure began',
+      () => {
+        const w = daemon.snapshot().watch!;
+        return (
+          [...w.validators, ...w.miners, ...w.accounts].every(
+            (v) => v.name === 'bad' || (v.lastSuccessSeconds ?? 0) > since + 0.5,
+          ) && main[1]!.calls.length > before
+        );
+      },
+      { timeoutMs: 20_000, intervalMs: 50 },
+    );
     const w = daemon.snapshot().watch!;
     for (const v of [...w.validators, ...w.miners, ...w.accounts]) {
       if (v.name === 'bad') continue;

@@ -12,9 +12,13 @@ const entries: WatchEntry[] = Array.from({ length: 60 }, (_, i) => ({
   address: (i + 1).toString(16).padStart(64, '0'),
   network: 'mainnet',
 }));
-const config: ExporterConfig = { ...daemonConfig([target('n1'), target('n2')]), watch: { intervalMs: 30_000, entries } };
+const config: ExporterConfig = {
+  ...daemonConfig([target('n1'), target('n2')]),
+  watch: { intervalMs: 30_000, entries },
+};
 
-const shardOf = (i: number, total: number, host = 'h') => new ShardAssignment({ shard: String(i), totalShards: String(total) }, host).apply(config);
+const shardOf = (i: number, total: number, host = 'h') =>
+  new ShardAssignment({ shard: String(i), totalShards: String(total) }, host).apply(config);
 
 describe('watch entries over shards', () => {
   it('gives every entry to exactly one shard, the one its name hashes to', () => {

@@ -13,7 +13,10 @@ const entries: WatchEntry[] = [
   { kind: 'validator', name: 'v2', address: addr(30), network: 'main' },
   { kind: 'account', name: 'a1', address: addr(4), network: 'main' },
 ];
-const config = { networks: { main: { decimals: 9 } }, watch: { intervalMs: 30_000, entries } } as unknown as ExporterConfig;
+const config = {
+  networks: { main: { decimals: 9 } },
+  watch: { intervalMs: 30_000, entries },
+} as unknown as ExporterConfig;
 const entity = (key: string, id: string): FanOutEntity => ({ key, network: 'main', label: key, id, params: [] });
 const set = Array.from({ length: 25 }, (_, i) => ({ address: addr(i + 1), stake: 1n, weight: 1000 - i * 10 }));
 
@@ -29,8 +32,11 @@ function readsWithAll(): EntityReads {
   return reads;
 }
 
-const fleet = (reads: EntityReads, heightMax = 500): FleetSnapshot =>
-  ({ nodes: [], networks: [{ network: 'main', decimals: 9, nodes: 1, nodesUp: 1, versions: 1, heightMax }], fanOut: reads.view() }) as unknown as FleetSnapshot;
+const fleet = (reads: EntityReads, heightMax = 500): FleetSnapshot => ({
+  nodes: [],
+  networks: [{ network: 'main', decimals: 9, nodes: 1, nodesUp: 1, versions: 1, heightMax }],
+  fanOut: reads.view(),
+});
 
 describe('watch views kept between snapshots', () => {
   it('keeps every view while no read changed, and they equal views built from scratch', () => {
@@ -41,7 +47,10 @@ describe('watch views kept between snapshots', () => {
     expect(second.validators[0]).toBe(first.validators[0]);
     expect(second.accounts[0]).toBe(first.accounts[0]);
     expect(second).toEqual(buildWatchSnapshot(config, fleet(reads)));
-    expect(first.validators.map((v) => [v.rank, v.active, v.seatMarginRatio])).toEqual([[3, true, (980 - 760) / 980], [undefined, false, (5 - 760) / 5]]);
+    expect(first.validators.map((v) => [v.rank, v.active, v.seatMarginRatio])).toEqual([
+      [3, true, (980 - 760) / 980],
+      [undefined, false, (5 - 760) / 5],
+    ]);
   });
 
   it("rebuilds only the entry whose read changed, and an account when the network's height moved", () => {

@@ -20,7 +20,10 @@ const HASH = bcrypt.hashSync(PASSWORD, 4).replace(/^\$2b\$/, '$2y$');
 const basic = (user: string, pw: string) => `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}`;
 
 const OPENSSL = hasOpenssl();
-if (!OPENSSL) console.warn('web-cli: openssl CLI not found: the TLS test is skipped (it needs openssl to make a self-signed certificate)');
+if (!OPENSSL)
+  console.warn(
+    'web-cli: openssl CLI not found: the TLS test is skipped (it needs openssl to make a self-signed certificate)',
+  );
 
 let dir: string;
 let fleet: SimFleet;
@@ -30,7 +33,9 @@ const running: DaemonProcess[] = [];
 async function start(webYml: string, name: string): Promise<DaemonProcess> {
   const webFile = join(dir, name);
   await writeFile(webFile, webYml);
-  const d = await startDaemonProcess(['--config', configFile, '--web.config.file', webFile, '--log-format', 'json'], { cwd: dir });
+  const d = await startDaemonProcess(['--config', configFile, '--web.config.file', webFile, '--log-format', 'json'], {
+    cwd: dir,
+  });
   running.push(d);
   return d;
 }
@@ -41,7 +46,10 @@ async function get(url: string, init: RequestInit = {}): Promise<{ status: numbe
 }
 
 /** GET over https trusting only `ca`; resolves with status and body. */
-function httpsGet(url: string, opts: { ca?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; text: string }> {
+function httpsGet(
+  url: string,
+  opts: { ca?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = https.get(url, { ca: opts.ca, headers: opts.headers, agent: false, timeout: 5_000 }, (res) => {
       const chunks: Buffer[] = [];
@@ -136,7 +144,9 @@ describe('--web.config.file with basic_auth_users', () => {
     expect((await get(`${d.url}/api/evidence?limit=${'9'.repeat(12)}`, { headers: auth })).status).toBe(400);
     expect((await get(`${d.url}/api/evidence?limit=-1`, { headers: auth })).status).toBe(400);
     // A path in a parameter never reaches the filesystem: it is not a node name.
-    const traversal = await get(`${d.url}/api/evidence?node=${encodeURIComponent('../../../etc/passwd')}`, { headers: auth });
+    const traversal = await get(`${d.url}/api/evidence?node=${encodeURIComponent('../../../etc/passwd')}`, {
+      headers: auth,
+    });
     expect(traversal.status).toBe(400);
     expect(traversal.text).not.toContain('root:');
     const big = await get(`${d.url}/metrics`, { headers: { ...auth, 'x-filler': 'f'.repeat(32 * 1024) } });
@@ -161,7 +171,10 @@ describe('--web.config.file with basic_auth_users', () => {
       sent++;
       socket.write('a');
     }, 300);
-    const outcome = await Promise.race([closed.then(() => 'closed' as const), new Promise<'still open'>((r) => setTimeout(() => r('still open'), 28_000).unref())]);
+    const outcome = await Promise.race([
+      closed.then(() => 'closed' as const),
+      new Promise<'still open'>((r) => setTimeout(() => r('still open'), 28_000).unref()),
+    ]);
     clearInterval(timer);
     socket.destroy();
     expect(outcome).toBe('closed');
@@ -181,39 +194,65 @@ describe('--web.config.file with tls_server_config', () => {
     await writeFile(join(dir, 'tls.crt'), cert.cert);
     await writeFile(join(dir, 'tls.key'), cert.key);
     // Relative paths resolve beside web.yml, as in exporter-toolkit.
-    d = await start(`tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\nbasic_auth_users:\n  ${USER}: ${HASH}\n`, 'web-tls.yml');
+    d = await start(
+      `tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\nbasic_auth_users:\n  ${USER}: ${HASH}\n`,
+      'web-tls.yml',
+    );
   });
   afterAll(() => cert?.cleanup());
 
-  it.skipIf(!OPENSSL)('serves https: the scrape works with the CA, fails without it, and plain http fails', async () => {
-    expect(d.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    const auth = { authorization: basic(USER, PASSWORD) };
-    const ok = await httpsGet(`${d.url}/metrics`, { ca: cert!.cert, headers: auth });
-    expect(ok.status).toBe(200);
-    expect(ok.text).toContain('ledger_exporter_build_info');
-    expect((await httpsGet(`${d.url}/metrics`, { ca: cert!.cert })).status).toBe(401);
-    // Without trusting the self-signed certificate the client refuses the server.
-    await expect(httpsGet(`${d.url}/metrics`, { headers: auth })).rejects.toThrow(/self[- ]signed|certificate/i);
-    // Plain http to the TLS port: the TLS server drops what is not a handshake.
-    await expect(httpGet(`${d.url.replace('https:', 'http:')}/metrics`)).rejects.toThrow(/socket hang up|ECONNRESET|EPIPE/);
-    // The https side still serves after that.
-    expect((await httpsGet(`${d.url}/metrics`, { ca: cert!.cert, headers: auth })).status).toBe(200);
-  });
+  it.skipIf(!OPENSSL)(
+    'serves https: the scrape works with the CA, fails without it, and plain http fails',
+    async () => {
+      expect(d.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const auth = { authorization: basic(USER, PASSWORD) };
+      const ok = await httpsGet(`${d.url}/metrics`, { ca: cert!.cert, headers: auth });
+      expect(ok.status).toBe(200);
+      expect(ok.text).toContain('ledger_exporter_build_info');
+      expect((await httpsGet(`${d.url}/metrics`, { ca: cert!.cert })).status).toBe(401);
+      // Without trusting the self-signed certificate the client refuses the server.
+      await expect(httpsGet(`${d.url}/metrics`, { headers: auth })).rejects.toThrow(/self[- ]signed|certificate/i);
+      // Plain http to the TLS port: the TLS server drops what is not a handshake.
+      await expect(httpGet(`${d.url.replace('https:', 'http:')}/metrics`)).rejects.toThrow(
+        /socket hang up|ECONNRESET|EPIPE/,
+      );
+      // The https side still serves after that.
+      expect((await httpsGet(`${d.url}/metrics`, { ca: cert!.cert, headers: auth })).status).toBe(200);
+    },
+  );
 });
 
 describe('a bad web config stops start-up with a clear error', () => {
   const cases: Array<[string, string, RegExp]> = [
-    ['plaintext password instead of a bcrypt hash', `basic_auth_users:\n  ${USER}: ${PASSWORD.replace(':', '-')}\n`, /web-bad\.yml:2:\d+: .*bcrypt/],
-    ['unknown key', `basic_auth_users:\n  ${USER}: ${HASH}\ntls_config:\n  cert_file: x\n`, /web-bad\.yml:3:\d+: .*unknown key/],
-    ['missing key file', 'tls_server_config:\n  cert_file: nope.crt\n', /web-bad\.yml:\d+:\d+: .*(missing key_file|cannot read)/],
-    ['unreadable certificate file', 'tls_server_config:\n  cert_file: nope.crt\n  key_file: nope.key\n', /web-bad\.yml:\d+:\d+: .*cannot read .*nope\.(crt|key)/],
+    [
+      'plaintext password instead of a bcrypt hash',
+      `basic_auth_users:\n  ${USER}: ${PASSWORD.replace(':', '-')}\n`,
+      /web-bad\.yml:2:\d+: .*bcrypt/,
+    ],
+    [
+      'unknown key',
+      `basic_auth_users:\n  ${USER}: ${HASH}\ntls_config:\n  cert_file: x\n`,
+      /web-bad\.yml:3:\d+: .*unknown key/,
+    ],
+    [
+      'missing key file',
+      'tls_server_config:\n  cert_file: nope.crt\n',
+      /web-bad\.yml:\d+:\d+: .*(missing key_file|cannot read)/,
+    ],
+    [
+      'unreadable certificate file',
+      'tls_server_config:\n  cert_file: nope.crt\n  key_file: nope.key\n',
+      /web-bad\.yml:\d+:\d+: .*cannot read .*nope\.(crt|key)/,
+    ],
     ['YAML syntax error', 'basic_auth_users: [\n', /web-bad\.yml:\d+:\d+: /],
   ];
   for (const [what, yml, expected] of cases) {
     it(what, async () => {
       const webFile = join(dir, 'web-bad.yml');
       await writeFile(webFile, yml);
-      const r = await runCli(['--config', configFile, '--web.config.file', webFile, '--log-format', 'json'], { cwd: dir });
+      const r = await runCli(['--config', configFile, '--web.config.file', webFile, '--log-format', 'json'], {
+        cwd: dir,
+      });
       expect(r.code, r.stdout + r.stderr).toBe(1);
       expect(r.signal).toBeNull();
       expect(r.stderr).toMatch(expected);

@@ -20,7 +20,8 @@ function hasOpenssl(): boolean {
   }
 }
 const OPENSSL = hasOpenssl();
-if (!OPENSSL) console.warn('web-config tests: openssl CLI not found, TLS tests skipped (they need it to make a test certificate)');
+if (!OPENSSL)
+  console.warn('web-config tests: openssl CLI not found, TLS tests skipped (they need it to make a test certificate)');
 
 let dir: string;
 const PASSWORD = 'correct horse battery staple';
@@ -31,9 +32,23 @@ function makeCert(name: string, cn: string): void {
   execFileSync(
     'openssl',
     [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-      '-subj', `/CN=${cn}`, '-addext', `subjectAltName=IP:127.0.0.1,DNS:${cn}`,
-      '-keyout', path.join(dir, `${name}.key`), '-out', path.join(dir, `${name}.crt`),
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${cn}`,
+      '-addext',
+      `subjectAltName=IP:127.0.0.1,DNS:${cn}`,
+      '-keyout',
+      path.join(dir, `${name}.key`),
+      '-out',
+      path.join(dir, `${name}.crt`),
     ],
     { stdio: 'ignore' },
   );
@@ -55,7 +70,10 @@ async function loadError(name: string, text: string): Promise<string> {
   throw new Error('expected loadWebConfig to fail');
 }
 
-async function serve(web: WebConfig | undefined, limits = {}): Promise<{ server: http.Server | https.Server; port: number; close: () => Promise<void> }> {
+async function serve(
+  web: WebConfig | undefined,
+  limits = {},
+): Promise<{ server: http.Server | https.Server; port: number; close: () => Promise<void> }> {
   const server = createHttpServer(
     web,
     (req, res) => {
@@ -96,7 +114,9 @@ function get(url: string, opts: https.RequestOptions = {}): Promise<Answer> {
   });
 }
 
-const basic = (user: string, pw: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}` });
+const basic = (user: string, pw: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}`,
+});
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'web-config-'));
@@ -113,12 +133,18 @@ afterAll(async () => {
 
 describe('loadWebConfig: invalid files are rejected clearly', () => {
   it('names an unknown key with file:line:col', async () => {
-    const msg = await loadError('unknown.yml', `basic_auth_users:\n  alice: ${HASH}\nbasic_auth_user:\n  bob: ${HASH}\n`);
+    const msg = await loadError(
+      'unknown.yml',
+      `basic_auth_users:\n  alice: ${HASH}\nbasic_auth_user:\n  bob: ${HASH}\n`,
+    );
     expect(msg).toContain(`${path.join(dir, 'unknown.yml')}:3:1: basic_auth_user: unknown key`);
   });
 
   it('names a nested unknown key at its own line', async () => {
-    const msg = await loadError('nested.yml', 'tls_server_config:\n  cert_file: a.crt\n  key_file: a.key\n  certfile: typo.crt\n');
+    const msg = await loadError(
+      'nested.yml',
+      'tls_server_config:\n  cert_file: a.crt\n  key_file: a.key\n  certfile: typo.crt\n',
+    );
     expect(msg).toContain('nested.yml:4:3: tls_server_config.certfile: unknown key');
   });
 
@@ -140,17 +166,25 @@ describe('loadWebConfig: invalid files are rejected clearly', () => {
 
   it('reports YAML syntax errors and duplicate keys with a position', async () => {
     expect(await loadError('syntax.yml', 'basic_auth_users:\n  alice: [unclosed\n')).toMatch(/syntax\.yml:\d+:\d+: /);
-    expect(await loadError('dup.yml', `basic_auth_users:\n  alice: ${HASH}\n  alice: ${HASH}\n`)).toMatch(/dup\.yml:3:3: .*[Uu]nique/);
+    expect(await loadError('dup.yml', `basic_auth_users:\n  alice: ${HASH}\n  alice: ${HASH}\n`)).toMatch(
+      /dup\.yml:3:3: .*[Uu]nique/,
+    );
   });
 
   it('requires both cert and key, and a readable file', async () => {
-    expect(await loadError('nokey.yml', 'tls_server_config:\n  cert_file: server.crt\n')).toMatch(/nokey\.yml:1:1: tls_server_config: missing key_file/);
+    expect(await loadError('nokey.yml', 'tls_server_config:\n  cert_file: server.crt\n')).toMatch(
+      /nokey\.yml:1:1: tls_server_config: missing key_file/,
+    );
     const msg = await loadError('missing.yml', 'tls_server_config:\n  cert_file: nope.crt\n  key_file: nope.key\n');
-    expect(msg).toContain(`missing.yml:2:14: tls_server_config.cert_file: cannot read ${path.join(dir, 'nope.crt')}: ENOENT`);
+    expect(msg).toContain(
+      `missing.yml:2:14: tls_server_config.cert_file: cannot read ${path.join(dir, 'nope.crt')}: ENOENT`,
+    );
   });
 
   it('reports a missing web config file', async () => {
-    await expect(loadWebConfig(path.join(dir, 'absent.yml'))).rejects.toThrow(/cannot read web config file .*absent\.yml: ENOENT/);
+    await expect(loadWebConfig(path.join(dir, 'absent.yml'))).rejects.toThrow(
+      /cannot read web config file .*absent\.yml: ENOENT/,
+    );
   });
 
   it('treats an empty file as no protection, served over plain HTTP', async () => {
@@ -170,7 +204,10 @@ describe('loadWebConfig: invalid files are rejected clearly', () => {
 describe('createHttpServer without TLS', () => {
   it('answers 401 with WWW-Authenticate until the right password is given', async () => {
     const web = await loadWebConfig(
-      await writeWeb('auth.yml', `basic_auth_users:\n  prometheus: ${HASH}\nhttp_server_config:\n  headers:\n    X-Content-Type-Options: nosniff\n`),
+      await writeWeb(
+        'auth.yml',
+        `basic_auth_users:\n  prometheus: ${HASH}\nhttp_server_config:\n  headers:\n    X-Content-Type-Options: nosniff\n`,
+      ),
     );
     const srv = await serve(web);
     const url = `http://127.0.0.1:${srv.port}/metrics`;
@@ -191,10 +228,16 @@ describe('createHttpServer without TLS', () => {
   });
 
   it('drops a client that never finishes its headers', async () => {
-    const srv = await serve(undefined, { headersTimeoutMs: 200, requestTimeoutMs: 300, connectionsCheckingIntervalMs: 50 });
+    const srv = await serve(undefined, {
+      headersTimeoutMs: 200,
+      requestTimeoutMs: 300,
+      connectionsCheckingIntervalMs: 50,
+    });
     try {
       const answer = await new Promise<string>((resolve, reject) => {
-        const sock = net.connect(srv.port, '127.0.0.1', () => sock.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '));
+        const sock = net.connect(srv.port, '127.0.0.1', () =>
+          sock.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '),
+        );
         let got = '';
         sock.on('data', (c) => (got += String(c)));
         sock.on('close', () => resolve(got));
@@ -286,34 +329,59 @@ describe.skipIf(!OPENSSL)('createHttpServer with TLS (node_exporter web.yml shap
     } finally {
       await srv.close();
     }
-    const msg = await loadError('bad-cipher.yml', 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  cipher_suites: [TLS_RC4_FOREVER]\n');
-    expect(msg).toMatch(/bad-cipher\.yml:4:19: tls_server_config\.cipher_suites\.0: unknown cipher suite TLS_RC4_FOREVER/);
+    const msg = await loadError(
+      'bad-cipher.yml',
+      'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  cipher_suites: [TLS_RC4_FOREVER]\n',
+    );
+    expect(msg).toMatch(
+      /bad-cipher\.yml:4:19: tls_server_config\.cipher_suites\.0: unknown cipher suite TLS_RC4_FOREVER/,
+    );
   });
 
   it('rejects a key that does not belong to the certificate', async () => {
-    const msg = await loadError('mismatch.yml', 'tls_server_config:\n  cert_file: server.crt\n  key_file: client.key\n');
+    const msg = await loadError(
+      'mismatch.yml',
+      'tls_server_config:\n  cert_file: server.crt\n  key_file: client.key\n',
+    );
     expect(msg).toMatch(/mismatch\.yml:1:1: tls_server_config: TLS setup failed/);
   });
 
   it('refuses client CAs without a verifying client_auth_type', async () => {
-    const msg = await loadError('ca-only.yml', 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n');
-    expect(msg).toMatch(/ca-only\.yml:4:19: tls_server_config\.client_ca_file: client CAs are configured but client_auth_type is NoClientCert/);
-    const msg2 = await loadError('verify-no-ca.yml', 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_auth_type: RequireAndVerifyClientCert\n');
+    const msg = await loadError(
+      'ca-only.yml',
+      'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n',
+    );
+    expect(msg).toMatch(
+      /ca-only\.yml:4:19: tls_server_config\.client_ca_file: client CAs are configured but client_auth_type is NoClientCert/,
+    );
+    const msg2 = await loadError(
+      'verify-no-ca.yml',
+      'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_auth_type: RequireAndVerifyClientCert\n',
+    );
     expect(msg2).toMatch(/needs client_ca_file/);
   });
 
   it('requires a client certificate signed by client_ca_file with RequireAndVerifyClientCert', async () => {
     const web = await loadWebConfig(
-      await writeWeb('mtls.yml', 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  client_auth_type: RequireAndVerifyClientCert\n'),
+      await writeWeb(
+        'mtls.yml',
+        'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  client_auth_type: RequireAndVerifyClientCert\n',
+      ),
     );
     const ca = await readFile(path.join(dir, 'server.crt'));
     const srv = await serve(web);
     const url = `https://127.0.0.1:${srv.port}/`;
     try {
       await expect(get(url, { ca })).rejects.toThrow();
-      const stranger = { cert: await readFile(path.join(dir, 'stranger.crt')), key: await readFile(path.join(dir, 'stranger.key')) };
+      const stranger = {
+        cert: await readFile(path.join(dir, 'stranger.crt')),
+        key: await readFile(path.join(dir, 'stranger.key')),
+      };
       await expect(get(url, { ca, ...stranger })).rejects.toThrow();
-      const client = { cert: await readFile(path.join(dir, 'client.crt')), key: await readFile(path.join(dir, 'client.key')) };
+      const client = {
+        cert: await readFile(path.join(dir, 'client.crt')),
+        key: await readFile(path.join(dir, 'client.key')),
+      };
       expect((await get(url, { ca, ...client })).status).toBe(200);
     } finally {
       await srv.close();
@@ -322,16 +390,25 @@ describe.skipIf(!OPENSSL)('createHttpServer with TLS (node_exporter web.yml shap
 
   it('with VerifyClientCertIfGiven, lets certificate-less clients in but not untrusted certificates', async () => {
     const web = await loadWebConfig(
-      await writeWeb('ifgiven.yml', 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  client_auth_type: VerifyClientCertIfGiven\n'),
+      await writeWeb(
+        'ifgiven.yml',
+        'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  client_auth_type: VerifyClientCertIfGiven\n',
+      ),
     );
     const ca = await readFile(path.join(dir, 'server.crt'));
     const srv = await serve(web);
     const url = `https://127.0.0.1:${srv.port}/`;
     try {
       expect((await get(url, { ca })).status).toBe(200);
-      const stranger = { cert: await readFile(path.join(dir, 'stranger.crt')), key: await readFile(path.join(dir, 'stranger.key')) };
+      const stranger = {
+        cert: await readFile(path.join(dir, 'stranger.crt')),
+        key: await readFile(path.join(dir, 'stranger.key')),
+      };
       await expect(get(url, { ca, ...stranger })).rejects.toThrow();
-      const client = { cert: await readFile(path.join(dir, 'client.crt')), key: await readFile(path.join(dir, 'client.key')) };
+      const client = {
+        cert: await readFile(path.join(dir, 'client.crt')),
+        key: await readFile(path.join(dir, 'client.key')),
+      };
       expect((await get(url, { ca, ...client })).status).toBe(200);
     } finally {
       await srv.close();
@@ -345,7 +422,10 @@ describe.skipIf(!OPENSSL)('createHttpServer with TLS (node_exporter web.yml shap
         `tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  client_auth_type: RequireAndVerifyClientCert\n  client_allowed_sans: [${san}]\n`,
       );
     const ca = await readFile(path.join(dir, 'server.crt'));
-    const client = { cert: await readFile(path.join(dir, 'client.crt')), key: await readFile(path.join(dir, 'client.key')) };
+    const client = {
+      cert: await readFile(path.join(dir, 'client.crt')),
+      key: await readFile(path.join(dir, 'client.key')),
+    };
     const allowed = await serve(await loadWebConfig(await write('sans-ok.yml', 'scraper')));
     const denied = await serve(await loadWebConfig(await write('sans-no.yml', 'someone-else')));
     try {

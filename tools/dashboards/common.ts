@@ -63,7 +63,8 @@ export interface PanelSpec {
 const REF_IDS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 function targets(queries: Query[]): prometheus.DataqueryBuilder[] {
-  if (queries.length === 0 || queries.length > REF_IDS.length) throw new Error(`a panel needs 1..${REF_IDS.length} queries`);
+  if (queries.length === 0 || queries.length > REF_IDS.length)
+    throw new Error(`a panel needs 1..${REF_IDS.length} queries`);
   return queries.map((q, i) => {
     const b = new prometheus.DataqueryBuilder()
       .refId(REF_IDS[i] as string)
@@ -125,7 +126,9 @@ export function timeSeriesPanel(spec: PanelSpec): timeseries.PanelBuilder {
         .displayMode(common.LegendDisplayMode.List)
         .placement(common.LegendPlacement.Bottom),
     )
-    .tooltip(new common.VizTooltipOptionsBuilder().mode(common.TooltipDisplayMode.Multi).sort(common.SortOrder.Descending))
+    .tooltip(
+      new common.VizTooltipOptionsBuilder().mode(common.TooltipDisplayMode.Multi).sort(common.SortOrder.Descending),
+    )
     .fillOpacity(10)
     .spanNulls(false);
 }
@@ -140,15 +143,27 @@ export function statPanel(spec: PanelSpec): stat.PanelBuilder {
 export function stateTimelinePanel(spec: PanelSpec): statetimeline.PanelBuilder {
   return apply(new statetimeline.PanelBuilder(), spec, 24, 8)
     .showValue(common.VisibilityMode.Never)
-    .legend(new common.VizLegendOptionsBuilder().showLegend(true).displayMode(common.LegendDisplayMode.List).placement(common.LegendPlacement.Bottom));
+    .legend(
+      new common.VizLegendOptionsBuilder()
+        .showLegend(true)
+        .displayMode(common.LegendDisplayMode.List)
+        .placement(common.LegendPlacement.Bottom),
+    );
 }
 
 /**
  * A table of instant queries in table format. `merge` joins the queries on their common labels
  * (one row per series); `hide` drops columns that only add noise (Time, __name__, job...).
  */
-export function tablePanel(spec: PanelSpec & { hideColumns?: string[]; rename?: Record<string, string> }): table.PanelBuilder {
-  const b = apply(new table.PanelBuilder(), { ...spec, queries: spec.queries.map((q) => ({ ...q, instant: true, table: true })) }, 12, 8);
+export function tablePanel(
+  spec: PanelSpec & { hideColumns?: string[]; rename?: Record<string, string> },
+): table.PanelBuilder {
+  const b = apply(
+    new table.PanelBuilder(),
+    { ...spec, queries: spec.queries.map((q) => ({ ...q, instant: true, table: true })) },
+    12,
+    8,
+  );
   if (spec.queries.length > 1) b.withTransformation({ id: 'merge', options: {} });
   const excludeByName: Record<string, boolean> = {};
   for (const c of ['Time', '__name__', 'job', 'instance', ...(spec.hideColumns ?? [])]) excludeByName[c] = true;

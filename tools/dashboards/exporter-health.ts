@@ -1,7 +1,17 @@
 // Exporter self-health: is the exporter keeping up, writing evidence, reloading config, and
 // is its Node.js process well?
 import type * as dashboard from '@grafana/grafana-foundation-sdk/dashboard';
-import { EXPORTER_ONLY, NET_NODE, boolMapping, dashboardShell, finish, row, statPanel, tablePanel, timeSeriesPanel } from './common.js';
+import {
+  EXPORTER_ONLY,
+  NET_NODE,
+  boolMapping,
+  dashboardShell,
+  finish,
+  row,
+  statPanel,
+  tablePanel,
+  timeSeriesPanel,
+} from './common.js';
 
 export const EXPORTER_HEALTH_UID = 'ledger-exporter-health';
 
@@ -9,7 +19,8 @@ export function exporterHealth(): dashboard.Dashboard {
   const b = dashboardShell({
     uid: EXPORTER_HEALTH_UID,
     title: 'Ledger fleet / Exporter self-health',
-    description: 'Poll overruns, probe durations, evidence writing, config reloads, the agent platform check and the exporter process itself.',
+    description:
+      'Poll overruns, probe durations, evidence writing, config reloads, the agent platform check and the exporter process itself.',
     nodeSelection: 'multi',
   })
     .withRow(row('Exporter'))
@@ -27,7 +38,8 @@ export function exporterHealth(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Agent platform',
-        description: 'Whether the agent platform answered its last check (ledger_agent_platform_up). Only present when agentPlatform is configured.',
+        description:
+          'Whether the agent platform answered its last check (ledger_agent_platform_up). Only present when agentPlatform is configured.',
         unit: 'none',
         queries: [{ expr: 'max(ledger_agent_platform_up)' }],
         mappings: boolMapping(['DOWN', 'red'], ['up', 'green']),
@@ -72,10 +84,13 @@ export function exporterHealth(): dashboard.Dashboard {
     .withPanel(
       timeSeriesPanel({
         title: 'Poll overruns',
-        description: 'Probe runs skipped because the previous run of the same probe was still in flight (ledger_exporter_poll_overruns_total). Raise the interval or the timeout budget if this is not zero.',
+        description:
+          'Probe runs skipped because the previous run of the same probe was still in flight (ledger_exporter_poll_overruns_total). Raise the interval or the timeout budget if this is not zero.',
         unit: 'ops',
         min: 0,
-        queries: [{ expr: 'sum by (probe) (rate(ledger_exporter_poll_overruns_total[$__rate_interval]))', legend: '{{probe}}' }],
+        queries: [
+          { expr: 'sum by (probe) (rate(ledger_exporter_poll_overruns_total[$__rate_interval]))', legend: '{{probe}}' },
+        ],
       }),
     )
     .withPanel(
@@ -99,21 +114,31 @@ export function exporterHealth(): dashboard.Dashboard {
     .withPanel(
       timeSeriesPanel({
         title: 'Probe failures',
-        description: 'Failed probe requests per probe and reason over the selected nodes (ledger_probe_failures_total).',
+        description:
+          'Failed probe requests per probe and reason over the selected nodes (ledger_probe_failures_total).',
         unit: 'reqps',
         min: 0,
-        queries: [{ expr: `sum by (probe, reason) (rate(ledger_probe_failures_total{${NET_NODE}}[$__rate_interval]))`, legend: '{{probe}} {{reason}}' }],
+        queries: [
+          {
+            expr: `sum by (probe, reason) (rate(ledger_probe_failures_total{${NET_NODE}}[$__rate_interval]))`,
+            legend: '{{probe}} {{reason}}',
+          },
+        ],
       }),
     )
     .withRow(row('Evidence and configuration'))
     .withPanel(
       timeSeriesPanel({
         title: 'Evidence records and drops',
-        description: 'Evidence records written per node (ledger_evidence_records_total), records dropped to stay within bounds (ledger_evidence_dropped_total) and write errors (ledger_evidence_write_errors_total).',
+        description:
+          'Evidence records written per node (ledger_evidence_records_total), records dropped to stay within bounds (ledger_evidence_dropped_total) and write errors (ledger_evidence_write_errors_total).',
         unit: 'ops',
         min: 0,
         queries: [
-          { expr: 'sum by (node) (rate(ledger_evidence_records_total{node=~"$node"}[$__rate_interval]))', legend: 'written {{node}}' },
+          {
+            expr: 'sum by (node) (rate(ledger_evidence_records_total{node=~"$node"}[$__rate_interval]))',
+            legend: 'written {{node}}',
+          },
           { expr: 'sum(rate(ledger_evidence_dropped_total[$__rate_interval]))', legend: 'dropped' },
           { expr: 'sum(rate(ledger_evidence_write_errors_total[$__rate_interval]))', legend: 'write errors' },
         ],
@@ -131,10 +156,16 @@ export function exporterHealth(): dashboard.Dashboard {
     .withPanel(
       timeSeriesPanel({
         title: 'Config reloads',
-        description: 'Configuration reloads by result (ledger_exporter_config_reloads_total). A failed reload keeps the previous configuration running.',
+        description:
+          'Configuration reloads by result (ledger_exporter_config_reloads_total). A failed reload keeps the previous configuration running.',
         unit: 'short',
         min: 0,
-        queries: [{ expr: 'sum by (result) (increase(ledger_exporter_config_reloads_total[$__rate_interval]))', legend: '{{result}}' }],
+        queries: [
+          {
+            expr: 'sum by (result) (increase(ledger_exporter_config_reloads_total[$__rate_interval]))',
+            legend: '{{result}}',
+          },
+        ],
         width: 24,
       }),
     )
@@ -145,13 +176,16 @@ export function exporterHealth(): dashboard.Dashboard {
         description: 'CPU time used per second by the exporter process, 1.0 = one core (process_cpu_seconds_total).',
         unit: 'percentunit',
         min: 0,
-        queries: [{ expr: `rate(process_cpu_seconds_total[$__rate_interval]) ${EXPORTER_ONLY}`, legend: '{{instance}}' }],
+        queries: [
+          { expr: `rate(process_cpu_seconds_total[$__rate_interval]) ${EXPORTER_ONLY}`, legend: '{{instance}}' },
+        ],
       }),
     )
     .withPanel(
       timeSeriesPanel({
         title: 'Memory',
-        description: 'Resident memory and V8 heap of the exporter process (process_resident_memory_bytes, nodejs_heap_size_used_bytes, nodejs_heap_size_total_bytes).',
+        description:
+          'Resident memory and V8 heap of the exporter process (process_resident_memory_bytes, nodejs_heap_size_used_bytes, nodejs_heap_size_total_bytes).',
         unit: 'bytes',
         min: 0,
         queries: [
@@ -164,7 +198,8 @@ export function exporterHealth(): dashboard.Dashboard {
     .withPanel(
       timeSeriesPanel({
         title: 'Event loop lag',
-        description: 'Event loop lag of the exporter process, p99 and mean (nodejs_eventloop_lag_p99_seconds, nodejs_eventloop_lag_mean_seconds). Sustained lag delays probes and scrapes.',
+        description:
+          'Event loop lag of the exporter process, p99 and mean (nodejs_eventloop_lag_p99_seconds, nodejs_eventloop_lag_mean_seconds). Sustained lag delays probes and scrapes.',
         unit: 's',
         min: 0,
         queries: [
@@ -179,13 +214,19 @@ export function exporterHealth(): dashboard.Dashboard {
         description: 'Time spent in garbage collection per second, by kind (nodejs_gc_duration_seconds).',
         unit: 'percentunit',
         min: 0,
-        queries: [{ expr: `sum by (instance, kind) (rate(nodejs_gc_duration_seconds_sum[$__rate_interval]) ${EXPORTER_ONLY})`, legend: '{{kind}} {{instance}}' }],
+        queries: [
+          {
+            expr: `sum by (instance, kind) (rate(nodejs_gc_duration_seconds_sum[$__rate_interval]) ${EXPORTER_ONLY})`,
+            legend: '{{kind}} {{instance}}',
+          },
+        ],
       }),
     )
     .withPanel(
       timeSeriesPanel({
         title: 'Open file descriptors',
-        description: 'Open file descriptors against the limit (process_open_fds, process_max_fds). Each node connection holds one.',
+        description:
+          'Open file descriptors against the limit (process_open_fds, process_max_fds). Each node connection holds one.',
         unit: 'none',
         min: 0,
         queries: [
@@ -197,7 +238,8 @@ export function exporterHealth(): dashboard.Dashboard {
     .withPanel(
       timeSeriesPanel({
         title: 'Active handles',
-        description: 'Active libuv handles (sockets, timers) of the exporter process (nodejs_active_handles_total). Steady growth means a leak.',
+        description:
+          'Active libuv handles (sockets, timers) of the exporter process (nodejs_active_handles_total). Steady growth means a leak.',
         unit: 'none',
         min: 0,
         queries: [{ expr: `nodejs_active_handles_total ${EXPORTER_ONLY}`, legend: '{{instance}}' }],

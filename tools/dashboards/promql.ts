@@ -50,7 +50,9 @@ export function analyzePromql(expr: string): PromqlAnalysis {
   tree.iterate({
     enter(ref) {
       if (ref.type.isError) {
-        errors.push(`syntax error at offset ${ref.from}: ${JSON.stringify(expr.slice(Math.max(0, ref.from - 20), ref.from + 20))}`);
+        errors.push(
+          `syntax error at offset ${ref.from}: ${JSON.stringify(expr.slice(Math.max(0, ref.from - 20), ref.from + 20))}`,
+        );
         return;
       }
       if (ref.name !== 'VectorSelector') return;
@@ -100,7 +102,12 @@ interface PanelLike {
  * too; `label_values(label)` and other functions do not name a metric.
  */
 function variableQueryExpr(query: unknown): string | undefined {
-  const text = typeof query === 'string' ? query : typeof query === 'object' && query && 'query' in query ? String((query).query) : '';
+  const text =
+    typeof query === 'string'
+      ? query
+      : typeof query === 'object' && query && 'query' in query
+        ? String(query.query)
+        : '';
   const lv = /^\s*label_values\(\s*(.+),\s*[A-Za-z_][A-Za-z0-9_]*\s*\)\s*$/s.exec(text);
   if (lv?.[1]) return lv[1];
   const qr = /^\s*query_result\(\s*(.+)\s*\)\s*$/s.exec(text);
@@ -110,11 +117,15 @@ function variableQueryExpr(query: unknown): string | undefined {
 /** Every PromQL expression of a Grafana dashboard JSON model (panels, rows, query variables). */
 export function dashboardExpressions(model: unknown, file: string): PromqlExpression[] {
   const out: PromqlExpression[] = [];
-  const d = model as { panels?: PanelLike[]; templating?: { list?: Array<{ name?: string; type?: string; query?: unknown }> } };
+  const d = model as {
+    panels?: PanelLike[];
+    templating?: { list?: Array<{ name?: string; type?: string; query?: unknown }> };
+  };
   const walk = (panels: PanelLike[] | undefined): void => {
     for (const p of panels ?? []) {
       for (const t of p.targets ?? []) {
-        if (typeof t.expr === 'string') out.push({ file, where: `panel "${p.title ?? '?'}" target ${t.refId ?? '?'}`, expr: t.expr });
+        if (typeof t.expr === 'string')
+          out.push({ file, where: `panel "${p.title ?? '?'}" target ${t.refId ?? '?'}`, expr: t.expr });
       }
       walk(p.panels);
     }
@@ -130,12 +141,18 @@ export function dashboardExpressions(model: unknown, file: string): PromqlExpres
 
 /** Every `expr` of a Prometheus rule file (alerting and recording rules). */
 export function ruleExpressions(yamlText: string, file: string): PromqlExpression[] {
-  const doc = parseYaml(yamlText) as { groups?: Array<{ name?: string; rules?: Array<{ alert?: string; record?: string; expr?: unknown }> }> } | null;
+  const doc = parseYaml(yamlText) as {
+    groups?: Array<{ name?: string; rules?: Array<{ alert?: string; record?: string; expr?: unknown }> }>;
+  } | null;
   const out: PromqlExpression[] = [];
   for (const g of doc?.groups ?? []) {
     for (const r of g.rules ?? []) {
       if (r.expr === undefined || r.expr === null) continue;
-      out.push({ file, where: `group "${g.name ?? '?'}" ${r.alert ? `alert ${r.alert}` : `record ${r.record ?? '?'}`}`, expr: typeof r.expr === 'string' ? r.expr : JSON.stringify(r.expr) });
+      out.push({
+        file,
+        where: `group "${g.name ?? '?'}" ${r.alert ? `alert ${r.alert}` : `record ${r.record ?? '?'}`}`,
+        expr: typeof r.expr === 'string' ? r.expr : JSON.stringify(r.expr),
+      });
     }
   }
   return out;
@@ -153,7 +170,10 @@ export function recordedNames(yamlText: string): string[] {
  * Names a scrape offers to PromQL: the sample names (histograms as `_bucket`, `_sum`, `_count`)
  * and, separately, the families declared by `# TYPE` (which may hold no sample yet).
  */
-export function exposedNames(families: readonly MetricFamily[]): { samples: Set<string>; declared: Map<string, string> } {
+export function exposedNames(families: readonly MetricFamily[]): {
+  samples: Set<string>;
+  declared: Map<string, string>;
+} {
   const samples = new Set<string>();
   const declared = new Map<string, string>();
   for (const f of families) {

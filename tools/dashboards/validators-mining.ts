@@ -1,6 +1,17 @@
 // Validators and mining: the chain-level view each network's highest node reports.
 import type * as dashboard from '@grafana/grafana-foundation-sdk/dashboard';
-import { NET, NET_NODE, boolMapping, perNode, dashboardShell, finish, row, statPanel, tablePanel, timeSeriesPanel } from './common.js';
+import {
+  NET,
+  NET_NODE,
+  boolMapping,
+  perNode,
+  dashboardShell,
+  finish,
+  row,
+  statPanel,
+  tablePanel,
+  timeSeriesPanel,
+} from './common.js';
 
 export const VALIDATORS_MINING_UID = 'ledger-validators-mining';
 
@@ -8,14 +19,16 @@ export function validatorsMining(): dashboard.Dashboard {
   const b = dashboardShell({
     uid: VALIDATORS_MINING_UID,
     title: 'Ledger fleet / Validators and mining',
-    description: 'Validator set size, stake, weight, agent score and agreement between nodes; miners, block reward and the mining upgrade countdown.',
+    description:
+      'Validator set size, stake, weight, agent score and agreement between nodes; miners, block reward and the mining upgrade countdown.',
     nodeSelection: 'multi',
   })
     .withRow(row('Validators'))
     .withPanel(
       statPanel({
         title: 'Active validators',
-        description: 'Size of the active validator set per network (recording rule network:ledger_validators_active:max).',
+        description:
+          'Size of the active validator set per network (recording rule network:ledger_validators_active:max).',
         unit: 'none',
         queries: [{ expr: `max by (network) (network:ledger_validators_active:max{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'blue']],
@@ -25,7 +38,8 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Total active stake',
-        description: 'Total stake of the active validators, in tokens (ledger_validators_stake_tokens; base units divided by 10^decimals).',
+        description:
+          'Total stake of the active validators, in tokens (ledger_validators_stake_tokens; base units divided by 10^decimals).',
         unit: 'short',
         queries: [{ expr: `max by (network) (ledger_validators_stake_tokens{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'blue']],
@@ -35,9 +49,12 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Validator set agreement',
-        description: 'Whether the nodes up agree on the validator set (recording rule network:ledger_fleet_validator_set_mismatch:max).',
+        description:
+          'Whether the nodes up agree on the validator set (recording rule network:ledger_fleet_validator_set_mismatch:max).',
         unit: 'none',
-        queries: [{ expr: `max by (network) (network:ledger_fleet_validator_set_mismatch:max{${NET}})`, legend: '{{network}}' }],
+        queries: [
+          { expr: `max by (network) (network:ledger_fleet_validator_set_mismatch:max{${NET}})`, legend: '{{network}}' },
+        ],
         mappings: boolMapping(['agree', 'green'], ['MISMATCH', 'red']),
         width: 6,
       }),
@@ -45,7 +62,8 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Validators reported per node',
-        description: 'Validators each selected node reports (ledger_node_validators). A node that differs from the others is on another view of the chain.',
+        description:
+          'Validators each selected node reports (ledger_node_validators). A node that differs from the others is on another view of the chain.',
         unit: 'none',
         queries: [{ expr: perNode(`ledger_node_validators{${NET_NODE}}`), legend: '{{node}}' }],
         thresholds: [[null, 'blue']],
@@ -55,7 +73,8 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       timeSeriesPanel({
         title: 'Validator set size',
-        description: 'Active set size per network (recording rule network:ledger_validators_active:max) and as each node reports it (ledger_node_validators).',
+        description:
+          'Active set size per network (recording rule network:ledger_validators_active:max) and as each node reports it (ledger_node_validators).',
         unit: 'none',
         min: 0,
         queries: [
@@ -70,13 +89,16 @@ export function validatorsMining(): dashboard.Dashboard {
         description: 'Stake of each active validator in tokens (ledger_validator_stake_tokens).',
         unit: 'short',
         min: 0,
-        queries: [{ expr: `max by (network, validator) (ledger_validator_stake_tokens{${NET}})`, legend: '{{validator}}' }],
+        queries: [
+          { expr: `max by (network, validator) (ledger_validator_stake_tokens{${NET}})`, legend: '{{validator}}' },
+        ],
       }),
     )
     .withPanel(
       tablePanel({
         title: 'Validators',
-        description: 'Active validators with stake in tokens, weight and agent score (ledger_validator_stake_tokens, ledger_validator_weight, ledger_validator_agent_score).',
+        description:
+          'Active validators with stake in tokens, weight and agent score (ledger_validator_stake_tokens, ledger_validator_weight, ledger_validator_agent_score).',
         unit: 'none',
         queries: [
           { expr: `max by (network, validator) (ledger_validator_stake_tokens{${NET}})` },
@@ -101,7 +123,9 @@ export function validatorsMining(): dashboard.Dashboard {
         title: 'Validator agent score',
         description: 'Agent score of each active validator (ledger_validator_agent_score).',
         unit: 'none',
-        queries: [{ expr: `max by (network, validator) (ledger_validator_agent_score{${NET}})`, legend: '{{validator}}' }],
+        queries: [
+          { expr: `max by (network, validator) (ledger_validator_agent_score{${NET}})`, legend: '{{validator}}' },
+        ],
       }),
     )
     .withRow(row('Mining'))
@@ -119,8 +143,13 @@ export function validatorsMining(): dashboard.Dashboard {
         title: 'Miners active',
         description: 'Active miners per network (recording rule network:ledger_mining_miners_active:max).',
         unit: 'none',
-        queries: [{ expr: `max by (network) (network:ledger_mining_miners_active:max{${NET}})`, legend: '{{network}}' }],
-        thresholds: [[null, 'red'], [1, 'green']],
+        queries: [
+          { expr: `max by (network) (network:ledger_mining_miners_active:max{${NET}})`, legend: '{{network}}' },
+        ],
+        thresholds: [
+          [null, 'red'],
+          [1, 'green'],
+        ],
       }),
     )
     .withPanel(
@@ -153,16 +182,23 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       statPanel({
         title: 'Blocks until upgrade',
-        description: 'Blocks left before the mining upgrade height, counted from the highest node over all shards (recording rule network:ledger_mining_blocks_until_upgrade:min). At about 3 s a block, 1200 blocks is one hour.',
+        description:
+          'Blocks left before the mining upgrade height, counted from the highest node over all shards (recording rule network:ledger_mining_blocks_until_upgrade:min). At about 3 s a block, 1200 blocks is one hour.',
         unit: 'suffix: blocks',
-        queries: [{ expr: `min by (network) (network:ledger_mining_blocks_until_upgrade:min{${NET}})`, legend: '{{network}}' }],
-        thresholds: [[null, 'orange'], [1200, 'green']],
+        queries: [
+          { expr: `min by (network) (network:ledger_mining_blocks_until_upgrade:min{${NET}})`, legend: '{{network}}' },
+        ],
+        thresholds: [
+          [null, 'orange'],
+          [1200, 'green'],
+        ],
       }),
     )
     .withPanel(
       timeSeriesPanel({
         title: 'Miners',
-        description: 'Registered and active miners per network (ledger_mining_miners, ledger_mining_miners_active) and active miners as each node reports them (ledger_node_miners_active).',
+        description:
+          'Registered and active miners per network (ledger_mining_miners, ledger_mining_miners_active) and active miners as each node reports them (ledger_node_miners_active).',
         unit: 'none',
         min: 0,
         queries: [
@@ -175,7 +211,8 @@ export function validatorsMining(): dashboard.Dashboard {
     .withPanel(
       timeSeriesPanel({
         title: 'Time until mining upgrade',
-        description: 'Blocks until the upgrade (ledger_mining_blocks_until_upgrade) divided by the observed block rate (ledger_upstream_blocks_total): an estimate of the time left.',
+        description:
+          'Blocks until the upgrade (ledger_mining_blocks_until_upgrade) divided by the observed block rate (ledger_upstream_blocks_total): an estimate of the time left.',
         unit: 's',
         min: 0,
         queries: [

@@ -2,7 +2,17 @@
 // through the fleet's nodes of its network (ledger_watch_* series; one per entry, however many
 // replicas export it, hence max by).
 import type * as dashboard from '@grafana/grafana-foundation-sdk/dashboard';
-import { NET, boolMapping, dashboardShell, finish, row, stateTimelinePanel, statPanel, tablePanel, timeSeriesPanel } from './common.js';
+import {
+  NET,
+  boolMapping,
+  dashboardShell,
+  finish,
+  row,
+  stateTimelinePanel,
+  statPanel,
+  tablePanel,
+  timeSeriesPanel,
+} from './common.js';
 
 export const WATCH_UID = 'ledger-watch';
 
@@ -17,7 +27,8 @@ function validatorPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuil
     .withPanel(
       statPanel({
         title: 'In the active set',
-        description: 'Whether each watched validator is in the active set (ledger_watch_validator_active); the set is elected at epoch boundaries.',
+        description:
+          'Whether each watched validator is in the active set (ledger_watch_validator_active); the set is elected at epoch boundaries.',
         unit: 'none',
         queries: [{ expr: of(V, 'ledger_watch_validator_active'), legend: '{{name}}' }],
         mappings: boolMapping(['OUT', 'red'], ['active', 'green']),
@@ -27,7 +38,8 @@ function validatorPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuil
     .withPanel(
       statPanel({
         title: 'Paid in the newest block',
-        description: 'Whether it was paid in the newest block read (ledger_watch_validator_rewarded): 0 while active means offline, unpaid until the next epoch.',
+        description:
+          'Whether it was paid in the newest block read (ledger_watch_validator_rewarded): 0 while active means offline, unpaid until the next epoch.',
         unit: 'none',
         queries: [{ expr: of(V, 'ledger_watch_validator_rewarded'), legend: '{{name}}' }],
         mappings: boolMapping(['UNPAID', 'red'], ['paid', 'green']),
@@ -47,7 +59,8 @@ function validatorPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuil
     .withPanel(
       tablePanel({
         title: 'Validators',
-        description: 'Rank in the active set (1 = heaviest), stake in tokens, weight and commission of each watched validator.',
+        description:
+          'Rank in the active set (1 = heaviest), stake in tokens, weight and commission of each watched validator.',
         unit: 'none',
         queries: [
           { expr: of(V, 'ledger_watch_validator_rank') },
@@ -66,7 +79,8 @@ function validatorTrendPanels(b: dashboard.DashboardBuilder): dashboard.Dashboar
     .withPanel(
       timeSeriesPanel({
         title: 'Seat margin',
-        description: "(own weight - lowest seat's weight) / own weight while the set is full, 1 while seats are free (ledger_watch_validator_seat_margin_ratio), and the configured warning margin.",
+        description:
+          "(own weight - lowest seat's weight) / own weight while the set is full, 1 while seats are free (ledger_watch_validator_seat_margin_ratio), and the configured warning margin.",
         unit: 'percentunit',
         queries: [
           { expr: of(V, 'ledger_watch_validator_seat_margin_ratio'), legend: '{{name}}' },
@@ -77,7 +91,8 @@ function validatorTrendPanels(b: dashboard.DashboardBuilder): dashboard.Dashboar
     .withPanel(
       timeSeriesPanel({
         title: 'Blocks this epoch',
-        description: 'Slots expected, blocks produced and signed in the current epoch (ledger_watch_validator_epoch_blocks); reset at each boundary.',
+        description:
+          'Slots expected, blocks produced and signed in the current epoch (ledger_watch_validator_epoch_blocks); reset at each boundary.',
         unit: 'none',
         min: 0,
         queries: [{ expr: of(V, 'ledger_watch_validator_epoch_blocks', ', kind'), legend: '{{name}} {{kind}}' }],
@@ -86,7 +101,8 @@ function validatorTrendPanels(b: dashboard.DashboardBuilder): dashboard.Dashboar
     .withPanel(
       stateTimelinePanel({
         title: 'Active and paid over time',
-        description: 'In the active set (ledger_watch_validator_active) and paid (ledger_watch_validator_rewarded), over the time range.',
+        description:
+          'In the active set (ledger_watch_validator_active) and paid (ledger_watch_validator_rewarded), over the time range.',
         unit: 'none',
         queries: [
           { expr: of(V, 'ledger_watch_validator_active'), legend: '{{name}} active' },
@@ -103,7 +119,8 @@ function minerPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilder 
     .withPanel(
       statPanel({
         title: 'Miner active',
-        description: 'Whether each watched miner is active (ledger_watch_miner_active): 6 missed check-ins in a row make it inactive.',
+        description:
+          'Whether each watched miner is active (ledger_watch_miner_active): 6 missed check-ins in a row make it inactive.',
         unit: 'none',
         queries: [{ expr: of(MI, 'ledger_watch_miner_active'), legend: '{{name}}' }],
         mappings: boolMapping(['INACTIVE', 'red'], ['active', 'green']),
@@ -113,18 +130,24 @@ function minerPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilder 
     .withPanel(
       statPanel({
         title: 'Reward multiplier',
-        description: 'The multiplier the node pays (ledger_watch_miner_reward_multiplier): 1 with 12 check-ins in the last 12 epochs, 0.8 with 9-11, 0.5 with 6-8.',
+        description:
+          'The multiplier the node pays (ledger_watch_miner_reward_multiplier): 1 with 12 check-ins in the last 12 epochs, 0.8 with 9-11, 0.5 with 6-8.',
         unit: 'none',
         decimals: 1,
         queries: [{ expr: of(MI, 'ledger_watch_miner_reward_multiplier'), legend: '{{name}}' }],
-        thresholds: [[null, 'red'], [0.5, 'orange'], [1, 'green']],
+        thresholds: [
+          [null, 'red'],
+          [0.5, 'orange'],
+          [1, 'green'],
+        ],
         width: 8,
       }),
     )
     .withPanel(
       statPanel({
         title: 'Pending rewards',
-        description: 'Rewards of the current epoch, paid at the boundary if it checked in (ledger_watch_miner_pending_rewards_tokens).',
+        description:
+          'Rewards of the current epoch, paid at the boundary if it checked in (ledger_watch_miner_pending_rewards_tokens).',
         unit: 'short',
         queries: [{ expr: of(MI, 'ledger_watch_miner_pending_rewards_tokens'), legend: '{{name}}' }],
         thresholds: [[null, 'blue']],
@@ -134,7 +157,8 @@ function minerPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilder 
     .withPanel(
       timeSeriesPanel({
         title: 'Missed check-ins',
-        description: 'Epochs missed in a row (ledger_watch_miner_consecutive_misses) and epochs since the last check-in (ledger_watch_miner_epochs_since_checkin).',
+        description:
+          'Epochs missed in a row (ledger_watch_miner_consecutive_misses) and epochs since the last check-in (ledger_watch_miner_epochs_since_checkin).',
         unit: 'none',
         min: 0,
         queries: [
@@ -146,7 +170,8 @@ function minerPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilder 
     .withPanel(
       timeSeriesPanel({
         title: 'Attendance and reputation',
-        description: 'Check-ins among the last 12 epochs (ledger_watch_miner_attendance_epochs) and reputation (ledger_watch_miner_reputation_ratio, x12 to share the axis).',
+        description:
+          'Check-ins among the last 12 epochs (ledger_watch_miner_attendance_epochs) and reputation (ledger_watch_miner_reputation_ratio, x12 to share the axis).',
         unit: 'none',
         min: 0,
         queries: [
@@ -163,7 +188,8 @@ function accountPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilde
     .withPanel(
       timeSeriesPanel({
         title: 'Balance',
-        description: 'Balance of each watched account in tokens (ledger_watch_account_balance_tokens) and its configured minimum (ledger_watch_account_min_balance_tokens).',
+        description:
+          'Balance of each watched account in tokens (ledger_watch_account_balance_tokens) and its configured minimum (ledger_watch_account_min_balance_tokens).',
         unit: 'short',
         queries: [
           { expr: of(A, 'ledger_watch_account_balance_tokens'), legend: '{{name}}' },
@@ -174,7 +200,8 @@ function accountPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilde
     .withPanel(
       timeSeriesPanel({
         title: 'Unbonding',
-        description: 'Unbonding stake in tokens, pending and released but not claimed (ledger_watch_account_unbonding_tokens{state}).',
+        description:
+          'Unbonding stake in tokens, pending and released but not claimed (ledger_watch_account_unbonding_tokens{state}).',
         unit: 'short',
         min: 0,
         queries: [{ expr: of(A, 'ledger_watch_account_unbonding_tokens', ', state'), legend: '{{name}} {{state}}' }],
@@ -183,10 +210,16 @@ function accountPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilde
     .withPanel(
       timeSeriesPanel({
         title: 'Time since the last successful read',
-        description: 'Seconds since each entry was last read (ledger_watch_last_success_timestamp_seconds); LedgerWatchReadFailing fires after 3 read intervals.',
+        description:
+          'Seconds since each entry was last read (ledger_watch_last_success_timestamp_seconds); LedgerWatchReadFailing fires after 3 read intervals.',
         unit: 's',
         min: 0,
-        queries: [{ expr: `time() - max by (network, name) (ledger_watch_last_success_timestamp_seconds{${NET}})`, legend: '{{name}}' }],
+        queries: [
+          {
+            expr: `time() - max by (network, name) (ledger_watch_last_success_timestamp_seconds{${NET}})`,
+            legend: '{{name}}',
+          },
+        ],
       }),
     )
     .withPanel(
@@ -195,7 +228,12 @@ function accountPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilde
         description: 'Failed reads per second by reason (ledger_watch_read_failures_total).',
         unit: 'reqps',
         min: 0,
-        queries: [{ expr: `max by (network, name, reason) (rate(ledger_watch_read_failures_total{${NET}}[$__rate_interval]))`, legend: '{{name}} {{reason}}' }],
+        queries: [
+          {
+            expr: `max by (network, name, reason) (rate(ledger_watch_read_failures_total{${NET}}[$__rate_interval]))`,
+            legend: '{{name}} {{reason}}',
+          },
+        ],
       }),
     );
 }
@@ -204,7 +242,8 @@ export function watchDashboard(): dashboard.Dashboard {
   const b = dashboardShell({
     uid: WATCH_UID,
     title: 'Ledger fleet / Validators, miners and accounts',
-    description: "The operator's own validators, miners and accounts (the watch: section): active set, payment, check-ins, balances.",
+    description:
+      "The operator's own validators, miners and accounts (the watch: section): active set, payment, check-ins, balances.",
     nodeSelection: 'multi',
   });
   return finish(accountPanels(minerPanels(validatorTrendPanels(validatorPanels(b)))));

@@ -20,7 +20,10 @@ export interface HeartbeatComponent extends DaemonComponent {
 }
 
 /** `clock`: default the daemon's. */
-export function heartbeatComponent(inputsOf: (c: ExporterConfig) => HeartbeatInputs | undefined, clock?: Clock): HeartbeatComponent {
+export function heartbeatComponent(
+  inputsOf: (c: ExporterConfig) => HeartbeatInputs | undefined,
+  clock?: Clock,
+): HeartbeatComponent {
   let ctx: DaemonContext | undefined;
   const clockOf = () => clock ?? ctx?.clock ?? SYSTEM_CLOCK;
   const now = () => clockOf().mono();
@@ -51,7 +54,13 @@ export function heartbeatComponent(inputsOf: (c: ExporterConfig) => HeartbeatInp
       s.heartbeat.intervalMs,
     );
     const client = c.client;
-    heartbeat = new Heartbeat({ ...s.heartbeat, send: (req) => client.send(req), health, log: c.logger.child({ component: 'heartbeat' }), clock: clockOf() });
+    heartbeat = new Heartbeat({
+      ...s.heartbeat,
+      send: (req) => client.send(req),
+      health,
+      log: c.logger.child({ component: 'heartbeat' }),
+      clock: clockOf(),
+    });
     heartbeat.start();
   };
 

@@ -26,7 +26,11 @@ export class PipelineHealth {
   private blocked: { at: number; forMs: number } | undefined;
 
   /** Stages that have not reported yet count from `startMs`, so start-up gets one bound of grace. */
-  constructor(bounds: readonly StageBound[], startMs: number, private readonly blockedMemoryMs: number) {
+  constructor(
+    bounds: readonly StageBound[],
+    startMs: number,
+    private readonly blockedMemoryMs: number,
+  ) {
     this.bounds = bounds;
     for (const b of bounds) this.last.set(b.name, startMs);
   }
@@ -47,7 +51,8 @@ export class PipelineHealth {
       if (idle > b.stallAfterMs) reasons.push(`${b.name}: no progress for ${seconds(idle)}`);
     }
     // A block is remembered for a while: the pipeline may look fine right after the loop frees up.
-    if (this.blocked && nowMs - this.blocked.at < this.blockedMemoryMs) reasons.push(`event loop blocked for ${seconds(this.blocked.forMs)}`);
+    if (this.blocked && nowMs - this.blocked.at < this.blockedMemoryMs)
+      reasons.push(`event loop blocked for ${seconds(this.blocked.forMs)}`);
     return { healthy: reasons.length === 0, reasons };
   }
 }

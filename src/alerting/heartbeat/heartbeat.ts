@@ -121,9 +121,19 @@ export class Heartbeat {
   }
 
   private request(t: number): HeartbeatRequest {
-    const base = { url: this.opts.url, timeoutMs: this.opts.timeoutMs, maxBytes: 65_536, redirect: 'same-origin' as const, label: `${this.opts.method} heartbeat` };
+    const base = {
+      url: this.opts.url,
+      timeoutMs: this.opts.timeoutMs,
+      maxBytes: 65_536,
+      redirect: 'same-origin' as const,
+      label: `${this.opts.method} heartbeat`,
+    };
     if (this.opts.method === 'GET') return { ...base, method: 'GET' };
-    const body = JSON.stringify({ service: 'ledger-fleet-exporter', status: 'ok', at: new Date(toWall(this.clock, t)).toISOString() });
+    const body = JSON.stringify({
+      service: 'ledger-fleet-exporter',
+      status: 'ok',
+      at: new Date(toWall(this.clock, t)).toISOString(),
+    });
     return { ...base, method: 'POST', headers: { 'content-type': 'application/json' }, body };
   }
 }

@@ -23,7 +23,11 @@ export function cronReason(expr: string): string | undefined {
 }
 
 function windowDurationReason(text: string): string | undefined {
-  return configDurationReason(text, { minMs: 60_000, maxMs: MAX_RECURRING_DURATION_MS, tooLong: 'duration must be at most 168h (use a one-off window with start/end for longer work)' });
+  return configDurationReason(text, {
+    minMs: 60_000,
+    maxMs: MAX_RECURRING_DURATION_MS,
+    tooLong: 'duration must be at most 168h (use a one-off window with start/end for longer work)',
+  });
 }
 
 const reasoned = (rule: (s: string) => string | undefined) =>
@@ -34,13 +38,18 @@ const reasoned = (rule: (s: string) => string | undefined) =>
 
 const matchSchema = z
   .record(
-    reasoned((k) => (LABEL_NAME_RE.test(k) ? undefined : `invalid label name "${k}": must match [a-zA-Z_][a-zA-Z0-9_]*`)),
+    reasoned((k) =>
+      LABEL_NAME_RE.test(k) ? undefined : `invalid label name "${k}": must match [a-zA-Z_][a-zA-Z0-9_]*`,
+    ),
     reasoned(matchValueReason),
   )
   .default({})
   .meta({ description: 'Label name -> exact value, or ~regex (anchored). Empty: every alert.' });
 
-const timestamp = z.iso.datetime({ offset: true, error: 'expected an RFC 3339 timestamp such as 2026-12-01T02:00:00Z' });
+const timestamp = z.iso.datetime({
+  offset: true,
+  error: 'expected an RFC 3339 timestamp such as 2026-12-01T02:00:00Z',
+});
 
 const windowSchema = z
   .strictObject({
@@ -48,9 +57,15 @@ const windowSchema = z
       const r = nameReason(s);
       return r && `window name ${r}`;
     }).meta({ description: 'Unique window name; the `name` label of ledger_alert_maintenance_active.' }),
-    schedule: reasoned(cronReason).optional().meta({ description: 'Cron expression (minute hour day-of-month month day-of-week) of each start.' }),
-    timezone: reasoned(timezoneReason).optional().meta({ description: 'IANA timezone the schedule is read in; default UTC.' }),
-    duration: reasoned(windowDurationReason).optional().meta({ description: 'How long each recurring window lasts. Go-style duration, 1m to 168h, e.g. 2h.' }),
+    schedule: reasoned(cronReason)
+      .optional()
+      .meta({ description: 'Cron expression (minute hour day-of-month month day-of-week) of each start.' }),
+    timezone: reasoned(timezoneReason)
+      .optional()
+      .meta({ description: 'IANA timezone the schedule is read in; default UTC.' }),
+    duration: reasoned(windowDurationReason)
+      .optional()
+      .meta({ description: 'How long each recurring window lasts. Go-style duration, 1m to 168h, e.g. 2h.' }),
     start: timestamp.optional().meta({ description: 'One-off window start (RFC 3339).' }),
     end: timestamp.optional().meta({ description: 'One-off window end (RFC 3339).' }),
     match: matchSchema,
@@ -59,11 +74,15 @@ const windowSchema = z
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
     if (w.schedule !== undefined) {
       if (w.duration === undefined) issue('schedule', 'a recurring window needs a duration');
-      for (const k of ['start', 'end'] as const) if (w[k] !== undefined) issue(k, `"${k}" belongs to one-off windows; a window has either schedule or start/end`);
+      for (const k of ['start', 'end'] as const)
+        if (w[k] !== undefined)
+          issue(k, `"${k}" belongs to one-off windows; a window has either schedule or start/end`);
       return;
     }
-    if (w.timezone !== undefined) issue('timezone', 'timezone applies to a schedule; one-off start/end carry their own offset');
-    if (w.duration !== undefined) issue('duration', 'duration applies to a schedule; a one-off window has start and end');
+    if (w.timezone !== undefined)
+      issue('timezone', 'timezone applies to a schedule; one-off start/end carry their own offset');
+    if (w.duration !== undefined)
+      issue('duration', 'duration applies to a schedule; a one-off window has start and end');
     if (w.start === undefined || w.end === undefined) {
       ctx.addIssue({ code: 'custom', path: [], message: 'a window needs either schedule + duration, or start + end' });
     } else if (Date.parse(w.end) <= Date.parse(w.start)) {
@@ -80,7 +99,8 @@ export const maintenanceSchema = z
       list.forEach((w: { name?: unknown } | null, i) => {
         const name = w?.name;
         if (typeof name !== 'string') return;
-        if (seen.has(name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate window name "${name}"` });
+        if (seen.has(name))
+          ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate window name "${name}"` });
         seen.add(name);
       });
     },
@@ -97,7 +117,13 @@ export type MaintenanceRaw = z.output<typeof maintenanceSchema>;
 export function resolveMaintenance(raw: MaintenanceRaw): MaintenanceWindowSpec[] {
   return raw.map((w) =>
     w.schedule !== undefined
-      ? { name: w.name, schedule: w.schedule.trim(), timezone: w.timezone ?? 'UTC', durationMs: parseDuration(w.duration ?? '0s'), match: w.match }
+      ? {
+          name: w.name,
+          schedule: w.schedule.trim(),
+          timezone: w.timezone ?? 'UTC',
+          durationMs: parseDuration(w.duration ?? '0s'),
+          match: w.match,
+        }
       : { name: w.name, startMs: Date.parse(w.start ?? ''), endMs: Date.parse(w.end ?? ''), match: w.match },
   );
 }

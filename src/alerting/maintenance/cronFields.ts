@@ -59,6 +59,7 @@ export function expandCron(expr: string): CronFields | undefined {
 /** Does the wall time (fields read as UTC) match? */
 export function matchesFields(c: CronFields, wallMs: number): boolean {
   const d = new Date(wallMs);
-  if (!c.minute.has(d.getUTCMinutes()) || !c.hour.has(d.getUTCHours()) || !c.month.has(d.getUTCMonth() + 1)) return false;
+  if (!c.minute.has(d.getUTCMinutes()) || !c.hour.has(d.getUTCHours()) || !c.month.has(d.getUTCMonth() + 1))
+    return false;
   return c.dom.has(d.getUTCDate()) && c.dow.has(d.getUTCDay());
 }

@@ -38,12 +38,17 @@ export class MaintenanceSchedule {
     this.clear();
     this.specs = specs;
     this.windows = new MaintenanceWindows(specs);
-    this.tasks = specs.filter(isRecurring).map((w) => cronSchedule(w.schedule, () => this.refresh(), { timezone: w.timezone, name: `maintenance:${w.name}` }));
+    this.tasks = specs
+      .filter(isRecurring)
+      .map((w) =>
+        cronSchedule(w.schedule, () => this.refresh(), { timezone: w.timezone, name: `maintenance:${w.name}` }),
+      );
     this.refresh();
   }
 
   /** The dispatcher's hook: the first active window silencing these labels. */
-  isSilenced = (labels: Readonly<Record<string, string>>, nowMs: number): string | undefined => this.windows.isSilenced(labels, nowMs);
+  isSilenced = (labels: Readonly<Record<string, string>>, nowMs: number): string | undefined =>
+    this.windows.isSilenced(labels, nowMs);
 
   /** Configured window names (for the metric: every window has a series, 0 or 1). */
   names(): string[] {
@@ -63,7 +68,10 @@ export class MaintenanceSchedule {
     for (const o of active) {
       if (this.current.has(o.name)) continue;
       changed = true;
-      this.opts.log.info({ window: o.name, since: new Date(o.since).toISOString(), until: new Date(o.until).toISOString() }, 'maintenance window started');
+      this.opts.log.info(
+        { window: o.name, since: new Date(o.since).toISOString(), until: new Date(o.until).toISOString() },
+        'maintenance window started',
+      );
     }
     for (const name of this.current.keys()) {
       if (next.has(name)) continue;

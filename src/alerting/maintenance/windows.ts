@@ -85,7 +85,8 @@ class Recurring implements Window {
     const lookback = this.spec.durationMs;
     let k = this.known;
     // Far from the known range (a test, a clock set by hand): start a new one there.
-    if (!k || minute > k.to + lookback || minute < k.to - lookback - 3_600_000) k = this.known = { from: minute + MINUTE_MS, to: minute, starts: [] };
+    if (!k || minute > k.to + lookback || minute < k.to - lookback - 3_600_000)
+      k = this.known = { from: minute + MINUTE_MS, to: minute, starts: [] };
     for (let t = k.to + MINUTE_MS; t <= minute; t += MINUTE_MS) if (this.starts.startsAt(t)) k.starts.push(t);
     k.to = Math.max(k.to, minute);
     // Back until a start at or before the minute, or the window's duration, is known.

@@ -10,7 +10,12 @@ export interface ReceiverRef {
   kind: string;
 }
 
-export function deliveryTargets<R extends ReceiverRef>(delivery: AlertDelivery | undefined, labels: Labels, routed: readonly R[], all: readonly R[]): R[] {
+export function deliveryTargets<R extends ReceiverRef>(
+  delivery: AlertDelivery | undefined,
+  labels: Labels,
+  routed: readonly R[],
+  all: readonly R[],
+): R[] {
   if (!delivery) return [...routed];
   if (delivery.onlyKinds) return all.filter((r) => delivery.onlyKinds!.includes(r.kind));
   if (delivery.exceptLabelledReceiver) {

@@ -98,14 +98,19 @@ export class NotificationDispatcher {
       const same = receivers.length === route.receivers.length && receivers.every((r, i) => r === route.receivers[i]);
       const key = `${route.key}:{${labelsKey(groupLabels)}}${same ? '' : `>${receivers.join(',')}`}`;
       let g = this.groups.get(key);
-      if (!g) this.groups.set(key, (g = { key, route, receivers, labels: groupLabels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs }));
+      if (!g)
+        this.groups.set(
+          key,
+          (g = { key, route, receivers, labels: groupLabels, alerts: new Map(), nextFlushAt: now + route.groupWaitMs }),
+        );
       else Object.assign(g, { route, receivers }); // a reload may have changed its timing or receivers
       g.alerts.set(inst.id, toNotified(inst));
       placed.set(inst.id, key);
     }
     // An alert leaves every group it is no longer routed to (gone, or moved by a reload's routes):
     // the old group's receivers are not reminded of it again, and its log entry ends at its flush.
-    for (const g of this.groups.values()) for (const id of g.alerts.keys()) if (placed.get(id) !== g.key) g.alerts.delete(id);
+    for (const g of this.groups.values())
+      for (const id of g.alerts.keys()) if (placed.get(id) !== g.key) g.alerts.delete(id);
   }
 
   /** Notifications due at `now`. */
@@ -133,7 +138,11 @@ export class NotificationDispatcher {
   /** When an alert is next pushed to a push receiver; undefined: not while things stay as they are. */
   private pushDueAt(inst: AlertInstance, receiver: string, now: number): number | undefined {
     if (inst.state === 'resolved' && now - (inst.resolvedAt ?? now) >= this.resolvedResendMs()) return undefined;
-    if (!this.routedTo(inst, receiver) || this.opts.isSilenced?.(inst.labels, inst.state === 'resolved' ? (inst.resolvedAt ?? now) : now)) return undefined;
+    if (
+      !this.routedTo(inst, receiver) ||
+      this.opts.isSilenced?.(inst.labels, inst.state === 'resolved' ? (inst.resolvedAt ?? now) : now)
+    )
+      return undefined;
     const last = this.pushed.get(receiver + SEP + inst.id);
     if (!last || last.status !== inst.state) return now;
     return last.at + this.resendDelayMs();
@@ -148,7 +157,10 @@ export class NotificationDispatcher {
       for (const a of n.alerts) this.pushed.delete(n.receiver + SEP + a.id);
       return;
     }
-    this.markUntold(this.settle(n), n.alerts.map((a) => a.id));
+    this.markUntold(
+      this.settle(n),
+      n.alerts.map((a) => a.id),
+    );
     for (const a of n.alerts) if (a.status === 'resolved') this.flushedResolved.delete(a.id);
   }
 
@@ -165,7 +177,11 @@ export class NotificationDispatcher {
   }
 
   exportState(): DispatcherState {
-    return { log: Object.fromEntries(this.log), pushed: Object.fromEntries(this.pushed), unconfirmed: Object.fromEntries(this.unconfirmed) };
+    return {
+      log: Object.fromEntries(this.log),
+      pushed: Object.fromEntries(this.pushed),
+      unconfirmed: Object.fromEntries(this.unconfirmed),
+    };
   }
 
   /**
@@ -202,7 +218,8 @@ export class NotificationDispatcher {
 
   private flush(g: Group, now: number): Notification[] {
     // A resolved alert counts as silenced when it resolved inside a window.
-    const silenced = (a: NotifiedAlert) => this.opts.isSilenced?.(a.labels, a.status === 'resolved' ? (a.endsAt ?? now) : now) !== undefined;
+    const silenced = (a: NotifiedAlert) =>
+      this.opts.isSilenced?.(a.labels, a.status === 'resolved' ? (a.endsAt ?? now) : now) !== undefined;
     const all = [...g.alerts.values()];
     const out: Notification[] = [];
     for (const receiver of g.receivers) {
@@ -220,11 +237,23 @@ export class NotificationDispatcher {
       const alerts = g.route.sendResolved ? [...firing, ...resolved] : firing;
       const stillFiring = firing.length + held.length > 0;
       if (alerts.length > 0) {
-        out.push({ receiver, groupKey: g.key, groupLabels: g.labels, status: stillFiring ? 'firing' : 'resolved', alerts, createdAt: now });
+        out.push({
+          receiver,
+          groupKey: g.key,
+          groupLabels: g.labels,
+          status: stillFiring ? 'firing' : 'resolved',
+          alerts,
+          createdAt: now,
+        });
         this.unconfirmed.set(logKey, { alerts: alerts.map((a) => a.id), at: now });
       }
       if (!stillFiring) this.log.delete(logKey);
-      else this.log.set(logKey, { firing: [...firing, ...held].map((a) => a.id), resolved: resolved.map((a) => a.id), at: alerts.length > 0 ? now : (entry?.at ?? now) });
+      else
+        this.log.set(logKey, {
+          firing: [...firing, ...held].map((a) => a.id),
+          resolved: resolved.map((a) => a.id),
+          at: alerts.length > 0 ? now : (entry?.at ?? now),
+        });
     }
     for (const a of g.alerts.values()) {
       if (a.status !== 'resolved') continue;
@@ -244,12 +273,23 @@ export class NotificationDispatcher {
         const at = this.pushDueAt(inst, receiver, now);
         if (at === undefined || at > now) continue;
         due.push(toNotified(inst));
-        this.pushed.set(receiver + SEP + inst.id, { at: now, status: inst.state === 'resolved' ? 'resolved' : 'firing' });
+        this.pushed.set(receiver + SEP + inst.id, {
+          at: now,
+          status: inst.state === 'resolved' ? 'resolved' : 'firing',
+        });
       }
       const live = new Set(this.current.map((i) => receiver + SEP + i.id));
-      for (const key of this.pushed.keys()) if (key.startsWith(receiver + SEP) && !live.has(key)) this.pushed.delete(key);
+      for (const key of this.pushed.keys())
+        if (key.startsWith(receiver + SEP) && !live.has(key)) this.pushed.delete(key);
       if (due.length > 0) {
-        out.push({ receiver, groupKey: 'push', groupLabels: {}, status: due.some((a) => a.status === 'firing') ? 'firing' : 'resolved', alerts: due, createdAt: now });
+        out.push({
+          receiver,
+          groupKey: 'push',
+          groupLabels: {},
+          status: due.some((a) => a.status === 'firing') ? 'firing' : 'resolved',
+          alerts: due,
+          createdAt: now,
+        });
       }
     }
     return out;
@@ -276,7 +316,14 @@ export class NotificationDispatcher {
  * Alertmanager's dedup rule: notify on new firing alerts, on all resolved, on newly resolved
  * (sendResolved), or on repeat. `held`: told alerts a window now mutes (no repeat for them alone).
  */
-function needsUpdate(entry: LogEntry | undefined, firing: NotifiedAlert[], held: NotifiedAlert[], resolved: NotifiedAlert[], route: ResolvedRoute, now: number): boolean {
+function needsUpdate(
+  entry: LogEntry | undefined,
+  firing: NotifiedAlert[],
+  held: NotifiedAlert[],
+  resolved: NotifiedAlert[],
+  route: ResolvedRoute,
+  now: number,
+): boolean {
   if (!entry) return firing.length > 0;
   const before = new Set(entry.firing);
   if (firing.some((a) => !before.has(a.id))) return true;

@@ -25,7 +25,11 @@ export interface ListedAlert {
 }
 
 /** Pending and firing instances with their delivery facts; `active` holds monotonic times. */
-export function listAlerts(active: readonly AlertInstance[], dispatcher: NotificationDispatcher, clock: Clock): ListedAlert[] {
+export function listAlerts(
+  active: readonly AlertInstance[],
+  dispatcher: NotificationDispatcher,
+  clock: Clock,
+): ListedAlert[] {
   const now = clock.mono();
   const iso = (ms: number) => new Date(toWall(clock, ms)).toISOString();
   return active.map((i) => {

@@ -37,19 +37,32 @@ export function nodeAlertReach(
 export function describeReach(r: NodeReach): string {
   const who = `node ${r.labels.node} (${r.labels.network})`;
   const via = r.route === undefined ? 'no route matches' : `route #${r.route + 1}`;
-  const reach = r.receivers.length > 0 ? `critical alerts reach ${r.receivers.join(', ')} (${via})` : `critical alerts reach no receiver (${via})`;
+  const reach =
+    r.receivers.length > 0
+      ? `critical alerts reach ${r.receivers.join(', ')} (${via})`
+      : `critical alerts reach no receiver (${via})`;
   return r.silencedBy ? `${who}: ${reach}; silenced now by maintenance window ${r.silencedBy}` : `${who}: ${reach}`;
 }
 
 /** notify-test --node: the line to print and the receivers to send to, or why not. */
-export function reachForNode(config: ExporterConfig, nodeName: string, now = Date.now()): { line: string; receivers: string[] } | { error: string } {
+export function reachForNode(
+  config: ExporterConfig,
+  nodeName: string,
+  now = Date.now(),
+): { line: string; receivers: string[] } | { error: string } {
   const node = config.nodes.find((n) => n.name === nodeName);
   if (!node) return { error: `no node named "${nodeName}"; configured: ${config.nodes.map((n) => n.name).join(', ')}` };
   const alerting = config.alerting;
   if (!alerting) return { error: 'no alerting: section in the config' };
   const windows = new MaintenanceWindows(alerting.maintenance);
   try {
-    const reach = nodeAlertReach(node, alerting.routing, alerting.receivers, (labels, t) => windows.isSilenced(labels, t), now);
+    const reach = nodeAlertReach(
+      node,
+      alerting.routing,
+      alerting.receivers,
+      (labels, t) => windows.isSilenced(labels, t),
+      now,
+    );
     return { line: describeReach(reach), receivers: reach.receivers };
   } finally {
     windows.dispose();

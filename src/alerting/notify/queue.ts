@@ -28,7 +28,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 60_000, maxRetryAfterMs: 300_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 1_000,
+  maxDelayMs: 60_000,
+  maxRetryAfterMs: 300_000,
+};
 
 export interface QueueOptions {
   receiver: string;
@@ -75,7 +80,14 @@ export class ReceiverQueue {
     if (this.items.length >= (this.opts.capacity ?? 100)) {
       // Oldest first out: the newest state of a group matters most.
       const dropped = this.items.shift()!;
-      this.opts.onReport({ receiver: this.opts.receiver, notification: dropped.notification, result: 'dropped', attempts: 0, durationMs: 0, message: 'queue full' });
+      this.opts.onReport({
+        receiver: this.opts.receiver,
+        notification: dropped.notification,
+        result: 'dropped',
+        attempts: 0,
+        durationMs: 0,
+        message: 'queue full',
+      });
     }
     this.items.push({ notification, parts });
     if (!this.running) this.worker = this.work();
@@ -85,7 +97,11 @@ export class ReceiverQueue {
   close(): Notification[] {
     this.stop.abort();
     this.closing.abort();
-    return [...this.interrupted.splice(0), ...(this.inFlight ? [this.inFlight.notification] : []), ...this.items.splice(0).map((i) => i.notification)];
+    return [
+      ...this.interrupted.splice(0),
+      ...(this.inFlight ? [this.inFlight.notification] : []),
+      ...this.items.splice(0).map((i) => i.notification),
+    ];
   }
 
   /**
@@ -126,17 +142,31 @@ export class ReceiverQueue {
     let attempts = 0;
     for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
       attempts = attempt;
-      const outcomes = await Promise.all(pending.map((r) => this.opts.send(r).catch((e: unknown): DeliveryOutcome => ({ ok: false, retryable: true, message: String(e) }))));
+      const outcomes = await Promise.all(
+        pending.map((r) =>
+          this.opts
+            .send(r)
+            .catch((e: unknown): DeliveryOutcome => ({ ok: false, retryable: true, message: String(e) })),
+        ),
+      );
       if (this.stop.signal.aborted) return undefined;
       const failed = outcomes.map((o, i) => ({ o, r: pending[i]! })).filter(({ o }) => !o.ok);
-      const base = { receiver: this.opts.receiver, notification: item.notification, attempts: attempt, durationMs: this.opts.now() - started };
+      const base = {
+        receiver: this.opts.receiver,
+        notification: item.notification,
+        attempts: attempt,
+        durationMs: this.opts.now() - started,
+      };
       if (failed.length === 0) return { ...base, result: 'success', status: outcomes[0]?.status };
       last = failed[0]!.o;
       if (!failed.every(({ o }) => o.retryable) || attempt === policy.maxAttempts) break;
       // Shutting down: the retry is left to the next start (the dispatcher forgets this send).
       if (this.closing.signal.aborted) return undefined;
       pending = failed.map(({ r }) => r);
-      const wait = last.retryAfterMs !== undefined ? Math.min(last.retryAfterMs, policy.maxRetryAfterMs) : backoffMs(attempt, policy, this.opts.random ?? Math.random);
+      const wait =
+        last.retryAfterMs !== undefined
+          ? Math.min(last.retryAfterMs, policy.maxRetryAfterMs)
+          : backoffMs(attempt, policy, this.opts.random ?? Math.random);
       await this.opts.sleep(wait, this.closing.signal);
       if (this.closing.signal.aborted) return undefined;
     }
@@ -151,4 +181,3 @@ export class ReceiverQueue {
     };
   }
 }
-

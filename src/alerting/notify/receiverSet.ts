@@ -62,7 +62,9 @@ export class ReceiverSet {
     const spec = this.settings.find((r) => r.name === name);
     if (!down || !spec || this.deps.now() - down.triedAt < minGapMs) return;
     down.triedAt = this.deps.now();
-    void this.tryBuild(spec).then((ok) => ok && this.deps.logger.info({ component: 'alerting', receiver: name }, 'receiver usable again'));
+    void this.tryBuild(spec).then(
+      (ok) => ok && this.deps.logger.info({ component: 'alerting', receiver: name }, 'receiver usable again'),
+    );
   }
 
   /** Reads the secret files of usable receivers again; a changed one gives its receiver a new spec. */
@@ -81,7 +83,8 @@ export class ReceiverSet {
       spec = await materializeReceiver(r, this.deps.secrets, this.reader);
     } catch (err) {
       const reason = this.deps.secrets.scrub((err as Error).message);
-      if (this.unusable.get(r.name)?.reason !== reason) this.deps.logger.error({ component: 'alerting', receiver: r.name }, reason);
+      if (this.unusable.get(r.name)?.reason !== reason)
+        this.deps.logger.error({ component: 'alerting', receiver: r.name }, reason);
       this.unusable.set(r.name, { reason, triedAt: this.deps.now() });
       return false;
     }

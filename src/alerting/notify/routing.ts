@@ -36,7 +36,12 @@ export interface ResolvedRoute extends GroupTiming {
   groupBy: readonly string[];
 }
 
-export const DEFAULT_TIMING: GroupTiming = { groupWaitMs: 30_000, groupIntervalMs: 300_000, repeatIntervalMs: 4 * 3_600_000, sendResolved: true };
+export const DEFAULT_TIMING: GroupTiming = {
+  groupWaitMs: 30_000,
+  groupIntervalMs: 300_000,
+  repeatIntervalMs: 4 * 3_600_000,
+  sendResolved: true,
+};
 
 export class Router {
   private readonly routes: Array<{ matches: LabelMatcher; route: ResolvedRoute }>;

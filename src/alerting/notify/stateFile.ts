@@ -47,14 +47,24 @@ const fileSchema = z.object({
 
 export function serializeAlertState(state: AlertState, now: number): string {
   const rank = (i: AlertInstance) => (i.state === 'resolved' ? 1 : 0);
-  const instances = [...state.instances].sort((a, b) => rank(a) - rank(b) || b.activeAt - a.activeAt).slice(0, MAX_SAVED_INSTANCES);
+  const instances = [...state.instances]
+    .sort((a, b) => rank(a) - rank(b) || b.activeAt - a.activeAt)
+    .slice(0, MAX_SAVED_INSTANCES);
   const newest = <T extends { at: number }>(rec: Record<string, T>) =>
-    Object.fromEntries(Object.entries(rec).sort(([, a], [, b]) => b.at - a.at).slice(0, MAX_SAVED_LOG_ENTRIES));
+    Object.fromEntries(
+      Object.entries(rec)
+        .sort(([, a], [, b]) => b.at - a.at)
+        .slice(0, MAX_SAVED_LOG_ENTRIES),
+    );
   return JSON.stringify({
     version: ALERT_STATE_VERSION,
     savedAt: now,
     instances,
-    dispatcher: { log: newest(state.dispatcher.log), pushed: newest(state.dispatcher.pushed), unconfirmed: newest(state.dispatcher.unconfirmed ?? {}) },
+    dispatcher: {
+      log: newest(state.dispatcher.log),
+      pushed: newest(state.dispatcher.pushed),
+      unconfirmed: newest(state.dispatcher.unconfirmed ?? {}),
+    },
   });
 }
 
@@ -84,7 +94,9 @@ export async function loadAlertState(stateDir: string): Promise<LoadResult> {
     text = await readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? {} : { problem: `${path}: cannot read (${code ?? (err as Error).message}); starting with empty alert state` };
+    return code === 'ENOENT'
+      ? {}
+      : { problem: `${path}: cannot read (${code ?? (err as Error).message}); starting with empty alert state` };
   }
   try {
     return { state: parseAlertState(text) };

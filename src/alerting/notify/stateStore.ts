@@ -41,9 +41,14 @@ export function mapStateTimes(s: AlertState, f: (t: number) => number): AlertSta
     ...(i.resolvedAt !== undefined ? { resolvedAt: opt(i.resolvedAt) } : {}),
     ...(i.keepFiringSince !== undefined ? { keepFiringSince: opt(i.keepFiringSince) } : {}),
   }));
-  const at = <T extends { at: number }>(rec: Record<string, T>) => Object.fromEntries(Object.entries(rec).map(([k, v]) => [k, { ...v, at: g(v.at) }]));
+  const at = <T extends { at: number }>(rec: Record<string, T>) =>
+    Object.fromEntries(Object.entries(rec).map(([k, v]) => [k, { ...v, at: g(v.at) }]));
   const d = s.dispatcher;
-  const dispatcher: DispatcherState = { log: at(d.log), pushed: at(d.pushed), ...(d.unconfirmed ? { unconfirmed: at(d.unconfirmed) } : {}) };
+  const dispatcher: DispatcherState = {
+    log: at(d.log),
+    pushed: at(d.pushed),
+    ...(d.unconfirmed ? { unconfirmed: at(d.unconfirmed) } : {}),
+  };
   return { instances, dispatcher, ...(s.savedAt !== undefined ? { savedAt: s.savedAt } : {}) };
 }
 
@@ -73,7 +78,10 @@ export class AlertStateStore {
     else if (loaded.problem) logger.error({ component: 'alerting' }, loaded.problem);
     if (!loaded.state) return { downMs: 0 };
     const savedAt = loaded.state.savedAt ?? clock.wall();
-    return { state: mapStateTimes(loaded.state, (t) => fromWall(clock, t)), downMs: Math.max(0, clock.wall() - savedAt) };
+    return {
+      state: mapStateTimes(loaded.state, (t) => fromWall(clock, t)),
+      downMs: Math.max(0, clock.wall() - savedAt),
+    };
   }
 
   private async setDamagedAside(why: string): Promise<void> {
@@ -87,7 +95,10 @@ export class AlertStateStore {
           'alerts that fired and cleared while the exporter was down (they are not sent)',
       );
     } catch (err) {
-      log.error({ component: 'alerting', file: this.path }, `alert state file damaged (${why}) and could not be set aside: ${(err as Error).message}`);
+      log.error(
+        { component: 'alerting', file: this.path },
+        `alert state file damaged (${why}) and could not be set aside: ${(err as Error).message}`,
+      );
     }
   }
 
@@ -103,7 +114,8 @@ export class AlertStateStore {
     const state = mapStateTimes(this.deps.current(), (t) => toWall(clock, t));
     try {
       await saveAlertState(this.deps.stateDir(), state, clock.wall());
-      if (this.problem) this.deps.logger.info({ component: 'alerting', failures: this.failures }, 'alert state written again');
+      if (this.problem)
+        this.deps.logger.info({ component: 'alerting', failures: this.failures }, 'alert state written again');
       this.problem = undefined;
       this.retryDelay = this.deps.retryFirstMs ?? RETRY_FIRST_MS;
       clearTimeout(this.retryTimer);
@@ -112,7 +124,11 @@ export class AlertStateStore {
       this.failures++;
       this.deps.onWriteFailure?.();
       const message = this.deps.secrets.scrub((err as Error).message);
-      if (!this.problem) this.deps.logger.error({ component: 'alerting' }, `cannot write alert state: ${message}; retrying until it succeeds`);
+      if (!this.problem)
+        this.deps.logger.error(
+          { component: 'alerting' },
+          `cannot write alert state: ${message}; retrying until it succeeds`,
+        );
       this.problem = { message, since: clock.wall() };
       this.armRetry();
     }
@@ -133,7 +149,9 @@ export class AlertStateStore {
   problemLines(): string[] {
     const p = this.problem;
     if (!p) return [];
-    return [`alert state not written since ${new Date(p.since).toISOString()} (${this.failures} failed writes, retrying): ${p.message}`];
+    return [
+      `alert state not written since ${new Date(p.since).toISOString()} (${this.failures} failed writes, retrying): ${p.message}`,
+    ];
   }
 
   /** No more retries; a last write is the caller's (save() still works). */

@@ -14,7 +14,9 @@ export const DEFAULT_RECEIVER_TIMEOUT_MS = 10_000;
 function sectionSchema(k: AnyReceiverKind) {
   const section = z.strictObject({ ...k.fields, timeout: timeoutField() });
   if (!k.check) return section;
-  return section.superRefine((raw, ctx) => k.check!(raw, (message, path = []) => ctx.addIssue({ code: 'custom', message, path })));
+  return section.superRefine((raw, ctx) =>
+    k.check!(raw, (message, path = []) => ctx.addIssue({ code: 'custom', message, path })),
+  );
 }
 
 function entrySchema() {
@@ -22,12 +24,21 @@ function entrySchema() {
   const names = kinds.map((k) => k.kind);
   return z
     .strictObject({
-      name: reasoned((s) => nameReason(s) && `receiver name ${nameReason(s)}`, 'Unique receiver name: routes refer to it, and it labels its metrics.'),
-      ...Object.fromEntries(kinds.map((k) => [k.kind, sectionSchema(k).optional().meta({ description: k.description })])),
+      name: reasoned(
+        (s) => nameReason(s) && `receiver name ${nameReason(s)}`,
+        'Unique receiver name: routes refer to it, and it labels its metrics.',
+      ),
+      ...Object.fromEntries(
+        kinds.map((k) => [k.kind, sectionSchema(k).optional().meta({ description: k.description })]),
+      ),
     })
     .superRefine((r, ctx) => {
       const found = names.filter((k) => (r as Record<string, unknown>)[k] !== undefined);
-      if (found.length !== 1) ctx.addIssue({ code: 'custom', message: `a receiver has exactly one of ${names.join(', ')} (found ${found.length ? found.join(', ') : 'none'})` });
+      if (found.length !== 1)
+        ctx.addIssue({
+          code: 'custom',
+          message: `a receiver has exactly one of ${names.join(', ')} (found ${found.length ? found.join(', ') : 'none'})`,
+        });
     });
 }
 
@@ -46,6 +57,8 @@ export function resolveReceiver(r: ReceiverRaw, baseDir: string): ReceiverSettin
 /** Secret values written in the config itself (file contents are added when read). */
 export function receiverConfigSecrets(receivers: readonly ReceiverSettings[]): string[] {
   return receivers.flatMap((r) =>
-    Object.values(receiverKind(r.kind).secrets(r)).flatMap((s) => (s && 'value' in s.source && s.source.value ? [s.source.value] : [])),
+    Object.values(receiverKind(r.kind).secrets(r)).flatMap((s) =>
+      s && 'value' in s.source && s.source.value ? [s.source.value] : [],
+    ),
   );
 }

@@ -6,7 +6,14 @@ import * as z from 'zod';
 import type { Notification } from '../notify/notification.js';
 import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, httpsUrl, secretFields, secretOf, slot } from './fields.js';
-import { defineReceiverKind, type DryCheckIO, type DryCheckResult, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
+import {
+  defineReceiverKind,
+  type DryCheckIO,
+  type DryCheckResult,
+  type OutboundRequest,
+  type PayloadContext,
+  type ReceiverBase,
+} from './kind.js';
 import { alertTexts, andMore, clip, fitItems, statusPageUrl, title, type AlertText } from './message.js';
 
 export const DISCORD_MAX_CHARS = 2000;
@@ -23,17 +30,32 @@ export const discordKind = defineReceiverKind({
   description: 'Discord webhook: one message per group, Markdown escaped, mentions disabled.',
   fields: {
     ...secretFields('webhookUrl', 'Discord webhook URL', httpsUrl('Discord webhook URL (secret).')),
-    username: z.string().min(1).max(80).optional().meta({ description: "Name the messages are posted under; default the webhook's own." }),
+    username: z
+      .string()
+      .min(1)
+      .max(80)
+      .optional()
+      .meta({ description: "Name the messages are posted under; default the webhook's own." }),
   },
   check: (raw, issue) => checkSecretPair(raw, 'webhookUrl', issue),
-  resolve: (raw, file) => ({ webhookUrl: secretOf(raw, 'webhookUrl', file)!, ...(raw.username ? { username: raw.username } : {}) }),
+  resolve: (raw, file) => ({
+    webhookUrl: secretOf(raw, 'webhookUrl', file)!,
+    ...(raw.username ? { username: raw.username } : {}),
+  }),
   secrets: (s) => ({ webhookUrl: slot(s.webhookUrl, 'webhook URL') }),
-  build: (s, secret): DiscordSpec => ({ webhookUrl: secret('webhookUrl')!, ...(s.username ? { username: s.username } : {}) }),
+  build: (s, secret): DiscordSpec => ({
+    webhookUrl: secret('webhookUrl')!,
+    ...(s.username ? { username: s.username } : {}),
+  }),
   parts: (spec, n, ctx): OutboundRequest[] => [
     {
       url: spec.webhookUrl,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ content: discordContent(n, ctx), allowed_mentions: { parse: [] }, ...(spec.username ? { username: spec.username } : {}) }),
+      body: JSON.stringify({
+        content: discordContent(n, ctx),
+        allowed_mentions: { parse: [] },
+        ...(spec.username ? { username: spec.username } : {}),
+      }),
       label: `discord ${spec.name}`,
     },
   ],
@@ -67,15 +89,32 @@ export function discordContent(n: Notification, ctx: PayloadContext): string {
     (a.runbookUrl ? ` runbook: <${a.runbookUrl}>` : '') +
     (a.description ? `\n${escapeMarkdown(clip(a.description, 300))}` : '');
   const render = (shown: readonly AlertText[], more: number) =>
-    [`**${escapeMarkdown(title(n))}**`, ...shown.map(line), ...(more > 0 ? [andMore(more)] : []), ...(page ? [`Fleet status page: <${page}>`] : [])].join('\n');
+    [
+      `**${escapeMarkdown(title(n))}**`,
+      ...shown.map(line),
+      ...(more > 0 ? [andMore(more)] : []),
+      ...(page ? [`Fleet status page: <${page}>`] : []),
+    ].join('\n');
   return fitItems(alertTexts(n), render, DISCORD_MAX_CHARS);
 }
 
 /** GET on a webhook URL returns the webhook (sending nothing); 401/404 means the URL is no longer valid. */
 async function checkDiscord(spec: DiscordSpec & ReceiverBase, io: DryCheckIO): Promise<DryCheckResult> {
   const label = `discord ${spec.name} (webhook)`;
-  const out = await io.http({ method: 'GET', url: spec.webhookUrl, timeoutMs: io.timeoutMs, maxBytes: 64 * 1024, label });
+  const out = await io.http({
+    method: 'GET',
+    url: spec.webhookUrl,
+    timeoutMs: io.timeoutMs,
+    maxBytes: 64 * 1024,
+    label,
+  });
   if (out.ok) return { receiver: spec.name, ok: true, detail: 'Discord webhook valid' };
-  if (out.status === 401 || out.status === 403 || out.status === 404) return { receiver: spec.name, ok: false, detail: `${label}: the webhook URL is refused (HTTP ${out.status})` };
-  return { receiver: spec.name, ok: false, detail: out.status !== undefined ? `${label}: answers HTTP ${out.status}` : `${label}: unreachable (${out.message})` };
+  if (out.status === 401 || out.status === 403 || out.status === 404)
+    return { receiver: spec.name, ok: false, detail: `${label}: the webhook URL is refused (HTTP ${out.status})` };
+  return {
+    receiver: spec.name,
+    ok: false,
+    detail:
+      out.status !== undefined ? `${label}: answers HTTP ${out.status}` : `${label}: unreachable (${out.message})`,
+  };
 }

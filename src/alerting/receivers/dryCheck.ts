@@ -17,7 +17,11 @@ export async function dryCheckReceivers(specs: readonly ReceiverSpec[], send: Se
     specs.map((s) =>
       receiverKind(s.kind)
         .dryCheck(s, { http: send, timeoutMs: TIMEOUT_MS })
-        .catch((err: Error) => ({ receiver: s.name, ok: false, detail: `${s.kind} ${s.name}: check failed (${err.message})` })),
+        .catch((err: Error) => ({
+          receiver: s.name,
+          ok: false,
+          detail: `${s.kind} ${s.name}: check failed (${err.message})`,
+        })),
     ),
   );
 }
@@ -31,6 +35,11 @@ export async function warnUnusableReceivers(
   deps: { send: Send; log: { warn(obj: object, msg: string): void } },
 ): Promise<DryCheckResult[]> {
   const results = await dryCheckReceivers(built, deps.send);
-  for (const r of results) if (!r.ok) deps.log.warn({ receiver: r.receiver, reason: r.detail }, `receiver ${r.receiver} failed its start-up check: ${r.detail}`);
+  for (const r of results)
+    if (!r.ok)
+      deps.log.warn(
+        { receiver: r.receiver, reason: r.detail },
+        `receiver ${r.receiver} failed its start-up check: ${r.detail}`,
+      );
   return results;
 }

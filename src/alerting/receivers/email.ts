@@ -8,7 +8,15 @@ import * as z from 'zod';
 import { isLoopbackHost } from '../../config/rules.js';
 import type { Notification } from '../notify/notification.js';
 import { checkSecretPair, filePath, secretFields, secretOf, slot } from './fields.js';
-import type { DeliveryIO, DeliveryOutcome, DeliveryPart, DryCheckIO, DryCheckResult, PayloadContext, ReceiverBase } from './kind.js';
+import type {
+  DeliveryIO,
+  DeliveryOutcome,
+  DeliveryPart,
+  DryCheckIO,
+  DryCheckResult,
+  PayloadContext,
+  ReceiverBase,
+} from './kind.js';
 import { defineReceiverKind } from './kind.js';
 import { alertTexts, andMore, escapeHtml, fitItems, statusPageUrl, title, type AlertText } from './message.js';
 
@@ -39,21 +47,33 @@ export interface Mail extends DeliveryPart {
 
 export const emailKind = defineReceiverKind({
   kind: 'email',
-  description: 'E-mail through an SMTP smarthost: plain text and HTML, a subject like Alertmanager\'s.',
+  description: "E-mail through an SMTP smarthost: plain text and HTML, a subject like Alertmanager's.",
   fields: {
-    smarthost: z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}$/, 'smarthost is host:port, e.g. smtp.example.org:587').meta({ description: 'SMTP server as host:port.' }),
+    smarthost: z
+      .string()
+      .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}$/, 'smarthost is host:port, e.g. smtp.example.org:587')
+      .meta({ description: 'SMTP server as host:port.' }),
     from: ADDRESS.meta({ description: 'Sender address.' }),
     to: z.array(ADDRESS).min(1, 'at least one recipient').meta({ description: 'Recipient addresses.' }),
     username: z.string().min(1).optional().meta({ description: 'SMTP AUTH user; AUTH is used when set.' }),
     ...secretFields('password', 'SMTP AUTH password'),
-    tls: z.enum(['starttls', 'tls', 'none']).default('starttls').meta({ description: 'starttls (required, usually port 587), tls (from the first byte, usually 465), none (only to a loopback host).' }),
-    caFile: filePath('PEM file of the CA the smarthost certificate is checked against; default the system CAs.').optional(),
+    tls: z.enum(['starttls', 'tls', 'none']).default('starttls').meta({
+      description:
+        'starttls (required, usually port 587), tls (from the first byte, usually 465), none (only to a loopback host).',
+    }),
+    caFile: filePath(
+      'PEM file of the CA the smarthost certificate is checked against; default the system CAs.',
+    ).optional(),
   },
   check: (raw, issue) => {
     checkSecretPair(raw, 'password', issue, false);
-    if ((raw.password !== undefined || raw.passwordFile !== undefined) && !raw.username) issue('a password needs a username', ['username']);
+    if ((raw.password !== undefined || raw.passwordFile !== undefined) && !raw.username)
+      issue('a password needs a username', ['username']);
     const host = raw.smarthost.replace(/:[0-9]+$/, '');
-    if (raw.tls === 'none' && !isLoopbackHost(host)) issue('tls: none is only allowed to a loopback smarthost (mail and password would cross the network in clear)', ['tls']);
+    if (raw.tls === 'none' && !isLoopbackHost(host))
+      issue('tls: none is only allowed to a loopback smarthost (mail and password would cross the network in clear)', [
+        'tls',
+      ]);
   },
   resolve: (raw, file) => {
     const password = secretOf(raw, 'password', file);
@@ -99,8 +119,16 @@ async function transportOf(spec: EmailSpec, timeoutMs: number) {
 function outcomeOf(err: unknown, what: string, scrub: (s: string) => string): DeliveryOutcome {
   const e = err as { responseCode?: number; code?: string; message?: string };
   const retryable = e.responseCode === undefined ? e.code !== 'EAUTH' && e.code !== 'EENVELOPE' : e.responseCode < 500;
-  const why = (e.message ?? String(err)).replace(/[\u0000-\u001f\u007f\s]+/gu, ' ').trim().slice(0, 300);
-  return { ok: false, retryable, ...(e.responseCode !== undefined ? { status: e.responseCode } : {}), message: scrub(`${what}: ${e.code ?? 'SMTP'}: ${why}`) };
+  const why = (e.message ?? String(err))
+    .replace(/[\u0000-\u001f\u007f\s]+/gu, ' ')
+    .trim()
+    .slice(0, 300);
+  return {
+    ok: false,
+    retryable,
+    ...(e.responseCode !== undefined ? { status: e.responseCode } : {}),
+    message: scrub(`${what}: ${e.code ?? 'SMTP'}: ${why}`),
+  };
 }
 
 interface SentInfo {
@@ -113,10 +141,20 @@ async function sendMail(mail: Mail, io: DeliveryIO): Promise<DeliveryOutcome> {
   try {
     const transport = await transportOf(spec, io.timeoutMs);
     try {
-      const info = (await transport.sendMail({ from: spec.from, to: spec.to, subject: mail.subject, text: mail.text, html: mail.html })) as SentInfo;
+      const info = (await transport.sendMail({
+        from: spec.from,
+        to: spec.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      })) as SentInfo;
       // A recipient refused is a page not delivered: retried (to all: at least once) while its refusal is temporary.
       const refused = info.rejectedErrors ?? [];
-      if (refused.length > 0) return { ...outcomeOf(refused[0], mail.label, (s) => io.secrets.scrub(s)), retryable: refused.every((e) => (e.responseCode ?? 400) < 500) };
+      if (refused.length > 0)
+        return {
+          ...outcomeOf(refused[0], mail.label, (s) => io.secrets.scrub(s)),
+          retryable: refused.every((e) => (e.responseCode ?? 400) < 500),
+        };
       const code = Number(/^([0-9]{3})/.exec(info.response ?? '')?.[1] ?? 250);
       return { ok: true, retryable: false, status: code, message: `SMTP ${code}` };
     } finally {
@@ -136,9 +174,15 @@ async function checkSmarthost(spec: EmailSpecOf, io: DryCheckIO): Promise<DryChe
     } finally {
       transport.close();
     }
-    return { receiver: spec.name, ok: true, detail: `SMTP smarthost answers EHLO${spec.username ? ' and accepts the credentials' : ''}` };
+    return {
+      receiver: spec.name,
+      ok: true,
+      detail: `SMTP smarthost answers EHLO${spec.username ? ' and accepts the credentials' : ''}`,
+    };
   } catch (err) {
-    const o = outcomeOf(err, `email ${spec.name}`, (s) => (spec.password ? s.split(spec.password).join('[REDACTED]') : s));
+    const o = outcomeOf(err, `email ${spec.name}`, (s) =>
+      spec.password ? s.split(spec.password).join('[REDACTED]') : s,
+    );
     return { receiver: spec.name, ok: false, detail: o.message ?? 'SMTP check failed' };
   }
 }
@@ -146,14 +190,28 @@ async function checkSmarthost(spec: EmailSpecOf, io: DryCheckIO): Promise<DryChe
 export function mailOf(n: Notification, ctx: PayloadContext): { subject: string; text: string; html: string } {
   const alerts = alertTexts(n);
   const page = statusPageUrl(ctx);
-  const textLine = (a: AlertText) => `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})${a.description ? `\n  ${a.description}` : ''}${a.runbookUrl ? `\n  Runbook: ${a.runbookUrl}` : ''}`;
+  const textLine = (a: AlertText) =>
+    `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})${a.description ? `\n  ${a.description}` : ''}${a.runbookUrl ? `\n  Runbook: ${a.runbookUrl}` : ''}`;
   const htmlLine = (a: AlertText) =>
     `<li><b>${a.firing ? 'FIRING' : 'RESOLVED'}: ${escapeHtml(a.summary)}</b> (${escapeHtml(a.severity)})` +
     (a.description ? `<br>${escapeHtml(a.description)}` : '') +
     (a.runbookUrl ? ` <a href="${escapeHtml(a.runbookUrl)}">runbook</a>` : '') +
     '</li>';
-  const text = fitItems(alerts, (shown, more) => [...shown.map(textLine), ...(more > 0 ? [andMore(more)] : []), ...(page ? [`Fleet status page: ${page}`] : [])].join('\n\n'), MAX_MAIL_CHARS);
-  const body = fitItems(alerts, (shown, more) => `<ul>${shown.map(htmlLine).join('')}</ul>${more > 0 ? `<p>${andMore(more)}</p>` : ''}`, MAX_MAIL_CHARS);
+  const text = fitItems(
+    alerts,
+    (shown, more) =>
+      [
+        ...shown.map(textLine),
+        ...(more > 0 ? [andMore(more)] : []),
+        ...(page ? [`Fleet status page: ${page}`] : []),
+      ].join('\n\n'),
+    MAX_MAIL_CHARS,
+  );
+  const body = fitItems(
+    alerts,
+    (shown, more) => `<ul>${shown.map(htmlLine).join('')}</ul>${more > 0 ? `<p>${andMore(more)}</p>` : ''}`,
+    MAX_MAIL_CHARS,
+  );
   const subject = title(n).replace(/[\u0000-\u001f\u007f]+/gu, ' ');
   const html = `<!doctype html><html><body><h2>${escapeHtml(subject)}</h2>${body}${page ? `<p><a href="${escapeHtml(page)}">Fleet status page</a></p>` : ''}</body></html>`;
   return { subject, text, html };

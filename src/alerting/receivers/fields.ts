@@ -37,18 +37,21 @@ export function httpsUrlReason(raw: string): string | undefined {
   const reason = receiverUrlReason(raw);
   if (reason) return reason;
   const u = parseUrl(raw)!;
-  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) return 'URL must be https:// (http:// only to a loopback host)';
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname))
+    return 'URL must be https:// (http:// only to a loopback host)';
   return undefined;
 }
 
 export const url = (description: string) => reasoned(receiverUrlReason, description);
 export const httpsUrl = (description: string) => reasoned(httpsUrlReason, description);
-export const baseUrl = (description: string) => reasoned((s) => commonUrlReason(s, parseUrl(s)) ?? receiverUrlReason(s), description);
+export const baseUrl = (description: string) =>
+  reasoned((s) => commonUrlReason(s, parseUrl(s)) ?? receiverUrlReason(s), description);
 export const filePath = (description: string) => z.string().min(1, 'path must not be empty').meta({ description });
 
 /** Receiver timeouts share the floor of poll intervals and probe timeouts. */
 export const RECEIVER_TIMEOUT: DurationBounds = { minMs: 100, maxMs: MAX_DURATION_MS };
-export const timeoutField = () => durationField('Timeout of one request to this receiver (default 10s).', RECEIVER_TIMEOUT).optional();
+export const timeoutField = () =>
+  durationField('Timeout of one request to this receiver (default 10s).', RECEIVER_TIMEOUT).optional();
 
 /**
  * A secret given inline (`key`) or as a file (`keyFile`): the two optional fields of a section.
@@ -62,14 +65,24 @@ export function secretFields<K extends string>(key: K, what: string, value: z.Zo
 }
 
 /** Exactly one (or, when optional, at most one) of `key` and `keyFile`. */
-export function checkSecretPair(raw: Record<string, unknown> | undefined, key: string, issue: IssueFn, required = true, at: Array<string | number> = []): void {
+export function checkSecretPair(
+  raw: Record<string, unknown> | undefined,
+  key: string,
+  issue: IssueFn,
+  required = true,
+  at: Array<string | number> = [],
+): void {
   if (!raw) return;
   const n = (raw[key] !== undefined ? 1 : 0) + (raw[`${key}File`] !== undefined ? 1 : 0);
   if (n > 1 || (required && n === 0)) issue(`set exactly one of ${key} and ${key}File`, at);
 }
 
 /** The secret a pair resolved to, or undefined when neither is set. */
-export function secretOf(raw: Record<string, unknown>, key: string, file: (path: string) => string): SecretValue | undefined {
+export function secretOf(
+  raw: Record<string, unknown>,
+  key: string,
+  file: (path: string) => string,
+): SecretValue | undefined {
   const f = raw[`${key}File`];
   if (typeof f === 'string') return { file: file(f) };
   const v = raw[key];
@@ -77,4 +90,5 @@ export function secretOf(raw: Record<string, unknown>, key: string, file: (path:
 }
 
 /** A slot for `secrets()`, or undefined when the secret is not set. */
-export const slot = (source: SecretValue | undefined, what: string): SecretSlot | undefined => (source ? { source, what } : undefined);
+export const slot = (source: SecretValue | undefined, what: string): SecretSlot | undefined =>
+  source ? { source, what } : undefined;

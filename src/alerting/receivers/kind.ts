@@ -90,7 +90,12 @@ export type IssueFn = (message: string, path?: Array<string | number>) => void;
  * (secrets still as values or files), `Spec` the receiver ready to send (secrets read), `Part` one
  * unit of a delivery.
  */
-export interface ReceiverKind<Shape extends z.ZodRawShape, Settings extends object, Spec extends object, Part extends DeliveryPart> {
+export interface ReceiverKind<
+  Shape extends z.ZodRawShape,
+  Settings extends object,
+  Spec extends object,
+  Part extends DeliveryPart,
+> {
   /** The key of its section in a receiver, e.g. `slack`. */
   kind: string;
   /** One line for the configuration reference, e.g. "Slack incoming webhook: ...". */
@@ -141,8 +146,11 @@ export interface AnyReceiverKind {
  * hands each kind only what this same kind produced (its validated section, its settings, its spec,
  * its parts).
  */
-export function defineReceiverKind<Shape extends z.ZodRawShape, Settings extends object, Spec extends object, Part extends DeliveryPart>(
-  k: ReceiverKind<Shape, Settings, Spec, Part>,
-): AnyReceiverKind {
+export function defineReceiverKind<
+  Shape extends z.ZodRawShape,
+  Settings extends object,
+  Spec extends object,
+  Part extends DeliveryPart,
+>(k: ReceiverKind<Shape, Settings, Spec, Part>): AnyReceiverKind {
   return k;
 }

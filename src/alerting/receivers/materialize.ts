@@ -36,7 +36,11 @@ export class SecretReader {
 }
 
 /** The receiver with its secrets read; every secret is registered before it is used. */
-export async function materializeReceiver(r: ReceiverSettings, secrets: Secrets, reader = new SecretReader()): Promise<ReceiverSpec> {
+export async function materializeReceiver(
+  r: ReceiverSettings,
+  secrets: Secrets,
+  reader = new SecretReader(),
+): Promise<ReceiverSpec> {
   const kind = receiverKind(r.kind);
   const keep = (s: string) => {
     secrets.add(s);
@@ -57,9 +61,6 @@ export async function materializeReceiver(r: ReceiverSettings, secrets: Secrets,
 export function deliveryParts(spec: ReceiverSpec, n: Notification, ctx: PayloadContext): DeliveryPart[] {
   return receiverKind(spec.kind).parts(spec, n, ctx);
 }
-
-
-
 
 /** The receiver's own transport (HTTP through the one client, or its kind's other protocol). */
 export function kindSend(r: ReceiverSettings, io: { client: HttpClient; secrets: Secrets }): SendFn {

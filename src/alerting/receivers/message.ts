@@ -77,7 +77,12 @@ export const andMore = (n: number): string => `... and ${n} more`;
  * items it may show and how many it leaves out (it then says so, e.g. with andMore). Items are
  * clipped, so the message without items always fits.
  */
-export function fitItems<T>(items: readonly T[], render: (shown: readonly T[], more: number) => string, limit: number, size: (s: string) => number = (s) => s.length): string {
+export function fitItems<T>(
+  items: readonly T[],
+  render: (shown: readonly T[], more: number) => string,
+  limit: number,
+  size: (s: string) => number = (s) => s.length,
+): string {
   let lo = 0;
   let hi = items.length;
   const fits = (k: number) => size(render(items.slice(0, k), items.length - k)) <= limit;

@@ -18,13 +18,20 @@ export interface TeamsSpec {
 export const msteamsKind = defineReceiverKind({
   kind: 'msteams',
   description: 'Microsoft Teams Workflows webhook: an Adaptive Card per group, every text escaped.',
-  fields: { ...secretFields('webhookUrl', 'Teams Workflows webhook URL', httpsUrl('Teams Workflows webhook URL (secret).')) },
+  fields: {
+    ...secretFields('webhookUrl', 'Teams Workflows webhook URL', httpsUrl('Teams Workflows webhook URL (secret).')),
+  },
   check: (raw, issue) => checkSecretPair(raw, 'webhookUrl', issue),
   resolve: (raw, file) => ({ webhookUrl: secretOf(raw, 'webhookUrl', file)! }),
   secrets: (s) => ({ webhookUrl: slot(s.webhookUrl, 'webhook URL') }),
   build: (_s, secret): TeamsSpec => ({ webhookUrl: secret('webhookUrl')! }),
   parts: (spec, n, ctx): OutboundRequest[] => [
-    { url: spec.webhookUrl, headers: { 'content-type': 'application/json' }, body: JSON.stringify(teamsMessage(n, ctx)), label: `msteams ${spec.name}` },
+    {
+      url: spec.webhookUrl,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(teamsMessage(n, ctx)),
+      label: `msteams ${spec.name}`,
+    },
   ],
   send: (req, io) => httpSend(io.client, io.timeoutMs)(req),
   dryCheck: (spec, io) => checkReachable('msteams', spec.name, spec.webhookUrl, io),
@@ -35,7 +42,12 @@ export function escapeTeamsMarkdown(s: string): string {
   return s.replace(/[\\*_~`|>#\-+![\]()<{}.:]/g, '\\$&').replace(/\r?\n/g, '\n\n');
 }
 
-const text = (t: string, extra: object = {}) => ({ type: 'TextBlock', text: escapeTeamsMarkdown(t), wrap: true, ...extra });
+const text = (t: string, extra: object = {}) => ({
+  type: 'TextBlock',
+  text: escapeTeamsMarkdown(t),
+  wrap: true,
+  ...extra,
+});
 
 export function teamsMessage(n: Notification, ctx: PayloadContext): object {
   const alerts = alertTexts(n);
@@ -45,7 +57,10 @@ export function teamsMessage(n: Notification, ctx: PayloadContext): object {
     type: 'Container',
     separator: true,
     items: [
-      text(`${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})`, { weight: 'Bolder', color: a.firing ? 'Attention' : 'Good' }),
+      text(`${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})`, {
+        weight: 'Bolder',
+        color: a.firing ? 'Attention' : 'Good',
+      }),
       ...(a.description ? [text(a.description, { isSubtle: true })] : []),
     ],
     ...(a.runbookUrl ? { selectAction: { type: 'Action.OpenUrl', title: 'Runbook', url: a.runbookUrl } } : {}),
@@ -65,5 +80,8 @@ export function teamsMessage(n: Notification, ctx: PayloadContext): object {
     ],
     actions,
   };
-  return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] };
+  return {
+    type: 'message',
+    attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }],
+  };
 }

@@ -4,7 +4,14 @@
 import type { Notification } from '../notify/notification.js';
 import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, httpsUrlReason, reasoned, secretFields, secretOf, slot } from './fields.js';
-import { defineReceiverKind, type DryCheckIO, type DryCheckResult, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
+import {
+  defineReceiverKind,
+  type DryCheckIO,
+  type DryCheckResult,
+  type OutboundRequest,
+  type PayloadContext,
+  type ReceiverBase,
+} from './kind.js';
 import { alertTexts, andMore, fitItems, statusPageUrl, title, type AlertText } from './message.js';
 
 /** ntfy turns a longer message into an attachment. */
@@ -24,7 +31,11 @@ export const ntfyKind = defineReceiverKind({
   description: 'ntfy topic: a push notification per group, priority and tags from the severity.',
   fields: {
     url: reasoned(
-      (u) => httpsUrlReason(u) ?? (/^[-_A-Za-z0-9]{1,64}$/.test(topicOf(u).topic) ? undefined : 'the URL must end with a topic name (letters, digits, - and _)'),
+      (u) =>
+        httpsUrlReason(u) ??
+        (/^[-_A-Za-z0-9]{1,64}$/.test(topicOf(u).topic)
+          ? undefined
+          : 'the URL must end with a topic name (letters, digits, - and _)'),
       'Topic URL, e.g. https://ntfy.sh/ledger-oncall (secret: whoever knows it can subscribe).',
     ),
     ...secretFields('token', 'access token (tk_...) or other bearer token'),
@@ -66,8 +77,10 @@ export function ntfyMessage(topic: string, n: Notification, ctx: PayloadContext)
   const alerts = alertTexts(n);
   const severity = n.alerts.find((a) => a.status === 'firing')?.labels.severity ?? n.alerts[0]?.labels.severity ?? '';
   const firing = n.status === 'firing';
-  const line = (a: AlertText) => `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})${a.description ? `\n${a.description}` : ''}`;
-  const render = (shown: readonly AlertText[], more: number) => [...shown.map(line), ...(more > 0 ? [andMore(more)] : [])].join('\n\n');
+  const line = (a: AlertText) =>
+    `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})${a.description ? `\n${a.description}` : ''}`;
+  const render = (shown: readonly AlertText[], more: number) =>
+    [...shown.map(line), ...(more > 0 ? [andMore(more)] : [])].join('\n\n');
   const page = statusPageUrl(ctx);
   return {
     topic,
@@ -77,7 +90,9 @@ export function ntfyMessage(topic: string, n: Notification, ctx: PayloadContext)
     tags: firing ? [TAGS[severity] ?? 'bell'] : ['white_check_mark'],
     markdown: false,
     ...(page ? { click: page } : {}),
-    ...(alerts[0]?.runbookUrl ? { actions: [{ action: 'view', label: 'Runbook', url: alerts[0].runbookUrl, clear: false }] } : {}),
+    ...(alerts[0]?.runbookUrl
+      ? { actions: [{ action: 'view', label: 'Runbook', url: alerts[0].runbookUrl, clear: false }] }
+      : {}),
   };
 }
 
@@ -85,9 +100,22 @@ export function ntfyMessage(topic: string, n: Notification, ctx: PayloadContext)
 async function checkNtfy(spec: NtfySpec & ReceiverBase, io: DryCheckIO): Promise<DryCheckResult> {
   const label = `ntfy ${spec.name} (auth)`;
   const headers = spec.token ? { authorization: `Bearer ${spec.token}` } : undefined;
-  const out = await io.http({ method: 'GET', url: `${spec.url.replace(/\/+$/, '')}/auth`, ...(headers ? { headers } : {}), timeoutMs: io.timeoutMs, maxBytes: 64 * 1024, label });
+  const out = await io.http({
+    method: 'GET',
+    url: `${spec.url.replace(/\/+$/, '')}/auth`,
+    ...(headers ? { headers } : {}),
+    timeoutMs: io.timeoutMs,
+    maxBytes: 64 * 1024,
+    label,
+  });
   if (out.ok) return { receiver: spec.name, ok: true, detail: 'ntfy reachable and the topic accepted' };
-  if (out.status === 401 || out.status === 403) return { receiver: spec.name, ok: false, detail: `${label}: rejects the credentials (HTTP ${out.status})` };
-  if (out.status !== undefined) return { receiver: spec.name, ok: true, detail: `reachable (HTTP ${out.status} to the auth check; credentials not checked)` };
+  if (out.status === 401 || out.status === 403)
+    return { receiver: spec.name, ok: false, detail: `${label}: rejects the credentials (HTTP ${out.status})` };
+  if (out.status !== undefined)
+    return {
+      receiver: spec.name,
+      ok: true,
+      detail: `reachable (HTTP ${out.status} to the auth check; credentials not checked)`,
+    };
   return { receiver: spec.name, ok: false, detail: `${label}: unreachable (${out.message})` };
 }

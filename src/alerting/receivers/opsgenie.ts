@@ -26,7 +26,9 @@ export const opsgenieKind = defineReceiverKind({
   description: 'Opsgenie Alert API v2: one alert per group (alias from its labels), closed when it resolves.',
   fields: {
     ...secretFields('apiKey', 'API key of an Opsgenie API integration'),
-    url: httpsUrl('Opsgenie API: https://api.opsgenie.com (US) or https://api.eu.opsgenie.com (EU).').default(DEFAULT_OPSGENIE_URL),
+    url: httpsUrl('Opsgenie API: https://api.opsgenie.com (US) or https://api.eu.opsgenie.com (EU).').default(
+      DEFAULT_OPSGENIE_URL,
+    ),
   },
   check: (raw, issue) => checkSecretPair(raw, 'apiKey', issue),
   resolve: (raw, file) => ({ apiKey: secretOf(raw, 'apiKey', file)!, url: raw.url.replace(/\/+$/, '') }),
@@ -48,7 +50,9 @@ function opsgenieRequests(spec: OpsgenieSpec & ReceiverBase, n: Notification, ct
   const label = `opsgenie ${spec.name}`;
   if (n.status === 'resolved') {
     const url = `${spec.url}/v2/alerts/${alias}/close?identifierType=alias`;
-    return [{ url, headers, body: JSON.stringify({ source: 'ledger-fleet-exporter', note: clip(title(n), 1000) }), label }];
+    return [
+      { url, headers, body: JSON.stringify({ source: 'ledger-fleet-exporter', note: clip(title(n), 1000) }), label },
+    ];
   }
   return [{ url: `${spec.url}/v2/alerts`, headers, body: JSON.stringify(opsgeniePayload(n, ctx)), label }];
 }
@@ -56,9 +60,13 @@ function opsgenieRequests(spec: OpsgenieSpec & ReceiverBase, n: Notification, ct
 export function opsgeniePayload(n: Notification, ctx: PayloadContext): object {
   const firing = n.alerts.filter((a) => a.status === 'firing');
   const severity = firing[0]?.labels.severity ?? '';
-  const lines = alertTexts(n).map((a) => `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})${a.description ? `\n${a.description}` : ''}${a.runbookUrl ? `\nRunbook: ${a.runbookUrl}` : ''}`);
+  const lines = alertTexts(n).map(
+    (a) =>
+      `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})${a.description ? `\n${a.description}` : ''}${a.runbookUrl ? `\nRunbook: ${a.runbookUrl}` : ''}`,
+  );
   const page = statusPageUrl(ctx);
-  const render = (shown: readonly string[], more: number) => [...shown, ...(more > 0 ? [andMore(more)] : []), ...(page ? [`Fleet status page: ${page}`] : [])].join('\n\n');
+  const render = (shown: readonly string[], more: number) =>
+    [...shown, ...(more > 0 ? [andMore(more)] : []), ...(page ? [`Fleet status page: ${page}`] : [])].join('\n\n');
   return {
     message: clip(title(n), MAX_MESSAGE),
     alias: opsgenieAlias(n.groupKey),

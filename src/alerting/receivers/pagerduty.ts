@@ -29,7 +29,12 @@ export const pagerdutyKind = defineReceiverKind({
   secrets: (s) => ({ routingKey: slot(s.routingKey, 'routing key') }),
   build: (s, secret): PagerdutySpec => ({ url: s.url, routingKey: secret('routingKey')! }),
   parts: (spec, n, ctx): OutboundRequest[] => [
-    { url: spec.url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(pagerdutyPayload(spec, n, ctx)), label: `pagerduty ${spec.name}` },
+    {
+      url: spec.url,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(pagerdutyPayload(spec, n, ctx)),
+      label: `pagerduty ${spec.name}`,
+    },
   ],
   send: (req, io) => httpSend(io.client, io.timeoutMs)(req),
   dryCheck: (spec, io) => checkReachable('pagerduty', spec.name, spec.url, io),
@@ -44,8 +49,14 @@ export function pagerdutyPayload(spec: PagerdutySpec, n: Notification, ctx: Payl
   const first = firing[0] ?? n.alerts[0];
   const summary = `[${n.status.toUpperCase()}:${firing.length}] ${first?.annotations.summary ?? first?.labels.alertname ?? 'alert'}${n.alerts.length > 1 ? ` (+${n.alerts.length - 1} more)` : ''}`;
   const links = [{ href: `${ctx.externalUrl.replace(/\/+$/, '')}/`, text: 'Fleet status page' }];
-  if (first?.annotations.runbook_url && /^https?:\/\//.test(first.annotations.runbook_url)) links.push({ href: first.annotations.runbook_url, text: 'Runbook' });
-  const base = { routing_key: spec.routingKey, dedup_key: dedupKey(n.groupKey), client: 'ledger-fleet-exporter', client_url: ctx.externalUrl };
+  if (first?.annotations.runbook_url && /^https?:\/\//.test(first.annotations.runbook_url))
+    links.push({ href: first.annotations.runbook_url, text: 'Runbook' });
+  const base = {
+    routing_key: spec.routingKey,
+    dedup_key: dedupKey(n.groupKey),
+    client: 'ledger-fleet-exporter',
+    client_url: ctx.externalUrl,
+  };
   if (n.status === 'resolved') return { ...base, event_action: 'resolve' };
   return {
     ...base,

@@ -12,6 +12,7 @@ export async function checkReachable(kind: string, name: string, raw: string, io
   const label = `${kind} ${name} (reachability)`;
   const out = await io.http({ method: 'HEAD', url: `${origin}/`, timeoutMs: io.timeoutMs, maxBytes: 1024, label });
   // Any HTTP answer proves the host is there; credentials cannot be checked without sending.
-  if (out.ok || out.status !== undefined) return { receiver: name, ok: true, detail: 'reachable (credentials not checked: no check that sends nothing)' };
+  if (out.ok || out.status !== undefined)
+    return { receiver: name, ok: true, detail: 'reachable (credentials not checked: no check that sends nothing)' };
   return { receiver: name, ok: false, detail: `${label}: unreachable (${out.message})` };
 }

@@ -16,7 +16,10 @@ const KINDS = new Map<string, AnyReceiverKind>();
 let frozen = false;
 
 export function registerReceiverKind(k: AnyReceiverKind): void {
-  if (frozen) throw new Error(`receiver kind "${k.kind}" registered after the config schema was built: register kinds before parsing a config`);
+  if (frozen)
+    throw new Error(
+      `receiver kind "${k.kind}" registered after the config schema was built: register kinds before parsing a config`,
+    );
   if (KINDS.has(k.kind)) throw new Error(`receiver kind "${k.kind}" is registered twice`);
   KINDS.set(k.kind, k);
 }

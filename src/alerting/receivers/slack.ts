@@ -27,13 +27,24 @@ export const slackKind = defineReceiverKind({
     channel: z.string().min(1).optional().meta({ description: "Channel override; default the webhook's own channel." }),
   },
   check: (raw, issue) => checkSecretPair(raw, 'webhookUrl', issue),
-  resolve: (raw, file) => ({ webhookUrl: secretOf(raw, 'webhookUrl', file)!, ...(raw.channel ? { channel: raw.channel } : {}) }),
+  resolve: (raw, file) => ({
+    webhookUrl: secretOf(raw, 'webhookUrl', file)!,
+    ...(raw.channel ? { channel: raw.channel } : {}),
+  }),
   secrets: (s) => ({ webhookUrl: slot(s.webhookUrl, 'webhook URL') }),
-  build: (s, secret): SlackSpec => ({ webhookUrl: secret('webhookUrl')!, ...(s.channel ? { channel: s.channel } : {}) }),
+  build: (s, secret): SlackSpec => ({
+    webhookUrl: secret('webhookUrl')!,
+    ...(s.channel ? { channel: s.channel } : {}),
+  }),
   // Slack's layout: /services/<team>/<bot>/<token>, each a secret whatever it looks like.
   derivedSecrets: (spec) => urlSegmentsAfter(spec.webhookUrl, 'services'),
   parts: (spec, n, ctx): OutboundRequest[] => [
-    { url: spec.webhookUrl, headers: { 'content-type': 'application/json' }, body: JSON.stringify(slackPayload(spec, n, ctx)), label: `slack ${spec.name}` },
+    {
+      url: spec.webhookUrl,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(slackPayload(spec, n, ctx)),
+      label: `slack ${spec.name}`,
+    },
   ],
   send: (req, io) => httpSend(io.client, io.timeoutMs)(req),
   dryCheck: (spec, io) => checkReachable('slack', spec.name, spec.webhookUrl, io),
@@ -43,15 +54,25 @@ export function slackPayload(spec: SlackSpec & ReceiverBase, n: Notification, ct
   const firing = n.alerts.filter((a) => a.status === 'firing').length;
   const resolved = n.alerts.length - firing;
   const name = n.alerts[0]?.labels.alertname ?? 'alert';
-  const groupText = Object.entries(n.groupLabels).map(([k, v]) => `${k}=${v}`).join(', ');
+  const groupText = Object.entries(n.groupLabels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
   const headline = `${n.status === 'firing' ? 'FIRING' : 'RESOLVED'} ${name}${groupText ? ` (${groupText})` : ''}: ${firing} firing, ${resolved} resolved`;
   const statusPage = statusPageUrl(ctx);
   const shown = alertTexts(n).slice(0, MAX_ALERT_BLOCKS);
   // Text from nodes and config goes in plain_text only: it cannot format or mention (<!channel>).
-  const blocks: object[] = [{ type: 'section', text: plain(`${n.status === 'firing' ? '🔴' : '🟢'} ${headline}`) }, ...shown.flatMap(alertBlocks)];
-  if (n.alerts.length > shown.length) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: andMore(n.alerts.length - shown.length) }] });
-  if (statusPage) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `<${statusPage}|Fleet status page>` }] });
-  const lines = [`${n.status === 'firing' ? ':red_circle:' : ':large_green_circle:'} ${escape(headline)}`, ...n.alerts.map((a) => `- ${escape(a.annotations.summary ?? a.labels.alertname ?? '')}`)];
+  const blocks: object[] = [
+    { type: 'section', text: plain(`${n.status === 'firing' ? '🔴' : '🟢'} ${headline}`) },
+    ...shown.flatMap(alertBlocks),
+  ];
+  if (n.alerts.length > shown.length)
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: andMore(n.alerts.length - shown.length) }] });
+  if (statusPage)
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `<${statusPage}|Fleet status page>` }] });
+  const lines = [
+    `${n.status === 'firing' ? ':red_circle:' : ':large_green_circle:'} ${escape(headline)}`,
+    ...n.alerts.map((a) => `- ${escape(a.annotations.summary ?? a.labels.alertname ?? '')}`),
+  ];
   return { ...(spec.channel ? { channel: spec.channel } : {}), text: cut(lines.join('\n')), blocks };
 }
 
@@ -59,7 +80,10 @@ const plain = (text: string) => ({ type: 'plain_text', text: cut(text), emoji: f
 
 function alertBlocks(a: AlertText): object[] {
   const line = `${a.firing ? '🔴' : '🟢'} ${a.summary} (${a.severity})${a.description ? `\n${a.description}` : ''}`;
-  return [{ type: 'section', text: plain(line) }, ...(a.runbookUrl ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `<${a.runbookUrl}|runbook>` }] }] : [])];
+  return [
+    { type: 'section', text: plain(line) },
+    ...(a.runbookUrl ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `<${a.runbookUrl}|runbook>` }] }] : []),
+  ];
 }
 
 /** Slack's control characters in mrkdwn (mentions and links start with <). */

@@ -5,7 +5,14 @@ import * as z from 'zod';
 import type { Notification } from '../notify/notification.js';
 import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, httpsUrl, secretFields, secretOf, slot } from './fields.js';
-import { defineReceiverKind, type DryCheckIO, type DryCheckResult, type OutboundRequest, type PayloadContext, type ReceiverBase } from './kind.js';
+import {
+  defineReceiverKind,
+  type DryCheckIO,
+  type DryCheckResult,
+  type OutboundRequest,
+  type PayloadContext,
+  type ReceiverBase,
+} from './kind.js';
 import { alertTexts, andMore, escapeHtml, fitItems, statusPageUrl, title, type AlertText } from './message.js';
 
 export const DEFAULT_TELEGRAM_API = 'https://api.telegram.org';
@@ -23,9 +30,21 @@ export const telegramKind = defineReceiverKind({
   kind: 'telegram',
   description: 'Telegram bot: sendMessage to a chat (or a forum topic), HTML formatted, every text escaped.',
   fields: {
-    ...secretFields('botToken', 'bot token from @BotFather', z.string().regex(/^[0-9]+:[A-Za-z0-9_-]+$/, 'a bot token looks like 123456:ABC-DEF...')),
+    ...secretFields(
+      'botToken',
+      'bot token from @BotFather',
+      z.string().regex(/^[0-9]+:[A-Za-z0-9_-]+$/, 'a bot token looks like 123456:ABC-DEF...'),
+    ),
     chatId: z
-      .union([z.string().regex(/^(-?[0-9]+|@[A-Za-z][A-Za-z0-9_]{3,})$/, 'chatId is a number (e.g. "-1001234567890") or @channelname'), z.int()])
+      .union([
+        z
+          .string()
+          .regex(
+            /^(-?[0-9]+|@[A-Za-z][A-Za-z0-9_]{3,})$/,
+            'chatId is a number (e.g. "-1001234567890") or @channelname',
+          ),
+        z.int(),
+      ])
       .transform(String)
       .meta({ description: 'Chat to send to: its id (groups and channels are negative), or @channelname.' }),
     messageThreadId: z.int().positive().optional().meta({ description: 'Forum topic (message thread) of the chat.' }),
@@ -61,7 +80,8 @@ export const telegramKind = defineReceiverKind({
 /** Telegram's refusals: `{"ok":false,"error_code":429,"parameters":{"retry_after":5}}`. */
 export function telegramRetryAfter(_status: number, body: Buffer): number | undefined {
   try {
-    const seconds = (JSON.parse(body.toString('utf8')) as { parameters?: { retry_after?: unknown } }).parameters?.retry_after;
+    const seconds = (JSON.parse(body.toString('utf8')) as { parameters?: { retry_after?: unknown } }).parameters
+      ?.retry_after;
     return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
   } catch {
     return undefined;
@@ -75,7 +95,12 @@ export function telegramText(n: Notification, ctx: PayloadContext): string {
     (a.runbookUrl ? ` <a href="${escapeHtml(a.runbookUrl)}">runbook</a>` : '') +
     (a.description ? `\n${escapeHtml(a.description)}` : '');
   const render = (shown: readonly AlertText[], more: number) =>
-    [`<b>${escapeHtml(title(n))}</b>`, ...shown.map(line), ...(more > 0 ? [andMore(more)] : []), ...(page ? [`<a href="${escapeHtml(page)}">Fleet status page</a>`] : [])].join('\n\n');
+    [
+      `<b>${escapeHtml(title(n))}</b>`,
+      ...shown.map(line),
+      ...(more > 0 ? [andMore(more)] : []),
+      ...(page ? [`<a href="${escapeHtml(page)}">Fleet status page</a>`] : []),
+    ].join('\n\n');
   // Telegram counts the text once entities are parsed (in UTF-16 units): never more than this.
   return fitItems(alertTexts(n), render, TELEGRAM_MAX_CHARS);
 }
@@ -86,7 +111,18 @@ async function checkTelegram(spec: TelegramSpec & ReceiverBase, io: DryCheckIO):
   const url = `${spec.apiUrl}/bot${spec.botToken}/getChat?chat_id=${encodeURIComponent(spec.chatId)}`;
   const out = await io.http({ method: 'GET', url, timeoutMs: io.timeoutMs, maxBytes: 64 * 1024, label });
   if (out.ok) return { receiver: spec.name, ok: true, detail: 'Telegram bot token accepted and chat reachable' };
-  if (out.status === 401 || out.status === 404) return { receiver: spec.name, ok: false, detail: `${label}: rejects the bot token (HTTP ${out.status})` };
-  if (out.status === 400 || out.status === 403) return { receiver: spec.name, ok: false, detail: `${label}: the bot cannot reach chat ${spec.chatId} (HTTP ${out.status})` };
-  return { receiver: spec.name, ok: false, detail: out.status !== undefined ? `${label}: answers HTTP ${out.status}` : `${label}: unreachable (${out.message})` };
+  if (out.status === 401 || out.status === 404)
+    return { receiver: spec.name, ok: false, detail: `${label}: rejects the bot token (HTTP ${out.status})` };
+  if (out.status === 400 || out.status === 403)
+    return {
+      receiver: spec.name,
+      ok: false,
+      detail: `${label}: the bot cannot reach chat ${spec.chatId} (HTTP ${out.status})`,
+    };
+  return {
+    receiver: spec.name,
+    ok: false,
+    detail:
+      out.status !== undefined ? `${label}: answers HTTP ${out.status}` : `${label}: unreachable (${out.message})`,
+  };
 }

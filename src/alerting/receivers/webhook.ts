@@ -29,12 +29,18 @@ export const webhookKind = defineReceiverKind({
   resolve: (raw): WebhookSpec => ({ url: raw.url, headers: raw.headers }),
   secrets: (s) => {
     const out: Record<string, SecretSlot | undefined> = { url: { source: { value: s.url }, what: 'URL' } };
-    for (const [name, value] of Object.entries(s.headers)) if (value.length > 0) out[`header ${name}`] = { source: { value }, what: `header ${name}` };
+    for (const [name, value] of Object.entries(s.headers))
+      if (value.length > 0) out[`header ${name}`] = { source: { value }, what: `header ${name}` };
     return out;
   },
   build: (s): WebhookSpec => ({ url: s.url, headers: s.headers }),
   parts: (spec, n, ctx) => [
-    { url: spec.url, headers: { 'content-type': 'application/json', ...spec.headers }, body: JSON.stringify(webhookPayload(spec.name, n, ctx)), label: `webhook ${spec.name}` },
+    {
+      url: spec.url,
+      headers: { 'content-type': 'application/json', ...spec.headers },
+      body: JSON.stringify(webhookPayload(spec.name, n, ctx)),
+      label: `webhook ${spec.name}`,
+    },
   ],
   send: (req, io) => httpSend(io.client, io.timeoutMs)(req),
   dryCheck: (spec, io) => checkReachable('webhook', spec.name, spec.url, io),

@@ -61,7 +61,9 @@ export class AlertEngine {
     this.rules = (opts.definitions ?? ALERT_DEFINITIONS).flatMap((def) => {
       const params = def.evaluate ? effectiveParams(def, opts.rules) : undefined;
       if (!params) return [];
-      return [{ def, params, templates: annotationTemplates(def, params, opts.runbookBase), identities: new WeakMap() }];
+      return [
+        { def, params, templates: annotationTemplates(def, params, opts.runbookBase), identities: new WeakMap() },
+      ];
     });
     this.byName = new Map(this.rules.map((r) => [r.def.name, r]));
   }

@@ -9,11 +9,21 @@ import { renderRulesFile } from './rulesFile.js';
 
 /** The repository's rules file, from src/alerting or dist/alerting alike. */
 export function defaultRulesFile(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..', '..', 'alerts', 'ledger-fleet-exporter.rules.yml');
+  return path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '../..',
+    '..',
+    'alerts',
+    'ledger-fleet-exporter.rules.yml',
+  );
 }
 
 /** `overrides`: a deployment's `alerting.rules`, so its Prometheus evaluates what its engine does. */
-export function writeRulesFile(file = defaultRulesFile(), runbookBase = DEFAULT_RUNBOOK_BASE, overrides?: RuleOverrides): string {
+export function writeRulesFile(
+  file = defaultRulesFile(),
+  runbookBase = DEFAULT_RUNBOOK_BASE,
+  overrides?: RuleOverrides,
+): string {
   writeFileSync(file, renderRulesFile(runbookBase, ALERT_DEFINITIONS, overrides));
   return file;
 }

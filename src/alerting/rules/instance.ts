@@ -34,13 +34,28 @@ export interface Observation {
 }
 
 /** The condition is true at `now`. Returns the next state of `current` (or a new pending one). */
-export function observeActive(current: AlertInstance | undefined, id: string, obs: Observation, timing: Timing, now: number): AlertInstance {
+export function observeActive(
+  current: AlertInstance | undefined,
+  id: string,
+  obs: Observation,
+  timing: Timing,
+  now: number,
+): AlertInstance {
   if (current && unchanged(current, obs, timing, now)) return current;
   const base: AlertInstance =
     current && current.state !== 'resolved'
       ? { ...current, labels: obs.labels, annotations: obs.annotations, value: obs.value, keepFiringSince: undefined }
-      : { id, alertname: obs.labels.alertname ?? '', labels: obs.labels, annotations: obs.annotations, state: 'pending', value: obs.value, activeAt: now };
-  if (base.state === 'pending' && now - base.activeAt >= timing.forMs) return { ...base, state: 'firing', firingSince: now };
+      : {
+          id,
+          alertname: obs.labels.alertname ?? '',
+          labels: obs.labels,
+          annotations: obs.annotations,
+          state: 'pending',
+          value: obs.value,
+          activeAt: now,
+        };
+  if (base.state === 'pending' && now - base.activeAt >= timing.forMs)
+    return { ...base, state: 'firing', firingSince: now };
   return base;
 }
 
@@ -48,9 +63,15 @@ export function observeActive(current: AlertInstance | undefined, id: string, ob
  * The condition is false at `now` (or its subject is gone when `gone`). Returns the next state,
  * or undefined when the instance simply disappears (pending, or resolved long ago).
  */
-export function observeInactive(current: AlertInstance, timing: Timing, now: number, opts: { gone?: boolean; resolvedRetentionMs: number }): AlertInstance | undefined {
+export function observeInactive(
+  current: AlertInstance,
+  timing: Timing,
+  now: number,
+  opts: { gone?: boolean; resolvedRetentionMs: number },
+): AlertInstance | undefined {
   if (current.state === 'pending') return undefined;
-  if (current.state === 'resolved') return now - (current.resolvedAt ?? now) >= opts.resolvedRetentionMs ? undefined : current;
+  if (current.state === 'resolved')
+    return now - (current.resolvedAt ?? now) >= opts.resolvedRetentionMs ? undefined : current;
   if (!opts.gone && timing.keepFiringForMs > 0) {
     const since = current.keepFiringSince ?? now;
     if (now - since < timing.keepFiringForMs) return { ...current, keepFiringSince: since };

@@ -25,7 +25,11 @@ const HEADER = `# Prometheus alert rules for ledger-fleet-exporter.
  * built-in engine applies them (disabled alerts are left out): a deployment that tunes its
  * alerts renders a rules file that agrees with its own engine.
  */
-export function renderRulesFile(runbookBase: string, definitions: readonly AlertDefinition[] = ALERT_DEFINITIONS, overrides?: RuleOverrides): string {
+export function renderRulesFile(
+  runbookBase: string,
+  definitions: readonly AlertDefinition[] = ALERT_DEFINITIONS,
+  overrides?: RuleOverrides,
+): string {
   const groups = new Map<string, string[]>();
   for (const def of definitions) {
     const params = effectiveParams(def, overrides);
@@ -45,6 +49,7 @@ function renderRule(def: AlertDefinition, p: AlertParams, runbookBase: string): 
   lines.push(`        for: ${promDuration(p.forMs)}`);
   if (p.keepFiringForMs > 0) lines.push(`        keep_firing_for: ${promDuration(p.keepFiringForMs)}`);
   lines.push('        labels:', `          severity: ${p.severity}`, '        annotations:');
-  for (const [k, v] of Object.entries(annotationTemplates(def, p, runbookBase))) lines.push(`          ${k}: ${JSON.stringify(v)}`);
+  for (const [k, v] of Object.entries(annotationTemplates(def, p, runbookBase)))
+    lines.push(`          ${k}: ${JSON.stringify(v)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -2,11 +2,14 @@
 // writes the same text Prometheus would: {{ $labels.x }}, {{ $value }}, {{ printf "%.0f" $value }},
 // {{ $value | humanizePercentage }} and {{ if $labels.x }}...{{ else }}...{{ end }} (not nested).
 
-const IF_RE = /\{\{\s*if\s+\$labels\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}([\s\S]*?)(?:\{\{\s*else\s*\}\}([\s\S]*?))?\{\{\s*end\s*\}\}/g;
+const IF_RE =
+  /\{\{\s*if\s+\$labels\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}([\s\S]*?)(?:\{\{\s*else\s*\}\}([\s\S]*?))?\{\{\s*end\s*\}\}/g;
 const ACTION_RE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
 export function renderTemplate(template: string, labels: Readonly<Record<string, string>>, value: number): string {
-  const branched = template.replace(IF_RE, (_m, name: string, then: string, otherwise?: string) => (labels[name] ? then : (otherwise ?? '')));
+  const branched = template.replace(IF_RE, (_m, name: string, then: string, otherwise?: string) =>
+    labels[name] ? then : (otherwise ?? ''),
+  );
   return branched.replace(ACTION_RE, (_m, action: string) => renderAction(action, labels, value));
 }
 
@@ -24,4 +27,3 @@ function fourSignificant(n: number): string {
   if (n === 0) return '0';
   return String(Number(n.toPrecision(4)));
 }
-

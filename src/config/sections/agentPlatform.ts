@@ -13,15 +13,20 @@ import { agentUrlReason } from '../../agent/confinement.js';
 
 export const AGENT_PLATFORM_DEFAULTS = { apiKeyEnv: 'AGENT_API_KEY', interval: '5m', timeout: '10s' } as const;
 
-
 const schema = z
   .strictObject({
     baseUrl: checked(agentUrlReason).meta({ description: 'https, or http on a loopback host only.' }),
-    apiKeyEnv: z.string().regex(ENV_NAME_RE, 'apiKeyEnv must be an environment variable name').default(AGENT_PLATFORM_DEFAULTS.apiKeyEnv).meta({ description: 'Environment variable holding the API key.' }),
+    apiKeyEnv: z
+      .string()
+      .regex(ENV_NAME_RE, 'apiKeyEnv must be an environment variable name')
+      .default(AGENT_PLATFORM_DEFAULTS.apiKeyEnv)
+      .meta({ description: 'Environment variable holding the API key.' }),
     apiKeyFile: z.string().min(1).optional().meta({ description: 'File holding the API key (instead of apiKeyEnv).' }),
     interval: duration('How often the platform is checked.').default(AGENT_PLATFORM_DEFAULTS.interval),
     // No zod default: an unset timeout is min(10s, interval), which needs to know it was unset.
-    timeout: duration(`Timeout of one platform request; at most interval. Default: ${AGENT_PLATFORM_DEFAULTS.timeout}, or interval when shorter.`).optional(),
+    timeout: duration(
+      `Timeout of one platform request; at most interval. Default: ${AGENT_PLATFORM_DEFAULTS.timeout}, or interval when shorter.`,
+    ).optional(),
   })
   .optional()
   .meta({ description: 'The agent platform whose API key the exporter checks. Absent: no check.' });
@@ -49,7 +54,11 @@ export const agentPlatformSection = defineSection({
       apiKeyEnv: ap.apiKeyEnv,
       ...(ap.apiKeyFile !== undefined ? { apiKeyFile: resolvePath(baseDir, ap.apiKeyFile) } : {}),
       intervalMs,
-      timeoutMs: effectiveTimeout(ap.timeout === undefined ? undefined : parseDuration(ap.timeout), parseDuration(AGENT_PLATFORM_DEFAULTS.timeout), intervalMs),
+      timeoutMs: effectiveTimeout(
+        ap.timeout === undefined ? undefined : parseDuration(ap.timeout),
+        parseDuration(AGENT_PLATFORM_DEFAULTS.timeout),
+        intervalMs,
+      ),
     };
     return { agentPlatform: settings };
   },

@@ -26,7 +26,11 @@ const POLL_DURATION: DurationBounds = { minMs: 100, maxMs: 24 * 3_600_000 };
 
 // No JSON-schema pattern: the file may hold ${VAR} where a duration goes.
 export function duration(description: string) {
-  return checked((s) => configDurationReason(s, POLL_DURATION), '', 'invalid duration: expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m').meta({
+  return checked(
+    (s) => configDurationReason(s, POLL_DURATION),
+    '',
+    'invalid duration: expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m',
+  ).meta({
     description: `${description} Go-style duration, e.g. 500ms, 15s, 2m, 1h30m; whole milliseconds, 100ms to 24h.`,
   });
 }
@@ -38,9 +42,12 @@ export function byteSize(description: string, min: number, max: number) {
       const reason = byteSizeReason(v);
       if (reason) return ctx.addIssue({ code: 'custom', message: `invalid byte size: ${reason}` });
       const bytes = parseByteSize(v);
-      if (bytes < min || bytes > max) ctx.addIssue({ code: 'custom', message: `must be between ${min} and ${max} bytes` });
+      if (bytes < min || bytes > max)
+        ctx.addIssue({ code: 'custom', message: `must be between ${min} and ${max} bytes` });
     })
-    .meta({ description: `${description} A number of bytes, or a size with unit: KB, MB, GB (1000-based), KiB, MiB, GiB (1024-based).` });
+    .meta({
+      description: `${description} A number of bytes, or a size with unit: KB, MB, GB (1000-based), KiB, MiB, GiB (1024-based).`,
+    });
 }
 
 export const nameOf = (what: string) => checked(nameReason, `${what} `);
@@ -72,10 +79,16 @@ export function firstSet(candidates: Array<[Obj, string, PathSegment[]]>): SetDu
  * exceed it; an inherited or built-in timeout is silently lowered to the interval (see
  * `effectiveTimeout`), so a default never produces an error.
  */
-export function timeoutProblem(timeout: SetDuration | undefined, interval: { ms: number | undefined; path?: PathSegment[]; builtin: string }): PathProblem | undefined {
+export function timeoutProblem(
+  timeout: SetDuration | undefined,
+  interval: { ms: number | undefined; path?: PathSegment[]; builtin: string },
+): PathProblem | undefined {
   if (!timeout || timeout.ms === undefined || interval.ms === undefined || timeout.ms <= interval.ms) return undefined;
   const from = interval.path ? formatPath(interval.path) : `the built-in default ${interval.builtin}`;
-  return { path: timeout.path, message: `timeout must not exceed interval (timeout from ${formatPath(timeout.path)}, interval from ${from})` };
+  return {
+    path: timeout.path,
+    message: `timeout must not exceed interval (timeout from ${formatPath(timeout.path)}, interval from ${from})`,
+  };
 }
 
 /** The timeout in force: the one set at this level, else the inherited one lowered to the interval. */

@@ -33,7 +33,18 @@ export type RawConfigInput = z.input<typeof rawConfigSchema>;
 export type RawConfig = z.output<typeof rawConfigSchema>;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each section reads its own part of RawConfig
-const SECTIONS: Array<ConfigSection<any>> = [listenSection, nodesSection, pollingSection, networksSection, evidenceSection, agentPlatformSection, alertingSection, shardingSection, watchSection, stallWindowSection];
+const SECTIONS: Array<ConfigSection<any>> = [
+  listenSection,
+  nodesSection,
+  pollingSection,
+  networksSection,
+  evidenceSection,
+  agentPlatformSection,
+  alertingSection,
+  shardingSection,
+  watchSection,
+  stallWindowSection,
+];
 
 /** Cross-field problems of every section, on the expanded (not yet validated) document. */
 export function sectionProblems(doc: unknown): PathProblem[] {

@@ -15,8 +15,12 @@ declare module '../../domain.js' {
 
 const schema = z
   .strictObject({
-    shard: z.number().int().min(0).meta({ description: 'This replica\'s shard, 0-based (--shard overrides it).' }),
-    totalShards: z.number().int().min(1).meta({ description: 'Number of replicas the nodes are split over (--total-shards overrides it).' }),
+    shard: z.number().int().min(0).meta({ description: "This replica's shard, 0-based (--shard overrides it)." }),
+    totalShards: z
+      .number()
+      .int()
+      .min(1)
+      .meta({ description: 'Number of replicas the nodes are split over (--total-shards overrides it).' }),
   })
   .optional()
   .meta({ description: 'Split the nodes over several exporter replicas by jump consistent hash of the node name.' });
@@ -30,7 +34,12 @@ export const shardingSection = defineSection({
     const shard = s.shard as number;
     const total = s.totalShards as number;
     if (total < 1 || shard < total) return [];
-    return [{ path: ['sharding', 'shard'], message: `shard ${shard} is out of range: shards are numbered 0..${total - 1} for totalShards ${total}` }];
+    return [
+      {
+        path: ['sharding', 'shard'],
+        message: `shard ${shard} is out of range: shards are numbered 0..${total - 1} for totalShards ${total}`,
+      },
+    ];
   },
 
   resolve({ sharding }) {

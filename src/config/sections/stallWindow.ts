@@ -19,15 +19,19 @@ const THRESHOLD_KEY = `alerting.rules.${HEIGHT_STALLED}.threshold`;
 function windowInForce(doc: Obj): { ms: number; overridden: boolean } | undefined {
   if (!isObj(doc.alerting)) return undefined;
   const rules = isObj(doc.alerting) && isObj(doc.alerting.rules) ? doc.alerting.rules : {};
-  const rule = isObj(rules[HEIGHT_STALLED]) ? (rules[HEIGHT_STALLED]) : {};
+  const rule = isObj(rules[HEIGHT_STALLED]) ? rules[HEIGHT_STALLED] : {};
   if (rule.enabled === false) return undefined;
   if (rule.threshold === undefined) return { ms: stallWindowMs(undefined), overridden: false };
-  return typeof rule.threshold === 'number' && Number.isFinite(rule.threshold) ? { ms: stallWindowMs(rule.threshold), overridden: true } : undefined;
+  return typeof rule.threshold === 'number' && Number.isFinite(rule.threshold)
+    ? { ms: stallWindowMs(rule.threshold), overridden: true }
+    : undefined;
 }
 
 function message(nodes: string[], intervalMs: number, window: { ms: number; overridden: boolean }): string {
   const who = nodes.length === 1 ? `node "${nodes[0]}" is` : `nodes ${nodes.map((n) => `"${n}"`).join(', ')} are`;
-  const threshold = window.overridden ? `${THRESHOLD_KEY}: ${window.ms / 1000}` : `its default threshold of ${window.ms / 1000} s`;
+  const threshold = window.overridden
+    ? `${THRESHOLD_KEY}: ${window.ms / 1000}`
+    : `its default threshold of ${window.ms / 1000} s`;
   return (
     `${who} polled every ${formatDuration(intervalMs)}, but ${HEIGHT_STALLED} looks for a height change within ` +
     `${formatDuration(window.ms)} (${threshold}), so it would fire between two polls of an advancing node: the window must ` +
@@ -44,7 +48,10 @@ export function stallWindowProblems(doc: Obj): PathProblem[] {
   const byPath = new Map<string, { path: PathSegment[]; ms: number; nodes: string[] }>();
   (Array.isArray(doc.nodes) ? doc.nodes : []).forEach((node: unknown, i) => {
     if (!isObj(node)) return;
-    const set = firstSet([[node, 'interval', ['nodes', i, 'interval']], [defaults, 'interval', ['defaults', 'interval']]]);
+    const set = firstSet([
+      [node, 'interval', ['nodes', i, 'interval']],
+      [defaults, 'interval', ['defaults', 'interval']],
+    ]);
     const ms = set ? set.ms : parseDuration(NODE_DEFAULTS.interval);
     if (ms === undefined || 2 * ms <= window.ms) return;
     const path = set ? set.path : ['nodes', i];

@@ -29,34 +29,73 @@ export function percentReason(s: string): string | undefined {
   return undefined;
 }
 
-const address = checked(addressReason, 'address ', 'address must be a string of 64 lowercase hex characters, no 0x prefix').meta({
+const address = checked(
+  addressReason,
+  'address ',
+  'address must be a string of 64 lowercase hex characters, no 0x prefix',
+).meta({
   description: 'The address: 64 lowercase hex characters, no 0x prefix (as real nodes take it).',
 });
-const network = nameOf('network name').default('default').meta({ description: 'The network whose nodes read it (a node of another network never does).' });
-const base = { name: nameOf('watch name').meta({ description: 'Unique across watch:; the `name` label.' }), address, network };
+const network = nameOf('network name')
+  .default('default')
+  .meta({ description: 'The network whose nodes read it (a node of another network never does).' });
+const base = {
+  name: nameOf('watch name').meta({ description: 'Unique across watch:; the `name` label.' }),
+  address,
+  network,
+};
 
 const validator = z.strictObject({
   ...base,
-  seatMarginBelow: checked(percentReason, 'seatMarginBelow ', 'seatMarginBelow must be a percentage such as 10% (a string, not a fraction)').optional().meta({ description: 'Warn when its weight is within this much of the lowest seat, e.g. 10%.' }),
-  commissionBps: z.number().int().min(0).max(10_000).optional().meta({ description: 'The commission it should charge, in basis points; any other value alerts.' }),
+  seatMarginBelow: checked(
+    percentReason,
+    'seatMarginBelow ',
+    'seatMarginBelow must be a percentage such as 10% (a string, not a fraction)',
+  )
+    .optional()
+    .meta({ description: 'Warn when its weight is within this much of the lowest seat, e.g. 10%.' }),
+  commissionBps: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .optional()
+    .meta({ description: 'The commission it should charge, in basis points; any other value alerts.' }),
 });
 const miner = z.strictObject(base);
 const account = z.strictObject({
   ...base,
-  minBalance: z.number({ error: 'minBalance must be a number of tokens' }).nonnegative().finite().optional().meta({ description: 'Tokens (network decimals); below it LedgerAccountBalanceLow fires.' }),
+  minBalance: z
+    .number({ error: 'minBalance must be a number of tokens' })
+    .nonnegative()
+    .finite()
+    .optional()
+    .meta({ description: 'Tokens (network decimals); below it LedgerAccountBalanceLow fires.' }),
 });
 
 const schema = z
   .strictObject({
     interval: duration('How often each entry is read.').default(DEFAULT_WATCH_INTERVAL),
-    validators: z.array(validator).default([]).meta({ description: 'Validators to watch: active set, rank, stake, rewards, jail, seat margin, commission.' }),
-    miners: z.array(miner).default([]).meta({ description: 'Miners to watch: registration, activity, check-ins, reward multiplier.' }),
+    validators: z
+      .array(validator)
+      .default([])
+      .meta({ description: 'Validators to watch: active set, rank, stake, rewards, jail, seat margin, commission.' }),
+    miners: z
+      .array(miner)
+      .default([])
+      .meta({ description: 'Miners to watch: registration, activity, check-ins, reward multiplier.' }),
     accounts: z.array(account).default([]).meta({ description: 'Accounts to watch: balance and unbonding.' }),
   })
   .optional()
-  .meta({ description: "The operator's own validators, miners and accounts, read through the fleet's nodes of their network." });
+  .meta({
+    description: "The operator's own validators, miners and accounts, read through the fleet's nodes of their network.",
+  });
 
-const LISTS: Array<[string, WatchKind]> = [['validators', 'validator'], ['miners', 'miner'], ['accounts', 'account']];
+const LISTS: Array<[string, WatchKind]> = [
+  ['validators', 'validator'],
+  ['miners', 'miner'],
+  ['accounts', 'account'],
+];
 
 export const watchSection = defineSection({
   shape: { watch: schema },
@@ -71,19 +110,30 @@ export const watchSection = defineSection({
     if (!watch) return {};
     const entries: WatchEntry[] = [
       ...watch.validators.map((v): WatchEntry => ({
-        kind: 'validator', name: v.name, address: v.address, network: v.network,
+        kind: 'validator',
+        name: v.name,
+        address: v.address,
+        network: v.network,
         ...(v.seatMarginBelow !== undefined && { seatMarginBelow: Number(PERCENT.exec(v.seatMarginBelow)![1]) / 100 }),
         ...(v.commissionBps !== undefined && { commissionBps: v.commissionBps }),
       })),
       ...watch.miners.map((m): WatchEntry => ({ kind: 'miner', name: m.name, address: m.address, network: m.network })),
-      ...watch.accounts.map((a): WatchEntry => ({ kind: 'account', name: a.name, address: a.address, network: a.network, ...(a.minBalance !== undefined && { minBalance: a.minBalance }) })),
+      ...watch.accounts.map((a): WatchEntry => ({
+        kind: 'account',
+        name: a.name,
+        address: a.address,
+        network: a.network,
+        ...(a.minBalance !== undefined && { minBalance: a.minBalance }),
+      })),
     ];
     return { watch: { intervalMs: parseDuration(watch.interval), entries } };
   },
 });
 
 function entriesOf(w: Record<string, unknown>): Array<{ list: string; i: number; e: Record<string, unknown> }> {
-  return LISTS.flatMap(([list]) => (Array.isArray(w[list]) ? (w[list] as unknown[]).flatMap((e, i) => (isObj(e) ? [{ list, i, e }] : [])) : []));
+  return LISTS.flatMap(([list]) =>
+    Array.isArray(w[list]) ? (w[list] as unknown[]).flatMap((e, i) => (isObj(e) ? [{ list, i, e }] : [])) : [],
+  );
 }
 
 function duplicateNames(w: Record<string, unknown>): PathProblem[] {
@@ -92,7 +142,11 @@ function duplicateNames(w: Record<string, unknown>): PathProblem[] {
   for (const { list, i, e } of entriesOf(w)) {
     if (typeof e.name !== 'string') continue;
     const first = seen.get(e.name);
-    if (first) out.push({ path: ['watch', list, i, 'name'], message: `duplicate watch name "${e.name}" (already used by watch.${first})` });
+    if (first)
+      out.push({
+        path: ['watch', list, i, 'name'],
+        message: `duplicate watch name "${e.name}" (already used by watch.${first})`,
+      });
     else seen.set(e.name, `${list}[${i}]`);
   }
   return out;
@@ -110,7 +164,10 @@ function unknownNetworks(w: Record<string, unknown>, networks: Set<string>): Pat
     const net = typeof e.network === 'string' ? e.network : e.network === undefined ? 'default' : undefined;
     if (net === undefined || networks.has(net)) continue;
     const known = [...networks].sort().join(', ');
-    out.push({ path: ['watch', list, i, ...(e.network === undefined ? ['name'] : ['network'])], message: `no node belongs to network "${net}" (nodes are in: ${known || 'none'})` });
+    out.push({
+      path: ['watch', list, i, ...(e.network === undefined ? ['name'] : ['network'])],
+      message: `no node belongs to network "${net}" (nodes are in: ${known || 'none'})`,
+    });
   }
   return out;
 }

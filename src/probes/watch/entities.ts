@@ -17,19 +17,31 @@ function listsOf(w: WatchSettings): Lists {
   l = { byKind: { validator: [], miner: [], account: [] }, validatorNetworks: [] };
   const networks = new Set<string>();
   for (const e of w.entries) {
-    l.byKind[e.kind].push({ key: e.name, network: e.network, label: e.kind, id: e.address, labels: { name: e.name }, params: [e.address] });
+    l.byKind[e.kind].push({
+      key: e.name,
+      network: e.network,
+      label: e.kind,
+      id: e.address,
+      labels: { name: e.name },
+      params: [e.address],
+    });
     if (e.kind === 'validator') networks.add(e.network);
   }
-  for (const network of [...networks].sort()) l.validatorNetworks.push({ key: network, network, label: 'network', id: network, params: [] });
+  for (const network of [...networks].sort())
+    l.validatorNetworks.push({ key: network, network, label: 'network', id: network, params: [] });
   made.set(w, l);
   return l;
 }
 
 /** The watched entries of a kind, as fan-out entities. */
-export const watchedOf = (kind: WatchKind) => (config: ExporterConfig): readonly FanOutEntity[] => (config.watch ? listsOf(config.watch).byKind[kind] : []);
+export const watchedOf =
+  (kind: WatchKind) =>
+  (config: ExporterConfig): readonly FanOutEntity[] =>
+    config.watch ? listsOf(config.watch).byKind[kind] : [];
 
 /** One entity per network with watched validators. */
-export const validatorNetworks = (config: ExporterConfig): readonly FanOutEntity[] => (config.watch ? listsOf(config.watch).validatorNetworks : []);
+export const validatorNetworks = (config: ExporterConfig): readonly FanOutEntity[] =>
+  config.watch ? listsOf(config.watch).validatorNetworks : [];
 
 /** How often the watch reads. */
 export const watchInterval = (config: ExporterConfig): number => config.watch?.intervalMs ?? 30_000;

@@ -6,11 +6,13 @@ import { count, describe, invalid, isObject, parseAmount } from '../parse.js';
 const HEX64 = /^[0-9a-f]{64}$/;
 
 export function parseAddress(v: unknown, field: string): string {
-  if (typeof v !== 'string' || !HEX64.test(v.toLowerCase())) throw invalid(`${field} is not a 64-hex address: ${describe(v)}`);
+  if (typeof v !== 'string' || !HEX64.test(v.toLowerCase()))
+    throw invalid(`${field} is not a 64-hex address: ${describe(v)}`);
   return v.toLowerCase();
 }
 
-const optionalCount = (o: Record<string, unknown>, k: string, field: string) => (o[k] === undefined || o[k] === null ? undefined : count(o[k], field));
+const optionalCount = (o: Record<string, unknown>, k: string, field: string) =>
+  o[k] === undefined || o[k] === null ? undefined : count(o[k], field);
 
 export type ValidatorDetail =
   | { registered: false }
@@ -28,9 +30,11 @@ export type ValidatorDetail =
 export function parseValidatorDetail(result: unknown): ValidatorDetail {
   if (result === null) return { registered: false };
   if (!isObject(result)) throw invalid(`getValidatorDetail: expected an object or null, got ${describe(result)}`);
-  if (result.jailed !== undefined && typeof result.jailed !== 'boolean') throw invalid('getValidatorDetail.jailed is not a boolean');
+  if (result.jailed !== undefined && typeof result.jailed !== 'boolean')
+    throw invalid('getValidatorDetail.jailed is not a boolean');
   const u = result.uptime;
-  if (u !== undefined && u !== null && !isObject(u)) throw invalid(`getValidatorDetail.uptime: expected an object or null, got ${describe(u)}`);
+  if (u !== undefined && u !== null && !isObject(u))
+    throw invalid(`getValidatorDetail.uptime: expected an object or null, got ${describe(u)}`);
   return {
     registered: true,
     stake: parseAmount(result.stake, 'getValidatorDetail.stake'),
@@ -39,7 +43,11 @@ export function parseValidatorDetail(result: unknown): ValidatorDetail {
     commissionBps: optionalCount(result, 'commission_bps', 'getValidatorDetail.commission_bps'),
     jailed: result.jailed,
     uptime: isObject(u)
-      ? { expected: count(u.expected_blocks, 'uptime.expected_blocks'), produced: count(u.produced_blocks, 'uptime.produced_blocks'), signed: count(u.signed_blocks, 'uptime.signed_blocks') }
+      ? {
+          expected: count(u.expected_blocks, 'uptime.expected_blocks'),
+          produced: count(u.produced_blocks, 'uptime.produced_blocks'),
+          signed: count(u.signed_blocks, 'uptime.signed_blocks'),
+        }
       : undefined,
   };
 }
@@ -71,14 +79,23 @@ export function parseBlockRewards(result: unknown, height: number): BlockRewards
 
 export type MinerInfo =
   | { registered: false }
-  | { registered: true; active: boolean; reputationBps: number; pendingRewards: bigint; attendance: number; consecutiveMisses: number; lastCheckinEpoch: number };
+  | {
+      registered: true;
+      active: boolean;
+      reputationBps: number;
+      pendingRewards: bigint;
+      attendance: number;
+      consecutiveMisses: number;
+      lastCheckinEpoch: number;
+    };
 
 /** The serde form: the address as 32 numbers (checked against the one asked), pending_rewards exact. */
 export function parseMinerInfo(result: unknown, address: string): MinerInfo {
   if (result === null) return { registered: false };
   if (!isObject(result)) throw invalid(`getMinerInfo: expected an object or null, got ${describe(result)}`);
   const a = result.address;
-  if (!Array.isArray(a) || a.length !== 32 || !a.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) throw invalid('getMinerInfo.address is not an array of 32 bytes');
+  if (!Array.isArray(a) || a.length !== 32 || !a.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
+    throw invalid('getMinerInfo.address is not an array of 32 bytes');
   const hex = (a as number[]).map((b) => b.toString(16).padStart(2, '0')).join('');
   if (hex !== address) throw invalid('getMinerInfo answered for another address');
   if (typeof result.active !== 'boolean') throw invalid('getMinerInfo.active is not a boolean');
@@ -104,6 +121,9 @@ export function parseUnbonding(result: unknown): UnbondingEntry[] {
   if (!Array.isArray(result)) throw invalid(`getUnbonding: expected an array, got ${describe(result)}`);
   return result.map((r: unknown, i) => {
     if (!isObject(r)) throw invalid(`getUnbonding[${i}]: expected an object, got ${describe(r)}`);
-    return { amount: parseAmount(r.amount, `getUnbonding[${i}].amount`), releaseHeight: count(r.releaseHeight, `getUnbonding[${i}].releaseHeight`) };
+    return {
+      amount: parseAmount(r.amount, `getUnbonding[${i}].amount`),
+      releaseHeight: count(r.releaseHeight, `getUnbonding[${i}].releaseHeight`),
+    };
   });
 }

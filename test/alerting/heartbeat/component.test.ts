@@ -31,7 +31,17 @@ function config(): ExporterConfig {
   return {
     listen: { host: '127.0.0.1', port: 0 },
     polling: { concurrency: 4, maxResponseBytes: 1 << 20, maxUpstreamSeries: 100 },
-    nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: n.network, labels: {}, intervalMs: 200, timeoutMs: 150, rpcNamespace: 'auto', probes: [...PROBE_NAMES], headers: {} })),
+    nodes: fleet.nodes.map((n) => ({
+      name: n.name,
+      url: n.url,
+      network: n.network,
+      labels: {},
+      intervalMs: 200,
+      timeoutMs: 150,
+      rpcNamespace: 'auto',
+      probes: [...PROBE_NAMES],
+      headers: {},
+    })),
     networks: {},
     evidence: { dir: join(dir, 'evidence'), maxBytes: 1 << 20, maxAgeDays: 1 },
   };
@@ -45,10 +55,18 @@ beforeAll(async () => {
   });
   hbServer.listen(0, '127.0.0.1');
   await once(hbServer, 'listening');
-  fleet = await SimFleet.start([{ name: 'val-eu-1', network: 'testnet', build: 'current' }], { layout: 'port-per-node', blockTimeMs: 1000 });
+  fleet = await SimFleet.start([{ name: 'val-eu-1', network: 'testnet', build: 'current' }], {
+    layout: 'port-per-node',
+    blockTimeMs: 1000,
+  });
   settings = {
     evaluationIntervalMs: 100,
-    heartbeat: { url: `http://127.0.0.1:${(hbServer.address() as AddressInfo).port}/ping/${KEY}`, method: 'GET', intervalMs: 150, timeoutMs: 1_000 },
+    heartbeat: {
+      url: `http://127.0.0.1:${(hbServer.address() as AddressInfo).port}/ping/${KEY}`,
+      method: 'GET',
+      intervalMs: 150,
+      timeoutMs: 1_000,
+    },
   };
   const sink = new Writable({
     write(chunk, _e, cb) {
@@ -56,7 +74,11 @@ beforeAll(async () => {
       cb();
     },
   });
-  daemon = await startDaemon(config(), { logger: createLogger({ level: 'info', destination: sink }), components: [watch], defaultMetrics: false });
+  daemon = await startDaemon(config(), {
+    logger: createLogger({ level: 'info', destination: sink }),
+    components: [watch],
+    defaultMetrics: false,
+  });
 });
 
 afterAll(async () => {
@@ -83,7 +105,10 @@ describe('heartbeat in the daemon', () => {
       clearInterval(evaluating);
     }
     // Evaluation stalls: after its bound (3 x 100 ms) no more pings.
-    await waitFor('heartbeat paused', () => logs.join('').includes('heartbeat paused: evaluation: no progress'), { timeoutMs: 10_000, intervalMs: 20 });
+    await waitFor('heartbeat paused', () => logs.join('').includes('heartbeat paused: evaluation: no progress'), {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
     const stalledAt = pings;
     await new Promise((r) => setTimeout(r, 600));
     expect(pings).toBe(stalledAt);

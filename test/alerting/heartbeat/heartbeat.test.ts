@@ -73,11 +73,22 @@ describe('heartbeat with an injected clock', () => {
       60_000,
     );
     const { lines, log } = recordingLog();
-    const hb = new Heartbeat({ url, method: 'GET', intervalMs: 60_000, timeoutMs: 2_000, send, health, log, clock: { wall: () => now, mono: () => now } });
+    const hb = new Heartbeat({
+      url,
+      method: 'GET',
+      intervalMs: 60_000,
+      timeoutMs: 2_000,
+      send,
+      health,
+      log,
+      clock: { wall: () => now, mono: () => now },
+    });
     const registry = new Registry();
     heartbeatCollectors(registry, () => hb);
     // Never succeeded: 0, so `time() - metric` is huge and an alert on its age fires.
-    expect(await registry.getSingleMetricAsString('ledger_alert_heartbeat_last_success_timestamp_seconds')).toMatch(/seconds 0$/);
+    expect(await registry.getSingleMetricAsString('ledger_alert_heartbeat_last_success_timestamp_seconds')).toMatch(
+      /seconds 0$/,
+    );
 
     expect(await hb.beat()).toBe('sent');
     expect(pings).toEqual([{ method: 'GET', path: '/ping/3f2a-secret', body: '', contentType: undefined }]);
@@ -106,8 +117,24 @@ describe('heartbeat with an injected clock', () => {
 
   it('stops when polling stalls too', async () => {
     let now = 0;
-    const health = new PipelineHealth([{ name: 'polling', stallAfterMs: 1_000 }, { name: 'evaluation', stallAfterMs: 1_000 }], now, 1_000);
-    const hb = new Heartbeat({ url, method: 'GET', intervalMs: 500, timeoutMs: 2_000, send, health, log: recordingLog().log, clock: { wall: () => now, mono: () => now } });
+    const health = new PipelineHealth(
+      [
+        { name: 'polling', stallAfterMs: 1_000 },
+        { name: 'evaluation', stallAfterMs: 1_000 },
+      ],
+      now,
+      1_000,
+    );
+    const hb = new Heartbeat({
+      url,
+      method: 'GET',
+      intervalMs: 500,
+      timeoutMs: 2_000,
+      send,
+      health,
+      log: recordingLog().log,
+      clock: { wall: () => now, mono: () => now },
+    });
     now = 900;
     health.progress('evaluation', now);
     expect(await hb.beat()).toBe('sent');
@@ -121,11 +148,24 @@ describe('heartbeat with an injected clock', () => {
     let now = Date.parse('2026-11-22T20:00:00Z');
     const health = new PipelineHealth([{ name: 'evaluation', stallAfterMs: 10_000 }], now, 1_000);
     const { lines, objects, log } = recordingLog();
-    const hb = new Heartbeat({ url, method: 'POST', intervalMs: 1_000, timeoutMs: 2_000, send, health, log, clock: { wall: () => now, mono: () => now } });
+    const hb = new Heartbeat({
+      url,
+      method: 'POST',
+      intervalMs: 1_000,
+      timeoutMs: 2_000,
+      send,
+      health,
+      log,
+      clock: { wall: () => now, mono: () => now },
+    });
     expect(await hb.beat()).toBe('sent');
     expect(pings[0]?.method).toBe('POST');
     expect(pings[0]?.contentType).toBe('application/json');
-    expect(JSON.parse(pings[0]?.body ?? '')).toEqual({ service: 'ledger-fleet-exporter', status: 'ok', at: '2026-11-22T20:00:00.000Z' });
+    expect(JSON.parse(pings[0]?.body ?? '')).toEqual({
+      service: 'ledger-fleet-exporter',
+      status: 'ok',
+      at: '2026-11-22T20:00:00.000Z',
+    });
 
     status = 503;
     now += 1_000;
@@ -141,13 +181,30 @@ describe('heartbeat with an injected clock', () => {
 
 describe('heartbeat on real timers', () => {
   it('a blocked event loop pauses the pings; they resume once it runs freely', async () => {
-    const health = new PipelineHealth([{ name: 'polling', stallAfterMs: 5_000 }, { name: 'evaluation', stallAfterMs: 5_000 }], Date.now(), 800);
+    const health = new PipelineHealth(
+      [
+        { name: 'polling', stallAfterMs: 5_000 },
+        { name: 'evaluation', stallAfterMs: 5_000 },
+      ],
+      Date.now(),
+      800,
+    );
     const progress = setInterval(() => {
       health.progress('polling', Date.now());
       health.progress('evaluation', Date.now());
     }, 20);
     const { lines, log } = recordingLog();
-    const hb = new Heartbeat({ url, method: 'GET', intervalMs: 100, timeoutMs: 2_000, send, health, log, lagSampleMs: 50, lagThresholdMs: 400 });
+    const hb = new Heartbeat({
+      url,
+      method: 'GET',
+      intervalMs: 100,
+      timeoutMs: 2_000,
+      send,
+      health,
+      log,
+      lagSampleMs: 50,
+      lagThresholdMs: 400,
+    });
     hb.start();
     try {
       await waitUntil(() => pings.length >= 2);
@@ -157,7 +214,9 @@ describe('heartbeat on real timers', () => {
       }
       const before = pings.length;
       await waitUntil(() => lines.some((l) => l.startsWith('info heartbeat resumed')));
-      expect(lines.find((l) => l.startsWith('warn'))).toMatch(/^warn heartbeat paused: event loop blocked for \d+\.\ds$/);
+      expect(lines.find((l) => l.startsWith('warn'))).toMatch(
+        /^warn heartbeat paused: event loop blocked for \d+\.\ds$/,
+      );
       await waitUntil(() => pings.length > before);
       expect(lines.filter((l) => l.startsWith('warn heartbeat paused'))).toHaveLength(1);
     } finally {

@@ -18,17 +18,43 @@ describe('maintenance windows config', () => {
   it('accepts the contract example and resolves it', () => {
     const input = {
       maintenance: [
-        { name: 'weekly-upgrade', schedule: '0 3 * * 0', timezone: 'Europe/Berlin', duration: '2h', match: { network: 'testnet' } },
-        { name: 'disk-swap', start: '2026-12-01T02:00:00Z', end: '2026-12-01T04:00:00+00:00', match: { node: 'val-eu-1' } },
+        {
+          name: 'weekly-upgrade',
+          schedule: '0 3 * * 0',
+          timezone: 'Europe/Berlin',
+          duration: '2h',
+          match: { network: 'testnet' },
+        },
+        {
+          name: 'disk-swap',
+          start: '2026-12-01T02:00:00Z',
+          end: '2026-12-01T04:00:00+00:00',
+          match: { node: 'val-eu-1' },
+        },
       ],
     };
     const r = section.parse(input);
     expect(resolveMaintenance(r.maintenance)).toEqual([
-      { name: 'weekly-upgrade', schedule: '0 3 * * 0', timezone: 'Europe/Berlin', durationMs: 7_200_000, match: { network: 'testnet' } },
-      { name: 'disk-swap', startMs: Date.parse('2026-12-01T02:00:00Z'), endMs: Date.parse('2026-12-01T04:00:00Z'), match: { node: 'val-eu-1' } },
+      {
+        name: 'weekly-upgrade',
+        schedule: '0 3 * * 0',
+        timezone: 'Europe/Berlin',
+        durationMs: 7_200_000,
+        match: { network: 'testnet' },
+      },
+      {
+        name: 'disk-swap',
+        startMs: Date.parse('2026-12-01T02:00:00Z'),
+        endMs: Date.parse('2026-12-01T04:00:00Z'),
+        match: { node: 'val-eu-1' },
+      },
     ]);
     expect(section.parse({}).maintenance).toEqual([]);
-    expect(resolveMaintenance(section.parse({ maintenance: [{ name: 'n', schedule: '0 3 * * *', duration: '1h' }] }).maintenance)[0]).toMatchObject({
+    expect(
+      resolveMaintenance(
+        section.parse({ maintenance: [{ name: 'n', schedule: '0 3 * * *', duration: '1h' }] }).maintenance,
+      )[0],
+    ).toMatchObject({
       timezone: 'UTC',
       match: {},
     });
@@ -74,7 +100,9 @@ describe('maintenance windows config', () => {
 
 describe('heartbeat config', () => {
   it('defaults and resolution', () => {
-    expect(resolveHeartbeat(section.parse({ heartbeat: { url: 'https://hc-ping.example.org/3f2a' } }).heartbeat)).toEqual({
+    expect(
+      resolveHeartbeat(section.parse({ heartbeat: { url: 'https://hc-ping.example.org/3f2a' } }).heartbeat),
+    ).toEqual({
       url: 'https://hc-ping.example.org/3f2a',
       method: 'GET',
       intervalMs: 60_000,
@@ -84,7 +112,9 @@ describe('heartbeat config', () => {
   });
 
   it('mistakes, without repeating the URL', () => {
-    const out = problems({ heartbeat: { url: 'ftp://user:secret-pw@hc/x', method: 'PUT', interval: '1s', timeout: '2m' } });
+    const out = problems({
+      heartbeat: { url: 'ftp://user:secret-pw@hc/x', method: 'PUT', interval: '1s', timeout: '2m' },
+    });
     expect(out).toEqual([
       'heartbeat.url: URL scheme must be http or https',
       'heartbeat.method: method must be GET or POST',
@@ -98,20 +128,30 @@ describe('heartbeat config', () => {
     ]);
     // The documented minimum interval with no timeout written: the timeout is the interval (min(10s, 5s)).
     expect(problems({ heartbeat: { url: 'https://hc/x', interval: '5s' } })).toEqual([]);
-    expect(resolveHeartbeat(section.parse({ heartbeat: { url: 'https://hc/x', interval: '5s' } }).heartbeat)).toMatchObject({ intervalMs: 5_000, timeoutMs: 5_000 });
+    expect(
+      resolveHeartbeat(section.parse({ heartbeat: { url: 'https://hc/x', interval: '5s' } }).heartbeat),
+    ).toMatchObject({ intervalMs: 5_000, timeoutMs: 5_000 });
     // Outside its own bounds, a duration is not also compared with the other.
-    expect(problems({ heartbeat: { url: 'https://hc/x', interval: '1m', timeout: '90s' } })).toEqual(['heartbeat.timeout: timeout must be between 100ms and 1m']);
-    expect(problems({ heartbeat: { url: 'https://hc/x', interval: '2s', timeout: '10s' } })).toEqual(['heartbeat.interval: interval must be between 5s and 24h']);
+    expect(problems({ heartbeat: { url: 'https://hc/x', interval: '1m', timeout: '90s' } })).toEqual([
+      'heartbeat.timeout: timeout must be between 100ms and 1m',
+    ]);
+    expect(problems({ heartbeat: { url: 'https://hc/x', interval: '2s', timeout: '10s' } })).toEqual([
+      'heartbeat.interval: interval must be between 5s and 24h',
+    ]);
   });
 });
 
 describe('heartbeat secrets', () => {
   it('the URL and its path (the check key) are secrets', async () => {
     const { heartbeatSecrets } = await import('../../../src/alerting/heartbeat/config.js');
-    expect(heartbeatSecrets({ url: 'https://hc-ping.example.org/3f2a-key?create=1', method: 'GET', intervalMs: 60_000, timeoutMs: 1_000 })).toEqual([
-      'https://hc-ping.example.org/3f2a-key?create=1',
-      '/3f2a-key?create=1',
-    ]);
+    expect(
+      heartbeatSecrets({
+        url: 'https://hc-ping.example.org/3f2a-key?create=1',
+        method: 'GET',
+        intervalMs: 60_000,
+        timeoutMs: 1_000,
+      }),
+    ).toEqual(['https://hc-ping.example.org/3f2a-key?create=1', '/3f2a-key?create=1']);
     expect(heartbeatSecrets(undefined)).toEqual([]);
   });
 });

@@ -14,7 +14,16 @@ const WINDOW_END = T0 + 10 * M;
 
 function firing(node: string): AlertInstance {
   const labels = { alertname: 'LedgerNodeDown', severity: 'critical', node, network: 'test' };
-  return { id: fingerprint(labels), alertname: 'LedgerNodeDown', labels, annotations: {}, state: 'firing', value: 0, activeAt: T0 - M, firingSince: T0 };
+  return {
+    id: fingerprint(labels),
+    alertname: 'LedgerNodeDown',
+    labels,
+    annotations: {},
+    state: 'firing',
+    value: 0,
+    activeAt: T0 - M,
+    firingSince: T0,
+  };
 }
 
 describe('push receivers and maintenance windows', () => {
@@ -29,7 +38,9 @@ describe('push receivers and maintenance windows', () => {
     const pushed: Array<{ at: number; node: string; status: string }> = [];
     const step = (instances: AlertInstance[], from: number, to: number) => {
       d.update(instances, from);
-      for (let t = from; t <= to; t += 15 * S) for (const n of d.tick(t)) for (const a of n.alerts) pushed.push({ at: t, node: a.labels.node!, status: a.status });
+      for (let t = from; t <= to; t += 15 * S)
+        for (const n of d.tick(t))
+          for (const a of n.alerts) pushed.push({ at: t, node: a.labels.node!, status: a.status });
     };
     step([heals, stays], T0, T0 + 5 * M);
     step([{ ...heals, state: 'resolved', resolvedAt: T0 + 5 * M }, stays], T0 + 5 * M + S, T0 + 20 * M);

@@ -12,7 +12,14 @@ import type { AlertingSettings } from '../../../src/alerting/settings.js';
 import type { Daemon } from '../../../src/daemon/index.js';
 import { SimFleet } from '../../../src/sim/index.js';
 import { waitFor } from '../../support/processes.js';
-import { alertingFleetConfig, closeAlertingRig, onlyRules, startAlertingDaemon, startWebhook, type Notified } from '../../support/alertingDaemon.js';
+import {
+  alertingFleetConfig,
+  closeAlertingRig,
+  onlyRules,
+  startAlertingDaemon,
+  startWebhook,
+  type Notified,
+} from '../../support/alertingDaemon.js';
 
 const NETWORK = 'mnt';
 const WINDOW = 'disk-swap';
@@ -37,7 +44,11 @@ describe('maintenance window in the daemon', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-maint-e2e-'));
     fleet = await SimFleet.start(
-      ['mnt-ok', 'mnt-swap', 'mnt-blip', 'mnt-out'].map((name) => ({ name, network: NETWORK, build: 'current' as const })),
+      ['mnt-ok', 'mnt-swap', 'mnt-blip', 'mnt-out'].map((name) => ({
+        name,
+        network: NETWORK,
+        build: 'current' as const,
+      })),
       { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
     );
     let hookUrl: string;
@@ -57,14 +68,38 @@ describe('maintenance window in the daemon', () => {
       evaluationIntervalMs: 250,
       runbookBase: 'alerts/RUNBOOKS.md',
       rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 1000, keepFiringForMs: 0 } }),
-      routing: { groupBy: ['alertname', 'node'], groupWaitMs: 200, groupIntervalMs: 500, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['hook'] },
+      routing: {
+        groupBy: ['alertname', 'node'],
+        groupWaitMs: 200,
+        groupIntervalMs: 500,
+        repeatIntervalMs: 3_600_000,
+        sendResolved: true,
+        routes: [],
+        receivers: ['hook'],
+      },
       receivers: [
         { name: 'hook', kind: 'webhook', url: hookUrl, headers: {}, timeoutMs: 1000 },
-        { name: 'am-down', kind: 'alertmanager', urls: [`http://127.0.0.1:${closedPort}`], bearerToken: { value: 'am-token-canary-4410' }, timeoutMs: 1000 },
+        {
+          name: 'am-down',
+          kind: 'alertmanager',
+          urls: [`http://127.0.0.1:${closedPort}`],
+          bearerToken: { value: 'am-token-canary-4410' },
+          timeoutMs: 1000,
+        },
       ],
-      maintenance: [{ name: WINDOW, startMs: Date.now() - 1000, endMs: windowEnd, match: { node: '~mnt-(swap|blip)' } }],
+      maintenance: [
+        { name: WINDOW, startMs: Date.now() - 1000, endMs: windowEnd, match: { node: '~mnt-(swap|blip)' } },
+      ],
     };
-    const config = alertingFleetConfig(fleet.nodes, { dir, network: NETWORK, intervalMs: 300, timeoutMs: 250, concurrency: 8, maxUpstreamSeries: 100, alerting: settings });
+    const config = alertingFleetConfig(fleet.nodes, {
+      dir,
+      network: NETWORK,
+      intervalMs: 300,
+      timeoutMs: 250,
+      concurrency: 8,
+      maxUpstreamSeries: 100,
+      alerting: settings,
+    });
     ({ daemon, log } = await startAlertingDaemon(config));
   }, 60_000);
 
@@ -73,46 +108,64 @@ describe('maintenance window in the daemon', () => {
   const listed = async () => ((await (await fetch(`${daemon.url}/api/alerts`)).json()) as { alerts: Listed[] }).alerts;
   const pagesFor = (node: string) => pages.filter((p) => p.nodes.includes(node));
 
-  it('holds the page while the window lasts, drops the one resolved inside it, sends the rest once when it ends', { timeout: 4 * WAIT }, async () => {
-    await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: WAIT });
-    expect(await (await fetch(`${daemon.url}/metrics`)).text()).toContain(`ledger_alert_maintenance_active{name="${WINDOW}"} 1`);
-    await Promise.all(['mnt-swap', 'mnt-blip', 'mnt-out'].map((n) => fleet.node(n).kill()));
+  it(
+    'holds the page while the window lasts, drops the one resolved inside it, sends the rest once when it ends',
+    { timeout: 4 * WAIT },
+    async () => {
+      await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: WAIT });
+      expect(await (await fetch(`${daemon.url}/metrics`)).text()).toContain(
+        `ledger_alert_maintenance_active{name="${WINDOW}"} 1`,
+      );
+      await Promise.all(['mnt-swap', 'mnt-blip', 'mnt-out'].map((n) => fleet.node(n).kill()));
 
-    // Evaluated and listed, with the window's name, while nothing is sent for them.
-    const firing = await waitFor(
-      'three firing alerts',
-      async () => {
-        const a = (await listed()).filter((x) => x.state === 'firing');
-        return a.length === 3 ? a : undefined;
-      },
-      { timeoutMs: WAIT },
-    );
-    const byNode = Object.fromEntries(firing.map((a) => [a.labels.node, a.silencedBy]));
-    expect(byNode).toEqual({ 'mnt-swap': WINDOW, 'mnt-blip': WINDOW, 'mnt-out': undefined });
-    await waitFor('the node outside the window pages', () => (pagesFor('mnt-out').length > 0 ? true : undefined), { timeoutMs: WAIT });
+      // Evaluated and listed, with the window's name, while nothing is sent for them.
+      const firing = await waitFor(
+        'three firing alerts',
+        async () => {
+          const a = (await listed()).filter((x) => x.state === 'firing');
+          return a.length === 3 ? a : undefined;
+        },
+        { timeoutMs: WAIT },
+      );
+      const byNode = Object.fromEntries(firing.map((a) => [a.labels.node, a.silencedBy]));
+      expect(byNode).toEqual({ 'mnt-swap': WINDOW, 'mnt-blip': WINDOW, 'mnt-out': undefined });
+      await waitFor('the node outside the window pages', () => (pagesFor('mnt-out').length > 0 ? true : undefined), {
+        timeoutMs: WAIT,
+      });
 
-    // mnt-blip recovers inside the window: its alert resolves and is never sent.
-    await fleet.node('mnt-blip').revive();
-    await waitFor('mnt-blip resolved', async () => ((await listed()).some((a) => a.labels.node === 'mnt-blip') ? undefined : true), { timeoutMs: WAIT });
-    expect(Date.now()).toBeLessThan(windowEnd); // the scenario really happened inside the window
-    expect(pagesFor('mnt-swap')).toEqual([]);
+      // mnt-blip recovers inside the window: its alert resolves and is never sent.
+      await fleet.node('mnt-blip').revive();
+      await waitFor(
+        'mnt-blip resolved',
+        async () => ((await listed()).some((a) => a.labels.node === 'mnt-blip') ? undefined : true),
+        { timeoutMs: WAIT },
+      );
+      expect(Date.now()).toBeLessThan(windowEnd); // the scenario really happened inside the window
+      expect(pagesFor('mnt-swap')).toEqual([]);
 
-    // The window ends: mnt-swap, still down, is sent then, as a new firing alert.
-    await waitFor('mnt-swap paged after the window', () => (pagesFor('mnt-swap').length > 0 ? true : undefined), { timeoutMs: WAIT });
-    const swap = pagesFor('mnt-swap');
-    expect(swap[0]!.at).toBeGreaterThanOrEqual(windowEnd);
-    expect(swap[0]!.status).toBe('firing');
-    expect((await listed()).find((a) => a.labels.node === 'mnt-swap')?.silencedBy).toBeUndefined();
-    expect(await (await fetch(`${daemon.url}/metrics`)).text()).toContain(`ledger_alert_maintenance_active{name="${WINDOW}"} 0`);
+      // The window ends: mnt-swap, still down, is sent then, as a new firing alert.
+      await waitFor('mnt-swap paged after the window', () => (pagesFor('mnt-swap').length > 0 ? true : undefined), {
+        timeoutMs: WAIT,
+      });
+      const swap = pagesFor('mnt-swap');
+      expect(swap[0]!.at).toBeGreaterThanOrEqual(windowEnd);
+      expect(swap[0]!.status).toBe('firing');
+      expect((await listed()).find((a) => a.labels.node === 'mnt-swap')?.silencedBy).toBeUndefined();
+      expect(await (await fetch(`${daemon.url}/metrics`)).text()).toContain(
+        `ledger_alert_maintenance_active{name="${WINDOW}"} 0`,
+      );
 
-    // Once: nothing more for it within the repeat interval; nothing ever for mnt-blip.
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(pagesFor('mnt-swap')).toHaveLength(1);
-    expect(pagesFor('mnt-blip')).toEqual([]);
-    expect(log()).toContain('maintenance window ended');
-    // The start-up dry check named the unreachable receiver once, without its token; the good one passed.
-    expect(log().match(/receiver am-down failed its start-up check: alertmanager am-down url #1: unreachable/g)).toHaveLength(1);
-    expect(log()).not.toContain('receiver hook failed');
-    expect(log()).not.toContain('am-token-canary-4410');
-  });
+      // Once: nothing more for it within the repeat interval; nothing ever for mnt-blip.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(pagesFor('mnt-swap')).toHaveLength(1);
+      expect(pagesFor('mnt-blip')).toEqual([]);
+      expect(log()).toContain('maintenance window ended');
+      // The start-up dry check named the unreachable receiver once, without its token; the good one passed.
+      expect(
+        log().match(/receiver am-down failed its start-up check: alertmanager am-down url #1: unreachable/g),
+      ).toHaveLength(1);
+      expect(log()).not.toContain('receiver hook failed');
+      expect(log()).not.toContain('am-token-canary-4410');
+    },
+  );
 });

@@ -29,17 +29,33 @@ afterEach(() => {
 async function metric(): Promise<string> {
   const registry = new Registry();
   maintenanceCollectors(registry, () => schedule);
-  return (await registry.getSingleMetricAsString('ledger_alert_maintenance_active')).split('\n').filter((l) => !l.startsWith('#')).join('\n');
+  return (await registry.getSingleMetricAsString('ledger_alert_maintenance_active'))
+    .split('\n')
+    .filter((l) => !l.startsWith('#'))
+    .join('\n');
 }
 
 describe('maintenance schedule', () => {
   it('node-cron fires the start, the end timer the end; each logged once; the metric follows', async () => {
     vi.setSystemTime(at('2026-11-22T01:58:00Z')); // Sunday, 02:58 in Berlin
     schedule.apply([
-      { name: 'weekly-upgrade', schedule: '0 3 * * 0', timezone: 'Europe/Berlin', durationMs: 2 * H, match: { network: 'testnet' } },
-      { name: 'disk-swap', startMs: at('2026-12-01T02:00:00Z'), endMs: at('2026-12-01T04:00:00Z'), match: { node: 'val-eu-1' } },
+      {
+        name: 'weekly-upgrade',
+        schedule: '0 3 * * 0',
+        timezone: 'Europe/Berlin',
+        durationMs: 2 * H,
+        match: { network: 'testnet' },
+      },
+      {
+        name: 'disk-swap',
+        startMs: at('2026-12-01T02:00:00Z'),
+        endMs: at('2026-12-01T04:00:00Z'),
+        match: { node: 'val-eu-1' },
+      },
     ]);
-    expect(await metric()).toBe('ledger_alert_maintenance_active{name="weekly-upgrade"} 0\nledger_alert_maintenance_active{name="disk-swap"} 0');
+    expect(await metric()).toBe(
+      'ledger_alert_maintenance_active{name="weekly-upgrade"} 0\nledger_alert_maintenance_active{name="disk-swap"} 0',
+    );
     expect(lines).toEqual([]);
 
     await vi.advanceTimersByTimeAsync(2 * 60_000 + 500);
@@ -57,7 +73,9 @@ describe('maintenance schedule', () => {
 
   it('one-off windows start and end on their timers, days ahead', async () => {
     vi.setSystemTime(at('2026-11-29T00:00:00Z'));
-    schedule.apply([{ name: 'disk-swap', startMs: at('2026-12-01T02:00:00Z'), endMs: at('2026-12-01T04:00:00Z'), match: {} }]);
+    schedule.apply([
+      { name: 'disk-swap', startMs: at('2026-12-01T02:00:00Z'), endMs: at('2026-12-01T04:00:00Z'), match: {} },
+    ]);
     await vi.advanceTimersByTimeAsync(at('2026-12-01T02:00:00Z') - Date.now());
     expect(lines).toEqual(['maintenance window started disk-swap']);
     await vi.advanceTimersByTimeAsync(2 * H);
@@ -68,8 +86,12 @@ describe('maintenance schedule', () => {
     vi.setSystemTime(at('2026-11-22T02:30:00Z'));
     schedule.apply([]);
     expect(schedule.active()).toEqual([]);
-    schedule.apply([{ name: 'weekly-upgrade', schedule: '0 3 * * 0', timezone: 'Europe/Berlin', durationMs: 2 * H, match: {} }]);
-    expect(schedule.active()).toEqual([{ name: 'weekly-upgrade', since: at('2026-11-22T02:00:00Z'), until: at('2026-11-22T04:00:00Z') }]);
+    schedule.apply([
+      { name: 'weekly-upgrade', schedule: '0 3 * * 0', timezone: 'Europe/Berlin', durationMs: 2 * H, match: {} },
+    ]);
+    expect(schedule.active()).toEqual([
+      { name: 'weekly-upgrade', since: at('2026-11-22T02:00:00Z'), until: at('2026-11-22T04:00:00Z') },
+    ]);
     expect(lines).toEqual(['maintenance window started weekly-upgrade']);
     schedule.apply([{ name: 'other', schedule: '0 3 * * 1', timezone: 'Europe/Berlin', durationMs: 2 * H, match: {} }]);
     expect(lines).toEqual(['maintenance window started weekly-upgrade', 'maintenance window ended weekly-upgrade']);

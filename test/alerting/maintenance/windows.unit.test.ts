@@ -51,7 +51,13 @@ describe('recurring windows', () => {
   });
 
   it('gives the same answers when asked minute after minute as when asked afresh', () => {
-    const spec: MaintenanceWindowSpec = { name: 'n', schedule: '*/20 1-3 * * *', timezone: 'America/New_York', durationMs: 7 * M, match: {} };
+    const spec: MaintenanceWindowSpec = {
+      name: 'n',
+      schedule: '*/20 1-3 * * *',
+      timezone: 'America/New_York',
+      durationMs: 7 * M,
+      match: {},
+    };
     const stepping = windows([spec]);
     const from = at('2026-11-22T05:00:00Z');
     let activeMinutes = 0;
@@ -77,7 +83,14 @@ describe('recurring windows', () => {
 
 describe('one-off windows', () => {
   it('is active on [start, end)', () => {
-    const w = windows([{ name: 'disk-swap', startMs: at('2026-12-01T02:00:00Z'), endMs: at('2026-12-01T04:00:00Z'), match: { node: 'val-eu-1' } }]);
+    const w = windows([
+      {
+        name: 'disk-swap',
+        startMs: at('2026-12-01T02:00:00Z'),
+        endMs: at('2026-12-01T04:00:00Z'),
+        match: { node: 'val-eu-1' },
+      },
+    ]);
     expect(w.active(at('2026-12-01T01:59:59Z'))).toEqual([]);
     expect(w.isSilenced({ node: 'val-eu-1' }, at('2026-12-01T02:00:00Z'))).toBe('disk-swap');
     expect(w.isSilenced({ node: 'val-eu-2' }, at('2026-12-01T02:00:00Z'))).toBeUndefined();
@@ -89,7 +102,12 @@ describe('overlapping windows', () => {
   it('lists every active window and names the first one (config order) that matches the alert', () => {
     const w = windows([
       weekly,
-      { name: 'eu-swap', startMs: at('2026-11-22T01:00:00Z'), endMs: at('2026-11-22T03:00:00Z'), match: { node: '~val-eu-.*' } },
+      {
+        name: 'eu-swap',
+        startMs: at('2026-11-22T01:00:00Z'),
+        endMs: at('2026-11-22T03:00:00Z'),
+        match: { node: '~val-eu-.*' },
+      },
       { name: 'all', startMs: at('2026-11-22T02:30:00Z'), endMs: at('2026-11-22T05:00:00Z'), match: {} },
     ]);
     const t = at('2026-11-22T02:45:00Z');
@@ -103,7 +121,13 @@ describe('overlapping windows', () => {
 });
 
 describe('daylight saving (Europe/Berlin, a window at 02:30)', () => {
-  const daily: MaintenanceWindowSpec = { name: 'nightly', schedule: '30 2 * * *', timezone: 'Europe/Berlin', durationMs: H, match: {} };
+  const daily: MaintenanceWindowSpec = {
+    name: 'nightly',
+    schedule: '30 2 * * *',
+    timezone: 'Europe/Berlin',
+    durationMs: H,
+    match: {},
+  };
 
   it('spring forward: 02:30 does not exist, the window starts when the gap ends (03:00 CEST) and lasts its duration', () => {
     const w = windows([daily]);
@@ -111,7 +135,9 @@ describe('daylight saving (Europe/Berlin, a window at 02:30)', () => {
     expect(w.active(at('2026-03-28T01:30:00Z'))[0]?.since).toBe(at('2026-03-28T01:30:00Z'));
     // 2026-03-29: clocks jump from 02:00 CET to 03:00 CEST at 01:00 UTC.
     expect(w.active(at('2026-03-29T00:59:00Z'))).toEqual([]);
-    expect(w.active(at('2026-03-29T01:00:00Z'))).toEqual([{ name: 'nightly', since: at('2026-03-29T01:00:00Z'), until: at('2026-03-29T02:00:00Z') }]);
+    expect(w.active(at('2026-03-29T01:00:00Z'))).toEqual([
+      { name: 'nightly', since: at('2026-03-29T01:00:00Z'), until: at('2026-03-29T02:00:00Z') },
+    ]);
     expect(w.active(at('2026-03-29T01:59:59Z'))).toHaveLength(1);
     expect(w.active(at('2026-03-29T02:00:00Z'))).toEqual([]);
     // The day after: 02:30 CEST = 00:30 UTC.
@@ -122,7 +148,9 @@ describe('daylight saving (Europe/Berlin, a window at 02:30)', () => {
     const w = windows([daily]);
     // 2026-10-25: clocks go back from 03:00 CEST to 02:00 CET at 01:00 UTC.
     expect(w.active(at('2026-10-25T00:29:00Z'))).toEqual([]);
-    expect(w.active(at('2026-10-25T00:30:00Z'))).toEqual([{ name: 'nightly', since: at('2026-10-25T00:30:00Z'), until: at('2026-10-25T01:30:00Z') }]);
+    expect(w.active(at('2026-10-25T00:30:00Z'))).toEqual([
+      { name: 'nightly', since: at('2026-10-25T00:30:00Z'), until: at('2026-10-25T01:30:00Z') },
+    ]);
     // 01:30 UTC reads 02:30 CET again: no second start.
     expect(w.active(at('2026-10-25T01:30:00Z'))).toEqual([]);
     expect(w.active(at('2026-10-25T02:15:00Z'))).toEqual([]);
@@ -134,7 +162,8 @@ describe('daylight saving (Europe/Berlin, a window at 02:30)', () => {
     const starts = new CronStarts('30 2 * * *', 'Europe/Berlin');
     const found = (fromIso: string, hours: number) => {
       const out: string[] = [];
-      for (let t = at(fromIso); t < at(fromIso) + hours * H; t += M) if (starts.startsAt(t)) out.push(new Date(t).toISOString());
+      for (let t = at(fromIso); t < at(fromIso) + hours * H; t += M)
+        if (starts.startsAt(t)) out.push(new Date(t).toISOString());
       return out;
     };
     try {

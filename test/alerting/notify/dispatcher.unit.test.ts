@@ -11,7 +11,12 @@ const S = 1000;
 const M = 60 * S;
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
-function alert(alertname: string, labels: Record<string, string>, state: AlertInstance['state'] = 'firing', at = T0): AlertInstance {
+function alert(
+  alertname: string,
+  labels: Record<string, string>,
+  state: AlertInstance['state'] = 'firing',
+  at = T0,
+): AlertInstance {
   const all = { alertname, severity: 'critical', ...labels };
   return {
     id: fingerprint(all),
@@ -69,12 +74,16 @@ describe('grouping (Alertmanager semantics)', () => {
     expect(second.map((n) => [n.at, n.alerts.map((x) => x.labels.node)])).toEqual([[T0 + 30 * S + 5 * M, ['a', 'b']]]);
     // Unchanged: silent until the repeat interval.
     expect(ticks(d, T0 + 6 * M, T0 + 4 * 3600 * S, 30 * S).map((n) => n.at)).toEqual([]);
-    expect(ticks(d, T0 + 4 * 3600 * S + 30 * S, T0 + 4 * 3600 * S + 6 * M, 30 * S).map((n) => n.at)).toEqual([T0 + 30 * S + 4 * 3600 * S + 5 * M]);
+    expect(ticks(d, T0 + 4 * 3600 * S + 30 * S, T0 + 4 * 3600 * S + 6 * M, 30 * S).map((n) => n.at)).toEqual([
+      T0 + 30 * S + 4 * 3600 * S + 5 * M,
+    ]);
     // Both resolve: one resolved notification, then nothing more.
     const t = T0 + 5 * 3600 * S;
     d.update([resolve(a, t), resolve(b, t)], t);
     const done = ticks(d, t, t + 20 * M, 30 * S);
-    expect(done.map((n) => [n.status, n.alerts.map((x) => `${x.labels.node}:${x.status}`)])).toEqual([['resolved', ['a:resolved', 'b:resolved']]]);
+    expect(done.map((n) => [n.status, n.alerts.map((x) => `${x.labels.node}:${x.status}`)])).toEqual([
+      ['resolved', ['a:resolved', 'b:resolved']],
+    ]);
     d.update([resolve(a, t), resolve(b, t)], t + 21 * M);
     expect(ticks(d, t + 21 * M, t + 40 * M, 30 * S)).toEqual([]);
     expect(d.nextDueAt(t + 40 * M)).toBeUndefined();
@@ -116,13 +125,18 @@ describe('routes', () => {
         alert('LedgerNodeDown', { node: 'a', network: 'main' }),
         alert('LedgerNodeDown', { node: 'b', network: 'mainnet' }), // ~main|prod is anchored: no match
         alert('LedgerNodeDown', { node: 'c', network: 'test' }),
-        { ...alert('LedgerNodeLowPeers', { node: 'd', network: 'main' }), labels: { alertname: 'LedgerNodeLowPeers', severity: 'warning', node: 'd', network: 'main' } },
+        {
+          ...alert('LedgerNodeLowPeers', { node: 'd', network: 'main' }),
+          labels: { alertname: 'LedgerNodeLowPeers', severity: 'warning', node: 'd', network: 'main' },
+        },
       ],
       T0,
     );
     const now = ticks(d, T0, T0).map((n) => `${n.receiver}:${n.alerts.map((a) => a.labels.node).join()}`);
     expect(now).toEqual(['pager:a', 'slack:a']);
-    const later = ticks(d, T0 + S, T0 + 30 * S).map((n) => `${n.receiver}:${n.alerts.map((a) => a.labels.node).join()}`);
+    const later = ticks(d, T0 + S, T0 + 30 * S).map(
+      (n) => `${n.receiver}:${n.alerts.map((a) => a.labels.node).join()}`,
+    );
     expect(later.sort()).toEqual(['slack:b', 'slack:d']);
   });
 });
@@ -130,7 +144,10 @@ describe('routes', () => {
 describe('silences (maintenance hook)', () => {
   it('a silenced alert is not sent; still firing when the window ends it is sent once as new; resolved inside it sends nothing', () => {
     let windowOpen = true;
-    const d = dispatcher({ groupWaitMs: 10 * S, groupIntervalMs: M }, { isSilenced: (l) => (windowOpen && l.network === 'test' ? 'weekly' : undefined) });
+    const d = dispatcher(
+      { groupWaitMs: 10 * S, groupIntervalMs: M },
+      { isSilenced: (l) => (windowOpen && l.network === 'test' ? 'weekly' : undefined) },
+    );
     const stays = alert('LedgerNodeDown', { node: 'a', network: 'test' });
     const heals = alert('LedgerNodeUnhealthy', { node: 'b', network: 'test' });
     d.update([stays, heals], T0);
@@ -141,7 +158,9 @@ describe('silences (maintenance hook)', () => {
     windowOpen = false;
     d.update([stays], T0 + 11 * M);
     const after = ticks(d, T0 + 11 * M, T0 + 20 * M, 10 * S);
-    expect(after.map((n) => [n.alerts.map((a) => a.labels.alertname), n.status])).toEqual([[['LedgerNodeDown'], 'firing']]);
+    expect(after.map((n) => [n.alerts.map((a) => a.labels.alertname), n.status])).toEqual([
+      [['LedgerNodeDown'], 'firing'],
+    ]);
   });
 });
 
@@ -212,14 +231,27 @@ describe('what each receiver was told', () => {
   const H = 3600 * S;
 
   it('a reload that adds a route above keeps the group (no second page); one that moves it stops the old receiver', () => {
-    const d = dispatcher({ groupWaitMs: 0, groupIntervalMs: M, repeatIntervalMs: 4 * H, routes: [critical], receivers: ['pager', 'slack'] });
+    const d = dispatcher({
+      groupWaitMs: 0,
+      groupIntervalMs: M,
+      repeatIntervalMs: 4 * H,
+      routes: [critical],
+      receivers: ['pager', 'slack'],
+    });
     const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
     d.update([a], T0);
     const [paged] = ticks(d, T0, T0);
     expect(paged!.groupKey).toBe('{severity="critical"}:{alertname="LedgerNodeDown",network="main"}');
     d.noteDelivered(paged!);
     // A drop route inserted above: same group, same key (PagerDuty's dedup_key), nothing new.
-    const withDrop = { ...DEFAULT_TIMING, groupWaitMs: 0, groupIntervalMs: M, repeatIntervalMs: 4 * H, groupBy: ['alertname', 'network'], receivers: ['pager', 'slack'] };
+    const withDrop = {
+      ...DEFAULT_TIMING,
+      groupWaitMs: 0,
+      groupIntervalMs: M,
+      repeatIntervalMs: 4 * H,
+      groupBy: ['alertname', 'network'],
+      receivers: ['pager', 'slack'],
+    };
     d.configure({ routing: { ...withDrop, routes: [{ match: { network: 'test' }, receivers: [] }, critical] } });
     d.update([a], T0 + M);
     const reminded = ticks(d, T0 + M, T0 + 5 * H, M);
@@ -247,7 +279,9 @@ describe('what each receiver was told', () => {
     restarted.importState(structuredClone(d.exportState()));
     restarted.update([a], T0 + 10 * S);
     const again = ticks(restarted, T0 + 10 * S, T0 + 2 * M);
-    expect(again.map((n) => [n.groupKey, n.status, n.alerts.map((x) => x.id)])).toEqual([[lost!.groupKey, 'firing', [a.id]]]);
+    expect(again.map((n) => [n.groupKey, n.status, n.alerts.map((x) => x.id)])).toEqual([
+      [lost!.groupKey, 'firing', [a.id]],
+    ]);
     // The same for a resolve: confirmed firing, then the resolve is lost to a kill.
     restarted.noteDelivered(again[0]!);
     const gone = resolve(a, T0 + 3 * M);
@@ -268,7 +302,10 @@ describe('what each receiver was told', () => {
 
   it('a window mutes reminders of an alert already paged, but sends its resolve so the incident closes', () => {
     let windowOpen = false;
-    const d = dispatcher({ groupWaitMs: 0, groupIntervalMs: M, repeatIntervalMs: H }, { isSilenced: () => (windowOpen ? 'upgrade' : undefined) });
+    const d = dispatcher(
+      { groupWaitMs: 0, groupIntervalMs: M, repeatIntervalMs: H },
+      { isSilenced: () => (windowOpen ? 'upgrade' : undefined) },
+    );
     const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
     d.update([a], T0);
     d.noteDelivered(ticks(d, T0, T0)[0]!);
@@ -278,17 +315,29 @@ describe('what each receiver was told', () => {
     const t = T0 + 3 * H;
     d.update([resolve(a, t)], t);
     const closed = ticks(d, t, t + 10 * M, M);
-    expect(closed.map((n) => [n.status, n.alerts.map((x) => `${x.labels.node}:${x.status}`)])).toEqual([['resolved', ['a:resolved']]]);
+    expect(closed.map((n) => [n.status, n.alerts.map((x) => `${x.labels.node}:${x.status}`)])).toEqual([
+      ['resolved', ['a:resolved']],
+    ]);
   });
 
-  it('a state saved when groups were keyed by route position is read in today\'s keys: no second page after an upgrade', () => {
-    const routing = { groupWaitMs: 0, groupIntervalMs: M, routes: [{ match: { network: 'test' }, receivers: [] }, critical], receivers: ['pager'] };
+  it("a state saved when groups were keyed by route position is read in today's keys: no second page after an upgrade", () => {
+    const routing = {
+      groupWaitMs: 0,
+      groupIntervalMs: M,
+      routes: [{ match: { network: 'test' }, receivers: [] }, critical],
+      receivers: ['pager'],
+    };
     const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
     const d = dispatcher(routing);
-    d.importState({ log: { 'pager\u00001:{alertname="LedgerNodeDown",network="main"}': { firing: [a.id], resolved: [], at: T0 } }, pushed: {} });
+    d.importState({
+      log: { 'pager\u00001:{alertname="LedgerNodeDown",network="main"}': { firing: [a.id], resolved: [], at: T0 } },
+      pushed: {},
+    });
     d.update([a], T0 + M);
     expect(ticks(d, T0 + M, T0 + 3 * H, M)).toEqual([]);
-    expect(Object.keys(d.exportState().log)).toEqual(['pager\u0000{severity="critical"}:{alertname="LedgerNodeDown",network="main"}']);
+    expect(Object.keys(d.exportState().log)).toEqual([
+      'pager\u0000{severity="critical"}:{alertname="LedgerNodeDown",network="main"}',
+    ]);
     expect(d.lastNotifiedAt(a)).toBe(T0);
   });
 

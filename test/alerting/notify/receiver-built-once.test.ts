@@ -21,7 +21,10 @@ describe('a receiver whose secret file cannot be read', () => {
   let config: ExporterConfig;
   let log: () => string = () => '';
 
-  const lines = (match: RegExp | string) => log().split('\n').filter((l) => (typeof match === 'string' ? l.includes(match) : match.test(l)));
+  const lines = (match: RegExp | string) =>
+    log()
+      .split('\n')
+      .filter((l) => (typeof match === 'string' ? l.includes(match) : match.test(l)));
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-receiver-built-once-'));
@@ -34,27 +37,61 @@ describe('a receiver whose secret file cannot be read', () => {
       runbookBase: 'https://git.example.org/lfe/alerts/RUNBOOKS.md',
       // No alert can fire: nothing is due for the receivers, so nothing builds them on demand.
       rules: onlyRules({}),
-      routing: { groupBy: ['alertname'], groupWaitMs: 200, groupIntervalMs: 1000, repeatIntervalMs: 3_600_000, sendResolved: true, routes: [], receivers: ['slack'] },
+      routing: {
+        groupBy: ['alertname'],
+        groupWaitMs: 200,
+        groupIntervalMs: 1000,
+        repeatIntervalMs: 3_600_000,
+        sendResolved: true,
+        routes: [],
+        receivers: ['slack'],
+      },
       receivers: [
         { name: 'slack', kind: 'slack', webhookUrl: { file: path.join(dir, 'slack-url') }, timeoutMs: 5000 },
-        { name: 'hook-down', kind: 'webhook', url: `http://127.0.0.1:${closedPort}/hook`, headers: {}, timeoutMs: 5000 },
+        {
+          name: 'hook-down',
+          kind: 'webhook',
+          url: `http://127.0.0.1:${closedPort}/hook`,
+          headers: {},
+          timeoutMs: 5000,
+        },
       ],
       maintenance: [],
     };
-    config = alertingFleetConfig([], { dir, network: 'bo', intervalMs: 60_000, timeoutMs: 250, concurrency: 1, maxUpstreamSeries: 500, alerting });
+    config = alertingFleetConfig([], {
+      dir,
+      network: 'bo',
+      intervalMs: 60_000,
+      timeoutMs: 250,
+      concurrency: 1,
+      maxUpstreamSeries: 500,
+      alerting,
+    });
     ({ daemon, log } = await startAlertingDaemon(config));
   }, 60_000);
 
   afterAll(() => closeAlertingRig({ daemon, dir }));
 
-  it('is read and logged once at start-up, and once more when a reload turns alerting back on', { timeout: 30_000 }, async () => {
-    await waitFor('the start-up dry check', () => lines(CHECKED).length === 1, { timeoutMs: 10_000, intervalMs: 20, context: log });
-    expect(lines(UNREADABLE), log()).toHaveLength(1);
+  it(
+    'is read and logged once at start-up, and once more when a reload turns alerting back on',
+    { timeout: 30_000 },
+    async () => {
+      await waitFor('the start-up dry check', () => lines(CHECKED).length === 1, {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+        context: log,
+      });
+      expect(lines(UNREADABLE), log()).toHaveLength(1);
 
-    const { alerting: _taken, ...without } = config;
-    daemon.applyConfig(without);
-    daemon.applyConfig(config);
-    await waitFor('the dry check after the reload', () => lines(CHECKED).length === 2, { timeoutMs: 10_000, intervalMs: 20, context: log });
-    expect(lines(UNREADABLE), log()).toHaveLength(2);
-  });
+      const { alerting: _taken, ...without } = config;
+      daemon.applyConfig(without);
+      daemon.applyConfig(config);
+      await waitFor('the dry check after the reload', () => lines(CHECKED).length === 2, {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+        context: log,
+      });
+      expect(lines(UNREADABLE), log()).toHaveLength(2);
+    },
+  );
 });

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AlertInstance } from '../../../src/alerting/rules/instance.js';
-import { ALERT_STATE_FILE, MAX_SAVED_INSTANCES, loadAlertState, saveAlertState, serializeAlertState } from '../../../src/alerting/notify/stateFile.js';
+import {
+  ALERT_STATE_FILE,
+  MAX_SAVED_INSTANCES,
+  loadAlertState,
+  saveAlertState,
+  serializeAlertState,
+} from '../../../src/alerting/notify/stateFile.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lfe-alert-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,7 +30,14 @@ const inst = (i: number, state: AlertInstance['state'] = 'firing'): AlertInstanc
 describe('alert state file', () => {
   it('round-trips instances and the notification log, written atomically (no temp file left)', async () => {
     const d = path.join(dir, 'ok');
-    const state = { instances: [inst(1), inst(2, 'pending'), inst(3, 'resolved')], dispatcher: { log: { 'slack\u00000:{}': { firing: ['id1'], resolved: [], at: 5000 } }, pushed: { 'am\u0000id1': { at: 6000, status: 'firing' as const } }, unconfirmed: { 'slack\u00000:{}': { alerts: ['id1'], at: 5000 } } } };
+    const state = {
+      instances: [inst(1), inst(2, 'pending'), inst(3, 'resolved')],
+      dispatcher: {
+        log: { 'slack\u00000:{}': { firing: ['id1'], resolved: [], at: 5000 } },
+        pushed: { 'am\u0000id1': { at: 6000, status: 'firing' as const } },
+        unconfirmed: { 'slack\u00000:{}': { alerts: ['id1'], at: 5000 } },
+      },
+    };
     await saveAlertState(d, state, 7000);
     expect(readdirSync(d)).toEqual([ALERT_STATE_FILE]);
     const loaded = (await loadAlertState(d)).state!;
@@ -37,7 +50,9 @@ describe('alert state file', () => {
 
   it('is bounded: resolved instances go first, then the oldest', () => {
     const many = Array.from({ length: MAX_SAVED_INSTANCES + 10 }, (_, i) => inst(i, i < 20 ? 'resolved' : 'firing'));
-    const saved = JSON.parse(serializeAlertState({ instances: many, dispatcher: { log: {}, pushed: {} } }, 0)) as { instances: AlertInstance[] };
+    const saved = JSON.parse(serializeAlertState({ instances: many, dispatcher: { log: {}, pushed: {} } }, 0)) as {
+      instances: AlertInstance[];
+    };
     expect(saved.instances.length).toBe(MAX_SAVED_INSTANCES);
     expect(saved.instances.filter((i) => i.state === 'resolved').length).toBe(10);
   });
@@ -48,7 +63,10 @@ describe('alert state file', () => {
     mkdirSync(bad);
     writeFileSync(path.join(bad, ALERT_STATE_FILE), '{"version":1,"savedAt":0,"instances":[{"id":');
     expect((await loadAlertState(bad)).damaged).toMatch(/^not JSON /);
-    writeFileSync(path.join(bad, ALERT_STATE_FILE), JSON.stringify({ version: 1, savedAt: 0, instances: [{ id: 'x' }], dispatcher: { log: {}, pushed: {} } }));
+    writeFileSync(
+      path.join(bad, ALERT_STATE_FILE),
+      JSON.stringify({ version: 1, savedAt: 0, instances: [{ id: 'x' }], dispatcher: { log: {}, pushed: {} } }),
+    );
     expect((await loadAlertState(bad)).damaged).toMatch(/^instances\.0\.alertname: /);
     writeFileSync(path.join(bad, ALERT_STATE_FILE), JSON.stringify({ version: 99 }));
     expect((await loadAlertState(bad)).damaged).toMatch(/^version: /);

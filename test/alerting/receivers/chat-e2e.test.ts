@@ -74,12 +74,23 @@ describe('chat receivers in the daemon', () => {
           groupWait: '0s',
           groupInterval: '1s',
           receivers: [
-            { name: 'tg', telegram: { botTokenFile: 'tg', chatId: -1001234567890, messageThreadId: 7, apiUrl: `${fake.base}/tg` } },
+            {
+              name: 'tg',
+              telegram: { botTokenFile: 'tg', chatId: -1001234567890, messageThreadId: 7, apiUrl: `${fake.base}/tg` },
+            },
             { name: 'dc', discord: { webhookUrl: `${fake.base}/discord/${DC_PATH}` } },
             { name: 'nt', ntfy: { url: `${fake.base}/ntfy/ledger-oncall`, tokenFile: 'ntfy' } },
             { name: 'teams', msteams: { webhookUrlFile: 'teams' } },
             { name: 'genie', opsgenie: { apiKey: OG_KEY, url: `${fake.base}/opsgenie` } },
-            { name: 'mail', email: { smarthost: `127.0.0.1:${smtpPort}`, from: 'exporter@example.org', to: ['oncall@example.org'], tls: 'none' } },
+            {
+              name: 'mail',
+              email: {
+                smarthost: `127.0.0.1:${smtpPort}`,
+                from: 'exporter@example.org',
+                to: ['oncall@example.org'],
+                tls: 'none',
+              },
+            },
           ],
         },
       }),
@@ -94,44 +105,87 @@ describe('chat receivers in the daemon', () => {
   });
 
   const SERVICES: Service[] = ['telegram', 'discord', 'ntfy', 'msteams', 'opsgenie'];
-  const says = (service: Service, text: string) => fake.of(service).some((s) => s.body.includes(text) || (text === 'RESOLVED' && s.path.endsWith('/close?identifierType=alias')));
+  const says = (service: Service, text: string) =>
+    fake
+      .of(service)
+      .some((s) => s.body.includes(text) || (text === 'RESOLVED' && s.path.endsWith('/close?identifierType=alias')));
 
-  it('a dead node pages every kind and its revival resolves it, each delivery counted', { timeout: 4 * WAIT }, async () => {
-    await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: WAIT });
-    await fleet.node('chat-2').kill();
-    await waitFor('firing on every kind', () => (SERVICES.every((s) => says(s, 'FIRING')) && subjects.length > 0 ? true : undefined), { timeoutMs: WAIT, context: log });
-    expect(fake.of('telegram')[0]!.path).toBe(`/tg/bot${TG_TOKEN}/sendMessage`);
-    expect(JSON.parse(fake.of('telegram')[0]!.body)).toMatchObject({ chat_id: '-1001234567890', message_thread_id: 7 });
-    expect(fake.of('ntfy')[0]!.headers.authorization).toBe(`Bearer ${NTFY_TOKEN}`);
-    expect(fake.of('msteams')[0]!.path).toBe(`/teams/wf?sig=${TEAMS_SIG}`);
-    await fleet.node('chat-2').revive();
-    await waitFor('resolved on every kind', () => (SERVICES.every((s) => says(s, 'RESOLVED')) && subjects.length > 1 ? true : undefined), { timeoutMs: WAIT, context: log });
-    expect(subjects).toEqual(['[FIRING:1] LedgerNodeDown chat', '[RESOLVED] LedgerNodeDown chat']);
-    expect(SERVICES.map((s) => fake.of(s).length)).toEqual([2, 2, 2, 2, 2]);
-    // Opsgenie: created and then closed under one alias.
-    const [create, close] = fake.of('opsgenie');
-    expect(close!.path).toBe(`/opsgenie/v2/alerts/${(JSON.parse(create!.body) as { alias: string }).alias}/close?identifierType=alias`);
-    const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
-    for (const r of ['tg', 'dc', 'nt', 'teams', 'genie', 'mail']) expect(metrics).toMatch(new RegExp(`ledger_alert_notifications_total\\{receiver="${r}",result="success"\\} 2\\n`));
-    // The start-up dry checks ran (GETs, no posts; Teams gets a HEAD on its origin only) and found every receiver usable.
-    expect(fake.seen.filter((s) => s.method !== 'POST').map((s) => `${s.method} ${s.service}`).sort()).toEqual(['GET discord', 'GET ntfy', 'GET telegram']);
-    expect(log()).not.toContain('failed its start-up check');
-    for (const secret of [TG_TOKEN, 'e2eDiscordCanary', NTFY_TOKEN, TEAMS_SIG, OG_KEY]) expect(log()).not.toContain(secret);
-  });
+  it(
+    'a dead node pages every kind and its revival resolves it, each delivery counted',
+    { timeout: 4 * WAIT },
+    async () => {
+      await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: WAIT });
+      await fleet.node('chat-2').kill();
+      await waitFor(
+        'firing on every kind',
+        () => (SERVICES.every((s) => says(s, 'FIRING')) && subjects.length > 0 ? true : undefined),
+        { timeoutMs: WAIT, context: log },
+      );
+      expect(fake.of('telegram')[0]!.path).toBe(`/tg/bot${TG_TOKEN}/sendMessage`);
+      expect(JSON.parse(fake.of('telegram')[0]!.body)).toMatchObject({
+        chat_id: '-1001234567890',
+        message_thread_id: 7,
+      });
+      expect(fake.of('ntfy')[0]!.headers.authorization).toBe(`Bearer ${NTFY_TOKEN}`);
+      expect(fake.of('msteams')[0]!.path).toBe(`/teams/wf?sig=${TEAMS_SIG}`);
+      await fleet.node('chat-2').revive();
+      await waitFor(
+        'resolved on every kind',
+        () => (SERVICES.every((s) => says(s, 'RESOLVED')) && subjects.length > 1 ? true : undefined),
+        { timeoutMs: WAIT, context: log },
+      );
+      expect(subjects).toEqual(['[FIRING:1] LedgerNodeDown chat', '[RESOLVED] LedgerNodeDown chat']);
+      expect(SERVICES.map((s) => fake.of(s).length)).toEqual([2, 2, 2, 2, 2]);
+      // Opsgenie: created and then closed under one alias.
+      const [create, close] = fake.of('opsgenie');
+      expect(close!.path).toBe(
+        `/opsgenie/v2/alerts/${(JSON.parse(create!.body) as { alias: string }).alias}/close?identifierType=alias`,
+      );
+      const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
+      for (const r of ['tg', 'dc', 'nt', 'teams', 'genie', 'mail'])
+        expect(metrics).toMatch(
+          new RegExp(`ledger_alert_notifications_total\\{receiver="${r}",result="success"\\} 2\\n`),
+        );
+      // The start-up dry checks ran (GETs, no posts; Teams gets a HEAD on its origin only) and found every receiver usable.
+      expect(
+        fake.seen
+          .filter((s) => s.method !== 'POST')
+          .map((s) => `${s.method} ${s.service}`)
+          .sort(),
+      ).toEqual(['GET discord', 'GET ntfy', 'GET telegram']);
+      expect(log()).not.toContain('failed its start-up check');
+      for (const secret of [TG_TOKEN, 'e2eDiscordCanary', NTFY_TOKEN, TEAMS_SIG, OG_KEY])
+        expect(log()).not.toContain(secret);
+    },
+  );
 
   it('notify-test reaches each kind and says per receiver what happened', async () => {
     const lines: string[] = [];
-    const run = () => runNotifyTest(['--config', configFile], { secrets: new Secrets(), write: (l) => void lines.push(l) });
+    const run = () =>
+      runNotifyTest(['--config', configFile], { secrets: new Secrets(), write: (l) => void lines.push(l) });
     expect(await run()).toBe(0);
-    expect(lines).toEqual(['tg (telegram): ok (HTTP 200)', 'dc (discord): ok (HTTP 204)', 'nt (ntfy): ok (HTTP 200)', 'teams (msteams): ok (HTTP 202)', 'genie (opsgenie): ok (HTTP 202)', 'mail (email): ok (SMTP 250)']);
+    expect(lines).toEqual([
+      'tg (telegram): ok (HTTP 200)',
+      'dc (discord): ok (HTTP 204)',
+      'nt (ntfy): ok (HTTP 200)',
+      'teams (msteams): ok (HTTP 202)',
+      'genie (opsgenie): ok (HTTP 202)',
+      'mail (email): ok (SMTP 250)',
+    ]);
     lines.length = 0;
     fake.script('telegram', ['bad']);
     fake.script('discord', ['refused']);
     expect(await run()).toBe(1);
     expect(lines[0]).toMatch(/^tg \(telegram\): failed: .*HTTP 400: .*chat not found/);
     expect(lines[1]).toMatch(/^dc \(discord\): failed: .*HTTP 404: .*Unknown Webhook/);
-    expect(lines.slice(2)).toEqual(['nt (ntfy): ok (HTTP 200)', 'teams (msteams): ok (HTTP 202)', 'genie (opsgenie): ok (HTTP 202)', 'mail (email): ok (SMTP 250)']);
-    for (const secret of [TG_TOKEN, 'e2eDiscordCanary', NTFY_TOKEN, TEAMS_SIG, OG_KEY]) expect(lines.join('\n')).not.toContain(secret);
+    expect(lines.slice(2)).toEqual([
+      'nt (ntfy): ok (HTTP 200)',
+      'teams (msteams): ok (HTTP 202)',
+      'genie (opsgenie): ok (HTTP 202)',
+      'mail (email): ok (SMTP 250)',
+    ]);
+    for (const secret of [TG_TOKEN, 'e2eDiscordCanary', NTFY_TOKEN, TEAMS_SIG, OG_KEY])
+      expect(lines.join('\n')).not.toContain(secret);
   });
 
   it('refuses plain http off loopback and a malformed chat id, at file:line:col', async () => {

@@ -33,10 +33,28 @@ afterAll(async () => {
 function settings(service: Service): ReceiverSettings {
   const b = fake.base;
   const all: Record<Service, ReceiverSettings> = {
-    telegram: { name: 'tg', kind: 'telegram', botToken: { value: TG_TOKEN }, chatId: '-1001234567890', messageThreadId: 7, apiUrl: `${b}/tg`, timeoutMs: 400 },
-    discord: { name: 'dc', kind: 'discord', webhookUrl: { value: `${b}/discord/api/webhooks/1/${DC_TOKEN}` }, timeoutMs: 400 },
+    telegram: {
+      name: 'tg',
+      kind: 'telegram',
+      botToken: { value: TG_TOKEN },
+      chatId: '-1001234567890',
+      messageThreadId: 7,
+      apiUrl: `${b}/tg`,
+      timeoutMs: 400,
+    },
+    discord: {
+      name: 'dc',
+      kind: 'discord',
+      webhookUrl: { value: `${b}/discord/api/webhooks/1/${DC_TOKEN}` },
+      timeoutMs: 400,
+    },
     ntfy: { name: 'nt', kind: 'ntfy', url: `${b}/ntfy/ops`, token: { value: NTFY_TOKEN }, timeoutMs: 400 },
-    msteams: { name: 'teams', kind: 'msteams', webhookUrl: { value: `${b}/teams/workflows/1/triggers/manual/paths/invoke?sig=${TEAMS_SIG}` }, timeoutMs: 400 },
+    msteams: {
+      name: 'teams',
+      kind: 'msteams',
+      webhookUrl: { value: `${b}/teams/workflows/1/triggers/manual/paths/invoke?sig=${TEAMS_SIG}` },
+      timeoutMs: 400,
+    },
     opsgenie: { name: 'og', kind: 'opsgenie', apiKey: { value: OG_KEY }, url: `${b}/opsgenie`, timeoutMs: 400 },
   };
   return all[service];
@@ -47,7 +65,15 @@ const note: Notification = {
   groupKey: '0:{alertname="LedgerNodeDown",network="main"}',
   groupLabels: { alertname: 'LedgerNodeDown', network: 'main' },
   status: 'firing',
-  alerts: [{ id: 'id-a-0123456789abcdef', status: 'firing', labels: { alertname: 'LedgerNodeDown', severity: 'critical', node: 'val-1', network: 'main' }, annotations: { summary: 'Ledger node val-1 (main) is down', description: 'No answer.' }, startsAt: CTX.now - 60_000 }],
+  alerts: [
+    {
+      id: 'id-a-0123456789abcdef',
+      status: 'firing',
+      labels: { alertname: 'LedgerNodeDown', severity: 'critical', node: 'val-1', network: 'main' },
+      annotations: { summary: 'Ledger node val-1 (main) is down', description: 'No answer.' },
+      startsAt: CTX.now - 60_000,
+    },
+  ],
   createdAt: CTX.now,
 };
 
@@ -57,7 +83,14 @@ async function deliver(service: Service, n = note): Promise<{ report: DeliveryRe
   const spec = await materializeReceiver(r, secrets);
   const sleeps: number[] = [];
   const reports: DeliveryReport[] = [];
-  const queue = new ReceiverQueue({ receiver: r.name, send: kindSend(r, { client, secrets }), sleep: async (ms) => void sleeps.push(ms), now: Date.now, random: () => 0.5, onReport: (x) => reports.push(x) });
+  const queue = new ReceiverQueue({
+    receiver: r.name,
+    send: kindSend(r, { client, secrets }),
+    sleep: async (ms) => void sleeps.push(ms),
+    now: Date.now,
+    random: () => 0.5,
+    onReport: (x) => reports.push(x),
+  });
   queue.enqueue(n, deliveryParts(spec, n, CTX));
   await waitFor('the delivery report', () => (reports.length > 0 ? true : undefined), { timeoutMs: 10_000 });
   return { report: reports[0]!, sleeps };
@@ -72,7 +105,13 @@ const ERRORS: Record<Service, string> = {
   opsgenie: 'Message can not be empty',
 };
 /** The wait after a 429: the service's hint, or (Opsgenie gives none) the first backoff. */
-const LIMIT_WAIT: Record<Service, number> = { telegram: 1000, discord: 1000, ntfy: 1000, msteams: 1000, opsgenie: backoffMs(1, DEFAULT_RETRY, () => 0.5) };
+const LIMIT_WAIT: Record<Service, number> = {
+  telegram: 1000,
+  discord: 1000,
+  ntfy: 1000,
+  msteams: 1000,
+  opsgenie: backoffMs(1, DEFAULT_RETRY, () => 0.5),
+};
 
 describe.each(SERVICES)('%s', (service) => {
   it('waits its rate-limit hint, backs off after a 5xx, then delivers the documented request', async () => {
@@ -95,14 +134,28 @@ describe.each(SERVICES)('%s', (service) => {
     } else if (service === 'ntfy') {
       expect(last.path).toBe('/ntfy/');
       expect(last.headers.authorization).toBe(`Bearer ${NTFY_TOKEN}`);
-      expect(body).toMatchObject({ topic: 'ops', title: '[FIRING:1] LedgerNodeDown main', priority: 5, tags: ['rotating_light'], click: 'https://fleet.example.org/' });
+      expect(body).toMatchObject({
+        topic: 'ops',
+        title: '[FIRING:1] LedgerNodeDown main',
+        priority: 5,
+        tags: ['rotating_light'],
+        click: 'https://fleet.example.org/',
+      });
     } else if (service === 'opsgenie') {
       expect(last.path).toBe('/opsgenie/v2/alerts');
       expect(last.headers.authorization).toBe(`GenieKey ${OG_KEY}`);
-      expect(body).toMatchObject({ message: '[FIRING:1] LedgerNodeDown main', alias: opsgenieAlias(note.groupKey), priority: 'P1', entity: 'main' });
+      expect(body).toMatchObject({
+        message: '[FIRING:1] LedgerNodeDown main',
+        alias: opsgenieAlias(note.groupKey),
+        priority: 'P1',
+        entity: 'main',
+      });
     } else {
       expect(last.path).toContain(`sig=${TEAMS_SIG}`);
-      expect(body).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard' } }] });
+      expect(body).toMatchObject({
+        type: 'message',
+        attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard' } }],
+      });
     }
   });
 
@@ -139,7 +192,11 @@ describe.each(SERVICES)('%s', (service) => {
 
 describe('opsgenie', () => {
   it('closes the alert by the same alias when the group resolves', async () => {
-    const resolved: Notification = { ...note, status: 'resolved', alerts: note.alerts.map((a) => ({ ...a, status: 'resolved', endsAt: CTX.now })) };
+    const resolved: Notification = {
+      ...note,
+      status: 'resolved',
+      alerts: note.alerts.map((a) => ({ ...a, status: 'resolved', endsAt: CTX.now })),
+    };
     const { report } = await deliver('opsgenie', resolved);
     expect(report.result).toBe('success');
     const close = fake.of('opsgenie').at(-1)!;

@@ -19,7 +19,8 @@ let client: HttpClient;
 beforeAll(async () => {
   server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
-    if (req.url === '/api/v2/status') res.writeHead(req.headers.authorization === `Bearer ${TOKEN}` ? 200 : 401).end('{}');
+    if (req.url === '/api/v2/status')
+      res.writeHead(req.headers.authorization === `Bearer ${TOKEN}` ? 200 : 401).end('{}');
     else res.writeHead(404).end();
   });
   server.listen(0, '127.0.0.1');

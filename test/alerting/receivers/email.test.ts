@@ -60,13 +60,21 @@ function smtpServer(secure: boolean): Promise<{ server: SMTPServer; port: number
       stream.setEncoding('utf8');
       stream.on('data', (c: string) => (raw += c));
       stream.on('end', () => {
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), user: session.user as string | undefined, secure: session.secure, raw });
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          user: session.user as string | undefined,
+          secure: session.secure,
+          raw,
+        });
         cb();
       });
     },
   };
   const server = new SMTPServer(options);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.server.address() as AddressInfo).port })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.server.address() as AddressInfo).port })),
+  );
 }
 
 let starttls: { server: SMTPServer; port: number };
@@ -105,7 +113,13 @@ const note: Notification = {
   groupKey: '0:{alertname="LedgerNodeDown",network="mainnet"}',
   groupLabels: { alertname: 'LedgerNodeDown', network: 'mainnet' },
   status: 'firing',
-  alerts: ['a', 'b', 'c'].map((n) => ({ id: `id-${n}-0123456789abcdef`, status: 'firing' as const, labels: { alertname: 'LedgerNodeDown', severity: 'critical', node: n, network: 'mainnet' }, annotations: { summary: `Ledger node ${n} <down>`, description: 'No answer & no blocks.' }, startsAt: CTX.now })),
+  alerts: ['a', 'b', 'c'].map((n) => ({
+    id: `id-${n}-0123456789abcdef`,
+    status: 'firing' as const,
+    labels: { alertname: 'LedgerNodeDown', severity: 'critical', node: n, network: 'mainnet' },
+    annotations: { summary: `Ledger node ${n} <down>`, description: 'No answer & no blocks.' },
+    startsAt: CTX.now,
+  })),
   createdAt: CTX.now,
 };
 
@@ -113,7 +127,14 @@ async function deliver(r: ReceiverSettings): Promise<{ report: DeliveryReport; s
   const spec = await materializeReceiver(r, secrets);
   const reports: DeliveryReport[] = [];
   const sleeps: number[] = [];
-  const q = new ReceiverQueue({ receiver: r.name, send: kindSend(r, { client, secrets }), sleep: async (ms) => void sleeps.push(ms), now: Date.now, random: () => 0.5, onReport: (x) => reports.push(x) });
+  const q = new ReceiverQueue({
+    receiver: r.name,
+    send: kindSend(r, { client, secrets }),
+    sleep: async (ms) => void sleeps.push(ms),
+    now: Date.now,
+    random: () => 0.5,
+    onReport: (x) => reports.push(x),
+  });
   q.enqueue(note, deliveryParts(spec, note, CTX));
   await waitFor('the delivery report', () => (reports.length > 0 ? true : undefined), { timeoutMs: 15_000 });
   return { report: reports[0]!, sleeps };
@@ -126,7 +147,12 @@ describe('email over SMTP', () => {
     expect(report).toMatchObject({ result: 'success', attempts: 1, status: 250 });
     expect(received).toHaveLength(1);
     const mail = received[0]!;
-    expect(mail).toMatchObject({ from: 'exporter@example.org', to: ['oncall@example.org', 'backup@example.org'], user: 'exporter', secure: true });
+    expect(mail).toMatchObject({
+      from: 'exporter@example.org',
+      to: ['oncall@example.org', 'backup@example.org'],
+      user: 'exporter',
+      secure: true,
+    });
     expect(mail.raw).toMatch(/^Subject: \[FIRING:3\] LedgerNodeDown mainnet\r?$/m);
     expect(mail.raw).toMatch(/Content-Type: multipart\/alternative/);
     expect(mail.raw).toMatch(/Content-Type: text\/plain/);
@@ -157,7 +183,10 @@ describe('email over SMTP', () => {
   it('dry check: connects, says EHLO and authenticates, and sends no mail', async () => {
     received.length = 0;
     const good = await materializeReceiver(mailer(), secrets);
-    const bad = await materializeReceiver(mailer({ name: 'mail-bad', password: { value: 'wrong-password-canary' } }), secrets);
+    const bad = await materializeReceiver(
+      mailer({ name: 'mail-bad', password: { value: 'wrong-password-canary' } }),
+      secrets,
+    );
     const [ok, refused] = await dryCheckReceivers([good, bad], (req) => client.send(req));
     expect(ok).toMatchObject({ ok: true, detail: 'SMTP smarthost answers EHLO and accepts the credentials' });
     expect(refused!.ok).toBe(false);
@@ -168,42 +197,89 @@ describe('email over SMTP', () => {
 
   it('refuses tls: none to a smarthost off loopback', async () => {
     const file = path.join(dir, 'bad.yaml');
-    writeFileSync(file, stringify({ nodes: [{ name: 'n1', url: 'http://127.0.0.1:1' }], alerting: { receivers: [{ name: 'm', email: { smarthost: 'smtp.example.org:25', from: 'a@example.org', to: ['b@example.org'], tls: 'none' } }] } }));
-    await expect(loadConfigFile(file)).rejects.toThrow(/bad\.yaml:\d+:\d+: .*tls: none is only allowed to a loopback smarthost/);
-  });
-
-  it('in the daemon: a dead node mails and its revival resolves; notify-test says SMTP 250', { timeout: 60_000 }, async () => {
-    received.length = 0;
-    const fleet = await SimFleet.start([{ name: 'mail-1', network: 'mainnet', build: 'current', peers: 5 }], { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 });
-    writeFileSync(path.join(dir, 'smtp-password'), `${PASSWORD}\n`);
-    const configFile = path.join(dir, 'fleet.yaml');
-    const email = { smarthost: `127.0.0.1:${starttls.port}`, from: 'exporter@example.org', to: ['oncall@example.org'], username: 'exporter', passwordFile: 'smtp-password', caFile: 'ca.crt' };
     writeFileSync(
-      configFile,
+      file,
       stringify({
-        listen: '127.0.0.1:0',
-        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'mainnet' })),
-        evidence: { dir: path.join(dir, 'evidence') },
-        alerting: { stateDir: 'state', evaluationInterval: '250ms', rules: { ...onlyRules({}), LedgerNodeDown: { for: '500ms', keepFiringFor: '0s' } }, groupWait: '0s', groupInterval: '1s', receivers: [{ name: 'mail', email }] },
+        nodes: [{ name: 'n1', url: 'http://127.0.0.1:1' }],
+        alerting: {
+          receivers: [
+            {
+              name: 'm',
+              email: { smarthost: 'smtp.example.org:25', from: 'a@example.org', to: ['b@example.org'], tls: 'none' },
+            },
+          ],
+        },
       }),
     );
-    const { daemon, log } = await startAlertingDaemon(await loadConfigFile(configFile));
-    try {
-      await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: 20_000 });
-      await fleet.node('mail-1').kill();
-      await waitFor('a firing mail', () => (received.some((m) => m.raw.includes('Subject: [FIRING:1] LedgerNodeDown mainnet')) ? true : undefined), { timeoutMs: 20_000, context: log });
-      await fleet.node('mail-1').revive();
-      await waitFor('a resolved mail', () => (received.some((m) => m.raw.includes('Subject: [RESOLVED] LedgerNodeDown mainnet')) ? true : undefined), { timeoutMs: 20_000, context: log });
-      const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
-      expect(metrics).toMatch(/ledger_alert_notifications_total\{receiver="mail",result="success"\} 2\n/);
-      expect(log()).not.toContain('failed its start-up check');
-      expect(log()).not.toContain(PASSWORD);
-    } finally {
-      await closeAlertingRig({ daemon, fleet });
-    }
-    const lines: string[] = [];
-    expect(await runNotifyTest(['--config', configFile], { secrets: new Secrets(), write: (l) => void lines.push(l) })).toBe(0);
-    expect(lines).toEqual(['mail (email): ok (SMTP 250)']);
+    await expect(loadConfigFile(file)).rejects.toThrow(
+      /bad\.yaml:\d+:\d+: .*tls: none is only allowed to a loopback smarthost/,
+    );
   });
+
+  it(
+    'in the daemon: a dead node mails and its revival resolves; notify-test says SMTP 250',
+    { timeout: 60_000 },
+    async () => {
+      received.length = 0;
+      const fleet = await SimFleet.start([{ name: 'mail-1', network: 'mainnet', build: 'current', peers: 5 }], {
+        host: '127.0.0.1',
+        layout: 'port-per-node',
+        blockTimeMs: 500,
+      });
+      writeFileSync(path.join(dir, 'smtp-password'), `${PASSWORD}\n`);
+      const configFile = path.join(dir, 'fleet.yaml');
+      const email = {
+        smarthost: `127.0.0.1:${starttls.port}`,
+        from: 'exporter@example.org',
+        to: ['oncall@example.org'],
+        username: 'exporter',
+        passwordFile: 'smtp-password',
+        caFile: 'ca.crt',
+      };
+      writeFileSync(
+        configFile,
+        stringify({
+          listen: '127.0.0.1:0',
+          defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
+          nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'mainnet' })),
+          evidence: { dir: path.join(dir, 'evidence') },
+          alerting: {
+            stateDir: 'state',
+            evaluationInterval: '250ms',
+            rules: { ...onlyRules({}), LedgerNodeDown: { for: '500ms', keepFiringFor: '0s' } },
+            groupWait: '0s',
+            groupInterval: '1s',
+            receivers: [{ name: 'mail', email }],
+          },
+        }),
+      );
+      const { daemon, log } = await startAlertingDaemon(await loadConfigFile(configFile));
+      try {
+        await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: 20_000 });
+        await fleet.node('mail-1').kill();
+        await waitFor(
+          'a firing mail',
+          () => (received.some((m) => m.raw.includes('Subject: [FIRING:1] LedgerNodeDown mainnet')) ? true : undefined),
+          { timeoutMs: 20_000, context: log },
+        );
+        await fleet.node('mail-1').revive();
+        await waitFor(
+          'a resolved mail',
+          () => (received.some((m) => m.raw.includes('Subject: [RESOLVED] LedgerNodeDown mainnet')) ? true : undefined),
+          { timeoutMs: 20_000, context: log },
+        );
+        const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
+        expect(metrics).toMatch(/ledger_alert_notifications_total\{receiver="mail",result="success"\} 2\n/);
+        expect(log()).not.toContain('failed its start-up check');
+        expect(log()).not.toContain(PASSWORD);
+      } finally {
+        await closeAlertingRig({ daemon, fleet });
+      }
+      const lines: string[] = [];
+      expect(
+        await runNotifyTest(['--config', configFile], { secrets: new Secrets(), write: (l) => void lines.push(l) }),
+      ).toBe(0);
+      expect(lines).toEqual(['mail (email): ok (SMTP 250)']);
+    },
+  );
 });

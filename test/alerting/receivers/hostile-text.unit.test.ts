@@ -12,11 +12,49 @@ import { mailOf } from '../../../src/alerting/receivers/email.js';
 import { escapeTeamsMarkdown } from '../../../src/alerting/receivers/msteams.js';
 
 const HOSTILE = [
-  '@everyone', '@here', '<!channel>', '<!here>', '<@U024BE7LH>', '<@&123>', '<#C123>', '<b>', '</b>', '<a href="https://evil.example">x</a>',
-  '&lt;', '&amp;', '*bold*', '**b**', '_it_', '~strike~', '`code`', '```', '[click](https://evil.example)', '<https://evil.example|click>',
-  '# heading', '> quote', '- item', '1. item', '||spoiler||', ':smile:', '\\', '\n', '\r\n', '"', "'", '|', '{{x}}', '${x}', '\u0000', '🔥',
+  '@everyone',
+  '@here',
+  '<!channel>',
+  '<!here>',
+  '<@U024BE7LH>',
+  '<@&123>',
+  '<#C123>',
+  '<b>',
+  '</b>',
+  '<a href="https://evil.example">x</a>',
+  '&lt;',
+  '&amp;',
+  '*bold*',
+  '**b**',
+  '_it_',
+  '~strike~',
+  '`code`',
+  '```',
+  '[click](https://evil.example)',
+  '<https://evil.example|click>',
+  '# heading',
+  '> quote',
+  '- item',
+  '1. item',
+  '||spoiler||',
+  ':smile:',
+  '\\',
+  '\n',
+  '\r\n',
+  '"',
+  "'",
+  '|',
+  '{{x}}',
+  '${x}',
+  '\u0000',
+  '🔥',
 ];
-const hostile = fc.array(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'grapheme', maxLength: 12 })), { minLength: 1, maxLength: 6 }).map((p) => p.join(''));
+const hostile = fc
+  .array(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'grapheme', maxLength: 12 })), {
+    minLength: 1,
+    maxLength: 6,
+  })
+  .map((p) => p.join(''));
 
 const CTX = { externalUrl: 'https://fleet.example.org', now: Date.UTC(2026, 10, 27) };
 
@@ -25,10 +63,21 @@ function note(texts: { node: string; network: string; summary: string; descripti
     id: `id-${i}-0123456789abcdef`,
     status: i % 3 === 2 ? 'resolved' : 'firing',
     labels: { alertname: 'LedgerNodeDown', severity: 'critical', node: `${texts.node}${i}`, network: texts.network },
-    annotations: { summary: texts.summary, description: texts.description, runbook_url: 'https://git.example.org/RUNBOOKS.md#ledgernodedown' },
+    annotations: {
+      summary: texts.summary,
+      description: texts.description,
+      runbook_url: 'https://git.example.org/RUNBOOKS.md#ledgernodedown',
+    },
     startsAt: CTX.now - 60_000,
   }));
-  return { receiver: 'r', groupKey: `0:{network="${texts.network}"}`, groupLabels: { alertname: 'LedgerNodeDown', network: texts.network }, status: 'firing', alerts, createdAt: CTX.now };
+  return {
+    receiver: 'r',
+    groupKey: `0:{network="${texts.network}"}`,
+    groupLabels: { alertname: 'LedgerNodeDown', network: texts.network },
+    status: 'firing',
+    alerts,
+    createdAt: CTX.now,
+  };
 }
 const texts = fc.record({ node: hostile, network: hostile, summary: hostile, description: hostile });
 
@@ -40,7 +89,8 @@ const SPECS: Record<string, ReceiverSpec> = {
   msteams: { name: 'm', kind: 'msteams', webhookUrl: 'https://example.webhook.office.com/x' },
   opsgenie: { name: 'o', kind: 'opsgenie', apiKey: 'k', url: 'https://api.eu.opsgenie.com' },
 };
-const payload = (kind: string, n: Notification) => JSON.parse((deliveryParts(SPECS[kind]!, n, CTX)[0] as OutboundRequest).body) as Record<string, unknown>;
+const payload = (kind: string, n: Notification) =>
+  JSON.parse((deliveryParts(SPECS[kind]!, n, CTX)[0] as OutboundRequest).body) as Record<string, unknown>;
 
 /** Every string under `key` anywhere in `v`, with the object holding it. */
 function strings(v: unknown, key: string, out: Array<{ text: string; holder: Record<string, unknown> }> = []) {
@@ -71,7 +121,8 @@ describe('hostile text from nodes and config', () => {
       fc.property(texts, (t) => {
         const p = payload('slack', note(t));
         for (const { text, holder } of strings(p.blocks, 'text')) {
-          if (holder.type === 'mrkdwn') expect(text).toMatch(/^(<https:\/\/[^\s|<>]+\|(runbook|Fleet status page)>|\.\.\. and \d+ more)$/);
+          if (holder.type === 'mrkdwn')
+            expect(text).toMatch(/^(<https:\/\/[^\s|<>]+\|(runbook|Fleet status page)>|\.\.\. and \d+ more)$/);
           else if (holder.type === 'plain_text') expect(holder.emoji).toBe(false);
         }
         expect(p.text as string).not.toMatch(/[<>]/);
@@ -88,7 +139,11 @@ describe('hostile text from nodes and config', () => {
         expect(rest).not.toMatch(/[<>]/);
         expect(rest).not.toMatch(/&(?!(amp|lt|gt|quot);)/);
         expect((text.match(/<b>/g) ?? []).length).toBe((text.match(/<\/b>/g) ?? []).length);
-        const shown = rest.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+        const shown = rest
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, '&');
         expect(shown).toContain(t.summary);
       }),
     );
@@ -109,7 +164,8 @@ describe('hostile text from nodes and config', () => {
     fc.assert(
       fc.property(texts, (t) => {
         const p = payload('msteams', note(t));
-        for (const { text, holder } of strings(p, 'text')) if (holder.type === 'TextBlock') unescapeMarkdown(text, /[\\*_~`|>#\-+![\]()<{}.:]/);
+        for (const { text, holder } of strings(p, 'text'))
+          if (holder.type === 'TextBlock') unescapeMarkdown(text, /[\\*_~`|>#\-+![\]()<{}.:]/);
         for (const { text } of strings(p, 'url')) expect(text).toMatch(/^https:\/\/[^\s<>"]+$/);
         expect(JSON.stringify(p)).toContain(JSON.stringify(escapeTeamsMarkdown(t.summary)).slice(1, -1));
       }),
@@ -132,7 +188,10 @@ describe('email', () => {
     fc.assert(
       fc.property(texts, (t) => {
         const mail = mailOf(note(t), CTX);
-        const rest = mail.html.replace(/<!doctype html>|<\/?(html|body|h2|ul|li|b|p)>|<br>|<a href="https:\/\/[^"<>&]*(?:&amp;[^"<>&]*)*">|<\/a>/g, '');
+        const rest = mail.html.replace(
+          /<!doctype html>|<\/?(html|body|h2|ul|li|b|p)>|<br>|<a href="https:\/\/[^"<>&]*(?:&amp;[^"<>&]*)*">|<\/a>/g,
+          '',
+        );
         expect(rest).not.toMatch(/[<>]/);
         expect(rest).not.toMatch(/&(?!(amp|lt|gt|quot);)/);
         expect(mail.subject).not.toMatch(/[\r\n]/);
@@ -156,7 +215,10 @@ describe('opsgenie, plain text', () => {
 });
 
 describe('a message over its channel limit', () => {
-  const many = note({ node: 'n', network: 'main', summary: 'Ledger node is down '.repeat(10), description: 'd'.repeat(1000) }, 300);
+  const many = note(
+    { node: 'n', network: 'main', summary: 'Ledger node is down '.repeat(10), description: 'd'.repeat(1000) },
+    300,
+  );
   const more = (s: string) => Number(/\.\.\. and (\d+) more/.exec(s)?.[1]);
 
   it('telegram, discord and ntfy shorten it with "... and N more", N being the alerts left out', () => {

@@ -36,7 +36,10 @@ const checked: string[] = [];
 const pigeonKind = defineReceiverKind({
   kind: 'pigeon',
   description: 'Drops each notification as a file into a directory.',
-  fields: { loft: z.string().min(1).meta({ description: 'Directory the letters go to.' }), ...secretFields('seal', 'seal') },
+  fields: {
+    loft: z.string().min(1).meta({ description: 'Directory the letters go to.' }),
+    ...secretFields('seal', 'seal'),
+  },
   check: (raw, issue) => checkSecretPair(raw, 'seal', issue),
   resolve: (raw, file) => ({ loft: file(raw.loft), seal: secretOf(raw, 'seal', file)! }),
   secrets: (s) => ({ seal: slot(s.seal, 'seal') }),
@@ -114,29 +117,42 @@ describe('a receiver kind registered at run time', () => {
     expect(schema).toContain('"pigeon"');
     expect(schema).toContain('"sealFile"');
     const bad = path.join(dir, 'bad.yaml');
-    writeFileSync(bad, readFileSync(configFile, 'utf8').replace(/^( *)sealFile: seal$/m, `$1sealFile: seal\n$1seal: ${SEAL}`));
+    writeFileSync(
+      bad,
+      readFileSync(configFile, 'utf8').replace(/^( *)sealFile: seal$/m, `$1sealFile: seal\n$1seal: ${SEAL}`),
+    );
     await expect(loadConfigFile(bad)).rejects.toThrow(/set exactly one of seal and sealFile/);
   });
 
-  it('pages through it: firing and resolved, each after a retry that waited the hint, secrets kept out of the log', { timeout: 4 * WAIT }, async () => {
-    await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: WAIT });
-    await fleet.node('plg-2').kill();
-    const letters = (status: string) => readdirSync(loft).filter((f) => f.startsWith(`${status}-`));
-    await waitFor('a firing letter', () => (letters('firing').length > 0 ? true : undefined), { timeoutMs: WAIT, context: log });
-    const firing = readFileSync(path.join(loft, letters('firing')[0]!), 'utf8');
-    expect(firing).toBe(`${SEAL}\nfiring plg-2\n`);
-    await fleet.node('plg-2').revive();
-    await waitFor('a resolved letter', () => (letters('resolved').length > 0 ? true : undefined), { timeoutMs: WAIT, context: log });
-    expect(readFileSync(path.join(loft, letters('resolved')[0]!), 'utf8')).toBe(`${SEAL}\nresolved plg-2\n`);
+  it(
+    'pages through it: firing and resolved, each after a retry that waited the hint, secrets kept out of the log',
+    { timeout: 4 * WAIT },
+    async () => {
+      await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: WAIT });
+      await fleet.node('plg-2').kill();
+      const letters = (status: string) => readdirSync(loft).filter((f) => f.startsWith(`${status}-`));
+      await waitFor('a firing letter', () => (letters('firing').length > 0 ? true : undefined), {
+        timeoutMs: WAIT,
+        context: log,
+      });
+      const firing = readFileSync(path.join(loft, letters('firing')[0]!), 'utf8');
+      expect(firing).toBe(`${SEAL}\nfiring plg-2\n`);
+      await fleet.node('plg-2').revive();
+      await waitFor('a resolved letter', () => (letters('resolved').length > 0 ? true : undefined), {
+        timeoutMs: WAIT,
+        context: log,
+      });
+      expect(readFileSync(path.join(loft, letters('resolved')[0]!), 'utf8')).toBe(`${SEAL}\nresolved plg-2\n`);
 
-    // Each letter: one refused attempt, then one after at least the 700 ms asked for.
-    const delivered = [...attempts.values()].filter((t) => t.length === 2);
-    expect(delivered.length).toBeGreaterThanOrEqual(2);
-    for (const [first, second] of delivered) expect(second! - first!).toBeGreaterThanOrEqual(690);
-    const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
-    expect(metrics).toMatch(/ledger_alert_notifications_total\{receiver="coop",result="success"\} 2\n/);
-    expect(checked).toEqual(['coop']);
-    expect(log()).not.toContain('failed its start-up check');
-    expect(log()).not.toContain(SEAL);
-  });
+      // Each letter: one refused attempt, then one after at least the 700 ms asked for.
+      const delivered = [...attempts.values()].filter((t) => t.length === 2);
+      expect(delivered.length).toBeGreaterThanOrEqual(2);
+      for (const [first, second] of delivered) expect(second! - first!).toBeGreaterThanOrEqual(690);
+      const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
+      expect(metrics).toMatch(/ledger_alert_notifications_total\{receiver="coop",result="success"\} 2\n/);
+      expect(checked).toEqual(['coop']);
+      expect(log()).not.toContain('failed its start-up check');
+      expect(log()).not.toContain(SEAL);
+    },
+  );
 });

@@ -7,7 +7,13 @@ import { ANSWER_EXCERPT_CHARS, answerExcerpt, httpSend } from '../../../src/aler
 import { HttpClient } from '../../../src/http/client.js';
 import { Secrets } from '../../../src/redact.js';
 import type { Notification, NotifiedAlert } from '../../../src/alerting/notify/notification.js';
-import { ReceiverQueue, backoffMs, DEFAULT_RETRY, type DeliveryReport, type DeliveryOutcome as SendOutcome } from '../../../src/alerting/notify/queue.js';
+import {
+  ReceiverQueue,
+  backoffMs,
+  DEFAULT_RETRY,
+  type DeliveryReport,
+  type DeliveryOutcome as SendOutcome,
+} from '../../../src/alerting/notify/queue.js';
 import type { OutboundRequest, PayloadContext, ReceiverSpec } from '../../../src/alerting/receivers/kind.js';
 import { deliveryParts, materializeReceiver } from '../../../src/alerting/receivers/materialize.js';
 import { dedupKey } from '../../../src/alerting/receivers/pagerduty.js';
@@ -20,23 +26,40 @@ function notified(node: string, status: 'firing' | 'resolved' = 'firing'): Notif
     id: `id-${node}-0123456789abcdef`,
     status,
     labels: { alertname: 'LedgerNodeDown', severity: 'critical', node, network: 'main' },
-    annotations: { summary: `Ledger node ${node} (main) is down`, description: `Node ${node} <down>`, runbook_url: 'https://git.example.org/RUNBOOKS.md#ledgernodedown' },
+    annotations: {
+      summary: `Ledger node ${node} (main) is down`,
+      description: `Node ${node} <down>`,
+      runbook_url: 'https://git.example.org/RUNBOOKS.md#ledgernodedown',
+    },
     startsAt: T0 - 60_000,
     ...(status === 'resolved' ? { endsAt: T0 - 1000 } : {}),
   };
 }
 
 function note(alerts: NotifiedAlert[], receiver = 'r'): Notification {
-  return { receiver, groupKey: '0:{alertname="LedgerNodeDown",network="main"}', groupLabels: { alertname: 'LedgerNodeDown', network: 'main' }, status: alerts.some((a) => a.status === 'firing') ? 'firing' : 'resolved', alerts, createdAt: T0 };
+  return {
+    receiver,
+    groupKey: '0:{alertname="LedgerNodeDown",network="main"}',
+    groupLabels: { alertname: 'LedgerNodeDown', network: 'main' },
+    status: alerts.some((a) => a.status === 'firing') ? 'firing' : 'resolved',
+    alerts,
+    createdAt: T0,
+  };
 }
 
 /** The HTTP kinds deliver each part as a POST. */
-const buildRequests = (spec: ReceiverSpec, n: Notification, c: PayloadContext) => deliveryParts(spec, n, c) as OutboundRequest[];
+const buildRequests = (spec: ReceiverSpec, n: Notification, c: PayloadContext) =>
+  deliveryParts(spec, n, c) as OutboundRequest[];
 const body = (r: OutboundRequest) => JSON.parse(r.body) as Record<string, unknown>;
 
 describe('payloads', () => {
   it('alertmanager: POST /api/v2/alerts on every URL, firing valid for 4 minutes, resolved ending at its resolve time, auth header', () => {
-    const spec: ReceiverSpec = { name: 'am', kind: 'alertmanager', urls: ['http://a:9093/', 'http://b:9093/am'], bearerToken: 'tok-1' };
+    const spec: ReceiverSpec = {
+      name: 'am',
+      kind: 'alertmanager',
+      urls: ['http://a:9093/', 'http://b:9093/am'],
+      bearerToken: 'tok-1',
+    };
     const reqs = buildRequests(spec, note([notified('a'), notified('b', 'resolved')]), ctx);
     expect(reqs.map((r) => r.url)).toEqual(['http://a:9093/api/v2/alerts', 'http://b:9093/am/api/v2/alerts']);
     expect(reqs[0]!.headers.authorization).toBe('Bearer tok-1');
@@ -50,16 +73,41 @@ describe('payloads', () => {
       generatorURL: 'https://fleet.example.org/api/alerts?alertname=LedgerNodeDown',
     });
     expect(alerts[1]!.endsAt).toBe(new Date(T0 - 1000).toISOString());
-    const basic = buildRequests({ name: 'am', kind: 'alertmanager', urls: ['http://a'], basicAuth: { username: 'u', password: 'p:w' } }, note([notified('a')]), ctx);
+    const basic = buildRequests(
+      { name: 'am', kind: 'alertmanager', urls: ['http://a'], basicAuth: { username: 'u', password: 'p:w' } },
+      note([notified('a')]),
+      ctx,
+    );
     expect(basic[0]!.headers.authorization).toBe(`Basic ${Buffer.from('u:p:w').toString('base64')}`);
   });
 
   it('webhook: the Alertmanager webhook payload, version "4", with custom headers', () => {
-    const [req] = buildRequests({ name: 'hook', kind: 'webhook', url: 'https://ops/hook', headers: { authorization: 'Token x' } }, note([notified('a'), notified('b', 'resolved')]), ctx);
+    const [req] = buildRequests(
+      { name: 'hook', kind: 'webhook', url: 'https://ops/hook', headers: { authorization: 'Token x' } },
+      note([notified('a'), notified('b', 'resolved')]),
+      ctx,
+    );
     expect(req!.headers).toEqual({ 'content-type': 'application/json', authorization: 'Token x' });
     const p = body(req!);
-    expect(Object.keys(p).sort()).toEqual(['alerts', 'commonAnnotations', 'commonLabels', 'externalURL', 'groupKey', 'groupLabels', 'receiver', 'status', 'truncatedAlerts', 'version']);
-    expect(p).toMatchObject({ version: '4', status: 'firing', receiver: 'hook', externalURL: ctx.externalUrl, groupLabels: { alertname: 'LedgerNodeDown', network: 'main' } });
+    expect(Object.keys(p).sort()).toEqual([
+      'alerts',
+      'commonAnnotations',
+      'commonLabels',
+      'externalURL',
+      'groupKey',
+      'groupLabels',
+      'receiver',
+      'status',
+      'truncatedAlerts',
+      'version',
+    ]);
+    expect(p).toMatchObject({
+      version: '4',
+      status: 'firing',
+      receiver: 'hook',
+      externalURL: ctx.externalUrl,
+      groupLabels: { alertname: 'LedgerNodeDown', network: 'main' },
+    });
     expect(p.commonLabels).toEqual({ alertname: 'LedgerNodeDown', severity: 'critical', network: 'main' });
     const alerts = p.alerts as Array<Record<string, unknown>>;
     expect(alerts.map((a) => [a.status, a.endsAt])).toEqual([
@@ -70,7 +118,12 @@ describe('payloads', () => {
   });
 
   it('slack: readable text and blocks with runbook and status page links; a mass outage stays within limits', () => {
-    const spec: ReceiverSpec = { name: 'slack', kind: 'slack', webhookUrl: 'https://hooks.slack.com/services/T/B/secret', channel: '#ledger' };
+    const spec: ReceiverSpec = {
+      name: 'slack',
+      kind: 'slack',
+      webhookUrl: 'https://hooks.slack.com/services/T/B/secret',
+      channel: '#ledger',
+    };
     const p = body(buildRequests(spec, note([notified('a')]), ctx)[0]!);
     expect(p.channel).toBe('#ledger');
     expect(p.text).toContain('FIRING LedgerNodeDown (alertname=LedgerNodeDown, network=main): 1 firing, 0 resolved');
@@ -79,19 +132,41 @@ describe('payloads', () => {
     expect(blocks).toContain('<https://git.example.org/RUNBOOKS.md#ledgernodedown|runbook>');
     expect(blocks).toContain('<https://fleet.example.org/|Fleet status page>');
     // Text from nodes and config is plain_text in blocks: shown as typed, never formatting.
-    expect(p.blocks).toContainEqual({ type: 'section', text: { type: 'plain_text', text: '🔴 Ledger node a (main) is down (critical)\nNode a <down>', emoji: false } });
+    expect(p.blocks).toContainEqual({
+      type: 'section',
+      text: { type: 'plain_text', text: '🔴 Ledger node a (main) is down (critical)\nNode a <down>', emoji: false },
+    });
     const many = body(buildRequests(spec, note(Array.from({ length: 60 }, (_, i) => notified(`n${i}`))), ctx)[0]!);
     expect((many.blocks as unknown[]).length).toBeLessThanOrEqual(50);
     expect(JSON.stringify(many.blocks)).toContain('and 40 more');
   });
 
   it('pagerduty: Events v2 trigger and resolve with a dedup_key from the group identity', () => {
-    const spec: ReceiverSpec = { name: 'pd', kind: 'pagerduty', routingKey: 'rk-123', url: 'https://events.pagerduty.com/v2/enqueue' };
+    const spec: ReceiverSpec = {
+      name: 'pd',
+      kind: 'pagerduty',
+      routingKey: 'rk-123',
+      url: 'https://events.pagerduty.com/v2/enqueue',
+    };
     const trigger = body(buildRequests(spec, note([notified('a'), notified('b')]), ctx)[0]!);
-    expect(trigger).toMatchObject({ routing_key: 'rk-123', event_action: 'trigger', dedup_key: dedupKey('0:{alertname="LedgerNodeDown",network="main"}') });
-    expect(trigger.payload).toMatchObject({ severity: 'critical', source: 'main', summary: '[FIRING:2] Ledger node a (main) is down (+1 more)' });
+    expect(trigger).toMatchObject({
+      routing_key: 'rk-123',
+      event_action: 'trigger',
+      dedup_key: dedupKey('0:{alertname="LedgerNodeDown",network="main"}'),
+    });
+    expect(trigger.payload).toMatchObject({
+      severity: 'critical',
+      source: 'main',
+      summary: '[FIRING:2] Ledger node a (main) is down (+1 more)',
+    });
     const resolve = body(buildRequests(spec, note([notified('a', 'resolved')]), ctx)[0]!);
-    expect(resolve).toEqual({ routing_key: 'rk-123', event_action: 'resolve', dedup_key: trigger.dedup_key, client: 'ledger-fleet-exporter', client_url: ctx.externalUrl });
+    expect(resolve).toEqual({
+      routing_key: 'rk-123',
+      event_action: 'resolve',
+      dedup_key: trigger.dedup_key,
+      client: 'ledger-fleet-exporter',
+      client_url: ctx.externalUrl,
+    });
     // Same identity, same key (restarts, replicas); another group, another key.
     expect(dedupKey('0:{alertname="LedgerNodeDown",network="main"}')).toBe(trigger.dedup_key);
     expect(dedupKey('0:{alertname="LedgerNodeDown",network="test"}')).not.toBe(trigger.dedup_key);
@@ -125,7 +200,10 @@ describe('receiver queue', () => {
   const settle = () => new Promise((r) => setTimeout(r, 20));
 
   it('500 twice, then success: retried with exponential backoff and jitter', async () => {
-    const h = harness([{ ok: false, retryable: true, status: 500, message: 'HTTP 500' }, { ok: false, retryable: true, status: 500 }]);
+    const h = harness([
+      { ok: false, retryable: true, status: 500, message: 'HTTP 500' },
+      { ok: false, retryable: true, status: 500 },
+    ]);
     h.q.enqueue(note([notified('a')]), [req('one')]);
     await settle();
     expect(h.sleeps).toEqual([backoffMs(1, DEFAULT_RETRY, () => 0.5), backoffMs(2, DEFAULT_RETRY, () => 0.5)]);
@@ -136,7 +214,10 @@ describe('receiver queue', () => {
   });
 
   it('429 with Retry-After waits exactly that long (capped)', async () => {
-    const h = harness([{ ok: false, retryable: true, status: 429, retryAfterMs: 7000 }, { ok: false, retryable: true, status: 429, retryAfterMs: 3_600_000 }]);
+    const h = harness([
+      { ok: false, retryable: true, status: 429, retryAfterMs: 7000 },
+      { ok: false, retryable: true, status: 429, retryAfterMs: 3_600_000 },
+    ]);
     h.q.enqueue(note([notified('a')]), [req('one')]);
     await settle();
     expect(h.sleeps).toEqual([7000, DEFAULT_RETRY.maxRetryAfterMs]);
@@ -150,7 +231,12 @@ describe('receiver queue', () => {
     await settle();
     expect(h.sent.length).toBe(DEFAULT_RETRY.maxAttempts);
     expect(h.reports).toHaveLength(1);
-    expect(h.reports[0]).toMatchObject({ result: 'failure', attempts: 5, status: 503, message: 'webhook hook: HTTP 503' });
+    expect(h.reports[0]).toMatchObject({
+      result: 'failure',
+      attempts: 5,
+      status: 503,
+      message: 'webhook hook: HTTP 503',
+    });
     const bad = harness([{ ok: false, retryable: false, status: 400 }]);
     bad.q.enqueue(note([notified('a')]), [req('one')]);
     await settle();
@@ -158,7 +244,10 @@ describe('receiver queue', () => {
   });
 
   it('only the failed URLs of a multi-URL delivery are retried', async () => {
-    const h = harness([{ ok: true, retryable: false, status: 200 }, { ok: false, retryable: true, status: 502 }]);
+    const h = harness([
+      { ok: true, retryable: false, status: 200 },
+      { ok: false, retryable: true, status: 502 },
+    ]);
     h.q.enqueue(note([notified('a')]), [req('am-1'), req('am-2')]);
     await settle();
     expect(h.sent).toEqual(['am-1', 'am-2', 'am-2']);
@@ -257,29 +346,55 @@ describe('receiver queue', () => {
 describe('a receiver that refuses says why', () => {
   it('a secret URL registers its path and long segments too, so an echo of the path alone is scrubbed', async () => {
     const secrets = new Secrets();
-    const spec = await materializeReceiver({ name: 's', kind: 'slack', webhookUrl: { value: 'https://hooks.example.org/services/T0AAAA/B0BBBB/tok%2Bsecret%2Fvalue' }, timeoutMs: 1000 }, secrets);
+    const spec = await materializeReceiver(
+      {
+        name: 's',
+        kind: 'slack',
+        webhookUrl: { value: 'https://hooks.example.org/services/T0AAAA/B0BBBB/tok%2Bsecret%2Fvalue' },
+        timeoutMs: 1000,
+      },
+      secrets,
+    );
     expect(spec.kind).toBe('slack');
     const echo = 'got POST /services/T0AAAA/B0BBBB/tok%2Bsecret%2Fvalue and tok+secret/value and tok%2Bsecret%2Fvalue';
     expect(secrets.scrub(echo)).toBe('got POST [REDACTED] and [REDACTED] and [REDACTED]');
     // Plain words of the path are not secrets: the set scrubs every log line and node answer.
     expect(secrets.scrub('503 services unavailable (p2p-services)')).toBe('503 services unavailable (p2p-services)');
     const am = new Secrets();
-    await materializeReceiver({ name: 'am', kind: 'alertmanager', urls: ['http://am:9093'], basicAuth: { username: 'ops', password: { value: 'am-pass-123' } }, timeoutMs: 1000 }, am);
+    await materializeReceiver(
+      {
+        name: 'am',
+        kind: 'alertmanager',
+        urls: ['http://am:9093'],
+        basicAuth: { username: 'ops', password: { value: 'am-pass-123' } },
+        timeoutMs: 1000,
+      },
+      am,
+    );
     const header = `Basic ${Buffer.from('ops:am-pass-123').toString('base64')}`;
     expect(am.scrub(`401: you sent authorization: ${header}`)).toBe('401: you sent authorization: [REDACTED]');
     // Scrubbed before the cut: a secret straddling the 200th character leaves no head behind.
     const cutHere = `${'x'.repeat(ANSWER_EXCERPT_CHARS - 20)} /services/T0AAAA/B0BBBB/tok%2Bsecret%2Fvalue`;
-    expect(answerExcerpt(Buffer.from(cutHere), (t) => secrets.scrub(t))).toBe(`${'x'.repeat(ANSWER_EXCERPT_CHARS - 20)} [REDACTED]`);
+    expect(answerExcerpt(Buffer.from(cutHere), (t) => secrets.scrub(t))).toBe(
+      `${'x'.repeat(ANSWER_EXCERPT_CHARS - 20)} [REDACTED]`,
+    );
   });
 
   it('the start of its answer is in the failure message, on one line, bounded, secrets scrubbed', async () => {
     const secret = 'T000/B000/XXXXsecretXXXX';
     const secrets = new Secrets();
     secrets.add(secret);
-    const replies = [`invalid_token\n(for hooks.slack.com/services/${secret})`, `{"status":"invalid event","errors":["${'x'.repeat(500)}"]}`];
+    const replies = [
+      `invalid_token\n(for hooks.slack.com/services/${secret})`,
+      `{"status":"invalid event","errors":["${'x'.repeat(500)}"]}`,
+    ];
     const server = createServer((req, res) => {
       req.resume();
-      req.on('end', () => res.writeHead(req.url === '/sl' ? 403 : 400, { 'content-type': 'text/plain' }).end(replies[req.url === '/sl' ? 0 : 1]));
+      req.on('end', () =>
+        res
+          .writeHead(req.url === '/sl' ? 403 : 400, { 'content-type': 'text/plain' })
+          .end(replies[req.url === '/sl' ? 0 : 1]),
+      );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -65,25 +65,64 @@ const CONTRACT_ALERTS: Record<string, string[]> = {
   LedgerWatchReadFailing: ['name', 'network'],
 };
 const WATCH_ALERTS = Object.keys(CONTRACT_ALERTS).filter((n) => CONTRACT_ALERTS[n]!.includes('name'));
-const PIPELINE_ALERTS = ['LedgerExporterWatchdog', 'LedgerExporterNotificationsFailing', 'LedgerExporterShardingMismatch', 'LedgerNodeCertificateExpiring', 'LedgerNodeCertificateExpiringCritical'];
+const PIPELINE_ALERTS = [
+  'LedgerExporterWatchdog',
+  'LedgerExporterNotificationsFailing',
+  'LedgerExporterShardingMismatch',
+  'LedgerNodeCertificateExpiring',
+  'LedgerNodeCertificateExpiringCritical',
+];
 
 // Metric names of the contract ("Metric names", and "Built-in alerting" for notifications), plus Prometheus's own `up`.
 const CONTRACT_METRICS = new Set([
-  'ledger_node_up', 'ledger_node_info', 'ledger_node_healthy', 'ledger_node_block_height',
-  'ledger_node_height_lag_blocks', 'ledger_node_last_block_age_seconds', 'ledger_node_peers',
-  'ledger_node_mempool_size', 'ledger_node_uptime_seconds', 'ledger_node_epoch', 'ledger_node_validators',
-  'ledger_node_miners_active', 'ledger_probe_success', 'ledger_probe_duration_seconds',
-  'ledger_probe_last_success_timestamp_seconds', 'ledger_probe_failures_total', 'ledger_probe_supported',
-  'ledger_fleet_nodes', 'ledger_fleet_nodes_up', 'ledger_fleet_block_height_max', 'ledger_fleet_block_height_min',
-  'ledger_fleet_versions', 'ledger_validators_active', 'ledger_validator_stake_tokens', 'ledger_validator_weight',
-  'ledger_validator_agent_score', 'ledger_validators_stake_tokens', 'ledger_fleet_validator_set_mismatch',
-  'ledger_mining_miners', 'ledger_mining_miners_active', 'ledger_mining_block_reward_tokens',
-  'ledger_mining_upgrade_height', 'ledger_mining_upgraded', 'ledger_mining_blocks_until_upgrade',
-  'ledger_exporter_build_info', 'ledger_exporter_config_reloads_total', 'ledger_exporter_poll_overruns_total',
-  'ledger_evidence_records_total', 'ledger_evidence_write_errors_total', 'ledger_evidence_bytes',
-  'ledger_agent_platform_up', 'ledger_agent_platform_key_valid', 'ledger_alert_notifications_total', 'up',
+  'ledger_node_up',
+  'ledger_node_info',
+  'ledger_node_healthy',
+  'ledger_node_block_height',
+  'ledger_node_height_lag_blocks',
+  'ledger_node_last_block_age_seconds',
+  'ledger_node_peers',
+  'ledger_node_mempool_size',
+  'ledger_node_uptime_seconds',
+  'ledger_node_epoch',
+  'ledger_node_validators',
+  'ledger_node_miners_active',
+  'ledger_probe_success',
+  'ledger_probe_duration_seconds',
+  'ledger_probe_last_success_timestamp_seconds',
+  'ledger_probe_failures_total',
+  'ledger_probe_supported',
+  'ledger_fleet_nodes',
+  'ledger_fleet_nodes_up',
+  'ledger_fleet_block_height_max',
+  'ledger_fleet_block_height_min',
+  'ledger_fleet_versions',
+  'ledger_validators_active',
+  'ledger_validator_stake_tokens',
+  'ledger_validator_weight',
+  'ledger_validator_agent_score',
+  'ledger_validators_stake_tokens',
+  'ledger_fleet_validator_set_mismatch',
+  'ledger_mining_miners',
+  'ledger_mining_miners_active',
+  'ledger_mining_block_reward_tokens',
+  'ledger_mining_upgrade_height',
+  'ledger_mining_upgraded',
+  'ledger_mining_blocks_until_upgrade',
+  'ledger_exporter_build_info',
+  'ledger_exporter_config_reloads_total',
+  'ledger_exporter_poll_overruns_total',
+  'ledger_evidence_records_total',
+  'ledger_evidence_write_errors_total',
+  'ledger_evidence_bytes',
+  'ledger_agent_platform_up',
+  'ledger_agent_platform_key_valid',
+  'ledger_alert_notifications_total',
+  'up',
   // Scale-out
-  'ledger_exporter_shard', 'ledger_exporter_total_shards', 'ledger_exporter_nodes_assigned',
+  'ledger_exporter_shard',
+  'ledger_exporter_total_shards',
+  'ledger_exporter_nodes_assigned',
   // Certificates of https nodes (issue 36)
   'ledger_node_tls_cert_expiry_timestamp_seconds',
   // Watch (with the entries' own settings the rules compare against: src/watch/metricNames.ts)
@@ -94,7 +133,9 @@ const SEVERITIES = new Set(['critical', 'warning', 'info']);
 const CONTRACT_SPEC = path.resolve(REPO_ROOT, '../shared/spec/exporter-contract.md');
 
 const rules = loadRuleFile();
-const recordingRules = loadRuleFile(RECORDING_FILE).groups.flatMap((g) => g.rules as unknown as Array<{ record: string; expr: string }>);
+const recordingRules = loadRuleFile(RECORDING_FILE).groups.flatMap(
+  (g) => g.rules as unknown as Array<{ record: string; expr: string }>,
+);
 const alerts = allAlerts(rules);
 const promtoolTests = loadPromtoolTests();
 
@@ -109,7 +150,11 @@ describe('alert rules match the exporter contract', () => {
     const spec = readFileSync(CONTRACT_SPEC, 'utf8');
     const section = spec.split(/^## Alert names.*$/m)[1]?.split(/^## /m)[0] ?? '';
     const named = [...section.matchAll(/`(Ledger[A-Za-z]+)`/g)].map((m) => m[1]);
-    expect(named.sort()).toEqual(Object.keys(CONTRACT_ALERTS).filter((n) => !PIPELINE_ALERTS.includes(n) && !WATCH_ALERTS.includes(n)).sort());
+    expect(named.sort()).toEqual(
+      Object.keys(CONTRACT_ALERTS)
+        .filter((n) => !PIPELINE_ALERTS.includes(n) && !WATCH_ALERTS.includes(n))
+        .sort(),
+    );
   });
 
   it.skipIf(!existsSync(CONTRACT_SPEC))('uses the watch alert names of the contract document', () => {
@@ -136,30 +181,36 @@ describe('alert rules match the exporter contract', () => {
     for (const rule of recordingRules) {
       const info = inspectPromql(rule.expr);
       expect(info.errors, `${rule.record}: ${rule.expr}`).toEqual([]);
-      for (const metric of info.metrics) expect(CONTRACT_METRICS.has(metric) || recorded.has(metric), `${rule.record} uses ${metric}`).toBe(true);
+      for (const metric of info.metrics)
+        expect(CONTRACT_METRICS.has(metric) || recorded.has(metric), `${rule.record} uses ${metric}`).toBe(true);
       recorded.add(rule.record);
     }
     for (const rule of alerts) {
       const info = inspectPromql(rule.expr);
       expect(info.errors, `${rule.alert}: ${rule.expr}`).toEqual([]);
       expect(info.metrics.length, rule.alert).toBeGreaterThan(0);
-      for (const metric of info.metrics) expect(CONTRACT_METRICS.has(metric) || recorded.has(metric), `${rule.alert} uses ${metric}`).toBe(true);
+      for (const metric of info.metrics)
+        expect(CONTRACT_METRICS.has(metric) || recorded.has(metric), `${rule.alert} uses ${metric}`).toBe(true);
     }
   });
 
   it('the PromQL inspection catches bad expressions and unknown metrics', () => {
     expect(inspectPromql('sum(ledger_node_up').errors.length).toBeGreaterThan(0);
-    expect(inspectPromql('rate(ledger_probe_failures_total{reason="http_5xx"}[5m]) and on(node) {__name__="x_y"}').metrics).toEqual([
-      'ledger_probe_failures_total',
-      'x_y',
-    ]);
+    expect(
+      inspectPromql('rate(ledger_probe_failures_total{reason="http_5xx"}[5m]) and on(node) {__name__="x_y"}').metrics,
+    ).toEqual(['ledger_probe_failures_total', 'x_y']);
   });
 
   it('loads in Prometheus 2.42: no rule-group labels or query_offset, only known rule keys', () => {
     for (const group of rules.groups) {
-      expect(Object.keys(group).filter((k) => !['name', 'interval', 'rules'].includes(k)), group.name).toEqual([]);
+      expect(
+        Object.keys(group).filter((k) => !['name', 'interval', 'rules'].includes(k)),
+        group.name,
+      ).toEqual([]);
       for (const rule of group.rules) {
-        const extra = Object.keys(rule).filter((k) => !['alert', 'expr', 'for', 'keep_firing_for', 'labels', 'annotations'].includes(k));
+        const extra = Object.keys(rule).filter(
+          (k) => !['alert', 'expr', 'for', 'keep_firing_for', 'labels', 'annotations'].includes(k),
+        );
         expect(extra, rule.alert).toEqual([]);
       }
     }
@@ -184,7 +235,10 @@ describe('runbooks', () => {
     const body = sections.get(name) ?? '';
     for (const part of ['**Meaning.**', '**Confirm.**', '**Act.**']) expect(body, `${name} ${part}`).toContain(part);
     // "How to confirm" names at least one metric of the contract.
-    expect([...CONTRACT_METRICS].some((m) => body.includes(m)), name).toBe(true);
+    expect(
+      [...CONTRACT_METRICS].some((m) => body.includes(m)),
+      name,
+    ).toBe(true);
   });
 });
 
@@ -196,26 +250,36 @@ describe('promtool unit tests cover every alert', () => {
       const loaded = file.rule_files?.map((r) => path.resolve(path.dirname(file.path), r));
       expect([[RULES_FILE], [RECORDING_FILE], [RECORDING_FILE, RULES_FILE]], file.path).toContainEqual(loaded);
       expect(file.evaluation_interval, file.path).toMatch(/^[0-9]+[smh]$/);
-      for (const group of file.tests ?? []) expect(group.interval, `${file.path}: ${group.name}`).toMatch(/^[0-9]+[smh]$/);
+      for (const group of file.tests ?? [])
+        expect(group.interval, `${file.path}: ${group.name}`).toMatch(/^[0-9]+[smh]$/);
     }
   });
 
-  it.each(alerts.map((a) => [a.alert, a] as const))('%s: a case that fires with the expected labels and one that must not', (name, rule) => {
-    const groups = promtoolTests.flatMap((f) => f.tests ?? []);
-    const casesIn = (g: (typeof groups)[number]) => (g.alert_rule_test ?? []).filter((c) => c.alertname === name);
-    const firing = groups.flatMap(casesIn).flatMap((c) => c.exp_alerts ?? []);
-    expect(firing.length, `${name} fires somewhere`).toBeGreaterThan(0);
-    for (const exp of firing) {
-      expect(exp.exp_labels?.severity).toBe(rule.labels?.severity);
-      for (const label of CONTRACT_ALERTS[name] ?? []) expect(exp.exp_labels?.[label], `${name} label ${label}`).toBeTruthy();
-      expect(Object.keys(exp.exp_annotations ?? {}).sort()).toEqual(['description', 'runbook_url', 'summary']);
-      expect(exp.exp_annotations?.runbook_url).toBe(rule.annotations?.runbook_url);
-      expect(exp.exp_annotations?.description).not.toContain('{{');
-    }
-    // A scenario (test group with input) where the alert is expected to stay silent throughout.
-    const quiet = groups.filter((g) => (g.input_series?.length ?? 0) > 0 && casesIn(g).length > 0 && casesIn(g).every((c) => (c.exp_alerts ?? []).length === 0));
-    expect(quiet.length, `${name} has a must-not-fire scenario`).toBeGreaterThan(0);
-  });
+  it.each(alerts.map((a) => [a.alert, a] as const))(
+    '%s: a case that fires with the expected labels and one that must not',
+    (name, rule) => {
+      const groups = promtoolTests.flatMap((f) => f.tests ?? []);
+      const casesIn = (g: (typeof groups)[number]) => (g.alert_rule_test ?? []).filter((c) => c.alertname === name);
+      const firing = groups.flatMap(casesIn).flatMap((c) => c.exp_alerts ?? []);
+      expect(firing.length, `${name} fires somewhere`).toBeGreaterThan(0);
+      for (const exp of firing) {
+        expect(exp.exp_labels?.severity).toBe(rule.labels?.severity);
+        for (const label of CONTRACT_ALERTS[name] ?? [])
+          expect(exp.exp_labels?.[label], `${name} label ${label}`).toBeTruthy();
+        expect(Object.keys(exp.exp_annotations ?? {}).sort()).toEqual(['description', 'runbook_url', 'summary']);
+        expect(exp.exp_annotations?.runbook_url).toBe(rule.annotations?.runbook_url);
+        expect(exp.exp_annotations?.description).not.toContain('{{');
+      }
+      // A scenario (test group with input) where the alert is expected to stay silent throughout.
+      const quiet = groups.filter(
+        (g) =>
+          (g.input_series?.length ?? 0) > 0 &&
+          casesIn(g).length > 0 &&
+          casesIn(g).every((c) => (c.exp_alerts ?? []).length === 0),
+      );
+      expect(quiet.length, `${name} has a must-not-fire scenario`).toBeGreaterThan(0);
+    },
+  );
 });
 
 const tools = checkTools(['promtool']);
@@ -240,9 +304,11 @@ describe('Debian promtool', () => {
   it.skipIf(tools.skip)(`promtool test rules passes every unit test${tools.skipNote}`, async () => {
     const promtool = requireTool(tools, 'promtool');
     const files = promtoolTestFiles();
-    const result = await run(promtool, ['test', 'rules', ...files], { cwd: REPO_ROOT }).catch((err: { stdout?: string; stderr?: string }) => {
-      throw new Error(`promtool test rules failed:\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
-    });
+    const result = await run(promtool, ['test', 'rules', ...files], { cwd: REPO_ROOT }).catch(
+      (err: { stdout?: string; stderr?: string }) => {
+        throw new Error(`promtool test rules failed:\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
+      },
+    );
     expect(result.stdout).not.toContain('FAILED');
     expect(result.stdout.match(/SUCCESS/g)?.length).toBe(files.length);
   });
@@ -261,7 +327,10 @@ describe('Debian promtool', () => {
       writeFileSync(file, source);
       const outcome = await run(promtool, ['test', 'rules', file]).then(
         () => ({ code: 0, output: '' }),
-        (err: { code?: number; stdout?: string; stderr?: string }) => ({ code: err.code, output: `${err.stdout ?? ''}${err.stderr ?? ''}` }),
+        (err: { code?: number; stdout?: string; stderr?: string }) => ({
+          code: err.code,
+          output: `${err.stdout ?? ''}${err.stderr ?? ''}`,
+        }),
       );
       expect(outcome.code).not.toBe(0);
       expect(outcome.output).toContain('FAILED');

@@ -2,7 +2,13 @@
 // built-in engine's template renderer writes the text Prometheus writes (per promtool's tests).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE, annotationTemplates, findDefinition, runbookUrl } from '../../../src/alerting/rules/definitions/index.js';
+import {
+  ALERT_DEFINITIONS,
+  DEFAULT_RUNBOOK_BASE,
+  annotationTemplates,
+  findDefinition,
+  runbookUrl,
+} from '../../../src/alerting/rules/definitions/index.js';
 import { AlertEngine } from '../../../src/alerting/rules/engine.js';
 import { renderRulesFile } from '../../../src/alerting/rules/rulesFile.js';
 import { parse } from 'yaml';
@@ -20,7 +26,9 @@ describe('generated rules file', () => {
     );
     expect(runbookUrl('x/RUNBOOKS.md#old', 'LedgerNodeDown')).toBe('x/RUNBOOKS.md#ledgernodedown');
     expect(DEFAULT_RUNBOOK_BASE).toBe('alerts/RUNBOOKS.md');
-    expect(readFileSync(new URL('../../../alerts/RUNBOOKS.md', import.meta.url), 'utf8')).toContain('## LedgerNodeDown');
+    expect(readFileSync(new URL('../../../alerts/RUNBOOKS.md', import.meta.url), 'utf8')).toContain(
+      '## LedgerNodeDown',
+    );
   });
 
   it('a threshold or duration override changes the expression and the words that state it', () => {
@@ -40,7 +48,9 @@ describe('rules file with config overrides', () => {
     LedgerMiningUpgradeApproaching: { enabled: false },
   };
   type Rule = { alert: string; expr: string; for: string; keep_firing_for?: string; labels: { severity: string } };
-  const rules = (parse(renderRulesFile(DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, overrides)) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
+  const rules = (
+    parse(renderRulesFile(DEFAULT_RUNBOOK_BASE, ALERT_DEFINITIONS, overrides)) as { groups: { rules: Rule[] }[] }
+  ).groups.flatMap((g) => g.rules);
   const rule = (name: string) => rules.find((r) => r.alert === name);
 
   it('takes the same parameters the engine takes from alerting.rules, and leaves out disabled alerts', () => {
@@ -50,7 +60,11 @@ describe('rules file with config overrides', () => {
     expect(engine.params('LedgerNodeDown')).toMatchObject({ forMs: 3_000, keepFiringForMs: 0, severity: 'warning' });
     expect(rule('LedgerNodeBehindFleet')).toMatchObject({ for: '5m', keep_firing_for: '2s' });
     expect(rule('LedgerNodeBehindFleet')!.expr).toContain('\n  node:ledger_node_height_lag_blocks:fleet > 7\n');
-    expect(engine.params('LedgerNodeBehindFleet')).toMatchObject({ threshold: 7, keepFiringForMs: 2_000, forMs: 300_000 });
+    expect(engine.params('LedgerNodeBehindFleet')).toMatchObject({
+      threshold: 7,
+      keepFiringForMs: 2_000,
+      forMs: 300_000,
+    });
     expect(rule('LedgerMiningUpgradeApproaching')).toBeUndefined();
     expect(engine.params('LedgerMiningUpgradeApproaching')).toBeUndefined();
     expect(rules.length).toBe(ALERT_DEFINITIONS.length - 1);
@@ -67,7 +81,13 @@ describe('annotation templates', () => {
   const cases = loadPromtoolTests()
     .flatMap((f) => f.tests ?? [])
     .flatMap((g) => g.alert_rule_test ?? [])
-    .flatMap((c) => (c.exp_alerts ?? []).map((e) => ({ name: c.alertname, labels: e.exp_labels ?? {}, annotations: e.exp_annotations ?? {} })));
+    .flatMap((c) =>
+      (c.exp_alerts ?? []).map((e) => ({
+        name: c.alertname,
+        labels: e.exp_labels ?? {},
+        annotations: e.exp_annotations ?? {},
+      })),
+    );
 
   it('promtool cases exist for the check below', () => {
     expect(cases.length).toBeGreaterThan(16);

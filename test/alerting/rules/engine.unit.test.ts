@@ -43,10 +43,21 @@ function snapshot(nodes: NodeView[], networks: Partial<NetworkView>[] = []): Fle
 }
 
 const quiet: ExporterSignals = { pollOverruns: new Map(), evidenceWriteErrors: 0 };
-const allOpts = (over: Partial<EngineOptions> = {}): EngineOptions => ({ runbookBase: 'alerts/RUNBOOKS.md', instance: 'exp-1', ...over });
+const allOpts = (over: Partial<EngineOptions> = {}): EngineOptions => ({
+  runbookBase: 'alerts/RUNBOOKS.md',
+  instance: 'exp-1',
+  ...over,
+});
 
 /** Runs evaluations every `step` from `from` to `to` (inclusive) with the snapshot of that time. */
-function run(engine: AlertEngine, from: number, to: number, step: number, snap: (t: number) => FleetSnapshot, exporter = quiet): void {
+function run(
+  engine: AlertEngine,
+  from: number,
+  to: number,
+  step: number,
+  snap: (t: number) => FleetSnapshot,
+  exporter = quiet,
+): void {
   for (let t = from; t <= to; t += step) engine.evaluate({ snapshot: snap(t), exporter }, t);
 }
 
@@ -55,7 +66,8 @@ const find = (engine: AlertEngine, name: string, nodeName?: string): AlertInstan
 
 describe('alert instance transitions (LedgerNodeDown: for 1m, keep_firing_for 5m)', () => {
   // Only LedgerNodeDown, so the other definitions' reactions to these snapshots stay out of the way.
-  const opts = (over: Partial<EngineOptions> = {}) => allOpts({ definitions: [findDefinition('LedgerNodeDown')!], ...over });
+  const opts = (over: Partial<EngineOptions> = {}) =>
+    allOpts({ definitions: [findDefinition('LedgerNodeDown')!], ...over });
   const down = snapshot([node('a', { up: false, height: undefined, lagBlocks: undefined }), node('b')]);
   const up = snapshot([node('a'), node('b')]);
 
@@ -69,7 +81,9 @@ describe('alert instance transitions (LedgerNodeDown: for 1m, keep_firing_for 5m
     expect(a).toMatchObject({ state: 'pending', activeAt: T0 + 15 * S });
     expect(a.labels).toEqual({ alertname: 'LedgerNodeDown', severity: 'critical', node: 'a', network: 'main' });
     expect(a.annotations.summary).toBe('Ledger node a (main) is down');
-    expect(a.annotations.description).toBe('Node a in network main has not given a valid answer to its health or blockNumber probe for more than 1 minute.');
+    expect(a.annotations.description).toBe(
+      'Node a in network main has not given a valid answer to its health or blockNumber probe for more than 1 minute.',
+    );
     expect(a.annotations.runbook_url).toBe('alerts/RUNBOOKS.md#ledgernodedown');
 
     run(e, T0 + 30 * S, T0 + 60 * S, 15 * S, () => down);
@@ -109,7 +123,11 @@ describe('alert instance transitions (LedgerNodeDown: for 1m, keep_firing_for 5m
     e.evaluate({ snapshot: up, exporter: quiet }, T0 + 15 * S);
     expect(find(e, 'LedgerNodeDown')!.state).toBe('resolved');
     e.evaluate({ snapshot: down, exporter: quiet }, T0 + 30 * S);
-    expect(find(e, 'LedgerNodeDown')).toMatchObject({ state: 'firing', activeAt: T0 + 30 * S, firingSince: T0 + 30 * S });
+    expect(find(e, 'LedgerNodeDown')).toMatchObject({
+      state: 'firing',
+      activeAt: T0 + 30 * S,
+      firingSince: T0 + 30 * S,
+    });
     expect(e.list()).toHaveLength(1);
   });
 
@@ -125,7 +143,12 @@ describe('alert instance transitions (LedgerNodeDown: for 1m, keep_firing_for 5m
     // Down 30 s, up 30 s for 20 minutes: never 5 minutes clear, so the same instance keeps firing.
     run(e, T0 + 13 * M + 15 * S, T0 + 33 * M, 15 * S, flap);
     const after = find(e, 'LedgerNodeDown', 'a')!;
-    expect(after).toMatchObject({ state: 'firing', id: firing.id, firingSince: firing.firingSince, activeAt: firing.activeAt });
+    expect(after).toMatchObject({
+      state: 'firing',
+      id: firing.id,
+      firingSince: firing.firingSince,
+      activeAt: firing.activeAt,
+    });
   });
 
   it('a node removed by a reload resolves at once (no keep_firing_for for a node that no longer exists)', () => {
@@ -153,7 +176,10 @@ describe('alert instance transitions (LedgerNodeDown: for 1m, keep_firing_for 5m
     // A severity override is a label change too.
     e.configure(opts({ rules: { LedgerNodeDown: { forMs: 0, keepFiringForMs: 0, severity: 'warning' } } }));
     e.evaluate({ snapshot: moved, exporter: quiet }, T0 + 30 * S);
-    const states = e.list().filter((i) => i.alertname === 'LedgerNodeDown').map((i) => `${i.labels.network}/${i.labels.severity}/${i.state}`);
+    const states = e
+      .list()
+      .filter((i) => i.alertname === 'LedgerNodeDown')
+      .map((i) => `${i.labels.network}/${i.labels.severity}/${i.state}`);
     expect(states.sort()).toEqual(['main/critical/resolved', 'test/critical/resolved', 'test/warning/firing']);
   });
 
@@ -174,12 +200,20 @@ describe('alert instance transitions (LedgerNodeDown: for 1m, keep_firing_for 5m
     const second = new AlertEngine(opts());
     second.restore(saved);
     second.evaluate({ snapshot: down, exporter: quiet }, T0 + 60 * S);
-    expect(find(second, 'LedgerNodeDown', 'a')).toMatchObject({ state: 'firing', activeAt: T0, firingSince: T0 + 60 * S });
+    expect(find(second, 'LedgerNodeDown', 'a')).toMatchObject({
+      state: 'firing',
+      activeAt: T0,
+      firingSince: T0 + 60 * S,
+    });
     // Condition cleared while "down": the restored firing instance goes through keep_firing_for and resolves.
     const third = new AlertEngine(opts({ rules: { LedgerNodeDown: { keepFiringForMs: 0 } } }));
     third.restore(second.list());
     third.evaluate({ snapshot: up, exporter: quiet }, T0 + 10 * M);
-    expect(find(third, 'LedgerNodeDown', 'a')).toMatchObject({ state: 'resolved', resolvedAt: T0 + 10 * M, firingSince: T0 + 60 * S });
+    expect(find(third, 'LedgerNodeDown', 'a')).toMatchObject({
+      state: 'resolved',
+      resolvedAt: T0 + 10 * M,
+      firingSince: T0 + 60 * S,
+    });
   });
 
   it('a pending instance saved more than an hour before the restart starts pending again (nobody watched meanwhile)', () => {
@@ -203,12 +237,18 @@ describe('the other definitions over snapshots', () => {
   const opts = allOpts;
   it('thresholds come from overrides (LedgerNodeBehindFleet, LedgerNodeLowPeers)', () => {
     const snap = snapshot([node('a', { lagBlocks: 30, health: { status: 'ok', peerCount: 2 } }), node('b')]);
-    const def = new AlertEngine(opts({ rules: { LedgerNodeBehindFleet: { forMs: 0 }, LedgerNodeLowPeers: { forMs: 0 } } }));
+    const def = new AlertEngine(
+      opts({ rules: { LedgerNodeBehindFleet: { forMs: 0 }, LedgerNodeLowPeers: { forMs: 0 } } }),
+    );
     def.evaluate({ snapshot: snap, exporter: quiet }, T0);
     expect(find(def, 'LedgerNodeBehindFleet', 'a')).toMatchObject({ state: 'firing', value: 30 });
     expect(find(def, 'LedgerNodeBehindFleet', 'a')!.annotations.description).toContain('is 30 blocks behind');
     expect(find(def, 'LedgerNodeLowPeers')).toBeUndefined(); // 2 peers is not < 2
-    const tuned = new AlertEngine(opts({ rules: { LedgerNodeBehindFleet: { forMs: 0, threshold: 40 }, LedgerNodeLowPeers: { forMs: 0, threshold: 3 } } }));
+    const tuned = new AlertEngine(
+      opts({
+        rules: { LedgerNodeBehindFleet: { forMs: 0, threshold: 40 }, LedgerNodeLowPeers: { forMs: 0, threshold: 3 } },
+      }),
+    );
     tuned.evaluate({ snapshot: snap, exporter: quiet }, T0);
     expect(find(tuned, 'LedgerNodeBehindFleet')).toBeUndefined();
     expect(find(tuned, 'LedgerNodeLowPeers', 'a')!.annotations.description).toContain('fewer than 3 peers');
@@ -225,8 +265,14 @@ describe('the other definitions over snapshots', () => {
     run(e, T0 + 4 * M + 15 * S, T0 + 5 * M, 15 * S, () => at(200));
     expect(find(e, 'LedgerNodeHeightStalled', 'a')).toMatchObject({ state: 'pending', activeAt: T0 + 4 * M + 15 * S });
     e.evaluate({ snapshot: at(200), exporter: quiet }, T0 + 5 * M + 15 * S);
-    expect(find(e, 'LedgerNodeHeightStalled', 'a')).toMatchObject({ state: 'firing', firingSince: T0 + 5 * M + 15 * S });
-    e.evaluate({ snapshot: snapshot([node('a', { up: false, height: undefined })]), exporter: quiet }, T0 + 5 * M + 30 * S);
+    expect(find(e, 'LedgerNodeHeightStalled', 'a')).toMatchObject({
+      state: 'firing',
+      firingSince: T0 + 5 * M + 15 * S,
+    });
+    e.evaluate(
+      { snapshot: snapshot([node('a', { up: false, height: undefined })]), exporter: quiet },
+      T0 + 5 * M + 30 * S,
+    );
     expect(find(e, 'LedgerNodeHeightStalled', 'a')?.keepFiringSince).toBe(T0 + 5 * M + 30 * S); // down explains it
   });
 
@@ -239,7 +285,16 @@ describe('the other definitions over snapshots', () => {
     let risingSeen = false;
     let stuckFiring: number | undefined;
     for (let t = T0; t <= until; t += 15 * S) {
-      e.evaluate({ snapshot: snapshot([node('rising', { height: polled(t) }), node('stuck', { height: polled(Math.min(t, stopAt)) })]), exporter: quiet }, t);
+      e.evaluate(
+        {
+          snapshot: snapshot([
+            node('rising', { height: polled(t) }),
+            node('stuck', { height: polled(Math.min(t, stopAt)) }),
+          ]),
+          exporter: quiet,
+        },
+        t,
+      );
       if (find(e, 'LedgerNodeHeightStalled', 'rising')) risingSeen = true;
       if (stuckFiring === undefined && find(e, 'LedgerNodeHeightStalled', 'stuck')?.state === 'firing') stuckFiring = t;
     }
@@ -267,39 +322,102 @@ describe('the other definitions over snapshots', () => {
   it('LedgerNodeServerErrors counts 5xx increases over 5 minutes on supported probes', () => {
     const e = new AlertEngine(opts({ rules: { LedgerNodeServerErrors: { forMs: 0, keepFiringForMs: 0 } } }));
     const at = (count: number) =>
-      snapshot([node('a', { probes: [{ probe: 'health', supported: true, failures: zeroFailures({ http_5xx: count }), consecutiveFailures: 0, backingOff: false }] })]);
+      snapshot([
+        node('a', {
+          probes: [
+            {
+              probe: 'health',
+              supported: true,
+              failures: zeroFailures({ http_5xx: count }),
+              consecutiveFailures: 0,
+              backingOff: false,
+            },
+          ],
+        }),
+      ]);
     run(e, T0, T0 + M, 15 * S, () => at(7)); // a counter that stands still is no increase
     expect(find(e, 'LedgerNodeServerErrors')).toBeUndefined();
     run(e, T0 + 75 * S, T0 + 2 * M, 15 * S, (t) => at(7 + (t - T0 - M) / (15 * S)));
     expect(find(e, 'LedgerNodeServerErrors', 'a')).toMatchObject({ state: 'firing', value: 4 });
-    expect(find(e, 'LedgerNodeServerErrors', 'a')!.annotations.description).toContain('answered 4 probes with HTTP 5xx');
+    expect(find(e, 'LedgerNodeServerErrors', 'a')!.annotations.description).toContain(
+      'answered 4 probes with HTTP 5xx',
+    );
     run(e, T0 + 2 * M + 15 * S, T0 + 8 * M, 15 * S, () => at(11));
     expect(find(e, 'LedgerNodeServerErrors', 'a')!.state).toBe('resolved');
   });
 
   it('network alerts: degraded ratio, validator set shrunk against the hour, upgrade window', () => {
-    const e = new AlertEngine(opts({ rules: { LedgerValidatorSetShrunk: { forMs: 0 }, LedgerMiningUpgradeApproaching: { forMs: 0 } } }));
-    const validators = (n: number) => ({ list: Array.from({ length: n }, (_, i) => ({ address: `v${i}`, stakeTokens: 1 })), totalStakeTokens: n });
-    const mining = (left: number) => ({ miners: 5, active: 5, rewardTokens: 1, upgradeHeight: 1000, upgraded: false, blocksUntilUpgrade: left });
+    const e = new AlertEngine(
+      opts({ rules: { LedgerValidatorSetShrunk: { forMs: 0 }, LedgerMiningUpgradeApproaching: { forMs: 0 } } }),
+    );
+    const validators = (n: number) => ({
+      list: Array.from({ length: n }, (_, i) => ({ address: `v${i}`, stakeTokens: 1 })),
+      totalStakeTokens: n,
+    });
+    const mining = (left: number) => ({
+      miners: 5,
+      active: 5,
+      rewardTokens: 1,
+      upgradeHeight: 1000,
+      upgraded: false,
+      blocksUntilUpgrade: left,
+    });
     const nodes = [node('a', { up: false }), node('b'), node('c')];
-    e.evaluate({ snapshot: snapshot(nodes, [{ network: 'main', validators: validators(4), mining: mining(5000) }]), exporter: quiet }, T0);
-    e.evaluate({ snapshot: snapshot(nodes, [{ network: 'main', validators: validators(3), mining: mining(1200) }]), exporter: quiet }, T0 + M);
+    e.evaluate(
+      {
+        snapshot: snapshot(nodes, [{ network: 'main', validators: validators(4), mining: mining(5000) }]),
+        exporter: quiet,
+      },
+      T0,
+    );
+    e.evaluate(
+      {
+        snapshot: snapshot(nodes, [{ network: 'main', validators: validators(3), mining: mining(1200) }]),
+        exporter: quiet,
+      },
+      T0 + M,
+    );
     const byName = Object.fromEntries(e.active().map((i) => [i.alertname, i]));
     expect(byName.LedgerFleetDegraded?.annotations.description).toBe(
       'Only 66.67% of the configured nodes of network main are up (threshold 75%) for more than 2 minutes.',
     );
-    expect(byName.LedgerValidatorSetShrunk).toMatchObject({ value: 1, labels: { network: 'main', severity: 'warning' } });
-    expect(byName.LedgerMiningUpgradeApproaching).toMatchObject({ value: 1200, labels: { network: 'main', severity: 'info' } });
+    expect(byName.LedgerValidatorSetShrunk).toMatchObject({
+      value: 1,
+      labels: { network: 'main', severity: 'warning' },
+    });
+    expect(byName.LedgerMiningUpgradeApproaching).toMatchObject({
+      value: 1200,
+      labels: { network: 'main', severity: 'info' },
+    });
     expect(byName.LedgerNodeDown?.state).toBe('firing'); // down for exactly its 1 minute
     expect(byName.LedgerFleetDegraded?.state).toBe('pending');
   });
 
   it('exporter alerts carry the instance label and a probe label where Prometheus has one', () => {
-    const e = new AlertEngine(opts({ rules: { LedgerExporterPollOverrun: { forMs: 0 }, LedgerAgentKeyRejected: { forMs: 0 } } }));
-    e.evaluate({ snapshot: snapshot([]), exporter: { pollOverruns: new Map([['health', 1]]), evidenceWriteErrors: 0, agentKeyValid: false } }, T0);
-    e.evaluate({ snapshot: snapshot([]), exporter: { pollOverruns: new Map([['health', 3]]), evidenceWriteErrors: 0, agentKeyValid: false } }, T0 + 15 * S);
-    expect(find(e, 'LedgerExporterPollOverrun')).toMatchObject({ value: 2, labels: { probe: 'health', instance: 'exp-1' } });
-    expect(find(e, 'LedgerExporterPollOverrun')!.annotations.summary).toBe('Exporter exp-1 cannot keep up with its health polls');
+    const e = new AlertEngine(
+      opts({ rules: { LedgerExporterPollOverrun: { forMs: 0 }, LedgerAgentKeyRejected: { forMs: 0 } } }),
+    );
+    e.evaluate(
+      {
+        snapshot: snapshot([]),
+        exporter: { pollOverruns: new Map([['health', 1]]), evidenceWriteErrors: 0, agentKeyValid: false },
+      },
+      T0,
+    );
+    e.evaluate(
+      {
+        snapshot: snapshot([]),
+        exporter: { pollOverruns: new Map([['health', 3]]), evidenceWriteErrors: 0, agentKeyValid: false },
+      },
+      T0 + 15 * S,
+    );
+    expect(find(e, 'LedgerExporterPollOverrun')).toMatchObject({
+      value: 2,
+      labels: { probe: 'health', instance: 'exp-1' },
+    });
+    expect(find(e, 'LedgerExporterPollOverrun')!.annotations.summary).toBe(
+      'Exporter exp-1 cannot keep up with its health polls',
+    );
     expect(find(e, 'LedgerAgentKeyRejected')!.labels.instance).toBe('exp-1');
     expect(e.list().some((i) => i.alertname === 'LedgerExporterDown')).toBe(false);
   });
@@ -307,7 +425,18 @@ describe('the other definitions over snapshots', () => {
   it('an expression that throws keeps its instances and reports the error', () => {
     const e = new AlertEngine(opts({ rules: { LedgerNodeDown: { forMs: 0 } } }));
     e.evaluate({ snapshot: snapshot([node('a', { up: false })]), exporter: quiet }, T0);
-    const broken = { nodes: [{ name: 'a', network: 'main', get up(): boolean { throw new Error('boom'); } } as unknown as NodeView], networks: [] };
+    const broken = {
+      nodes: [
+        {
+          name: 'a',
+          network: 'main',
+          get up(): boolean {
+            throw new Error('boom');
+          },
+        } as unknown as NodeView,
+      ],
+      networks: [],
+    };
     e.evaluate({ snapshot: broken, exporter: quiet }, T0 + 15 * S);
     expect(e.evaluationErrors().get('LedgerNodeDown')).toBe('boom');
     expect(find(e, 'LedgerNodeDown')?.state).toBe('firing');

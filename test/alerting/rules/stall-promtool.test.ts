@@ -58,15 +58,22 @@ describe('the generated LedgerNodeHeightStalled rule with threshold 600 over a 5
   const dir = mkdtempSync(path.join(tmpdir(), 'stall-promtool-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.skipIf(tools.skip)(`quiet while each poll raises the height, firing 10m + for after the last change${tools.skipNote}`, async () => {
-    const promtool = requireTool(tools, 'promtool');
-    const rules = renderRulesFile('alerts/RUNBOOKS.md', [findDefinition('LedgerNodeHeightStalled')!], { LedgerNodeHeightStalled: { threshold: 600 } });
-    expect(rules).toContain('changes(ledger_node_block_height[10m]) == 0');
-    writeFileSync(path.join(dir, 'rules.yml'), rules);
-    writeFileSync(path.join(dir, 'stall.test.yml'), unitTest);
-    const result = await run(promtool, ['test', 'rules', 'stall.test.yml'], { cwd: dir }).catch((err: { stdout?: string; stderr?: string }) => {
-      throw new Error(`promtool test rules failed:\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
-    });
-    expect(result.stdout).toContain('SUCCESS');
-  });
+  it.skipIf(tools.skip)(
+    `quiet while each poll raises the height, firing 10m + for after the last change${tools.skipNote}`,
+    async () => {
+      const promtool = requireTool(tools, 'promtool');
+      const rules = renderRulesFile('alerts/RUNBOOKS.md', [findDefinition('LedgerNodeHeightStalled')!], {
+        LedgerNodeHeightStalled: { threshold: 600 },
+      });
+      expect(rules).toContain('changes(ledger_node_block_height[10m]) == 0');
+      writeFileSync(path.join(dir, 'rules.yml'), rules);
+      writeFileSync(path.join(dir, 'stall.test.yml'), unitTest);
+      const result = await run(promtool, ['test', 'rules', 'stall.test.yml'], { cwd: dir }).catch(
+        (err: { stdout?: string; stderr?: string }) => {
+          throw new Error(`promtool test rules failed:\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
+        },
+      );
+      expect(result.stdout).toContain('SUCCESS');
+    },
+  );
 });

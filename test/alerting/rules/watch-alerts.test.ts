@@ -7,7 +7,13 @@ import { AlertEngine } from '../../../src/alerting/rules/engine.js';
 import { fingerprint } from '../../../src/alerting/rules/labels.js';
 import type { ExporterSignals } from '../../../src/alerting/rules/types.js';
 import type { FleetSnapshot } from '../../../src/state/snapshot.js';
-import type { WatchSnapshot, WatchedAccountView, WatchedMinerView, WatchedValidatorView, WatchedView } from '../../../src/watch/types.js';
+import type {
+  WatchSnapshot,
+  WatchedAccountView,
+  WatchedMinerView,
+  WatchedValidatorView,
+  WatchedView,
+} from '../../../src/watch/types.js';
 
 const S = 1000;
 const M = 60 * S;
@@ -16,25 +22,61 @@ const quiet: ExporterSignals = { pollOverruns: new Map(), evidenceWriteErrors: 0
 const read = { consecutiveFailures: 0, failures: {}, intervalMs: 30 * S, lastSuccessSeconds: T0 / 1000 };
 
 const validator = (over: Partial<WatchedValidatorView> = {}): WatchedValidatorView => ({
-  kind: 'validator', name: 'val-main', address: 'aa'.repeat(32), network: 'main', ...read,
-  registered: true, active: true, rank: 3, setSize: 21, rewarded: true, jailed: false, commissionRatio: 0.05, seatMarginRatio: 0.5,
+  kind: 'validator',
+  name: 'val-main',
+  address: 'aa'.repeat(32),
+  network: 'main',
+  ...read,
+  registered: true,
+  active: true,
+  rank: 3,
+  setSize: 21,
+  rewarded: true,
+  jailed: false,
+  commissionRatio: 0.05,
+  seatMarginRatio: 0.5,
   ...over,
 });
 const miner = (over: Partial<WatchedMinerView> = {}): WatchedMinerView => ({
-  kind: 'miner', name: 'rig-01', address: 'bb'.repeat(32), network: 'main', ...read,
-  registered: true, active: true, consecutiveMisses: 0, rewardMultiplier: 1, attendanceEpochs: 12,
+  kind: 'miner',
+  name: 'rig-01',
+  address: 'bb'.repeat(32),
+  network: 'main',
+  ...read,
+  registered: true,
+  active: true,
+  consecutiveMisses: 0,
+  rewardMultiplier: 1,
+  attendanceEpochs: 12,
   ...over,
 });
 const account = (over: Partial<WatchedAccountView> = {}): WatchedAccountView => ({
-  kind: 'account', name: 'hot', address: 'cc'.repeat(32), network: 'main', ...read,
-  balanceTokens: 100, unbondingClaimableTokens: 0, unbondingPendingTokens: 0,
+  kind: 'account',
+  name: 'hot',
+  address: 'cc'.repeat(32),
+  network: 'main',
+  ...read,
+  balanceTokens: 100,
+  unbondingClaimableTokens: 0,
+  unbondingPendingTokens: 0,
   ...over,
 });
 
 /** Values a failed read leaves: the entry and its settings only. */
 function unknown<V extends WatchedView>(v: V, failures = 1): V {
   const { kind, name, address, network, seatMarginBelow, commissionBps, minBalance, intervalMs, failures: f } = v;
-  return { kind, name, address, network, seatMarginBelow, commissionBps, minBalance, intervalMs, failures: f, consecutiveFailures: failures } as V;
+  return {
+    kind,
+    name,
+    address,
+    network,
+    seatMarginBelow,
+    commissionBps,
+    minBalance,
+    intervalMs,
+    failures: f,
+    consecutiveFailures: failures,
+  } as V;
 }
 
 function snapshot(entries: WatchedView[]): FleetSnapshot {
@@ -47,7 +89,11 @@ function snapshot(entries: WatchedView[]): FleetSnapshot {
 }
 
 function engineFor(name: string): AlertEngine {
-  return new AlertEngine({ runbookBase: 'alerts/RUNBOOKS.md', instance: 'exp-1', definitions: [findDefinition(name)!] });
+  return new AlertEngine({
+    runbookBase: 'alerts/RUNBOOKS.md',
+    instance: 'exp-1',
+    definitions: [findDefinition(name)!],
+  });
 }
 
 function run(engine: AlertEngine, from: number, to: number, entry: WatchedView): void {
@@ -61,12 +107,27 @@ const CASES: Array<[string, WatchedView, WatchedView, string]> = [
   ['LedgerValidatorInactive', validator({ active: false, rank: undefined }), validator(), 'validator'],
   ['LedgerValidatorOffline', validator({ rewarded: false }), validator(), 'validator'],
   ['LedgerValidatorJailed', validator({ jailed: true }), validator(), 'validator'],
-  ['LedgerValidatorSeatAtRisk', validator({ seatMarginBelow: 0.1, seatMarginRatio: 0.04 }), validator({ seatMarginBelow: 0.1, seatMarginRatio: 0.2 }), 'validator'],
-  ['LedgerValidatorCommissionChanged', validator({ commissionBps: 500, commissionRatio: 0.09 }), validator({ commissionBps: 500, commissionRatio: 0.05 }), 'validator'],
+  [
+    'LedgerValidatorSeatAtRisk',
+    validator({ seatMarginBelow: 0.1, seatMarginRatio: 0.04 }),
+    validator({ seatMarginBelow: 0.1, seatMarginRatio: 0.2 }),
+    'validator',
+  ],
+  [
+    'LedgerValidatorCommissionChanged',
+    validator({ commissionBps: 500, commissionRatio: 0.09 }),
+    validator({ commissionBps: 500, commissionRatio: 0.05 }),
+    'validator',
+  ],
   ['LedgerMinerInactive', miner({ active: false }), miner(), 'miner'],
   ['LedgerMinerCheckinMissed', miner({ consecutiveMisses: 2 }), miner(), 'miner'],
   ['LedgerMinerRewardReduced', miner({ rewardMultiplier: 0.8 }), miner(), 'miner'],
-  ['LedgerAccountBalanceLow', account({ minBalance: 25, balanceTokens: 10 }), account({ minBalance: 25, balanceTokens: 30 }), 'account'],
+  [
+    'LedgerAccountBalanceLow',
+    account({ minBalance: 25, balanceTokens: 10 }),
+    account({ minBalance: 25, balanceTokens: 30 }),
+    'account',
+  ],
   ['LedgerUnbondingClaimable', account({ unbondingClaimableTokens: 1500 }), account(), 'account'],
   ['LedgerWatchReadFailing', unknown(miner(), 3), miner(), 'miner'],
 ];
@@ -82,7 +143,13 @@ describe.each(CASES)('%s', (name, bad, good, addressLabel) => {
     run(engine, T0 + forMs, T0 + forMs, bad);
     const [inst] = engine.list();
     expect(inst!.state).toBe('firing');
-    expect(inst!.labels).toEqual({ alertname: name, severity: def.defaults.severity, name: bad.name, network: 'main', [addressLabel]: bad.address });
+    expect(inst!.labels).toEqual({
+      alertname: name,
+      severity: def.defaults.severity,
+      name: bad.name,
+      network: 'main',
+      [addressLabel]: bad.address,
+    });
     run(engine, T0 + forMs + 30 * S, T0 + forMs + keepFiringForMs, good);
     expect(state(engine)).toEqual(['firing']);
     run(engine, T0 + forMs + keepFiringForMs + 30 * S, T0 + forMs + keepFiringForMs + 60 * S, good);
@@ -116,7 +183,10 @@ describe('restarts, reloads and commission history', () => {
       restarted.restore([{ ...saved[0]!, id: fingerprint(labels), alertname: name, labels }]);
       // Not read since the restart: no values, no success yet.
       run(restarted, T0 + 10 * M, T0 + 40 * M, { ...unknown(miner(), 0), lastSuccessSeconds: undefined });
-      expect(restarted.list().map((i) => i.state), name).toEqual(['firing']);
+      expect(
+        restarted.list().map((i) => i.state),
+        name,
+      ).toEqual(['firing']);
     }
   });
 
@@ -124,7 +194,10 @@ describe('restarts, reloads and commission history', () => {
     const engine = engineFor('LedgerAccountBalanceLow');
     run(engine, T0, T0 + 5 * M, account({ minBalance: 25, balanceTokens: 1 }));
     expect(state(engine)).toEqual(['firing']);
-    engine.evaluate({ snapshot: snapshot([account({ name: 'other', address: 'dd'.repeat(32) })]), exporter: quiet }, T0 + 6 * M);
+    engine.evaluate(
+      { snapshot: snapshot([account({ name: 'other', address: 'dd'.repeat(32) })]), exporter: quiet },
+      T0 + 6 * M,
+    );
     expect(state(engine)).toEqual(['resolved']);
   });
 

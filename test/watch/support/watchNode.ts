@@ -28,7 +28,14 @@ export interface WatchNode extends RawServer {
   failWatch: boolean;
 }
 
-const WATCH = new Set(['getValidators', 'getBlockRewards', 'getValidatorDetail', 'getMinerInfo', 'getBalance', 'getUnbonding']);
+const WATCH = new Set([
+  'getValidators',
+  'getBlockRewards',
+  'getValidatorDetail',
+  'getMinerInfo',
+  'getBalance',
+  'getUnbonding',
+]);
 
 export async function startWatchNode(chain: WatchChain, delayMs = 20): Promise<WatchNode> {
   let inFlight = 0;
@@ -37,7 +44,18 @@ export async function startWatchNode(chain: WatchChain, delayMs = 20): Promise<W
   node.maxInFlight = 0;
   node.failWatch = false;
   node.handler = (req: IncomingMessage, res: ServerResponse, body: string) => {
-    if (req.url === '/health') return reply(res, JSON.stringify({ status: 'ok', version: '0.5.8', chain_id: chain.chainId, height: chain.height, epoch: chain.epoch, peer_count: 3 }));
+    if (req.url === '/health')
+      return reply(
+        res,
+        JSON.stringify({
+          status: 'ok',
+          version: '0.5.8',
+          chain_id: chain.chainId,
+          height: chain.height,
+          epoch: chain.epoch,
+          peer_count: 3,
+        }),
+      );
     let rpc: { id: unknown; method: string; params?: unknown[] };
     try {
       rpc = JSON.parse(body) as typeof rpc;
@@ -49,13 +67,24 @@ export async function startWatchNode(chain: WatchChain, delayMs = 20): Promise<W
     if (WATCH.has(method)) node.calls.push({ method, params });
     inFlight++;
     node.maxInFlight = Math.max(node.maxInFlight, inFlight);
-    setTimeout(() => {
-      inFlight--;
-      if (WATCH.has(method) && node.failWatch) return reply(res, '<html>bad gateway</html>', 503);
-      const result = resultOf(chain, method, params);
-      if (result === undefined) return reply(res, JSON.stringify({ jsonrpc: '2.0', id: rpc.id, error: { code: -32000, message: `method not found: ${rpc.method}` } }));
-      reply(res, `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${result}}`);
-    }, WATCH.has(method) ? delayMs : 0);
+    setTimeout(
+      () => {
+        inFlight--;
+        if (WATCH.has(method) && node.failWatch) return reply(res, '<html>bad gateway</html>', 503);
+        const result = resultOf(chain, method, params);
+        if (result === undefined)
+          return reply(
+            res,
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: rpc.id,
+              error: { code: -32000, message: `method not found: ${rpc.method}` },
+            }),
+          );
+        reply(res, `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${result}}`);
+      },
+      WATCH.has(method) ? delayMs : 0,
+    );
   };
   return node;
 }
@@ -90,7 +119,17 @@ function resultOf(chain: WatchChain, method: string, params: unknown[]): string 
 }
 
 /** getMinerInfo's serde form, with pending_rewards written as a bare JSON number. */
-export function minerInfoText(address: string, m: { active: boolean; pendingRewards: string; attendance: number; misses: number; lastCheckin: number; reputationBps: number }): string {
+export function minerInfoText(
+  address: string,
+  m: {
+    active: boolean;
+    pendingRewards: string;
+    attendance: number;
+    misses: number;
+    lastCheckin: number;
+    reputationBps: number;
+  },
+): string {
   const bytes = Array.from({ length: 32 }, (_, i) => parseInt(address.slice(2 * i, 2 * i + 2), 16));
   return (
     `{"address":${JSON.stringify(bytes)},"tier":"Online","name":"rig","registered_at":5,"last_heartbeat":90,"ip_prefix":[10,0,0],` +

@@ -62,7 +62,8 @@ export const EXPORTER_ALERTS: AlertDefinition[] = [
     summary: 'Exporter {{ $labels.instance }} cannot keep up with its {{ $labels.probe }} polls',
     description: (p) =>
       `Exporter {{ $labels.instance }} started {{ printf "%.0f" $value }} {{ $labels.probe }} poll rounds late in the last 5 minutes, and has kept overrunning for more than ${durationWords(p.forMs)}.`,
-    counters: (ex) => [...ex.pollOverruns].map(([probe, value]) => ({ key: `overruns\u0000${probe}`, labels: { probe }, value })),
+    counters: (ex) =>
+      [...ex.pollOverruns].map(([probe, value]) => ({ key: `overruns\u0000${probe}`, labels: { probe }, value })),
   }),
   counterRose({
     name: 'LedgerExporterEvidenceWriteFailing',
@@ -88,4 +89,3 @@ export const EXPORTER_ALERTS: AlertDefinition[] = [
       `{{ if $labels.instance }}Prometheus has failed to scrape exporter {{ $labels.instance }}{{ else }}Prometheus has no target of job ledger-fleet-exporter{{ end }} for more than ${durationWords(p.forMs)}; every other ledger alert is blind meanwhile.`,
   },
 ];
-

@@ -35,6 +35,14 @@ export function runbookUrl(base: string, alertName: string): string {
 }
 
 /** Rendered (Go template) annotations of a definition with the given parameters. */
-export function annotationTemplates(def: AlertDefinition, params: AlertParams, runbookBase: string): Record<string, string> {
-  return { summary: def.summary(params), description: def.description(params), runbook_url: runbookUrl(runbookBase, def.name) };
+export function annotationTemplates(
+  def: AlertDefinition,
+  params: AlertParams,
+  runbookBase: string,
+): Record<string, string> {
+  return {
+    summary: def.summary(params),
+    description: def.description(params),
+    runbook_url: runbookUrl(runbookBase, def.name),
+  };
 }

@@ -24,7 +24,8 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     name: 'LedgerFleetDegraded',
     group: GROUP,
     scope: 'network',
-    comment: 'Fewer than three quarters of the configured nodes of a network are up\n(in a fleet of 3, one node down is a third of the capacity).',
+    comment:
+      'Fewer than three quarters of the configured nodes of a network are up\n(in a fleet of 3, one node down is a third of the capacity).',
     defaults: { severity: 'critical', forMs: 120_000, keepFiringForMs: 300_000, threshold: 0.75 },
     promql: (p) => `${RECORDED.nodesUp} / ${RECORDED.nodes} < ${p.threshold}`,
     summary: () => 'Fleet of network {{ $labels.network }} is degraded',
@@ -77,7 +78,8 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     defaults: { severity: 'warning', forMs: 300_000, keepFiringForMs: 600_000 },
     promql: () => `${RECORDED.validatorSetMismatch} == 1`,
     summary: () => 'Nodes of network {{ $labels.network }} disagree on the validator set',
-    description: (p) => `The nodes up in network {{ $labels.network }} have reported different validator sets for more than ${durationWords(p.forMs)}.`,
+    description: (p) =>
+      `The nodes up in network {{ $labels.network }} have reported different validator sets for more than ${durationWords(p.forMs)}.`,
     evaluate: (ctx) => perNetwork(ctx, (n) => (n.validatorSetMismatch === 1 ? 1 : undefined)),
   },
   {

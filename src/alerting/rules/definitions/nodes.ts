@@ -49,7 +49,9 @@ export const NODE_ALERTS: AlertDefinition[] = [
     description: (p) =>
       `Node {{ $labels.node }} in network {{ $labels.network }} answers, but its /health status has not been "ok" for more than ${durationWords(p.forMs)}.`,
     evaluate: (ctx) =>
-      perNode(ctx, (n) => (n.up && healthSupported(n) && n.health?.status !== undefined && n.health.status !== 'ok' ? 0 : undefined)),
+      perNode(ctx, (n) =>
+        n.up && healthSupported(n) && n.health?.status !== undefined && n.health.status !== 'ok' ? 0 : undefined,
+      ),
   },
   {
     name: HEIGHT_STALLED,
@@ -62,7 +64,9 @@ export const NODE_ALERTS: AlertDefinition[] = [
     promql: (p) => {
       const window = promDuration(stallWindowMs(p.threshold));
       // The series must reach back a whole window: a fresh one (new exporter or node) has seen no poll yet.
-      return oncePerNode(`changes(ledger_node_block_height[${window}]) == 0${GATED_ON_UP}\n  and on (node, network) ledger_node_block_height offset ${window}`);
+      return oncePerNode(
+        `changes(ledger_node_block_height[${window}]) == 0${GATED_ON_UP}\n  and on (node, network) ledger_node_block_height offset ${window}`,
+      );
     },
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) is not advancing',
     description: (p) =>
@@ -86,7 +90,10 @@ export const NODE_ALERTS: AlertDefinition[] = [
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) is behind the fleet',
     description: (p) =>
       `Node {{ $labels.node }} in network {{ $labels.network }} is {{ printf "%.0f" $value }} blocks behind the highest node of its network, and has been more than ${p.threshold} blocks behind for ${durationWords(p.forMs)}.`,
-    evaluate: (ctx) => perNode(ctx, (n) => (n.up && n.lagBlocks !== undefined && n.lagBlocks > (ctx.params.threshold ?? 0) ? n.lagBlocks : undefined)),
+    evaluate: (ctx) =>
+      perNode(ctx, (n) =>
+        n.up && n.lagBlocks !== undefined && n.lagBlocks > (ctx.params.threshold ?? 0) ? n.lagBlocks : undefined,
+      ),
   },
   {
     name: 'LedgerNodeLowPeers',
@@ -100,7 +107,9 @@ export const NODE_ALERTS: AlertDefinition[] = [
     evaluate: (ctx) =>
       perNode(ctx, (n) => {
         const peers = n.health?.peerCount;
-        return n.up && healthSupported(n) && peers !== undefined && peers < (ctx.params.threshold ?? 0) ? peers : undefined;
+        return n.up && healthSupported(n) && peers !== undefined && peers < (ctx.params.threshold ?? 0)
+          ? peers
+          : undefined;
       }),
   },
   {
@@ -152,7 +161,8 @@ function certificateAlerts(): AlertDefinition[] {
     scope: 'node',
     comment: `Days until the earliest certificate of the chain the node presents expires (threshold in days; ${days} by default).`,
     defaults: { severity, forMs: 300_000, keepFiringForMs: 600_000, threshold: days },
-    promql: (p) => oncePerNode(`(ledger_node_tls_cert_expiry_timestamp_seconds - time()) / ${DAY_SECONDS} < ${p.threshold}`),
+    promql: (p) =>
+      oncePerNode(`(ledger_node_tls_cert_expiry_timestamp_seconds - time()) / ${DAY_SECONDS} < ${p.threshold}`),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) has a TLS certificate expiring',
     description: (p) =>
       `A certificate in the chain node {{ $labels.node }} in network {{ $labels.network }} presents expires in {{ printf "%.0f" $value }} days (alert under ${p.threshold}; 0 or less: expired, and the node's probes fail as TLS failures).`,
@@ -164,7 +174,10 @@ function certificateAlerts(): AlertDefinition[] {
         return days < (ctx.params.threshold ?? days) ? days : undefined;
       }),
   });
-  return [expiring('LedgerNodeCertificateExpiring', 'warning', 14), expiring('LedgerNodeCertificateExpiringCritical', 'critical', 3)];
+  return [
+    expiring('LedgerNodeCertificateExpiring', 'warning', 14),
+    expiring('LedgerNodeCertificateExpiringCritical', 'critical', 3),
+  ];
 }
 
 /** The stall threshold is in seconds without a height change. */

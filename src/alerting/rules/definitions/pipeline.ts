@@ -17,7 +17,7 @@ export const PIPELINE_ALERTS: AlertDefinition[] = [
     group: GROUP,
     scope: 'exporter',
     comment:
-      'Always firing while the exporter runs: its absence at Alertmanager (or a dead man\'s switch\nfed by it) means the alerting pipeline is broken. Route it to nobody who gets paged.',
+      "Always firing while the exporter runs: its absence at Alertmanager (or a dead man's switch\nfed by it) means the alerting pipeline is broken. Route it to nobody who gets paged.",
     defaults: { severity: 'info', forMs: 60_000, keepFiringForMs: 0 },
     promql: () => 'count(ledger_exporter_build_info) > 0',
     summary: () => 'Alerting pipeline of ledger-fleet-exporter is alive',

@@ -40,20 +40,22 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
     defaults: { severity: 'critical', forMs: 300_000, keepFiringForMs: 600_000 },
     promql: () => byEntry('miner', `${M.minerRegistered} == 0 or ${M.minerActive} == 0`),
     summary: () => 'Miner {{ $labels.name }} ({{ $labels.network }}) is inactive',
-    description: (p) => `${miner} has been unregistered or inactive for more than ${durationWords(p.forMs)}: it earns nothing.`,
+    description: (p) =>
+      `${miner} has been unregistered or inactive for more than ${durationWords(p.forMs)}: it earns nothing.`,
     evaluate: (ctx) => perEntry(miners(ctx), minerInactive),
   },
   {
     name: 'LedgerMinerCheckinMissed',
     group: WATCH_GROUP,
     scope: 'watch',
-    comment: 'Misses are counted at epoch boundaries; each one forfeits that epoch\'s pending rewards.',
+    comment: "Misses are counted at epoch boundaries; each one forfeits that epoch's pending rewards.",
     defaults: { severity: 'warning', forMs: 60_000, keepFiringForMs: 300_000, threshold: 1 },
     promql: (p) => byEntry('miner', `${M.minerMisses} >= ${p.threshold}`),
     summary: () => 'Miner {{ $labels.name }} ({{ $labels.network }}) missed its check-in',
     description: () =>
       `${miner} has missed {{ $value }} epoch check-ins in a row: the pending rewards of each missed epoch are forfeited, and 6 in a row make it inactive.`,
-    evaluate: (ctx) => perEntry(miners(ctx), (m) => minerValue(m, m.consecutiveMisses, (x) => x >= (ctx.params.threshold ?? 1))),
+    evaluate: (ctx) =>
+      perEntry(miners(ctx), (m) => minerValue(m, m.consecutiveMisses, (x) => x >= (ctx.params.threshold ?? 1))),
   },
   {
     name: 'LedgerMinerRewardReduced',
@@ -75,7 +77,8 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
     defaults: { severity: 'warning', forMs: 120_000, keepFiringForMs: 300_000 },
     promql: () => byEntry('account', `${M.accountBalance} < ${M.accountMinBalance}`),
     summary: () => 'Account {{ $labels.name }} ({{ $labels.network }}) is running low',
-    description: () => `${account} holds {{ $value }} tokens, below its configured minimum balance: payments from it fail once it runs dry.`,
+    description: () =>
+      `${account} holds {{ $value }} tokens, below its configured minimum balance: payments from it fail once it runs dry.`,
     evaluate: (ctx) => perEntry(accounts(ctx), balanceLow),
   },
   {
@@ -87,7 +90,14 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
     promql: () => byEntry('account', `${M.accountUnbonding}{state="claimable"} > 0`),
     summary: () => 'Account {{ $labels.name }} ({{ $labels.network }}) has unbonded stake to claim',
     description: () => `${account} has {{ $value }} tokens of released unbonding entries waiting to be claimed.`,
-    evaluate: (ctx) => perEntry(accounts(ctx), (a) => (a.unbondingClaimableTokens === undefined ? undefined : a.unbondingClaimableTokens > 0 ? a.unbondingClaimableTokens : false)),
+    evaluate: (ctx) =>
+      perEntry(accounts(ctx), (a) =>
+        a.unbondingClaimableTokens === undefined
+          ? undefined
+          : a.unbondingClaimableTokens > 0
+            ? a.unbondingClaimableTokens
+            : false,
+      ),
   },
   {
     name: 'LedgerWatchReadFailing',
@@ -103,7 +113,11 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
     // Not read since the exporter started: held (a restart resolves nothing).
     evaluate: (ctx) =>
       perEntry(allEntries(ctx.snapshot.watch), (e) =>
-        e.consecutiveFailures >= (ctx.params.threshold ?? 3) ? e.consecutiveFailures : e.lastSuccessSeconds === undefined ? undefined : false,
+        e.consecutiveFailures >= (ctx.params.threshold ?? 3)
+          ? e.consecutiveFailures
+          : e.lastSuccessSeconds === undefined
+            ? undefined
+            : false,
       ),
   },
 ];

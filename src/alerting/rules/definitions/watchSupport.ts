@@ -21,7 +21,10 @@ export function watchLabels(v: WatchedView): Record<string, string> {
   return l;
 }
 
-export function perEntry<V extends WatchedView>(list: readonly V[] | undefined, verdict: (v: V) => Verdict): AlertSample[] {
+export function perEntry<V extends WatchedView>(
+  list: readonly V[] | undefined,
+  verdict: (v: V) => Verdict,
+): AlertSample[] {
   const out: AlertSample[] = [];
   for (const v of list ?? []) {
     const r = verdict(v);
@@ -47,7 +50,8 @@ export function byEntry(kind: WatchKind | 'any', expr: string): string {
 }
 
 const entryKeys = new WeakMap<WatchSnapshot, Set<string>>();
-const entryKey = (kind: string, name: string, network: string, address: string) => `${kind}\u0000${name}\u0000${network}\u0000${address}`;
+const entryKey = (kind: string, name: string, network: string, address: string) =>
+  `${kind}\u0000${name}\u0000${network}\u0000${address}`;
 
 /** An instance of a watch alert whose entry is no longer configured (a reload removed it). */
 export function watchEntryGone(labels: Labels, watch: WatchSnapshot | undefined): boolean {
@@ -55,6 +59,10 @@ export function watchEntryGone(labels: Labels, watch: WatchSnapshot | undefined)
   if (!kind) return false;
   if (!watch || labels.name === undefined || labels.network === undefined) return true;
   let keys = entryKeys.get(watch);
-  if (!keys) entryKeys.set(watch, (keys = new Set(allEntries(watch).map((e) => entryKey(e.kind, e.name, e.network, e.address)))));
+  if (!keys)
+    entryKeys.set(
+      watch,
+      (keys = new Set(allEntries(watch).map((e) => entryKey(e.kind, e.name, e.network, e.address)))),
+    );
   return !keys.has(entryKey(kind, labels.name, labels.network, labels[kind]!));
 }

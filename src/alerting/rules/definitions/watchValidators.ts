@@ -67,16 +67,19 @@ export const WATCH_VALIDATOR_ALERTS: AlertDefinition[] = [
     defaults: { severity: 'critical', forMs: 60_000, keepFiringForMs: 300_000 },
     promql: () => byEntry('validator', `${M.validatorJailed} == 1`),
     summary: () => 'Validator {{ $labels.name }} ({{ $labels.network }}) is jailed',
-    description: () => `${who} is jailed: it leaves the active set at the next epoch boundary and earns nothing while jailed.`,
+    description: () =>
+      `${who} is jailed: it leaves the active set at the next epoch boundary and earns nothing while jailed.`,
     evaluate: (ctx) => perEntry(validators(ctx), (v) => (v.jailed === undefined ? undefined : v.jailed ? 1 : false)),
   },
   {
     name: 'LedgerValidatorSeatAtRisk',
     group: WATCH_GROUP,
     scope: 'watch',
-    comment: "Only for validators with seatMarginBelow (exported as the _below_ratio series); the margin is\n(own weight - lowest seat's weight) / own weight while all 21 seats are taken.",
+    comment:
+      "Only for validators with seatMarginBelow (exported as the _below_ratio series); the margin is\n(own weight - lowest seat's weight) / own weight while all 21 seats are taken.",
     defaults: { severity: 'warning', forMs: 600_000, keepFiringForMs: 900_000 },
-    promql: () => byEntry('validator', `${M.validatorSeatMargin} < ${M.validatorSeatMarginBelow}\nand ${M.validatorActive} == 1`),
+    promql: () =>
+      byEntry('validator', `${M.validatorSeatMargin} < ${M.validatorSeatMarginBelow}\nand ${M.validatorActive} == 1`),
     summary: () => 'Validator {{ $labels.name }} ({{ $labels.network }}) may lose its seat',
     description: () =>
       `${who} weighs only {{ $value | humanizePercentage }} more than the lowest seat of the full active set, less than its configured margin: a heavier candidate takes the seat at an epoch boundary.`,
