@@ -30,7 +30,9 @@ function intOption(values: Record<string, unknown>, key: string, min: number): n
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min)
-    throw new Error(`--${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+    throw new Error(
+      `--${key} must be an integer >= ${min}, got ${typeof raw === 'string' ? raw : JSON.stringify(raw)}`,
+    );
   return n;
 }
 

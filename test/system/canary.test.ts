@@ -317,7 +317,10 @@ describe('the whole daemon keeps every secret confined', () => {
     keepResult('run 1 daemon', r);
 
     // The logs tell the story without the key: each outcome was logged.
-    const msgs = jsonLines(r.stdout).map((l) => `${String(l.msg)} ${JSON.stringify(l.reason ?? '')}`);
+    const msgs = jsonLines(r.stdout).map(
+      (l) =>
+        `${String(l.msg)} ${typeof l.reason === 'string' ? l.reason : l.reason === undefined ? '' : JSON.stringify(l.reason)}`,
+    );
     for (const expected of [
       'agent platform key accepted ok',
       'agent platform check not ok unauthorized',
