@@ -225,13 +225,7 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
   ];
   // The view is built once: a reload only changes the info label keys (registries are never rebuilt).
   const view = new MetricsView(
-    {
-      version: VERSION,
-      infoLabelKeys: infoLabelKeys(initial),
-      extensions,
-      defaultMetrics: opts.defaultMetrics,
-      now: () => clock.mono(),
-    },
+    { version: VERSION, infoLabelKeys: infoLabelKeys(initial), extensions, defaultMetrics: opts.defaultMetrics },
     () => ({ snapshot: snapshot(), upstream: reexposition?.sources() ?? [], counters }),
     (sources, om, out) => reexposition?.write(sources, om, out),
     reexposition && ((node) => reexposition.prepare(node)),
