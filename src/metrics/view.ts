@@ -11,6 +11,7 @@
 //   (noteResult): upstream lines are prepared and encoded, each changed node's lines are built
 //   in a batch (fleetColumns.ts), so a scrape mostly copies ready bytes (npm run bench -- --render).
 import { Counter, Gauge, Registry } from 'prom-client';
+import { SYSTEM_CLOCK } from '../clock/clock.js';
 import { RESERVED_LABELS } from '../config/rules.js';
 import { BUILD_INFO } from '../version.js';
 import { PROBE_NAMES, type ProbeName } from '../domain.js';
@@ -58,6 +59,8 @@ export interface MetricsViewOptions {
   extensions?: RegistryExtension[];
   /** process_* and nodejs_* metrics; off in unit tests for stable output. */
   defaultMetrics?: boolean;
+  /** Monotonic time, the clock of the node state (a backoff's end); default the system's. */
+  now?: () => number;
 }
 
 /** Builds one registry whose collectors read `input()` at scrape time. */
@@ -137,6 +140,7 @@ export class MetricsView {
   private current: ScrapeInput | undefined;
   private infoKeys: string[] = [];
   private readonly defaultMetrics: boolean;
+  private readonly now: () => number;
   /** Renders so far. */
   private renders = 0;
   /** Each kind's last body size and render number: a gzip render leaves the blocks it reuses out of its body. */
@@ -169,6 +173,7 @@ export class MetricsView {
     };
     this.setInfoLabelKeys(opts.infoLabelKeys);
     this.defaultMetrics = opts.defaultMetrics !== false;
+    this.now = opts.now ?? (() => SYSTEM_CLOCK.mono());
     this.text = buildRegistry(TEXT_CONTENT_TYPE, opts, input);
     this.openMetrics = buildRegistry(OPENMETRICS_CONTENT_TYPE, opts, input);
   }
@@ -182,7 +187,7 @@ export class MetricsView {
   }
 
   /** Rewrites the lines of the nodes that changed, off the scrape path. */
-  buildChanged(now = Date.now()): void {
+  buildChanged(now = this.now()): void {
     this.buildTimer = undefined;
     const layout = this.columns.layout();
     for (const node of this.changed) this.columns.update(nodeView(node, now), this.infoKeys, layout);

@@ -11,6 +11,7 @@ import type {
   FleetSnapshot,
   NodeTarget,
 } from '../domain.js';
+import { SYSTEM_CLOCK } from '../clock/clock.js';
 import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../logger.js';
 import { ProbeError } from '../probes/errors.js';
@@ -64,7 +65,7 @@ export class FanOutReader {
 
   constructor(private readonly opts: FanOutOptions) {
     this.slots = new Slots(opts.perNode ?? 8, opts.concurrency ?? 64);
-    this.now = opts.now ?? Date.now;
+    this.now = opts.now ?? (() => SYSTEM_CLOCK.mono());
   }
 
   /** The most calls this reader had in flight to one node at once. */

@@ -10,6 +10,7 @@ import {
   type ProbeName,
   type ProbeResult,
 } from '../domain.js';
+import { SYSTEM_CLOCK, toWall, type Clock } from '../clock/clock.js';
 import { parseRetryAfter } from '../http/retryAfter.js';
 import { applyProbeData, nodeProbe } from '../probes/registry.js';
 
@@ -162,6 +163,8 @@ export class FleetState {
   constructor(
     targets: NodeTarget[],
     private readonly backoff: BackoffPolicy = DEFAULT_BACKOFF,
+    /** The probers' clock: result times are its monotonic readings. */
+    private readonly clock: Clock = SYSTEM_CLOCK,
   ) {
     this.setTargets(targets);
   }
@@ -292,7 +295,8 @@ export class FleetState {
         // within the recovery window; the node's other failing probes keep their full backoff.
         if (livenessProbes(node.target.probes).includes(result.probe))
           backoff = Math.min(backoff, recoveryPauseCap(node.target.intervalMs));
-        const pause = Math.max(backoff, parseRetryAfter(retryAfter, end) ?? 0);
+        // An HTTP-date is the server's wall clock: compared with ours once, then a monotonic delay.
+        const pause = Math.max(backoff, parseRetryAfter(retryAfter, toWall(this.clock, end)) ?? 0);
         ps.notBefore = pause > 0 ? end + pause : undefined;
       }
     }

@@ -2,6 +2,7 @@
 // large fleet costs a bounded share of CPU), keeps it fresh on a slow timer, and keeps its history
 // in the status file (loaded at start, saved every minute and at shutdown).
 import { dirname, join, resolve } from 'node:path';
+import { SYSTEM_CLOCK } from '../clock/clock.js';
 import { setAside } from '../files/setAside.js';
 import type { ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
@@ -21,6 +22,11 @@ export interface StatusServiceOptions {
   /** The watched entries of the current snapshot (FleetSnapshot.watch). */
   watch?: () => WatchSnapshot | undefined;
   notices?: () => string[];
+  /**
+   * Monotonic time on the epoch scale, the clock the node state is kept on (default the system's):
+   * statuses, block ages and the update schedule are measured on it, so a wall-clock step neither
+   * freezes the page nor marks nodes stalled.
+   */
   now?: () => number;
   /** Monotonic ms, to measure what an update costs (default performance.now). */
   clock?: () => number;
@@ -60,7 +66,7 @@ export class StatusService {
   private file: string | undefined;
 
   constructor(private readonly opts: StatusServiceOptions) {
-    this.now = opts.now ?? Date.now;
+    this.now = opts.now ?? (() => SYSTEM_CLOCK.mono());
     this.board = new StatusBoard({ now: this.now, logger: opts.logger });
   }
 

@@ -3,6 +3,7 @@
 // scraping every 15s pays bcrypt once per TTL, not once per scrape. Failures are never cached.
 import { createHash } from 'node:crypto';
 import bcrypt from 'bcryptjs';
+import { SYSTEM_CLOCK } from '../clock/clock.js';
 
 /** Compared against when the user is unknown, so unknown and known users cost the same time. */
 const DUMMY_HASH = '$2b$10$rIJq7waxWi5nXgL1MDEkLOAkC3r5gz/ByjweqwrNEafrNX7fNtUie';
@@ -31,7 +32,8 @@ export async function verifyBasicAuth(
   authorization: string | undefined,
   opts: { now?: number; compare?: (password: string, hash: string) => Promise<boolean> } = {},
 ): Promise<boolean> {
-  const now = opts.now ?? Date.now();
+  // Monotonic: a step of the wall clock neither keeps a cached check longer nor drops it early.
+  const now = opts.now ?? SYSTEM_CLOCK.mono();
   const compare = opts.compare ?? bcrypt.compare;
   if (!users || users.size === 0) return true;
   const creds = parseBasicAuth(authorization);

@@ -1,5 +1,6 @@
 // A damaged alert state file is set aside under a timestamped name (never written over), the
-// log names where it went and what cannot be known, and only the newest copies are kept.
+// log names where it went, what was recovered and what cannot be proved, and only the newest
+// copies are kept. (What a salvage recovers: state-salvage.test.ts.)
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -68,7 +69,13 @@ describe('a damaged alert state file', () => {
     expect(copies()).toHaveLength(DAMAGED_COPIES_KEPT);
     expect(copies()).not.toContain(`${ALERT_STATE_FILE}.damaged-2026-01-01T00-00-00.000Z`);
     expect(log()).toContain(`kept as ${path.join(stateDir, fresh!)}`);
-    expect(log()).toMatch(/Cannot be known: which alerts were notified/);
+    // Cut inside its first instance, before any notification log: nothing recovered but the save time.
+    expect(log()).toMatch(
+      /recovered 0 notification log entries, 0 unconfirmed notifications, 0 alertmanager pushes and 0 alert instances \(saved 2025-11-27T15:00:00.000Z\)/,
+    );
+    expect(log()).toMatch(
+      /cannot be proved: notification log entries after the cut are lost: an alert not in the recovered log/,
+    );
     await waitFor(
       'a fresh state file',
       async () =>

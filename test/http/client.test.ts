@@ -36,6 +36,8 @@ beforeAll(async () => {
       else if (path === '/big') res.writeHead(200).end('x'.repeat(10_000));
       else if (path === '/busy')
         res.writeHead(503, { 'retry-after': '7' }).end(`busy, you sent ${req.headers.authorization}`);
+      else if (path === '/busy-until')
+        res.writeHead(503, { 'retry-after': new Date(Date.now() + 30_000).toUTCString() }).end();
       else if (path === '/nope') res.writeHead(404).end();
       else if (path === '/hang')
         return; // never answers
@@ -101,6 +103,16 @@ describe('HttpClient', () => {
     expect(busy.response?.body.toString()).toContain('sekrit-token-123');
     expect(busy.message).not.toContain('sekrit');
     expect(nope).toMatchObject({ ok: false, reason: 'http_4xx', status: 404 });
+  });
+
+  it('turns a Retry-After HTTP-date into a delay once, against the wall clock the date is on', async () => {
+    const c = client();
+    const busy = await c.send({ method: 'GET', url: `${base}/busy-until`, timeoutMs: 2000, maxBytes: 1000 });
+    await c.close();
+    expect(busy).toMatchObject({ ok: false, status: 503 });
+    // The date has whole seconds: 29-30 s from when it was written.
+    expect(busy.ok ? undefined : busy.retryAfterMs).toBeGreaterThan(28_000);
+    expect(busy.ok ? undefined : busy.retryAfterMs).toBeLessThanOrEqual(30_000);
   });
 
   it('ends at the deadline even when the server never answers', async () => {

@@ -389,6 +389,7 @@ describe('status service', () => {
       fleet,
       minIntervalMs: () => 5000,
       clock: () => clock,
+      now: () => Date.now(),
     });
     await service.open();
     service.refresh(); // 400 ms: the next one at most 10 s later (50 x 400 ms, capped at 10 s)
@@ -422,6 +423,7 @@ describe('status service', () => {
       fleet,
       minIntervalMs: () => 5000,
       clock: () => clock,
+      now: () => Date.now(),
     });
     await service.open();
     service.refresh();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import bcrypt from 'bcryptjs';
 import { parseBasicAuth, verifyBasicAuth, AUTH_CACHE_TTL_MS } from '../../src/web/basicAuth.js';
 import { checkBasicAuth } from '../../src/web/webConfig.js';
@@ -70,5 +70,20 @@ describe('basic auth', () => {
     // A changed hash for the user invalidates what was cached for the old one.
     users.set('alice', bcrypt.hashSync('new-password', 4));
     expect(await verifyBasicAuth(users, ok, { now: now + AUTH_CACHE_TTL_MS + 2, compare })).toBe(false);
+  });
+
+  describe('with the wall clock stepped', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    it('keeps a success for its TTL on the monotonic clock: a wall clock stepped forward does not end it', async () => {
+      const { calls, compare } = counting();
+      const users = new Map([['alice', hash]]);
+      const ok = basic('alice', 's3cret:with:colons');
+      expect(await verifyBasicAuth(users, ok, { compare })).toBe(true);
+      const wall = Date.now();
+      vi.spyOn(Date, 'now').mockReturnValue(wall + 2 * AUTH_CACHE_TTL_MS);
+      expect(await verifyBasicAuth(users, ok, { compare })).toBe(true);
+      expect(calls).toHaveLength(1);
+    });
   });
 });

@@ -1,7 +1,8 @@
 // Durable alert state in alerting.stateDir: active instances (activeAt, firingSince) and what was
 // last sent to each receiver, so a restart neither repeats a notification nor forgets a firing
-// alert. Written atomically; bounded; a damaged file is reported (stateStore.ts sets it aside), never fatal.
-import { readFile } from 'node:fs/promises';
+// alert. Written atomically; bounded; a damaged file is reported with its text (stateStore.ts sets it
+// aside and salvages what it can, stateSalvage.ts), never fatal.
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomically } from '../../files/atomicFile.js';
@@ -22,7 +23,7 @@ export interface AlertState {
 }
 
 const labels = z.record(z.string(), z.string());
-const instanceSchema = z.object({
+export const instanceSchema = z.object({
   id: z.string().min(1).max(100),
   alertname: z.string().min(1).max(200),
   labels,
@@ -34,17 +35,30 @@ const instanceSchema = z.object({
   resolvedAt: z.number().optional(),
   keepFiringSince: z.number().optional(),
 });
+/** One entry of each dispatcher record (a damaged file is salvaged entry by entry). */
+export const dispatcherEntrySchemas = {
+  log: z.object({ firing: z.array(z.string()), resolved: z.array(z.string()), at: z.number() }),
+  pushed: z.object({ at: z.number(), status: z.enum(['firing', 'resolved']) }),
+  unconfirmed: z.object({ alerts: z.array(z.string()), at: z.number() }),
+};
 const fileSchema = z.object({
   version: z.literal(ALERT_STATE_VERSION),
   savedAt: z.number(),
   instances: z.array(instanceSchema).max(MAX_SAVED_INSTANCES),
   dispatcher: z.object({
-    log: z.record(z.string(), z.object({ firing: z.array(z.string()), resolved: z.array(z.string()), at: z.number() })),
-    pushed: z.record(z.string(), z.object({ at: z.number(), status: z.enum(['firing', 'resolved']) })),
-    unconfirmed: z.record(z.string(), z.object({ alerts: z.array(z.string()), at: z.number() })).optional(),
+    log: z.record(z.string(), dispatcherEntrySchemas.log),
+    pushed: z.record(z.string(), dispatcherEntrySchemas.pushed),
+    unconfirmed: z.record(z.string(), dispatcherEntrySchemas.unconfirmed).optional(),
   }),
 });
 
+/**
+ * The file's text. What a cut must keep comes first: a file cut short keeps a prefix, and each
+ * part proves something only with what comes before it. The unconfirmed notifications (small)
+ * say which log entries are not known delivered; the notification log, newest first, says what
+ * was sent to whom and when (what keeps a page from being sent twice); then the pushes; the
+ * bulky instances last.
+ */
 export function serializeAlertState(state: AlertState, now: number): string {
   const rank = (i: AlertInstance) => (i.state === 'resolved' ? 1 : 0);
   const instances = [...state.instances]
@@ -59,12 +73,12 @@ export function serializeAlertState(state: AlertState, now: number): string {
   return JSON.stringify({
     version: ALERT_STATE_VERSION,
     savedAt: now,
-    instances,
     dispatcher: {
+      unconfirmed: newest(state.dispatcher.unconfirmed ?? {}),
       log: newest(state.dispatcher.log),
       pushed: newest(state.dispatcher.pushed),
-      unconfirmed: newest(state.dispatcher.unconfirmed ?? {}),
     },
+    instances,
   });
 }
 
@@ -83,8 +97,15 @@ export function parseAlertState(text: string): AlertState {
   return { instances: parsed.data.instances, dispatcher: parsed.data.dispatcher, savedAt: parsed.data.savedAt };
 }
 
-/** `damaged`: the file is there but not a state file (why); `problem`: it could not be read. */
-export type LoadResult = { state?: AlertState; problem?: string; damaged?: string };
+/**
+ * `damaged`: the file is there but not a state file (why), with its text and mtime to salvage
+ * from; `problem`: it could not be read.
+ */
+export type LoadResult = {
+  state?: AlertState;
+  problem?: string;
+  damaged?: { why: string; text: string; mtimeMs?: number };
+};
 
 /** Reads the state; a missing file is empty state, an unreadable or damaged one is reported. */
 export async function loadAlertState(stateDir: string): Promise<LoadResult> {
@@ -101,7 +122,11 @@ export async function loadAlertState(stateDir: string): Promise<LoadResult> {
   try {
     return { state: parseAlertState(text) };
   } catch (err) {
-    return { damaged: (err as Error).message };
+    const mtimeMs = await stat(path).then(
+      (s) => Math.floor(s.mtimeMs),
+      () => undefined,
+    );
+    return { damaged: { why: (err as Error).message, text, ...(mtimeMs !== undefined ? { mtimeMs } : {}) } };
   }
 }
 

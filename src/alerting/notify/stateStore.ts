@@ -3,7 +3,8 @@
 // process can read, and loading turns them back, a time in the future (the writer's clock ran
 // ahead) taken as now. A write that fails is retried with backoff until one succeeds, whether
 // or not the state changes meanwhile; failures are counted and the last one is shown (/readyz,
-// status page) until a write succeeds. A damaged file is set aside, never written over.
+// status page) until a write succeeds. A damaged file is set aside, never written over, and what
+// it still proves is loaded (stateSalvage.ts).
 import { join } from 'node:path';
 import { fromWall, toWall, type Clock } from '../../clock/clock.js';
 import { setAside } from '../../files/setAside.js';
@@ -12,6 +13,7 @@ import type { Secrets } from '../../redact.js';
 import type { DispatcherState } from './dispatcher.js';
 import type { AlertInstance } from '../rules/instance.js';
 import { ALERT_STATE_FILE, loadAlertState, saveAlertState, type AlertState } from './stateFile.js';
+import { describeSalvage, salvageAlertState } from './stateSalvage.js';
 
 export const RETRY_FIRST_MS = 1_000;
 export const RETRY_MAX_MS = 60_000;
@@ -70,36 +72,45 @@ export class AlertStateStore {
     return join(this.deps.stateDir(), ALERT_STATE_FILE);
   }
 
-  /** Reads the saved state, times turned monotonic; a damaged file is set aside and said so. */
+  /**
+   * Reads the saved state, times turned monotonic. A damaged file is set aside, what it still
+   * proves is loaded as a good file would be, and one line says what was kept and what was lost.
+   */
   async load(): Promise<{ state?: AlertState; downMs: number }> {
     const { clock, logger } = this.deps;
     const loaded = await loadAlertState(this.deps.stateDir());
-    if (loaded.damaged) await this.setDamagedAside(loaded.damaged);
+    let state = loaded.state;
+    if (loaded.damaged) state = await this.salvage(loaded.damaged);
     else if (loaded.problem) logger.error({ component: 'alerting' }, loaded.problem);
-    if (!loaded.state) return { downMs: 0 };
-    const savedAt = loaded.state.savedAt ?? clock.wall();
+    if (!state) return { downMs: 0 };
     return {
-      state: mapStateTimes(loaded.state, (t) => fromWall(clock, t)),
-      downMs: Math.max(0, clock.wall() - savedAt),
+      state: mapStateTimes(state, (t) => fromWall(clock, t)),
+      // Unknown save time: as if down for ever (a pending alert's `for` starts again).
+      downMs: state.savedAt === undefined ? Infinity : Math.max(0, clock.wall() - state.savedAt),
     };
   }
 
-  private async setDamagedAside(why: string): Promise<void> {
-    const log = this.deps.logger;
+  private async salvage(damaged: { why: string; text: string; mtimeMs?: number }): Promise<AlertState> {
+    const { logger, secrets } = this.deps;
+    const salvaged = salvageAlertState(damaged.text, damaged.mtimeMs);
+    const fields = {
+      component: 'alerting',
+      file: this.path,
+      recovered: salvaged.recovered,
+      unproved: salvaged.unproved,
+    };
+    const said = `alert state file damaged (${damaged.why})`;
     try {
       const aside = await setAside(this.path, this.deps.clock.wall());
-      log.error(
-        { component: 'alerting', file: this.path, keptAs: aside },
-        `alert state file damaged (${why}): kept as ${aside}; starting with empty alert state. Cannot be known: ` +
-          'which alerts were notified (one still firing is notified again after its `for`), and resolves of ' +
-          'alerts that fired and cleared while the exporter was down (they are not sent)',
+      logger.error(
+        { ...fields, keptAs: aside },
+        secrets.scrub(`${said}: kept as ${aside}; ${describeSalvage(salvaged)}`),
       );
     } catch (err) {
-      log.error(
-        { component: 'alerting', file: this.path },
-        `alert state file damaged (${why}) and could not be set aside: ${(err as Error).message}`,
-      );
+      const why = (err as Error).message;
+      logger.error(fields, secrets.scrub(`${said} and could not be set aside (${why}); ${describeSalvage(salvaged)}`));
     }
+    return salvaged.state;
   }
 
   /** Writes the current state (one write at a time); resolves once it was tried. */

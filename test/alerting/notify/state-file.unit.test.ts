@@ -62,14 +62,17 @@ describe('alert state file', () => {
     const bad = path.join(dir, 'bad');
     mkdirSync(bad);
     writeFileSync(path.join(bad, ALERT_STATE_FILE), '{"version":1,"savedAt":0,"instances":[{"id":');
-    expect((await loadAlertState(bad)).damaged).toMatch(/^not JSON /);
+    const cut = (await loadAlertState(bad)).damaged;
+    expect(cut?.why).toMatch(/^not JSON /);
+    expect(cut?.text).toBe('{"version":1,"savedAt":0,"instances":[{"id":');
+    expect(cut?.mtimeMs).toBeGreaterThan(Date.UTC(2020, 0, 1));
     writeFileSync(
       path.join(bad, ALERT_STATE_FILE),
       JSON.stringify({ version: 1, savedAt: 0, instances: [{ id: 'x' }], dispatcher: { log: {}, pushed: {} } }),
     );
-    expect((await loadAlertState(bad)).damaged).toMatch(/^instances\.0\.alertname: /);
+    expect((await loadAlertState(bad)).damaged?.why).toMatch(/^instances\.0\.alertname: /);
     writeFileSync(path.join(bad, ALERT_STATE_FILE), JSON.stringify({ version: 99 }));
-    expect((await loadAlertState(bad)).damaged).toMatch(/^version: /);
+    expect((await loadAlertState(bad)).damaged?.why).toMatch(/^version: /);
     if (process.getuid?.() !== 0) {
       chmodSync(path.join(bad, ALERT_STATE_FILE), 0o000);
       expect((await loadAlertState(bad)).problem).toMatch(/cannot read \(EACCES\)/);
