@@ -98,18 +98,21 @@ export class FanOutReader {
       this.due.delete(name);
       this.opts.reads.drop(name);
     }
+    // One snapshot for the rounds this tick starts, taken only when one starts: building one walks
+    // the whole fleet, and the built-in probes (the watch's) are all due together.
+    let fleet: FleetSnapshot | undefined;
+    const fleetNow = () => (fleet ??= this.opts.fleet());
     for (const [name, probe] of probes) {
       if (this.rounds.has(name) || now < (this.due.get(name) ?? 0)) continue;
       this.due.set(name, now + probe.intervalMs(this.opts.config()));
-      const round = this.round(name, probe).finally(() => this.rounds.delete(name));
+      const round = this.round(name, probe, fleetNow()).finally(() => this.rounds.delete(name));
       this.rounds.set(name, round);
     }
   }
 
   /** Reads every entity of one probe once. */
-  async round(name: string, probe: FanOutProbe): Promise<void> {
+  async round(name: string, probe: FanOutProbe, fleet = this.opts.fleet()): Promise<void> {
     const config = this.opts.config();
-    const fleet = this.opts.fleet();
     const entities = probe.entities(config, fleet);
     this.opts.reads.sync(name, entities);
     if (entities.length === 0) return;

@@ -20,6 +20,9 @@ export class EntityReads {
   /** Takes a probe's entities now: new ones start unread, gone ones are forgotten, the others keep their reads. */
   sync(probe: string, entities: readonly FanOutEntity[]): void {
     const before = this.byProbe.get(probe);
+    // Each round syncs; the same entities (the probes return the same objects) change nothing, and
+    // a new version would make every view of the reads be built again.
+    if (before && sameEntities(before, entities)) return;
     const next = new Map<string, EntityRead>();
     for (const entity of entities) {
       const old = before?.get(entity.key);
@@ -90,4 +93,11 @@ export class EntityReads {
     if (!c) this.copies.set(r, (c = { ...r, failures: { ...r.failures } }));
     return c;
   }
+}
+
+function sameEntities(reads: ReadonlyMap<string, EntityRead>, entities: readonly FanOutEntity[]): boolean {
+  if (reads.size !== entities.length) return false;
+  let i = 0;
+  for (const r of reads.values()) if (r.entity !== entities[i++]) return false;
+  return true;
 }

@@ -3,7 +3,6 @@
 // username is set, TLS from the first byte, STARTTLS required, or none (only to a loopback relay).
 // SMTP 4xx and connection failures are retried; 5xx (a refused recipient, refused credentials) not.
 import { readFile } from 'node:fs/promises';
-import { createTransport } from 'nodemailer';
 import * as z from 'zod';
 import { isLoopbackHost } from '../../config/rules.js';
 import type { Notification } from '../notify/notification.js';
@@ -101,6 +100,9 @@ export const emailKind = defineReceiverKind({
 
 async function transportOf(spec: EmailSpec, timeoutMs: number) {
   const ca = spec.caFile ? await readFile(spec.caFile) : undefined;
+  // Loaded at the first mail or check: nodemailer costs every exporter ~2 MB of heap and ~10 MB of
+  // RSS at start-up, and most have no email receiver.
+  const { createTransport } = await import('nodemailer');
   return createTransport({
     host: spec.host,
     port: spec.port,
