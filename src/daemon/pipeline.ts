@@ -203,6 +203,7 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
     runProbe: probeRunner({
       state,
       probers,
+      clock,
       logger: log,
       recordEvidence: keepers.length > 0 ? recordEvidence : undefined,
       listeners: [
