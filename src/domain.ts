@@ -296,4 +296,9 @@ export interface FleetSnapshot {
   fanOut?: ReadonlyMap<string, readonly EntityReadView[]>;
   /** The operator's own validators, miners and accounts (the `watch:` section); absent without one. */
   watch?: WatchSnapshot;
+  /**
+   * How far the wall clock is ahead of the monotonic one the snapshot's times are on (clock.ts
+   * wallOffset): a time exported as a Unix timestamp is the time plus this. Absent: 0.
+   */
+  wallOffsetMs?: number;
 }

@@ -3,7 +3,7 @@
 // DaemonComponent (component.ts); this file connects them and hands every reload's one diff around.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SYSTEM_CLOCK, type Clock } from '../clock/clock.js';
+import { SYSTEM_CLOCK, wallOffset, type Clock } from '../clock/clock.js';
 import { ClockStepWatch } from '../clock/steps.js';
 import { diffConfig } from '../config/diff.js';
 import { secretsOf } from '../config/secrets.js';
@@ -203,6 +203,7 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
     runProbe: probeRunner({
       state,
       probers,
+      clock,
       logger: log,
       recordEvidence: keepers.length > 0 ? recordEvidence : undefined,
       listeners: [
@@ -215,7 +216,7 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
     onOverrun: (_t, p) => void counters.pollOverruns.set(p, (counters.pollOverruns.get(p) ?? 0) + 1),
   });
   const snapshot = () => {
-    const snap = buildSnapshot(state.nodes(), current.config.networks, clock.mono());
+    const snap = buildSnapshot(state.nodes(), current.config.networks, clock.mono(), wallOffset(clock));
     for (const c of components) c.addToSnapshot?.(snap);
     return snap;
   };

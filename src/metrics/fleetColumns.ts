@@ -4,6 +4,7 @@
 // revision (the height lag follows the network's highest node; backoff ends with time alone)
 // or was not written yet. Only the families whose values changed are written again (shownValues.ts).
 // A scrape then copies a few thousand ready Buffers.
+import { STEP_THRESHOLD_MS } from '../clock/steps.js';
 import type { NodeView } from '../domain.js';
 import { nodeProbes } from '../probes/registry.js';
 import type { NodeProbe } from '../probes/types.js';
@@ -36,6 +37,8 @@ export class FleetColumns {
   private segments: Segment[] = [];
   /** What the kept lines were written for; a change rebuilds them all. */
   private infoKeys: readonly string[] = [];
+  /** The wall clock's lead the timestamps were written with (FleetSnapshot.wallOffsetMs). */
+  private offsetMs = 0;
   private built: FleetLayout | undefined;
   private layoutOf: { probes: NodeProbe[]; layout: FleetLayout; plan: ValuePlan } | undefined;
   /** Compressed blocks of the lines, for gzip scrapes. */
@@ -59,10 +62,27 @@ export class FleetColumns {
     if (e && (e.revision === undefined || e.revision !== n.revision)) this.rewrite(e, n, e.lag, layout);
   }
 
-  /** Brings the lines up to `nodes` (a snapshot: order, lag, backoff) and writes the per-node families. */
-  write(out: ByteWriter, nodes: readonly NodeView[], infoKeys: readonly string[], openMetrics: boolean): void {
+  /** The wall clock's lead the kept timestamps show (other timestamps of the scrape use it too). */
+  get wallOffsetMs(): number {
+    return this.offsetMs;
+  }
+
+  /**
+   * Brings the lines up to `nodes` (a snapshot: order, lag, backoff) and writes the per-node
+   * families. A wall clock stepped (its lead moved by more than a second) rewrites every line:
+   * timestamps are wall times; a smaller drift (a slew) is not worth rewriting the fleet for.
+   */
+  write(
+    out: ByteWriter,
+    nodes: readonly NodeView[],
+    infoKeys: readonly string[],
+    openMetrics: boolean,
+    wallOffsetMs = 0,
+  ): void {
     const layout = this.layout();
-    if (infoKeys !== this.infoKeys || layout !== this.built || !this.placed(nodes))
+    const stepped = Math.abs(wallOffsetMs - this.offsetMs) > STEP_THRESHOLD_MS;
+    if (stepped) this.offsetMs = wallOffsetMs;
+    if (stepped || infoKeys !== this.infoKeys || layout !== this.built || !this.placed(nodes))
       this.rebuild(nodes, infoKeys, layout);
     else this.refresh(nodes, layout);
     const segments = this.segments;
@@ -103,12 +123,16 @@ export class FleetColumns {
       }
       if (e.shown.take(e.at, layout.lagSlot, lagFamily, n, n.lagBlocks)) {
         e.lag = n.lagBlocks;
-        e.seg.set(layout.lagSlot, e.at, familyLines(lagFamily, n, e.labels, this.infoKeys, e.lag));
+        e.seg.set(layout.lagSlot, e.at, familyLines(lagFamily, n, e.labels, this.infoKeys, e.lag, this.offsetMs));
       }
       if (n.probes === e.probes) continue;
       e.probes = n.probes;
       if (e.shown.take(e.at, layout.backoffSlot, backoffFamily, n, e.lag))
-        e.seg.set(layout.backoffSlot, e.at, familyLines(backoffFamily, n, e.labels, this.infoKeys, e.lag));
+        e.seg.set(
+          layout.backoffSlot,
+          e.at,
+          familyLines(backoffFamily, n, e.labels, this.infoKeys, e.lag, this.offsetMs),
+        );
     }
   }
 
@@ -121,7 +145,8 @@ export class FleetColumns {
       e.shown.forget(e.at);
     }
     layout.nodeFamilies.forEach((f, i) => {
-      if (e.shown.take(e.at, i, f, n, lag)) e.seg.set(i, e.at, familyLines(f, n, labels, this.infoKeys, lag));
+      if (e.shown.take(e.at, i, f, n, lag))
+        e.seg.set(i, e.at, familyLines(f, n, labels, this.infoKeys, lag, this.offsetMs));
     });
     e.revision = n.revision;
     e.lag = lag;
@@ -139,7 +164,7 @@ export class FleetColumns {
       const run = nodes.slice(from, from + SEGMENT_NODES);
       const labels = run.map((n) => labelsOf(n, old.get(n.name)?.labels));
       const lines = run.map((n, i) =>
-        layout.nodeFamilies.map((f) => familyLines(f, n, labels[i]!, infoKeys, n.lagBlocks)),
+        layout.nodeFamilies.map((f) => familyLines(f, n, labels[i]!, infoKeys, n.lagBlocks, this.offsetMs)),
       );
       const seg = new Segment(lines, layout.nodeFamilies.length);
       const shown = new ShownValues(run.length, plan);

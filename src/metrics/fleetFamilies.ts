@@ -19,7 +19,12 @@ export type FleetFamily = Headers &
   (
     | { kind: 'node'; value(n: NodeView): number | undefined }
     | { kind: 'info' }
-    | { kind: 'probe'; value(p: ProbeView): number | undefined }
+    | {
+        kind: 'probe';
+        value(p: ProbeView): number | undefined;
+        /** The value is a monotonic time (s): written as its wall time, a Unix timestamp. */
+        wallTime?: boolean;
+      }
     | { kind: 'failures'; reasons: Array<[FailureReason, boolean]> }
     | { kind: 'lag' }
     | { kind: 'backoff' }
@@ -137,7 +142,12 @@ export function fleetLayout(probes: readonly NodeProbe[]): FleetLayout {
         : [],
     ),
     { ...gauge(...INFO), kind: 'info' },
-    ...PROBE_GAUGES.map(([name, help, value]): FleetFamily => ({ ...gauge(name, help), kind: 'probe', value })),
+    ...PROBE_GAUGES.map(([name, help, value]): FleetFamily => ({
+      ...gauge(name, help),
+      kind: 'probe',
+      value,
+      ...(name.endsWith('_timestamp_seconds') && { wallTime: true }),
+    })),
     { ...gauge(...BACKOFF), kind: 'backoff' },
     { ...gauge(CONSECUTIVE[0], CONSECUTIVE[1]), kind: 'probe', value: CONSECUTIVE[2] },
     // http_5xx from 0 (alerts take increase() of it, which must see the first failure); other

@@ -10,6 +10,7 @@ import type { FleetSnapshot } from '../state/snapshot.js';
 import type { ByteWriter } from './byteWriter.js';
 import { FleetColumns } from './fleetColumns.js';
 import type { NetworkFamily } from './fleetFamilies.js';
+import { wallSeconds } from './nodeLines.js';
 
 export { SHARED_FAMILIES } from './fleetFamilies.js';
 
@@ -26,14 +27,14 @@ export function writeFleet(
   opts: FleetTextOptions,
   columns: FleetColumns = new FleetColumns(),
 ): void {
-  columns.write(out, snap.nodes, opts.infoLabelKeys, opts.openMetrics);
+  columns.write(out, snap.nodes, opts.infoLabelKeys, opts.openMetrics, snap.wallOffsetMs);
   writeNetworkFamilies(out, snap, columns.layout().networkFamilies, opts.openMetrics);
   if (snap.fanOut) writeFanOutFamilies(out, snap.fanOut, opts.openMetrics);
-  if (snap.watch) writeWatchFamilies(out, snap.watch, opts.openMetrics);
+  if (snap.watch) writeWatchFamilies(out, snap.watch, opts.openMetrics, columns.wallOffsetMs);
 }
 
 /** The ledger_watch_* families: one sample per entry (and extra label value), labels network, name, kind = address. */
-function writeWatchFamilies(out: ByteWriter, watch: WatchSnapshot, om: boolean): void {
+function writeWatchFamilies(out: ByteWriter, watch: WatchSnapshot, om: boolean, wallOffsetMs: number): void {
   const lists = { validator: watch.validators, miner: watch.miners, account: watch.accounts };
   const labels = new Map<WatchedView, string>();
   const labelsOf = (v: WatchedView) => {
@@ -53,7 +54,10 @@ function writeWatchFamilies(out: ByteWriter, watch: WatchSnapshot, om: boolean):
     for (const kind of f.kinds) {
       for (const v of lists[kind]) {
         for (const [extra, x] of f.samples(v))
-          if (x !== undefined) out.write(`${f.name}{${labelsOf(v)}${extra}} ${formatValue(x)}\n`);
+          if (x !== undefined)
+            out.write(
+              `${f.name}{${labelsOf(v)}${extra}} ${formatValue(f.wallTime ? wallSeconds(x, wallOffsetMs) : x)}\n`,
+            );
       }
     }
   }

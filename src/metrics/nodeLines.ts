@@ -30,6 +30,11 @@ export function labelsOf(n: NodeView, prev: NodeLabels | undefined): NodeLabels 
   };
 }
 
+/** A monotonic time in seconds as the Unix timestamp of its wall time (`wallOffsetMs`: FleetSnapshot's). */
+export function wallSeconds(seconds: number, wallOffsetMs: number): number {
+  return wallOffsetMs === 0 ? seconds : (seconds * 1000 + wallOffsetMs) / 1000;
+}
+
 /**
  * The lines of family `f` for node `n` ('' when it has none). The height lag is passed apart:
  * it follows the network's highest node, so it is not part of the node's own view.
@@ -40,6 +45,7 @@ export function familyLines(
   labels: NodeLabels,
   infoKeys: readonly string[],
   lag: number | undefined,
+  wallOffsetMs = 0,
 ): string {
   switch (f.kind) {
     case 'node': {
@@ -54,7 +60,8 @@ export function familyLines(
       let out = '';
       n.probes.forEach((p, j) => {
         const v = f.value(p);
-        if (v !== undefined) out += `${f.name}{${labels.perProbe[j]}} ${formatValue(v)}\n`;
+        if (v !== undefined)
+          out += `${f.name}{${labels.perProbe[j]}} ${formatValue(f.wallTime ? wallSeconds(v, wallOffsetMs) : v)}\n`;
       });
       return out;
     }

@@ -1,6 +1,7 @@
 // What happens to each probe result: it is applied to the fleet state, a 5xx answer becomes
 // evidence, changes are logged once at debug (failing, recovered; the status board logs one line
 // per node state change), and listeners (status history) see it.
+import { SYSTEM_CLOCK, toWall, type Clock } from '../clock/clock.js';
 import type { EvidenceInput } from '../evidence/record.js';
 import type { NodeTarget, ProbeName, ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
@@ -15,6 +16,8 @@ export interface ProbeResultDeps {
   /** Where 5xx answers go (the evidence store); absent when evidence is off. */
   recordEvidence?: (input: EvidenceInput) => void;
   listeners?: ProbeResultListener[];
+  /** The clock pair the state's times are on (its wall clock labels evidence); default the system's. */
+  clock?: Clock;
 }
 
 /** The scheduler's runProbe: run one probe of one node and handle its result. */
@@ -36,7 +39,7 @@ export function probeRunner(deps: ProbeResultDeps): (target: NodeTarget, probe: 
       deps.logger.info({ node: target.name }, 'node restarted or changed build: re-detecting namespace and methods');
     }
     if (result.kind === 'failed' && result.response && result.response.status >= 500)
-      deps.recordEvidence?.(evidenceOf(target, result, node));
+      deps.recordEvidence?.(evidenceOf(target, result, node, deps.clock));
     logResult(deps.logger, target, result, lastOk);
     for (const listen of deps.listeners ?? []) {
       try {
@@ -63,11 +66,12 @@ function logResult(log: Logger, target: NodeTarget, result: ProbeResult, lastOk:
   }
 }
 
-/** The evidence record input for a failed probe that got an answer. */
+/** The evidence record input for a failed probe that got an answer (its times wall times: records outlive the process). */
 export function evidenceOf(
   target: NodeTarget,
   result: ProbeResult & { kind: 'failed' },
   node: NodeState,
+  clock: Clock = SYSTEM_CLOCK,
 ): EvidenceInput {
   const ps = node.probes.get(result.probe);
   const response = result.response!;
@@ -83,6 +87,9 @@ export function evidenceOf(
     headers: response.headers,
     body: response.body,
     ...(response.truncated ? { bodyTruncated: true } : {}),
-    runnerStatus: { consecutiveFailures: ps?.consecutiveFailures ?? 1, lastSuccess: node.lastSuccessAt ?? null },
+    runnerStatus: {
+      consecutiveFailures: ps?.consecutiveFailures ?? 1,
+      lastSuccess: node.lastSuccessAt === undefined ? null : toWall(clock, node.lastSuccessAt),
+    },
   };
 }

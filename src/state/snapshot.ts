@@ -33,6 +33,8 @@ export function buildSnapshot(
   states: Iterable<NodeState>,
   networks: Record<string, NetworkSettings>,
   now: number,
+  /** FleetSnapshot.wallOffsetMs: the times stay monotonic, the exporters of timestamps add it. */
+  wallOffsetMs = 0,
 ): FleetSnapshot {
   const byNetwork = new Map<string, NetworkGroup>();
   const nodes: NodeView[] = [];
@@ -48,7 +50,7 @@ export function buildSnapshot(
   const out = [...byNetwork]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([network, g]) => networkView(network, g, networks[network]?.decimals ?? DEFAULT_DECIMALS));
-  return { nodes, networks: out };
+  return { nodes, networks: out, ...(wallOffsetMs !== 0 && { wallOffsetMs }) };
 }
 
 interface NetworkGroup {

@@ -10,7 +10,14 @@ import type { WatchSnapshot } from '../watch/types.js';
 
 export interface StatusSource {
   board: StatusBoard;
+  /** Monotonic time, the board's clock. */
   now: () => number;
+  /**
+   * The wall time of one of the board's monotonic times, as the wall clock reads now (clock.ts
+   * toWall): every time shown is one, so a wall-clock step moves none of them off the wall clock.
+   * Absent: the board's times are shown as they are (one clock, tests).
+   */
+  toWall?: (mono: number) => number;
   /** How often pages refresh themselves, ms. */
   refreshMs: number;
   /** Alerts of the built-in engine; undefined when it does not run. */
@@ -56,11 +63,21 @@ function uptimeWords(up: Record<UptimeWindow, number | null>, covers: Record<Upt
   );
 }
 
-export function pollJson(e: PollEntry) {
-  return { at: e.at, outcome: e.outcome, durationMs: e.durationMs, reason: reasonText(e.reason) };
+/** A time of the board as shown: its wall time (null when there is none). */
+export function shownTime(src: Pick<StatusSource, 'toWall'>, mono: number | undefined): number | null {
+  if (mono === undefined) return null;
+  return src.toWall ? src.toWall(mono) : mono;
 }
 
-export function nodeRow(board: StatusBoard, s: NodeStatus, recent: number) {
+/** Now as shown (the wall time of the board's now). */
+export const shownNow = (src: StatusSource): number => shownTime(src, src.now())!;
+
+export function pollJson(e: PollEntry, src: Pick<StatusSource, 'toWall'> = {}) {
+  return { at: shownTime(src, e.at)!, outcome: e.outcome, durationMs: e.durationMs, reason: reasonText(e.reason) };
+}
+
+export function nodeRow(src: StatusSource, s: NodeStatus, recent: number) {
+  const board = src.board;
   const uptime = uptimes(board, s.name);
   const uptimeCovers = coverage(board, s.name);
   return {
@@ -70,9 +87,9 @@ export function nodeRow(board: StatusBoard, s: NodeStatus, recent: number) {
     label: STATUS_LABEL[s.status],
     reason: s.text,
     reasons: s.reasons.map((r) => ({ code: r.code, text: reasonText(r) })),
-    since: s.since ?? null,
-    lastCheck: s.lastCheckAt ?? null,
-    nextCheck: s.nextCheckAt ?? null,
+    since: shownTime(src, s.since),
+    lastCheck: shownTime(src, s.lastCheckAt),
+    nextCheck: shownTime(src, s.nextCheckAt),
     backingOff: s.backingOff,
     height: s.height ?? null,
     lagBlocks: s.lagBlocks ?? null,
@@ -82,7 +99,7 @@ export function nodeRow(board: StatusBoard, s: NodeStatus, recent: number) {
     uptimeCovers,
     /** The 24 h figure in words, with the time it covers when under 24 h ("50.00% over 20 s"). */
     uptime24hText: uptimeText(uptime['24h'], uptimeCovers['24h'], UPTIME_WINDOWS['24h']),
-    ...(recent > 0 ? { recent: board.history(s.name, recent).map(pollJson) } : {}),
+    ...(recent > 0 ? { recent: board.history(s.name, recent).map((e) => pollJson(e, src)) } : {}),
   };
 }
 
@@ -123,13 +140,15 @@ export function networkRows(nodes: readonly NodeStatus[]): NetworkRow[] {
   return [...nets.values()].sort((a, b) => a.network.localeCompare(b.network));
 }
 
-function eventJson(e: StatusEvent) {
+function eventJson(e: StatusEvent, src: StatusSource) {
   return {
-    at: e.at,
+    at: shownTime(src, e.at)!,
     kind: e.kind,
     node: e.node ?? null,
     text: e.text,
-    ...(e.changes === undefined ? {} : { changes: e.changes, firstAt: e.firstAt, spells: e.spells ?? null }),
+    ...(e.changes === undefined
+      ? {}
+      : { changes: e.changes, firstAt: shownTime(src, e.firstAt) ?? undefined, spells: e.spells ?? null }),
   };
 }
 
@@ -146,8 +165,8 @@ export function nodesJson(src: StatusSource, recent: number, window?: NodeWindow
   const nodes = sortedNodes(src.board);
   const shown = window ? nodes.slice(window.offset, window.offset + window.limit) : nodes;
   return {
-    generatedAt: src.now(),
-    updatedAt: src.board.lastUpdate ?? null,
+    generatedAt: shownNow(src),
+    updatedAt: shownTime(src, src.board.lastUpdate),
     refreshMs: src.refreshMs,
     summary: summary(nodes),
     total: nodes.length,
@@ -158,19 +177,19 @@ export function nodesJson(src: StatusSource, recent: number, window?: NodeWindow
     notices: src.notices?.() ?? [],
     /** Every network of the fleet, whatever the window. */
     networks: networkRows(nodes),
-    nodes: shown.map((n) => nodeRow(src.board, n, recent)),
-    events: src.board.recentEvents(20).map(eventJson),
+    nodes: shown.map((n) => nodeRow(src, n, recent)),
+    events: src.board.recentEvents(20).map((e) => eventJson(e, src)),
     /** Watched entries (all of them, whatever the window) with their state in words. */
-    watch: watchRows(src.watch?.()),
+    watch: watchRows(src.watch?.(), src.toWall),
   };
 }
 
 export function nodeJson(src: StatusSource, name: string) {
   const s = src.board.node(name);
   if (!s) return undefined;
-  const row = nodeRow(src.board, s, 100);
+  const row = nodeRow(src, s, 100);
   return {
-    generatedAt: src.now(),
+    generatedAt: shownNow(src),
     refreshMs: src.refreshMs,
     node: {
       ...row,
@@ -184,14 +203,14 @@ export function nodeJson(src: StatusSource, name: string) {
         outcome: p.outcome,
         text: p.text,
         supported: p.outcome !== 'unsupported',
-        lastRun: p.lastRunAt ?? null,
+        lastRun: shownTime(src, p.lastRunAt),
         durationMs: p.durationMs ?? null,
-        lastSuccess: p.lastSuccessAt ?? null,
+        lastSuccess: shownTime(src, p.lastSuccessAt),
         consecutiveFailures: p.consecutiveFailures,
         backingOff: p.backingOff,
-        nextCheck: p.nextCheckAt ?? null,
+        nextCheck: shownTime(src, p.nextCheckAt),
       })),
     },
-    events: src.board.recentEvents(20, name).map(eventJson),
+    events: src.board.recentEvents(20, name).map((e) => eventJson(e, src)),
   };
 }

@@ -1,5 +1,6 @@
 // The on-call view as a daemon component: it sees each probe result and reload, serves the
 // status pages and API, and keeps its history file. The alert engine reports through noteAlert.
+import { SYSTEM_CLOCK, type Clock } from '../clock/clock.js';
 import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import type { Logger } from '../logger.js';
 import type { StatusBoard } from './board.js';
@@ -18,6 +19,8 @@ export interface StatusComponentOptions {
   activeAlerts?: () => AlertView[] | undefined;
   /** Problems of the exporter itself, shown under the page's heading. */
   notices?: () => string[];
+  /** The clock pair (tests); default the daemon's. */
+  clock?: Clock;
 }
 
 export interface StatusComponent extends DaemonComponent {
@@ -44,6 +47,7 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
     activeAlerts: opts.activeAlerts,
     watch: () => ctx?.snapshot().watch,
     notices: opts.notices,
+    clockPair: () => opts.clock ?? ctx?.clock ?? SYSTEM_CLOCK,
   });
   return {
     name: 'status',

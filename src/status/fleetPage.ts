@@ -103,10 +103,11 @@ export function fleetPage(
   info: { version: string; ready: boolean },
   pageNo = 1,
 ): string | undefined {
-  const now = src.now();
   const rowsPerPage = src.pageRows ?? PAGE_ROWS;
   const offset = (pageNo - 1) * rowsPerPage;
   const data = nodesJson(src, ROW_BARS, { offset, limit: rowsPerPage });
+  // Every time on the page is a wall time (api.ts), so is the now they are told against.
+  const now = data.generatedAt;
   const pages = Math.max(1, Math.ceil(data.total / rowsPerPage));
   if (pageNo > pages) return undefined;
   const served = servedByNode(data.watch);

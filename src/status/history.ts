@@ -111,6 +111,35 @@ export class NodeHistory {
     return first;
   }
 
+  /**
+   * A copy with every time mapped by `f` (the file holds wall times, memory monotonic ones) and
+   * the uptime buckets moved by `shiftMs` rounded to whole buckets (a count cannot be split).
+   */
+  mapTimes(f: (t: number) => number, shiftMs: number): NodeHistory {
+    const out = new NodeHistory(this.buf.slice(0));
+    const v = new DataView(out.buf);
+    for (let i = 1; i <= this.count; i++) {
+      const o = ((this.head - i + HISTORY_LENGTH) % HISTORY_LENGTH) * STRIDE;
+      v.setFloat64(o, f(v.getFloat64(o)));
+    }
+    out.head = this.head;
+    out.count = this.count;
+    out.firstAt = this.firstAt === undefined ? undefined : f(this.firstAt);
+    out.fineId = this.moveBuckets(out, FINE, this.fineId, shiftMs);
+    out.coarseId = this.moveBuckets(out, COARSE, this.coarseId, shiftMs);
+    return out;
+  }
+
+  private moveBuckets(out: NodeHistory, b: Buckets, lastId: number, shiftMs: number): number {
+    const k = Math.round(shiftMs / b.size);
+    if (lastId < 0 || k === 0) return lastId;
+    const from = new DataView(this.buf);
+    const to = new DataView(out.buf);
+    const slot = (id: number) => b.offset + (((id % b.slots) + b.slots) % b.slots) * 4;
+    for (let id = lastId - b.slots + 1; id <= lastId; id++) to.setUint32(slot(id + k), from.getUint32(slot(id)));
+    return lastId + k;
+  }
+
   /** Fraction of polls answered in the window ending now; undefined when none fell in it. */
   uptime(window: UptimeWindow, now: number): number | undefined {
     const b = window === '1h' ? FINE : COARSE;

@@ -26,7 +26,7 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
   const data = nodeJson(src, name);
   if (!data) return undefined;
   const n = data.node;
-  const now = src.now();
+  const now = data.generatedAt;
   const enc = encodeURIComponent(name);
   const labels =
     Object.entries(n.labels)

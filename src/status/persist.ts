@@ -1,5 +1,7 @@
 // The status history file: one JSON document beside the other local state, replaced atomically
-// (atomicFile.ts), so a crash leaves the old or the new file.
+// (atomicFile.ts), so a crash leaves the old or the new file. Its times are wall-clock times, the
+// only ones a later process can read; the board's are monotonic, turned at writing and loading
+// (FileTimes).
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomically } from '../files/atomicFile.js';
@@ -18,6 +20,39 @@ export interface SavedNode {
 export interface StatusFileData {
   nodes: SavedNode[];
   events: StatusEvent[];
+}
+
+/**
+ * How times are turned between the board and the file: `map` each time, `shiftMs` how far, for
+ * the uptime buckets (moved by whole buckets). Writing: toWall, the wall clock's lead; loading:
+ * fromWall, minus the lead.
+ */
+export interface FileTimes {
+  map: (t: number) => number;
+  shiftMs: number;
+}
+
+function mapNode(n: SavedNode, times: FileTimes | undefined): SavedNode {
+  if (!times) return n;
+  return {
+    ...n,
+    history: n.history.mapTimes(times.map, times.shiftMs),
+    since: n.since === undefined ? undefined : times.map(n.since),
+  };
+}
+
+function mapEvents(events: StatusEvent[], times: FileTimes | undefined): StatusEvent[] {
+  if (!times) return events;
+  return events.map((e) => ({
+    ...e,
+    at: times.map(e.at),
+    ...(e.firstAt !== undefined && { firstAt: times.map(e.firstAt) }),
+  }));
+}
+
+/** The file's data with every time turned (loading: the file's wall times to monotonic ones). */
+export function mapStatusFileTimes(data: StatusFileData, times: FileTimes): StatusFileData {
+  return { nodes: data.nodes.map((n) => mapNode(n, times)), events: mapEvents(data.events, times) };
 }
 
 const nodeSchema = z.object({
@@ -63,10 +98,12 @@ const fileSchema = z.object({
  * The file's JSON text in pieces (its head, one per node, its tail), exactly as JSON.stringify of
  * the whole document would write it: at 10,000 nodes the whole text is ~40 MB, each piece ~3 KB.
  */
-export function* statusFilePieces(data: StatusFileData, now: number): Generator<string> {
+export function* statusFilePieces(data: StatusFileData, now: number, times?: FileTimes): Generator<string> {
   yield `{"version":${STATUS_FILE_VERSION},"savedAt":${JSON.stringify(now)},"nodes":[`;
   let first = true;
-  for (const n of data.nodes) {
+  for (const node of data.nodes) {
+    // Turned node by node: a copy of every history at once is MBs at fleet scale.
+    const n = mapNode(node, times);
     const saved = {
       name: n.name,
       head: n.history.head,
@@ -81,7 +118,7 @@ export function* statusFilePieces(data: StatusFileData, now: number): Generator<
     yield first ? JSON.stringify(saved) : `,${JSON.stringify(saved)}`;
     first = false;
   }
-  yield `],"events":${JSON.stringify(data.events)}}`;
+  yield `],"events":${JSON.stringify(mapEvents(data.events, times))}}`;
 }
 
 /** Parses a status file; throws an Error saying what is wrong. */
@@ -120,9 +157,10 @@ export async function loadStatusFile(path: string): Promise<StatusFileData | und
 }
 
 /**
- * Writes the history file node by node. A node's history may take polls in while the file is
- * written; each node's piece is read at once, so every node is saved whole.
+ * Writes the history file node by node, `now` the wall time of the save, `times` turning the
+ * board's times into the file's. A node's history may take polls in while the file is written;
+ * each node's piece is read at once, so every node is saved whole.
  */
-export function writeStatusFile(path: string, data: StatusFileData, now: number): Promise<void> {
-  return writeFileAtomically(path, statusFilePieces(data, now));
+export function writeStatusFile(path: string, data: StatusFileData, now: number, times?: FileTimes): Promise<void> {
+  return writeFileAtomically(path, statusFilePieces(data, now, times));
 }

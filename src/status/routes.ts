@@ -1,7 +1,7 @@
 // HTTP routes of the on-call view: pages, badges, the JSON API and the pages' static files.
 // Returns undefined for paths it does not own, so the server can try its other routes.
 import type { ReadResult } from '../evidence/files.js';
-import { nodeJson, nodesJson, type StatusSource } from './api.js';
+import { nodeJson, nodesJson, shownNow, type StatusSource } from './api.js';
 import { FAVICON_SVG, STATUS_CSS } from './assets.js';
 import { statusBadge, uptimeBadge } from './badge.js';
 import { fleetPage } from './fleetPage.js';
@@ -116,9 +116,11 @@ export async function statusRoute(
   const src = deps.source;
   if (pathname === '/') {
     const pageNo = intParam(params, 'page', 1);
-    if (typeof pageNo === 'string') return messagePage('', pageNo, src.now(), src.refreshMs, 400);
+    if (typeof pageNo === 'string') return messagePage('', pageNo, shownNow(src), src.refreshMs, 400);
     const body = fleetPage(src, { version: deps.version, ready: deps.ready() }, pageNo ?? 1);
-    return body ? html(200, body) : messagePage('', `There is no page ${pageNo} of nodes.`, src.now(), src.refreshMs);
+    return body
+      ? html(200, body)
+      : messagePage('', `There is no page ${pageNo} of nodes.`, shownNow(src), src.refreshMs);
   }
   if (pathname === '/static/status.css')
     return { status: 200, contentType: 'text/css; charset=utf-8', body: STATUS_CSS };
@@ -136,15 +138,15 @@ export async function statusRoute(
       offset === undefined && limit === undefined ? undefined : { offset: offset ?? 0, limit: limit ?? Infinity };
     return json(200, nodesJson(src, recent ?? 0, window));
   }
-  if (pathname === '/api/v1/watch') return json(200, watchJson(src.watch?.()));
+  if (pathname === '/api/v1/watch') return json(200, watchJson(src.watch?.(), src.toWall));
   const nodeMatch = /^\/nodes\/([^/]+)$/.exec(pathname);
   if (nodeMatch) {
     const name = decodeName(nodeMatch[1]!);
-    if (name === undefined) return messagePage('../', 'That is not a valid node name.', src.now(), src.refreshMs);
+    if (name === undefined) return messagePage('../', 'That is not a valid node name.', shownNow(src), src.refreshMs);
     const body = src.board.node(name) ? nodePage(src, name, await evidenceFor(deps, name)) : undefined;
     return body
       ? html(200, body)
-      : messagePage('../', `No node named "${name}" is configured.`, src.now(), src.refreshMs);
+      : messagePage('../', `No node named "${name}" is configured.`, shownNow(src), src.refreshMs);
   }
   const apiMatch = /^\/api\/v1\/nodes\/([^/]+)(\/badge\.svg|\/uptime\/([^/]+)\/badge\.svg)?$/.exec(pathname);
   if (!apiMatch) return undefined;

@@ -1,14 +1,15 @@
 // Runs the status board for the daemon: refreshes it shortly after probe results (debounced, so a
 // large fleet costs a bounded share of CPU), keeps it fresh on a slow timer, and keeps its history
-// in the status file (loaded at start, saved every minute and at shutdown).
+// in the status file (loaded at start, saved every minute and at shutdown). The board runs on the
+// monotonic clock; the times the pages show and the file keeps are wall times, turned here.
 import { dirname, join, resolve } from 'node:path';
-import { SYSTEM_CLOCK } from '../clock/clock.js';
+import { fromWall, SYSTEM_CLOCK, toWall, wallOffset, type Clock } from '../clock/clock.js';
 import { setAside } from '../files/setAside.js';
 import type { ProbeResult } from '../domain.js';
 import type { Logger } from '../logger.js';
 import type { StatusSource } from './api.js';
 import { StatusBoard, type BoardFleet } from './board.js';
-import { loadStatusFile, writeStatusFile } from './persist.js';
+import { loadStatusFile, mapStatusFileTimes, writeStatusFile, type FileTimes } from './persist.js';
 import type { AlertView } from './types.js';
 import type { WatchSnapshot } from '../watch/types.js';
 
@@ -23,9 +24,14 @@ export interface StatusServiceOptions {
   watch?: () => WatchSnapshot | undefined;
   notices?: () => string[];
   /**
-   * Monotonic time on the epoch scale, the clock the node state is kept on (default the system's):
-   * statuses, block ages and the update schedule are measured on it, so a wall-clock step neither
-   * freezes the page nor marks nodes stalled.
+   * The clock pair the node state is kept on, asked at each use (the daemon's is known once it
+   * starts); default the system's. Its wall clock labels the times shown and saved.
+   */
+  clockPair?: () => Clock;
+  /**
+   * Monotonic time on the epoch scale (default the clock pair's): statuses, block ages and the
+   * update schedule are measured on it, so a wall-clock step neither freezes the page nor marks
+   * nodes stalled.
    */
   now?: () => number;
   /** Monotonic ms, to measure what an update costs (default performance.now). */
@@ -54,6 +60,7 @@ export const ROUND_SETTLE_MS = 200;
 export class StatusService {
   readonly board: StatusBoard;
   private readonly now: () => number;
+  private readonly pair: () => Clock;
   private pending: NodeJS.Timeout | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private lastRun = 0;
@@ -66,7 +73,8 @@ export class StatusService {
   private file: string | undefined;
 
   constructor(private readonly opts: StatusServiceOptions) {
-    this.now = opts.now ?? (() => SYSTEM_CLOCK.mono());
+    const pair = (this.pair = opts.clockPair ?? (() => SYSTEM_CLOCK));
+    this.now = opts.now ?? (() => pair().mono());
     this.board = new StatusBoard({ now: this.now, logger: opts.logger });
   }
 
@@ -76,9 +84,9 @@ export class StatusService {
     if (file) {
       try {
         const data = await loadStatusFile(file);
-        if (data) this.board.restore(data);
+        if (data) this.board.restore(mapStatusFileTimes(data, this.fileTimes('load')));
       } catch (err) {
-        const aside = await setAside(file, Date.now()).catch(() => undefined);
+        const aside = await setAside(file, this.pair().wall()).catch(() => undefined);
         this.opts.logger.warn(
           { err: (err as Error).message, file, keptAs: aside },
           `status history file unreadable: ${aside ? `kept as ${aside}` : 'could not be set aside'}, starting with empty history`,
@@ -129,10 +137,20 @@ export class StatusService {
     this.lastRun = this.now();
   }
 
+  /** The file's times are wall times (toWall), read back monotonic (fromWall: none after now). */
+  private fileTimes(way: 'save' | 'load'): FileTimes {
+    const clock = this.pair();
+    const lead = wallOffset(clock);
+    return way === 'save'
+      ? { map: (t) => toWall(clock, t), shiftMs: lead }
+      : { map: (t) => fromWall(clock, t), shiftMs: -lead };
+  }
+
   source(): StatusSource {
     return {
       board: this.board,
       now: this.now,
+      toWall: (t) => toWall(this.pair(), t),
       refreshMs: Math.min(5_000, Math.max(1_000, Math.round(this.opts.minIntervalMs() / 4))),
       activeAlerts: this.opts.activeAlerts,
       watch: this.opts.watch,
@@ -144,7 +162,7 @@ export class StatusService {
     const file = this.file;
     if (!file || this.saving || this.board.revision === this.savedRevision) return this.saving;
     const revision = this.board.revision;
-    this.saving = writeStatusFile(file, this.board.toFile(), this.now())
+    this.saving = writeStatusFile(file, this.board.toFile(), this.pair().wall(), this.fileTimes('save'))
       .then(() => {
         this.savedRevision = revision;
       })

@@ -34,8 +34,16 @@ function entries(watch: WatchSnapshot | undefined): WatchedView[] {
   return watch ? [...watch.validators, ...watch.miners, ...watch.accounts] : [];
 }
 
-export function watchRows(watch: WatchSnapshot | undefined): WatchRow[] {
+/** `toWall`: the wall time of a monotonic one (the reads' times are monotonic), for the times shown. */
+type ToWall = ((mono: number) => number) | undefined;
+
+/** The last complete read as shown: its wall time, in seconds as the snapshot has it. */
+const lastReadSeconds = (v: WatchedView, toWall: ToWall): number | undefined =>
+  v.lastSuccessSeconds === undefined || !toWall ? v.lastSuccessSeconds : toWall(v.lastSuccessSeconds * 1000) / 1000;
+
+export function watchRows(watch: WatchSnapshot | undefined, toWall?: ToWall): WatchRow[] {
   return entries(watch).map((v) => {
+    const last = lastReadSeconds(v, toWall);
     const s = watchState(v);
     return {
       kind: v.kind,
@@ -46,17 +54,18 @@ export function watchRows(watch: WatchSnapshot | undefined): WatchRow[] {
       label: WATCH_LABEL[s.status],
       text: s.text,
       servedBy: v.servedBy ?? null,
-      lastRead: v.lastSuccessSeconds === undefined ? null : v.lastSuccessSeconds * 1000,
+      lastRead: last === undefined ? null : last * 1000,
       anchor: watchAnchor(v.name),
     };
   });
 }
 
 /** GET /api/v1/watch: every value read, and the state in words. */
-export function watchJson(watch: WatchSnapshot | undefined) {
+export function watchJson(watch: WatchSnapshot | undefined, toWall?: ToWall) {
   const words = (v: WatchedView) => {
     const s = watchState(v);
-    return { ...v, status: s.status, text: s.text };
+    const last = lastReadSeconds(v, toWall);
+    return { ...v, ...(last !== undefined && { lastSuccessSeconds: last }), status: s.status, text: s.text };
   };
   return {
     configured: watch !== undefined,

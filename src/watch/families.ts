@@ -17,6 +17,8 @@ export interface WatchFamily {
   extraLabel?: string;
   /** One sample, or one per value of the extra label. */
   samples(v: WatchedView): Array<[extra: string, value: number | undefined]>;
+  /** The samples are monotonic times (s): written as their wall times, Unix timestamps. */
+  wallTime?: boolean;
 }
 
 const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
@@ -145,6 +147,7 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
     type: 'gauge',
     kinds: ALL,
     samples: (v) => [['', v.lastSuccessSeconds]],
+    wallTime: true,
   },
   {
     name: M.consecutiveFailures,

@@ -1,8 +1,8 @@
 // The real exporter (dist/cli.js) under libfaketime: its wall clock is stepped back 10 minutes and
 // then forward an hour through FAKETIME_TIMESTAMP_FILE (read at every call), its monotonic clock
 // left real, as NTP, a VM resume or a hand-set clock do. Polling keeps its pace through both
-// steps, a pending LedgerNodeDown (for: 2m) does not fire at the forward step, and each step is
-// logged once and counted. Skipped without libfaketime, unless REQUIRE_FAKETIME=1 (CI).
+// steps, a pending LedgerNodeDown (for: 2m) does not fire at the forward step, each step is
+// logged once and counted, and the times the status API and /metrics show follow the wall clock. Skipped without libfaketime, unless REQUIRE_FAKETIME=1 (CI).
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -116,5 +116,17 @@ describe.skipIf(!LIB)('wall-clock steps under libfaketime, real exporter', () =>
       'wall clock stepped -600.0 s: p',
       'wall clock stepped +4200.0 s: ',
     ]);
+
+    // Times for people follow the wall clock as it reads now (an hour ahead of this process's).
+    const wallNow = Date.now() + 3_600_000;
+    const api = (await (await fetch(`${exporter!.url}/api/v1/nodes`)).json()) as {
+      generatedAt: number;
+      nodes: Array<{ name: string; lastCheck: number }>;
+    };
+    expect(Math.abs(api.generatedAt - wallNow)).toBeLessThan(2_000);
+    expect(Math.abs(api.nodes.find((n) => n.name === 'ft-1')!.lastCheck - wallNow)).toBeLessThan(2_000);
+    const metrics = await (await fetch(`${exporter!.url}/metrics`)).text();
+    const lastOk = metrics.match(/^ledger_probe_last_success_timestamp_seconds\{node="ft-1"[^}]*\} (\S+)$/m)?.[1];
+    expect(Math.abs(Number(lastOk) * 1000 - wallNow)).toBeLessThan(2_000);
   }, 60_000);
 });
