@@ -2,7 +2,8 @@
 // this process, without a fleet: whole render when every node changed since the last scrape
 // (the 2 s interval case) and when none did. For profiling the scrape path (--cpu-prof).
 import { startDaemon } from '../src/daemon/index.js';
-import type { ExporterConfig, ProbeData, ProbeResult } from '../src/domain.js';
+import type { ProbeData, ProbeResult } from '../src/domain.js';
+import type { ExporterConfig } from '../src/config/exporterConfig.js';
 import { UpstreamReader } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';
 import { percentile } from './proc.js';

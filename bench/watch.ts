@@ -13,7 +13,7 @@ import type { Daemon } from '../src/daemon/index.js';
 import { startDaemon } from '../src/daemon/index.js';
 import { standardComponents } from '../src/daemon/features.js';
 import { simulatedFleetConfig } from '../src/demo/fleet.js';
-import type { ExporterConfig } from '../src/domain.js';
+import type { ExporterConfig } from '../src/config/exporterConfig.js';
 import type { AlertingSettings } from '../src/alerting/settings.js';
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertingComponent } from '../../src/alerting/component.js';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { createLogger } from '../../src/logger.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { alertingFleetConfig, closeAlertingRig, nodeDownToWebhook, startWebhook } from '../support/alertingDaemon.js';

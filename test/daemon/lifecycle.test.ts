@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon } from '../../src/daemon/index.js';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { readEvidence } from '../../src/evidence/index.js';
 import { createLogger } from '../../src/logger.js';
 import { SimFleet, type SimNode } from '../../src/sim/index.js';

@@ -4,7 +4,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig, NodeTarget, ProbeName } from '../../src/domain.js';
+import type { NodeTarget, ProbeName } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { HttpClient } from '../../src/http/client.js';
 import { createDispatcher } from '../../src/http/dispatcher.js';
 import { createLogger } from '../../src/logger.js';

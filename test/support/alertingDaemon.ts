@@ -11,7 +11,7 @@ import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js
 import type { RuleOverride } from '../../src/alerting/rules/params.js';
 import type { AlertingSettings } from '../../src/alerting/settings.js';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { createLogger } from '../../src/logger.js';
 import { Secrets } from '../../src/redact.js';
 

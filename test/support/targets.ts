@@ -1,4 +1,5 @@
-import { PROBE_NAMES, type ExporterConfig, type NodeTarget } from '../../src/domain.js';
+import { PROBE_NAMES, type NodeTarget } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 
 /** A node target with test defaults; override what the test is about. */
 export function target(name: string, over: Partial<NodeTarget> = {}): NodeTarget {

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { DEFAULT_EVIDENCE_API_LIMITS } from '../../src/evidence/index.js';
 import { evidenceFileName } from '../../src/evidence/files.js';
 import { buildEvidenceRecord, serializeRecord } from '../../src/evidence/record.js';
