@@ -13,9 +13,10 @@ import { loadConfigFile } from '../../../src/config/index.js';
 import type { Daemon } from '../../../src/daemon/index.js';
 import { Secrets } from '../../../src/redact.js';
 import { SimFleet } from '../../../src/sim/index.js';
-import { closeAlertingRig, onlyRules, startAlertingDaemon } from '../../support/alertingDaemon.js';
+import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { FakeChatServices, type Service } from '../../support/fakeChatServices.js';
 import { waitFor } from '../../support/processes.js';
+import { writeNodeDownYaml } from '../../support/receiverTests.js';
 
 const TG_TOKEN = '7000002:AAe2eTelegramCanary';
 const DC_PATH = 'api/webhooks/2/e2eDiscordCanary';
@@ -59,42 +60,25 @@ describe('chat receivers in the daemon', () => {
       ['chat-1', 'chat-2'].map((name) => ({ name, network: 'chat', build: 'current' as const, peers: 5 })),
       { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
     );
-    configFile = path.join(dir, 'fleet.yaml');
-    writeFileSync(
-      configFile,
-      stringify({
-        listen: '127.0.0.1:0',
-        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'chat' })),
-        evidence: { dir: path.join(dir, 'evidence') },
-        alerting: {
-          stateDir: 'state',
-          evaluationInterval: '250ms',
-          rules: { ...onlyRules({}), LedgerNodeDown: { for: '500ms', keepFiringFor: '0s' } },
-          groupWait: '0s',
-          groupInterval: '1s',
-          receivers: [
-            {
-              name: 'tg',
-              telegram: { botTokenFile: 'tg', chatId: -1001234567890, messageThreadId: 7, apiUrl: `${fake.base}/tg` },
-            },
-            { name: 'dc', discord: { webhookUrl: `${fake.base}/discord/${DC_PATH}` } },
-            { name: 'nt', ntfy: { url: `${fake.base}/ntfy/ledger-oncall`, tokenFile: 'ntfy' } },
-            { name: 'teams', msteams: { webhookUrlFile: 'teams' } },
-            { name: 'genie', opsgenie: { apiKey: OG_KEY, url: `${fake.base}/opsgenie` } },
-            {
-              name: 'mail',
-              email: {
-                smarthost: `127.0.0.1:${smtpPort}`,
-                from: 'exporter@example.org',
-                to: ['oncall@example.org'],
-                tls: 'none',
-              },
-            },
-          ],
+    configFile = writeNodeDownYaml(dir, fleet.nodes, 'chat', [
+      {
+        name: 'tg',
+        telegram: { botTokenFile: 'tg', chatId: -1001234567890, messageThreadId: 7, apiUrl: `${fake.base}/tg` },
+      },
+      { name: 'dc', discord: { webhookUrl: `${fake.base}/discord/${DC_PATH}` } },
+      { name: 'nt', ntfy: { url: `${fake.base}/ntfy/ledger-oncall`, tokenFile: 'ntfy' } },
+      { name: 'teams', msteams: { webhookUrlFile: 'teams' } },
+      { name: 'genie', opsgenie: { apiKey: OG_KEY, url: `${fake.base}/opsgenie` } },
+      {
+        name: 'mail',
+        email: {
+          smarthost: `127.0.0.1:${smtpPort}`,
+          from: 'exporter@example.org',
+          to: ['oncall@example.org'],
+          tls: 'none',
         },
-      }),
-    );
+      },
+    ]);
     ({ daemon, log } = await startAlertingDaemon(await loadConfigFile(configFile)));
   }, 60_000);
 
