@@ -10,7 +10,10 @@ export function landingPage(version: string, snap: FleetSnapshot, ready: boolean
   const rows = snap.nodes
     .map((n) => {
       const failing = n.probes.filter((p) => p.success === false).map((p) => p.probe);
-      return `<tr class="${n.up ? 'up' : 'down'}"><td>${esc(n.name)}</td><td>${esc(n.network)}</td><td>${n.up ? 'up' : 'DOWN'}</td><td>${n.height ?? ''}</td><td>${n.lagBlocks ?? ''}</td><td>${esc(n.health?.version ?? '')}</td><td>${esc(n.namespace ?? '')}</td><td>${esc(failing.join(', '))}</td></tr>`;
+      return (
+        `<tr ` +
+        `class="${n.up ? 'up' : 'down'}"><td>${esc(n.name)}</td><td>${esc(n.network)}</td><td>${n.up ? 'up' : 'DOWN'}</td><td>${n.height ?? ''}</td><td>${n.lagBlocks ?? ''}</td><td>${esc(n.health?.version ?? '')}</td><td>${esc(n.namespace ?? '')}</td><td>${esc(failing.join(', '))}</td></tr>`
+      );
     })
     .join('\n');
   const nets = snap.networks

@@ -261,7 +261,8 @@ function watchClockSteps(clock: Clock, log: Logger, counters: ExporterCounters):
     counters.clockSteps = (counters.clockSteps ?? 0) + 1;
     const by = `${stepMs > 0 ? '+' : '-'}${(Math.abs(stepMs) / 1000).toFixed(1)} s`;
     const what =
-      'polling and alert timers run on the monotonic clock and are unaffected; times shown from now on follow the new wall clock';
+      'polling and alert timers run on the monotonic clock and are unaffected; times shown from now on follow ' +
+      'the new wall clock';
     log.warn(
       { stepMs: Math.round(stepMs), wallNow: new Date(wallAfter).toISOString() },
       `wall clock stepped ${by}: ${what}`,

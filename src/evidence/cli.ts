@@ -111,7 +111,8 @@ export function formatRecord(r: EvidenceRecord): string {
   const lastOk = r.runnerStatus.lastSuccess ?? 'never';
   return (
     `${r.time} ${r.node} (${r.network}) ${r.probe} ${r.method} -> ${r.status} attempt=${r.attempt} ` +
-    `${r.durationMs}ms failures=${r.runnerStatus.consecutiveFailures} lastSuccess=${lastOk} ${r.url} body=${JSON.stringify(body)}` +
+    `${r.durationMs}ms failures=${r.runnerStatus.consecutiveFailures} lastSuccess=${lastOk} ${r.url} ` +
+    `body=${JSON.stringify(body)}` +
     (r.bodyTruncated ? ' (truncated)' : '')
   );
 }

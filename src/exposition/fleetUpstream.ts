@@ -123,7 +123,9 @@ export class FleetUpstream {
     });
     registerTextFamily(registry, {
       name: 'ledger_exporter_upstream_dropped_samples',
-      help: "Samples of the node's last /metrics answer left out, by reason: budget (per-node cap), secret (a label value held one of our secrets), conflict (family clashes with another node's; as of the last scrape).",
+      help:
+        "Samples of the node's last /metrics answer left out, by reason: budget (per-node cap), secret (a label " +
+        "value held one of our secrets), conflict (family clashes with another node's; as of the last scrape).",
       type: 'gauge',
       labelNames: ['node', 'reason'],
       collect: (emit) => {

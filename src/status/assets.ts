@@ -4,7 +4,8 @@
 
 /** A dot in a circle: the tab icon (served as SVG, so the browser never asks for /favicon.ico). */
 export const FAVICON_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#1a7f37"/><circle cx="8" cy="8" r="3" fill="#fff"/></svg>';
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" ' +
+  'fill="#1a7f37"/><circle cx="8" cy="8" r="3" fill="#fff"/></svg>';
 
 export const STATUS_CSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#57606a;--line:#d0d7de;--head:#f6f8fa;--link:#0550ae;
 --up-bg:#dafbe1;--up-fg:#116329;--deg-bg:#fff8c5;--deg-fg:#6f4400;--down-bg:#ffebe9;--down-fg:#a40e26;--unk-bg:#eaeef2;--unk-fg:#424a53;

@@ -16,10 +16,23 @@ function probesHtml(probes: NonNullable<ReturnType<typeof nodeJson>>['node']['pr
   const rows = probes
     .map(
       (p) =>
-        `<tr class="probe-${p.outcome}" data-probe="${esc(p.probe)}"><th scope="row">${esc(p.probe)}</th><td data-label="Result"><span class="pill ${p.outcome}">${esc(p.outcome === 'failing' ? '▼ failing' : p.outcome === 'ok' ? '● ok' : p.outcome === 'unsupported' ? '○ unsupported' : '? pending')}</span></td><td data-label="Reason">${esc(p.text)}${p.backingOff ? ' <span class="tag">backing off</span>' : ''}</td><td data-label="Duration" class="n">${p.durationMs === null ? dash : `${p.durationMs} ms`}</td><td data-label="Last run">${timeCell(p.lastRun ?? undefined, now)}</td><td data-label="Last success">${timeCell(p.lastSuccess ?? undefined, now)}</td><td data-label="Next check">${nextCheckCell(p.nextCheck ?? undefined, now)}</td><td data-label="Supported">${p.supported ? 'yes' : 'no (earlier node build)'}</td></tr>`,
+        `<tr class="probe-${p.outcome}" data-probe="${esc(p.probe)}"><th scope="row">${esc(p.probe)}</th><td ` +
+        `data-label="Result"><span class="pill ` +
+        `${p.outcome}">${esc(p.outcome === 'failing' ? '▼ failing' : p.outcome === 'ok' ? '● ok' : p.outcome === 'unsupported' ? '○ unsupported' : '? pending')}</span></td><td ` +
+        `data-label="Reason">${esc(p.text)}${p.backingOff ? ' <span class="tag">backing off</span>' : ''}</td><td ` +
+        `data-label="Duration" class="n">${p.durationMs === null ? dash : `${p.durationMs} ms`}</td><td ` +
+        `data-label="Last run">${timeCell(p.lastRun ?? undefined, now)}</td><td data-label="Last ` +
+        `success">${timeCell(p.lastSuccess ?? undefined, now)}</td><td data-label="Next ` +
+        `check">${nextCheckCell(p.nextCheck ?? undefined, now)}</td><td ` +
+        `data-label="Supported">${p.supported ? 'yes' : 'no (earlier node build)'}</td></tr>`,
     )
     .join('');
-  return `<table id="probes"><thead><tr><th scope="col">Probe</th><th scope="col">Result</th><th scope="col">Reason</th><th scope="col">Duration</th><th scope="col">Last run</th><th scope="col">Last success</th><th scope="col">Next check</th><th scope="col">Supported</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return (
+    `<table id="probes"><thead><tr><th scope="col">Probe</th><th scope="col">Result</th><th ` +
+    `scope="col">Reason</th><th scope="col">Duration</th><th scope="col">Last run</th><th scope="col">Last ` +
+    `success</th><th scope="col">Next check</th><th ` +
+    `scope="col">Supported</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
 }
 
 export function nodePage(src: StatusSource, name: string, evidence: EvidenceSection): string | undefined {

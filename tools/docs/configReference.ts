@@ -36,7 +36,7 @@ export function configReferencePage(schema: SchemaNode): string {
   const sections = Object.entries(schema.properties ?? {});
   const contents = sections.map(([key]) => `- [\`${key}\`](#${anchorOf(key)})`).join('\n');
   const body = sections.map(([key, node]) => sectionText(key, node, schema.required?.includes(key) ?? false)).join('\n');
-  return `${generatedNotice('the config schema (src/config/sections/, src/alerting/configSchema.ts)')}\n${INTRO}\n${contents}\n\n${body}`;
+  return `${generatedNotice('the config schema (src/config/sections/, src/alerting/configSchema.ts)')}\n${INTRO}\n${contents}\n\n` + `${body}`;
 }
 
 function sectionText(key: string, node: SchemaNode, required: boolean): string {

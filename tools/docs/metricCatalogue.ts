@@ -108,7 +108,7 @@ function watchFamilies(): MetricDoc[] {
     labels: ['network', 'name', f.kinds.length === 1 ? f.kinds[0]! : f.kinds.join(' | '), ...(f.extraLabel ? [f.extraLabel] : [])],
     help: f.help,
     source: `watch: (${f.kinds.join(', ')} entries)`,
-    presence: 'One series per watched entry of the kinds named, in the shard that reads it; absent while its value is unknown (not read yet, or the last read failed).',
+    presence: 'One series per watched entry of the kinds named, in the shard that reads it; absent while its value is ' + 'unknown (not read yet, or the last read failed).',
   }));
 }
 

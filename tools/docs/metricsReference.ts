@@ -38,7 +38,7 @@ export function metricsReferencePage(c: MetricCatalogue): string {
   return [
     generatedNotice('the families the code declares (tools/docs/metricCatalogue.ts reads them)'),
     INTRO,
-    `${count} families, in four groups: [per node](#per-node), [per network and validator](#per-network-and-validator), [the exporter itself](#the-exporter-itself), [process](#process), and the [re-exposed node metrics](#re-exposed-node-metrics).\n`,
+    `${count} families, in four groups: [per node](#per-node), [per network and ` + `validator](#per-network-and-validator), [the exporter itself](#the-exporter-itself), [process](#process), ` + `and the [re-exposed node metrics](#re-exposed-node-metrics).\n`,
     section('Per node', 'Labels `node` and `network` on every family, plus the ones named.', c.fleet.filter((m) => m.labels.includes('node'))),
     section('Per network and validator', 'Label `network` on every family.', c.fleet.filter((m) => !m.labels.includes('node'))),
     section('The exporter itself', 'About the exporter, its evidence store, agent platform check, alerting and shard.', c.exporter),
@@ -54,5 +54,5 @@ function section(title: string, lead: string, docs: MetricDoc[]): string {
 
 function processSection(docs: MetricDoc[]): string {
   const rows = docs.map((m) => [code(m.name), m.type, m.labels.map((l) => code(l)).join(', '), m.help]);
-  return `## Process\n\nprom-client's default metrics of the exporter's process. ${docs[0]?.presence ?? ''} \`nodejs_eventloop_lag_*\` show the delay beyond the 100 ms sampling interval (~0 at rest).\n\n${table(['metric', 'type', 'labels', 'meaning'], rows)}\n`;
+  return `## Process\n\nprom-client's default metrics of the exporter's process. ${docs[0]?.presence ?? ''} ` + `\`nodejs_eventloop_lag_*\` show the delay beyond the 100 ms sampling interval (~0 at rest).\n` + `\n${table(['metric', 'type', 'labels', 'meaning'], rows)}\n`;
 }
