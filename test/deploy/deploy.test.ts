@@ -164,7 +164,7 @@ describe('deploy/prometheus.yml', () => {
 describe('checked with the Debian Prometheus tools', () => {
   const tools = checkTools(['promtool', 'amtool']);
 
-  it.skipIf(tools.skip)(`promtool check config loads deploy/prometheus.yml and our rule files as mounted in the container${tools.skipNote}`, async () => {
+  it.skipIf(tools.skip)(`promtool check config loads deploy/prometheus.yml and our rule files as mounted in the ` + `container${tools.skipNote}`, async () => {
     const promtool = requireTool(tools, 'promtool');
     // Mirror the container's layout: /etc/prometheus/prometheus.yml and the mounted alerts/ beside it.
     const root = mkdtempSync(path.join(os.tmpdir(), 'deploy-prom-'));

@@ -74,7 +74,7 @@ async function holdOne(d: NodeDispatcher): Promise<{ answer: Promise<{ status: n
 }
 
 describe('NodeDispatcher.setConnectionsPerOrigin', () => {
-  it('retires the old pool: its request in flight completes, the next goes over a new socket, the old socket closes', async () => {
+  it('retires the old pool: its request in flight completes, the next uses a new socket, the old closes', async () => {
     const d = dispatcher();
     const inFlight = (await holdOne(d)).answer;
     expect(sockets).toHaveLength(1);

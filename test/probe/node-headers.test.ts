@@ -130,7 +130,7 @@ afterAll(async () => {
 });
 
 describe('per-node headers and URL credentials', () => {
-  it('reach the node on every request: URL credentials as Basic auth, headers from env, file and defaults', async () => {
+  it('reach the node on every request: URL credentials as Basic auth, env, file and default headers', async () => {
     const p = prober();
     // The URL the prober uses carries no credentials.
     expect(p.endpoint.base).toBe(`http://127.0.0.1:${node.port}`);
@@ -207,7 +207,7 @@ describe('per-node headers and URL credentials', () => {
     expect(foreign.requests).toEqual([]);
   });
 
-  it('a file header of the form "<scheme> <credential>": a node echoing the credential alone leaves no trace in evidence', async () => {
+  it('a "<scheme> <credential>" file header echoed by the node without its scheme stays out of evidence', async () => {
     const p = prober();
     await writeFile(join(dir, 'token.txt'), `Token ${C.fileCredential.value}\n`);
     try {

@@ -128,7 +128,7 @@ async function daemonFor(
 const health = (node: string) => ({ node, probe: 'health' });
 
 describe('backoff after 5xx', () => {
-  it('polls less often than the schedule after consecutive failures, never more often, and records every 5xx', async () => {
+  it('backs off after consecutive failures, never polls more often, and records every 5xx', async () => {
     const node = await countingNode(
       fixed(503, 'text/html', '<html><body><h1>503 Service Unavailable</h1></body></html>', { server: 'nginx' }),
     );

@@ -133,7 +133,7 @@ describe('/api/evidence under hostile queries', () => {
     expect(page).toContain('id="evidence-partial"');
   });
 
-  it('gives node pages places among the same few queries: beyond them a page says "evidence busy" and is still served', async () => {
+  it('gives node pages the same few query places: beyond them a page says "evidence busy" and is served', async () => {
     const pages = async () => {
       const res = await request(daemon.url + '/nodes/old');
       return { status: res.statusCode, text: await res.body.text() };

@@ -186,7 +186,7 @@ describe('watch over loopback', () => {
     ).toBe(true);
   });
 
-  it('never asks a node of another network or of another chain, and spreads reads over the others, at most 8 at once each', () => {
+  it("asks only nodes of the entry's network and chain, spread over them, at most 8 at once each", () => {
     expect(other.calls).toEqual([]);
     expect(fork.calls).toEqual([]);
     for (const n of main) {

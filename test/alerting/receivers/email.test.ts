@@ -126,7 +126,7 @@ const note: Notification = {
 const deliver = (r: ReceiverSettings) => deliverOnce(r, note, { client, secrets, ctx: CTX, timeoutMs: 15_000 });
 
 describe('email over SMTP', () => {
-  it('STARTTLS and AUTH: one mail to every recipient, subject like Alertmanager, plain text and HTML parts', async () => {
+  it("STARTTLS and AUTH: one mail to all recipients, Alertmanager's subject, text and HTML parts", async () => {
     received.length = 0;
     const { report } = await deliver(mailer());
     expect(report).toMatchObject({ result: 'success', attempts: 1, status: 250 });
@@ -153,7 +153,7 @@ describe('email over SMTP', () => {
     expect(received[0]?.secure).toBe(true);
   });
 
-  it('a recipient refused with a temporary 451 is retried with backoff; refused credentials (535) fail at once, the password never shown', async () => {
+  it('retries a temporary 451 with backoff; refused credentials (535) fail at once, password unshown', async () => {
     received.length = 0;
     rcptAnswers.push(451);
     const retried = await deliver(mailer());

@@ -148,7 +148,8 @@ describe.skipIf(tools.skip)(
     let recording = false;
     let loop: Promise<void> | undefined;
     const context = () =>
-      `--- prometheus ---\n${prometheus?.output() ?? ''}\n--- exporter ---\n${exporter?.stdout().slice(-3000) ?? ''}${exporter?.stderr().slice(-1000) ?? ''}`;
+      `--- prometheus ---\n${prometheus?.output() ?? ''}\n--- exporter ---\n` +
+      `${exporter?.stdout().slice(-3000) ?? ''}${exporter?.stderr().slice(-1000) ?? ''}`;
 
     const getJson = async <T>(url: string): Promise<T> => {
       const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
@@ -324,10 +325,12 @@ describe.skipIf(tools.skip)(
             spread
               .map(
                 (s) =>
-                  `  ${s.episode}: fire ${s.fire} ms, resolve ${s.resolve}${typeof s.resolve === 'number' ? ' ms' : ''} (bound ${s.bound} ms)`,
+                  `  ${s.episode}: fire ${s.fire} ms, resolve ` +
+                  `${s.resolve}${typeof s.resolve === 'number' ? ' ms' : ''} (bound ${s.bound} ms)`,
               )
               .join('\n') +
-            `\n  episodes: prometheus ${JSON.stringify(Object.fromEntries(prom.episodes))}\n  engine ${JSON.stringify(Object.fromEntries(engine.episodes))}`,
+            `\n  episodes: prometheus ${JSON.stringify(Object.fromEntries(prom.episodes))}\n  engine ` +
+            `${JSON.stringify(Object.fromEntries(engine.episodes))}`,
         );
 
         // Same alerts with the same labels on both sides, every one of the scenario among them.
