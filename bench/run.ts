@@ -4,10 +4,9 @@
 // shared-port line at 1,000 nodes / 2 s. Each side runs in a fresh process of its own.
 // Options: --nodes N --interval 15s --duration 60s (one scenario), --layout shared-port,
 // --per-process N (simulator nodes per process), --concurrency N, --paced (adds the floor paced
-// on the exporter's schedule, and as one burst per interval), --reloads N (RSS across config reloads), --soak --minutes N,
-// --render N (the scrape path alone, N nodes, no fleet; profile it with
-// BENCH_NODE_FLAGS=--cpu-prof), --hostile (bench/hostile.ts).
-// Figures are printed, never asserted: machines are shared and noisy.
+// on the exporter's schedule, and as one burst per interval), --reloads N (RSS across config reloads), --soak --minutes
+// N, --render N (the scrape path alone, N nodes, no fleet; profile it with BENCH_NODE_FLAGS=--cpu-prof), --hostile
+// (bench/hostile.ts). Figures are printed, never asserted: machines are shared and noisy.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

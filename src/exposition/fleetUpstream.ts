@@ -41,7 +41,9 @@ export class FleetUpstream {
 
   constructor(
     private readonly nodes: () => Iterable<UpstreamNode>,
-    /** The daemon has one upstream view: an answer's lines are made once, with the options of the view that prepares it. */
+    /**
+     * The daemon has one upstream view: an answer's lines are made once, with the options of the view that prepares it.
+     */
     private readonly opts: PrepareOptions = {},
   ) {}
 

@@ -103,7 +103,10 @@ export function matchShape(shape: UpstreamShape, text: string): number[] | undef
   return text.length - pos === last.length && text.slice(pos) === last ? values : undefined;
 }
 
-/** The value token text[start, end) as parseFloatToken reads it; plain integers (most values) without a regular expression. */
+/**
+ * The value token text[start, end) as parseFloatToken reads it; plain integers (most values) without a regular
+ * expression.
+ */
 function valueOf(text: string, start: number, end: number): number | undefined {
   if (end === start) return undefined;
   // Up to 15 digits the sum below is exact, so it equals Number() of the token.
@@ -117,7 +120,10 @@ function valueOf(text: string, start: number, end: number): number | undefined {
   return v;
 }
 
-/** An answer of this shape with these values (timestamps left out): what the parser reads as the answer the values came from. */
+/**
+ * An answer of this shape with these values (timestamps left out): what the parser reads as the answer the values came
+ * from.
+ */
 export function shapeText(shape: UpstreamShape, values: ArrayLike<number>): string {
   const { segments } = shape;
   let out = segments[0]!;

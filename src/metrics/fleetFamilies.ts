@@ -14,7 +14,9 @@ interface Headers {
   openMetrics: string;
 }
 
-/** A per-node family: its lines are kept per node (fleetColumns.ts); lag and backoff change without a new node revision. */
+/**
+ * A per-node family: its lines are kept per node (fleetColumns.ts); lag and backoff change without a new node revision.
+ */
 export type FleetFamily = Headers &
   (
     | { kind: 'node'; value(n: NodeView): number | undefined }

@@ -1,5 +1,6 @@
 // The control API's ledger routes (amounts are u128 decimal strings of base units):
-//   GET  /networks                                 -> {"networks":[{network, height, epoch, epochBlocks, activeSet, watch}]}
+//   GET  /networks                                 -> {"networks":[{network, height, epoch, epochBlocks, activeSet,
+// watch}]}
 //   GET  /networks/<n>/validators|miners|accounts/<addr> -> that entry's state
 //   POST /networks/<n>/validators/<addr>           {"online":false} {"jailed":true} {"commissionBps":900} {"stake":"…"}
 //   POST /networks/<n>/miners/<addr>               {"checkins":false} {"register":true} {"pendingRewards":"…"}

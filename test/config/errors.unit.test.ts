@@ -124,7 +124,8 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
       'fleet.yaml:9:13: agentPlatform.interval: duration must be at least 100ms',
       'fleet.yaml:10:12: agentPlatform.timeout: duration must be at least 100ms',
     ]);
-    // The floors themselves, fractions that come to whole milliseconds (exactly: 1.005s is 1005 ms), and sub-ms units that do.
+    // The floors themselves, fractions that come to whole milliseconds (exactly: 1.005s is 1005 ms), and sub-ms units
+    // that do.
     const c = parseConfig(
       yaml(
         'defaults: {interval: 100ms, timeout: 100000us}',

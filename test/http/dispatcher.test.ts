@@ -64,7 +64,9 @@ const get = (d: NodeDispatcher, path: string) =>
     body: await r.body.text(),
   }));
 
-/** Starts a request to /hold and waits until the server holds it (wrapped, so awaiting this does not await the answer). */
+/**
+ * Starts a request to /hold and waits until the server holds it (wrapped, so awaiting this does not await the answer).
+ */
 async function holdOne(d: NodeDispatcher): Promise<{ answer: Promise<{ status: number; body: string }> }> {
   const before = held.length;
   const answer = get(d, '/hold');

@@ -38,7 +38,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** An https node presenting `leaf` and its intermediate (or `cert` alone); with `clientCa`, it requires a client certificate. */
+/**
+ * An https node presenting `leaf` and its intermediate (or `cert` alone); with `clientCa`, it requires a client
+ * certificate.
+ */
 async function httpsNode(
   opts: { cert?: Issued; clientCa?: string } = {},
 ): Promise<{ url: string; server: https.Server }> {

@@ -196,7 +196,8 @@ describe('backoff after 5xx', () => {
     node.set(ledgerNode(defaultModel()));
     const requestsAtClear = node.healthArrivals.length;
 
-    // Within about one backoff period (bounded generously), and with a single request: the first one after the fault cleared.
+    // Within about one backoff period (bounded generously), and with a single request: the first one after the fault
+    // cleared.
     const t = await waitForMetrics(
       daemon.url,
       'recovered',

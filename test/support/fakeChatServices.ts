@@ -1,6 +1,6 @@
 // Fakes of the chat and paging services over loopback, answering as each documented API does:
-// Telegram's Bot API, Discord webhooks, ntfy, Teams Workflows and Opsgenie's Alert API. Each service has a script of answers for the
-// posts it gets (then it answers success): a status with the service's own body, a hang, a reset.
+// Telegram's Bot API, Discord webhooks, ntfy, Teams Workflows and Opsgenie's Alert API. Each service has a script of
+// answers for the posts it gets (then it answers success): a status with the service's own body, a hang, a reset.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

@@ -1,6 +1,6 @@
 // Telegram, Discord, ntfy, Teams, Opsgenie and e-mail (to an SMTP server in the test) configured in
-// YAML (secrets inline and as files): one dead simulated node pages all six through the built-in engine in the daemon and resolves; each
-// outcome is counted; notify-test reaches each kind and says per receiver what happened.
+// YAML (secrets inline and as files): one dead simulated node pages all six through the built-in engine in the daemon
+// and resolves; each outcome is counted; notify-test reaches each kind and says per receiver what happened.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -130,7 +130,8 @@ describe('chat receivers in the daemon', () => {
         expect(metrics).toMatch(
           new RegExp(`ledger_alert_notifications_total\\{receiver="${r}",result="success"\\} 2\\n`),
         );
-      // The start-up dry checks ran (GETs, no posts; Teams gets a HEAD on its origin only) and found every receiver usable.
+      // The start-up dry checks ran (GETs, no posts; Teams gets a HEAD on its origin only) and found every receiver
+      // usable.
       expect(
         fake.seen
           .filter((s) => s.method !== 'POST')
