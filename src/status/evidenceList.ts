@@ -55,7 +55,8 @@ function groupHtml(g: AnswerGroup): string {
   return (
     `<li class="evidence"><p><time datetime="${esc(r.time)}">${esc(shortTime(r.time))}</time> · ${esc(r.probe)} ` +
     `probe · <strong>${esc(r.method)}</strong> · HTTP ${r.status} · ${Math.round(r.durationMs)} ms · attempt ` +
-    `${r.attempt}${r.headers.server ? ` · server: ${esc(r.headers.server)}` : ''}${repeats}</p><pre>${esc(r.body.slice(0, 600))}${r.body.length > 600 || r.bodyTruncated ? '\n…' : ''}</pre></li>`
+    `${r.attempt}${r.headers.server ? ` · server: ${esc(r.headers.server)}` : ''}${repeats}</p>` +
+    `<pre>${esc(r.body.slice(0, 600))}${r.body.length > 600 || r.bodyTruncated ? '\n…' : ''}</pre></li>`
   );
 }
 

@@ -55,17 +55,22 @@ export function alertsHtml(alerts: AlertView[] | null | undefined, now: number):
   const items = alerts
     .map(
       (a) =>
-        `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}"><strong>${esc(a.name)}</strong> <span class="tag">${esc(a.state)}</span> <span class="tag">${esc(a.severity)}</span> ${esc(
+        `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}"><strong>${esc(a.name)}</strong> <span ` +
+        `class="tag">${esc(a.state)}</span> <span class="tag">${esc(a.severity)}</span> ${esc(
           Object.entries(a.labels)
             .filter(([k]) => k === 'node' || k === 'network')
             .map(([k, v]) => `${k}=${v}`)
             .join(' '),
-        )}${a.summary ? `<br>${esc(a.summary)}` : ''}${a.since ? ` <span class="muted">since ${timeCell(a.since, now)}</span>` : ''}</li>`,
+        )}${a.summary ? `<br>${esc(a.summary)}` : ''}${
+          a.since ? ` <span class="muted">since ${timeCell(a.since, now)}</span>` : ''
+        }</li>`,
     )
     .join('');
   return (
     `<section id="alerts" aria-labelledby="alerts-h"><h2 id="alerts-h">Active ` +
-    `alerts</h2>${items ? `<ul class="alerts">${items}</ul>` : '<p class="ok-msg">No alerts pending or firing.</p>'}</section>`
+    `alerts</h2>${
+      items ? `<ul class="alerts">${items}</ul>` : '<p class="ok-msg">No alerts pending or firing.</p>'
+    }</section>`
   );
 }
 
@@ -92,7 +97,9 @@ export function eventsHtml(events: Array<{ at: number; text: string; kind: strin
   if (events.length === 0) return '<p class="muted" id="no-events">No events yet.</p>';
   return (
     `<ol ` +
-    `class="events">${events.map((e) => `<li class="ev ${esc(e.kind)}">${timeCell(e.at, now)} ${esc(e.text)}</li>`).join('')}</ol>`
+    `class="events">${events
+      .map((e) => `<li class="ev ${esc(e.kind)}">${timeCell(e.at, now)} ${esc(e.text)}</li>`)
+      .join('')}</ol>`
   );
 }
 
@@ -132,17 +139,26 @@ export function fleetPage(
   const pager = pagerHtml(pageNo, pages, offset, data.nodes.length, data.total);
   const numeric = new Set(['Height', 'Lag', 'Uptime 24 h']);
   const head = NODE_COLUMNS.map((c) => `<th scope="col"${numeric.has(c) ? ' class="n"' : ''}>${esc(c)}</th>`).join('');
-  const body = `<header class="top"><h1>Ledger fleet status</h1>
-<p class="meta"><strong id="summary">${esc(summaryText(data.summary))}</strong> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span>${info.ready ? '' : ' · first poll round in progress'} · exporter ${esc(info.version)}</p>${noticesHtml(data.notices)}</header>
+  const body =
+    `<header class="top"><h1>Ledger fleet status</h1>
+<p class="meta"><strong id="summary">${esc(summaryText(data.summary))}</strong> · <span ` +
+    `id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} ` +
+    `UTC</span>${info.ready ? '' : ' · first poll round in progress'} · ` +
+    `exporter ${esc(info.version)}</p>${noticesHtml(data.notices)}</header>
 <main>
 ${alertsHtml(data.alerts, now)}
 ${watchSectionHtml(data.watch, now)}
 <section aria-labelledby="nodes-h"><h2 id="nodes-h">Nodes</h2>
-${pager}<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead><tbody>${data.nodes.map((r) => rowHtml(r, now, served.get(r.name))).join('\n')}</tbody></table>${pager}</section>
+${pager}<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead>` +
+    `<tbody>${data.nodes.map((r) => rowHtml(r, now, served.get(r.name))).join('\n')}</tbody>` +
+    `</table>${pager}</section>
 <section aria-labelledby="nets-h"><h2 id="nets-h">Networks</h2>${networksHtml(data.networks)}</section>
-<section aria-labelledby="events-h"><h2 id="events-h">Recent events</h2><div id="events">${eventsHtml(data.events, now)}</div></section>
+<section aria-labelledby="events-h"><h2 id="events-h">Recent events</h2><div ` +
+    `id="events">${eventsHtml(data.events, now)}</div></section>
 </main>
-<footer><a href="metrics">/metrics</a> · <a href="api/v1/nodes">/api/v1/nodes</a> · <a href="api/v1/watch">/api/v1/watch</a> · <a href="api/evidence?limit=20">/api/evidence</a> · <a href="healthz">/healthz</a> · <a href="readyz">/readyz</a></footer>`;
+<footer><a href="metrics">/metrics</a> · <a href="api/v1/nodes">/api/v1/nodes</a> · <a ` +
+    `href="api/v1/watch">/api/v1/watch</a> · <a href="api/evidence?limit=20">/api/evidence</a> · <a ` +
+    `href="healthz">/healthz</a> · <a href="readyz">/readyz</a></footer>`;
   return page({
     title: `${data.summary.down ? `${data.summary.down} down – ` : ''}Ledger fleet status`,
     root: '',

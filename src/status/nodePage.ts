@@ -46,8 +46,12 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
       .map(([k, v]) => `<span class="tag">${esc(k)}=${esc(v)}</span>`)
       .join(' ') || dash;
   const recent = n.recent ?? [];
-  const body = `<header class="top"><p><a href="../">← All nodes</a></p><h1>${esc(name)} <span class="pill ${n.status}" id="node-status">${esc(n.label)}</span></h1>
-<p class="meta"><span id="node-reason" class="why">${esc(n.reason) || 'answering normally'}</span><span id="node-backoff">${n.backingOff ? ' <span class="tag">backing off</span>' : ''}</span> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span></p></header>
+  const body =
+    `<header class="top"><p><a href="../">← All nodes</a></p><h1>${esc(name)} <span ` +
+    `class="pill ${n.status}" id="node-status">${esc(n.label)}</span></h1>
+<p class="meta"><span id="node-reason" class="why">${esc(n.reason) || 'answering normally'}</span><span ` +
+    `id="node-backoff">${n.backingOff ? ' <span class="tag">backing off</span>' : ''}</span> · <span ` +
+    `id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span></p></header>
 <main>
 <section aria-labelledby="sum-h"><h2 id="sum-h">Summary</h2><dl class="facts">
 <dt>Status since</dt><dd id="node-since">${timeCell(n.since ?? undefined, now)}</dd>
@@ -56,17 +60,25 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
 <dt>Network</dt><dd id="node-network">${esc(n.network)}</dd>
 <dt>Version</dt><dd id="node-version">${opt(n.version)}</dd>
 <dt>RPC namespace</dt><dd id="node-namespace">${opt(n.namespace)}</dd>
-<dt>Height</dt><dd id="node-height">${opt(n.height)}${n.lagBlocks !== null ? ` (${n.lagBlocks} behind the highest node)` : ''}</dd>
+<dt>Height</dt><dd id="node-height">${opt(n.height)}${
+      n.lagBlocks !== null ? ` (${n.lagBlocks} behind the highest node)` : ''
+    }</dd>
 <dt>Last block age</dt><dd id="node-age">${n.blockAgeSecs === null ? dash : `${n.blockAgeSecs} s`}</dd>
 <dt>Peers</dt><dd id="node-peers">${opt(n.peers)}</dd>
 <dt>Labels</dt><dd id="node-labels">${labels}</dd>
 <dt>Uptime</dt><dd id="node-uptime">${esc(n.uptimeText)}</dd>
-<dt>Badges</dt><dd id="node-badges" data-shows="${esc(`${n.status} ${n.uptime24hText}`)}"><img alt="status badge of ${esc(name)}" src="../api/v1/nodes/${enc}/badge.svg"> <img alt="24 h uptime badge of ${esc(name)}" src="../api/v1/nodes/${enc}/uptime/24h/badge.svg"></dd>
+<dt>Badges</dt><dd id="node-badges" data-shows="${esc(`${n.status} ${n.uptime24hText}`)}"><img alt="status badge ` +
+    `of ${esc(name)}" src="../api/v1/nodes/${enc}/badge.svg"> <img alt="24 h uptime badge of ${esc(name)}" ` +
+    `src="../api/v1/nodes/${enc}/uptime/24h/badge.svg"></dd>
 </dl></section>
 <section aria-labelledby="probes-h"><h2 id="probes-h">Probes</h2>${probesHtml(n.probes, now)}</section>
-<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2><div class="hist-big">${historyBars(recent, HISTORY_LENGTH, { axis: true })}</div><h3>Response time</h3><div id="node-spark">${sparkline(recent)}</div></section>
-<section aria-labelledby="ev-h"><h2 id="ev-h">Events</h2><div id="events">${eventsHtml(data.events, now)}</div></section>
-<section aria-labelledby="evid-h"><h2 id="evid-h">Recent evidence <span class="muted small">(as of page load)</span></h2>${evidenceHtml(evidence, name)}</section>
+<section aria-labelledby="hist-h"><h2 id="hist-h">History</h2><div ` +
+    `class="hist-big">${historyBars(recent, HISTORY_LENGTH, { axis: true })}</div><h3>Response time</h3>` +
+    `<div id="node-spark">${sparkline(recent)}</div></section>
+<section aria-labelledby="ev-h"><h2 id="ev-h">Events</h2><div id="events">${eventsHtml(data.events, now)}</div>` +
+    `</section>
+<section aria-labelledby="evid-h"><h2 id="evid-h">Recent evidence <span class="muted small">(as of page load)</span>` +
+    `</h2>${evidenceHtml(evidence, name)}</section>
 </main>
 <footer><a href="../api/v1/nodes/${enc}">This node as JSON</a> · <a href="../metrics">/metrics</a></footer>`;
   return page({

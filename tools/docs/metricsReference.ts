@@ -38,21 +38,46 @@ export function metricsReferencePage(c: MetricCatalogue): string {
   return [
     generatedNotice('the families the code declares (tools/docs/metricCatalogue.ts reads them)'),
     INTRO,
-    `${count} families, in four groups: [per node](#per-node), [per network and ` + `validator](#per-network-and-validator), [the exporter itself](#the-exporter-itself), [process](#process), ` + `and the [re-exposed node metrics](#re-exposed-node-metrics).\n`,
-    section('Per node', 'Labels `node` and `network` on every family, plus the ones named.', c.fleet.filter((m) => m.labels.includes('node'))),
-    section('Per network and validator', 'Label `network` on every family.', c.fleet.filter((m) => !m.labels.includes('node'))),
-    section('The exporter itself', 'About the exporter, its evidence store, agent platform check, alerting and shard.', c.exporter),
+    `${count} families, in four groups: [per node](#per-node), [per network and ` +
+      `validator](#per-network-and-validator), [the exporter itself](#the-exporter-itself), [process](#process), ` +
+      `and the [re-exposed node metrics](#re-exposed-node-metrics).\n`,
+    section(
+      'Per node',
+      'Labels `node` and `network` on every family, plus the ones named.',
+      c.fleet.filter((m) => m.labels.includes('node')),
+    ),
+    section(
+      'Per network and validator',
+      'Label `network` on every family.',
+      c.fleet.filter((m) => !m.labels.includes('node')),
+    ),
+    section(
+      'The exporter itself',
+      'About the exporter, its evidence store, agent platform check, alerting and shard.',
+      c.exporter,
+    ),
     processSection(c.process),
     UPSTREAM,
   ].join('\n');
 }
 
 function section(title: string, lead: string, docs: MetricDoc[]): string {
-  const rows = docs.map((m) => [code(m.name), m.type, m.labels.map((l) => code(l)).join(', '), m.help, m.source, m.presence]);
+  const rows = docs.map((m) => [
+    code(m.name),
+    m.type,
+    m.labels.map((l) => code(l)).join(', '),
+    m.help,
+    m.source,
+    m.presence,
+  ]);
   return `## ${title}\n\n${lead}\n\n${table(['metric', 'type', 'labels', 'meaning', 'produced by', 'present'], rows)}\n`;
 }
 
 function processSection(docs: MetricDoc[]): string {
   const rows = docs.map((m) => [code(m.name), m.type, m.labels.map((l) => code(l)).join(', '), m.help]);
-  return `## Process\n\nprom-client's default metrics of the exporter's process. ${docs[0]?.presence ?? ''} ` + `\`nodejs_eventloop_lag_*\` show the delay beyond the 100 ms sampling interval (~0 at rest).\n` + `\n${table(['metric', 'type', 'labels', 'meaning'], rows)}\n`;
+  return (
+    `## Process\n\nprom-client's default metrics of the exporter's process. ${docs[0]?.presence ?? ''} ` +
+    `\`nodejs_eventloop_lag_*\` show the delay beyond the 100 ms sampling interval (~0 at rest).\n` +
+    `\n${table(['metric', 'type', 'labels', 'meaning'], rows)}\n`
+  );
 }

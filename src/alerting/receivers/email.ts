@@ -198,7 +198,9 @@ export function mailOf(n: Notification, ctx: PayloadContext): { subject: string;
   const page = statusPageUrl(ctx);
   const textLine = (a: AlertText) =>
     `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} ` +
-    `(${a.severity})${a.description ? `\n  ${a.description}` : ''}${a.runbookUrl ? `\n  Runbook: ${a.runbookUrl}` : ''}`;
+    `(${a.severity})${a.description ? `\n  ${a.description}` : ''}${
+      a.runbookUrl ? `\n  Runbook: ${a.runbookUrl}` : ''
+    }`;
   const htmlLine = (a: AlertText) =>
     `<li><b>${a.firing ? 'FIRING' : 'RESOLVED'}: ${escapeHtml(a.summary)}</b> (${escapeHtml(a.severity)})` +
     (a.description ? `<br>${escapeHtml(a.description)}` : '') +
@@ -222,6 +224,8 @@ export function mailOf(n: Notification, ctx: PayloadContext): { subject: string;
   const subject = title(n).replace(/[\u0000-\u001f\u007f]+/gu, ' ');
   const html =
     `<!doctype ` +
-    `html><html><body><h2>${escapeHtml(subject)}</h2>${body}${page ? `<p><a href="${escapeHtml(page)}">Fleet status page</a></p>` : ''}</body></html>`;
+    `html><html><body><h2>${escapeHtml(subject)}</h2>${body}${
+      page ? `<p><a href="${escapeHtml(page)}">Fleet status page</a></p>` : ''
+    }</body></html>`;
   return { subject, text, html };
 }
