@@ -159,7 +159,10 @@ export async function runHostileBench(
     console.log(
       `${label.padEnd(8)} ${`${mb(r.steadyRss)}/${mb(r.peakRss)}`.padEnd(19)} ${mb(r.heapAfterGc).padEnd(17)} ` +
         `${`${r.scrapeP50Ms.toFixed(1)}/${r.scrapeMaxMs.toFixed(1)}`.padEnd(20)} ${String(r.bytes).padEnd(10)} ` +
-        `${`${r.healthyLateP50Ms.toFixed(0)}/${r.healthyLateP99Ms.toFixed(0)}/${r.healthyLateMaxMs.toFixed(0)}`.padEnd(37)} ` +
+        `${[r.healthyLateP50Ms, r.healthyLateP99Ms, r.healthyLateMaxMs]
+          .map((ms) => ms.toFixed(0))
+          .join('/')
+          .padEnd(37)} ` +
         `${r.headerCacheChars}`,
     );
   }

@@ -173,7 +173,8 @@ export async function runRenderProfile(count: number, dir: string): Promise<Rend
       await gz.gzipped;
       gz.release();
       zipped.push(cpuMsSince(c0)); // the thread pool's compression included (process CPU)
-      reused.push((gz.reusedBytes ?? 0) / ((gz.reusedBytes ?? 0) + gz.body.length)); // the body leaves the reused blocks out
+      // The body leaves the reused blocks out.
+      reused.push((gz.reusedBytes ?? 0) / ((gz.reusedBytes ?? 0) + gz.body.length));
     }
     const full = liveMemory();
     return {

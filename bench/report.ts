@@ -22,15 +22,19 @@ const pct = (x: number) => (Number.isFinite(x) ? `${Math.round(x * 100)}%` : 'n/
 
 export function machineLine(): string {
   const c = cpus();
-  return `machine: ${c[0]?.model ?? 'unknown CPU'}, ${c.length} cores, ${mb(totalmem())} RAM, Node ${process.version}, load average at start ${loadavg()
+  const load = loadavg()
     .map((l) => l.toFixed(1))
-    .join(' ')}, ${
-    mallocPolicyGiven()
-      ? `${Object.entries(MALLOC_ENV)
-          .map(([k, v]) => `${k}=${v}`)
-          .join(' ')} (as the image and systemd unit set it)`
-      : 'glibc malloc as started (without MALLOC_ENV of src/mallocPolicy.ts, which the image sets: more RSS)'
-  }`;
+    .join(' ');
+  return (
+    `machine: ${c[0]?.model ?? 'unknown CPU'}, ${c.length} cores, ${mb(totalmem())} RAM, Node ${process.version}, ` +
+    `load average at start ${load}, ${
+      mallocPolicyGiven()
+        ? `${Object.entries(MALLOC_ENV)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')} (as the image and systemd unit set it)`
+        : 'glibc malloc as started (without MALLOC_ENV of src/mallocPolicy.ts, which the image sets: more RSS)'
+    }`
+  );
 }
 
 let _sink = 0;

@@ -44,7 +44,8 @@ export function shapeOf(
     lengths.push(to - from);
     from = tails[i + 1]!;
   }
-  const head = `${budget.maxSeries},${budget.maxBytes},${budget.maxFamilies},${budget.maxHelpChars}|${lengths.join(',')}|`;
+  const head =
+    `${budget.maxSeries},${budget.maxBytes},${budget.maxFamilies},${budget.maxHelpChars}|` + `${lengths.join(',')}|`;
   const key = head + pieces.join('');
   const known = table.get(key);
   if (known) return known;

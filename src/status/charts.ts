@@ -75,7 +75,8 @@ export function sparkline(entries: PollBar[]): string {
   const points = entries
     .map(
       (e) =>
-        `${(left + ((e.at - t0) / span) * width).toFixed(1)},${(height - 2 - (e.durationMs / max) * (height - 4)).toFixed(1)}`,
+        `${(left + ((e.at - t0) / span) * width).toFixed(1)},` +
+        `${(height - 2 - (e.durationMs / max) * (height - 4)).toFixed(1)}`,
     )
     .join(' ');
   const text =
@@ -88,7 +89,8 @@ export function sparkline(entries: PollBar[]): string {
   const svgH = height + AXIS_ROOM + 2;
   return (
     `<svg class="spark" viewBox="0 0 ${svgW} ${svgH}" width="${svgW}" height="${svgH}" role="img" ` +
-    `aria-label="${text}"><title>${text}</title>${yAxis}${timeAxis(left, left + width, height, t0, entries.at(-1)!.at)}<polyline ` +
+    `aria-label="${text}"><title>${text}</title>${yAxis}` +
+    `${timeAxis(left, left + width, height, t0, entries.at(-1)!.at)}<polyline ` +
     `points="${points}" fill="none" stroke-width="1.5"/></svg><p class="muted small">${esc(text)}</p>`
   );
 }

@@ -66,7 +66,10 @@ export function evidenceHtml(ev: EvidenceSection, name: string): string {
     return '<p class="muted" id="evidence-missing">No evidence records: the evidence directory is missing.</p>';
   if ('error' in ev) return `<p class="warn-msg">Evidence could not be read: ${esc(ev.error)}</p>`;
   if ('busy' in ev)
-    return '<p class="muted" id="evidence-busy">Evidence busy (other queries are reading it), try again in a moment.</p>';
+    return (
+      '<p class="muted" id="evidence-busy">Evidence busy (other queries are reading it), ' +
+      'try again in a moment.</p>'
+    );
   const more =
     `<p><a href="../api/evidence?node=${encodeURIComponent(name)}&amp;limit=50">All evidence of this node as ` +
     `JSON</a></p>`;

@@ -32,8 +32,8 @@ function num(x: number | null): string {
 function rowHtml(r: NodeRow, now: number, serves: readonly WatchRow[] | undefined): string {
   const cells = [
     `<td class="st"><span class="pill ${r.status}">${esc(r.label)}</span></td>`,
-    `<td ` +
-      `class="why">${esc(r.reason) || '<span class="muted">—</span>'}${r.backingOff ? ' <span class="tag">backing off</span>' : ''}</td>`,
+    `<td class="why">${esc(r.reason) || '<span class="muted">—</span>'}` +
+      `${r.backingOff ? ' <span class="tag">backing off</span>' : ''}</td>`,
     `<td>${timeCell(r.since ?? undefined, now)}</td>`,
     `<td>${timeCell(r.lastCheck ?? undefined, now)}</td>`,
     `<td>${nextCheckCell(r.nextCheck ?? undefined, now)}</td>`,

@@ -11,6 +11,7 @@ import { HISTORY_LENGTH } from './history.js';
 
 const dash = '<span class="muted">—</span>';
 const opt = (x: string | number | null | undefined) => (x === null || x === undefined ? dash : esc(String(x)));
+const OUTCOME_WORDS: Record<string, string> = { failing: '▼ failing', ok: '● ok', unsupported: '○ unsupported' };
 
 function probesHtml(probes: NonNullable<ReturnType<typeof nodeJson>>['node']['probes'], now: number): string {
   const rows = probes
@@ -18,7 +19,7 @@ function probesHtml(probes: NonNullable<ReturnType<typeof nodeJson>>['node']['pr
       (p) =>
         `<tr class="probe-${p.outcome}" data-probe="${esc(p.probe)}"><th scope="row">${esc(p.probe)}</th><td ` +
         `data-label="Result"><span class="pill ` +
-        `${p.outcome}">${esc(p.outcome === 'failing' ? '▼ failing' : p.outcome === 'ok' ? '● ok' : p.outcome === 'unsupported' ? '○ unsupported' : '? pending')}</span></td><td ` +
+        `${p.outcome}">${esc(OUTCOME_WORDS[p.outcome] ?? '? pending')}</span></td><td ` +
         `data-label="Reason">${esc(p.text)}${p.backingOff ? ' <span class="tag">backing off</span>' : ''}</td><td ` +
         `data-label="Duration" class="n">${p.durationMs === null ? dash : `${p.durationMs} ms`}</td><td ` +
         `data-label="Last run">${timeCell(p.lastRun ?? undefined, now)}</td><td data-label="Last ` +
@@ -46,6 +47,7 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
       .map(([k, v]) => `<span class="tag">${esc(k)}=${esc(v)}</span>`)
       .join(' ') || dash;
   const recent = n.recent ?? [];
+  const backingOff = n.backingOff ? ' (backing off after failures)' : '';
   const body =
     `<header class="top"><p><a href="../">← All nodes</a></p><h1>${esc(name)} <span ` +
     `class="pill ${n.status}" id="node-status">${esc(n.label)}</span></h1>
@@ -56,7 +58,7 @@ export function nodePage(src: StatusSource, name: string, evidence: EvidenceSect
 <section aria-labelledby="sum-h"><h2 id="sum-h">Summary</h2><dl class="facts">
 <dt>Status since</dt><dd id="node-since">${timeCell(n.since ?? undefined, now)}</dd>
 <dt>Last check</dt><dd id="node-last">${timeCell(n.lastCheck ?? undefined, now)}</dd>
-<dt>Next check</dt><dd id="node-next">${nextCheckCell(n.nextCheck ?? undefined, now)}${n.backingOff ? ' (backing off after failures)' : ''}</dd>
+<dt>Next check</dt><dd id="node-next">${nextCheckCell(n.nextCheck ?? undefined, now)}${backingOff}</dd>
 <dt>Network</dt><dd id="node-network">${esc(n.network)}</dd>
 <dt>Version</dt><dd id="node-version">${opt(n.version)}</dd>
 <dt>RPC namespace</dt><dd id="node-namespace">${opt(n.namespace)}</dd>

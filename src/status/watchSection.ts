@@ -88,7 +88,9 @@ function rowHtml(r: WatchRow, now: number): string {
   const cells = [
     `<td class="st"><span class="pill ${r.status}">${esc(r.label)}</span></td>`,
     `<td class="why">${esc(r.text)}</td>`,
-    `<td>${r.servedBy ? `<a href="nodes/${encodeURIComponent(r.servedBy)}">${esc(r.servedBy)}</a>` : '<span class="muted">—</span>'}</td>`,
+    r.servedBy
+      ? `<td><a href="nodes/${encodeURIComponent(r.servedBy)}">${esc(r.servedBy)}</a></td>`
+      : '<td><span class="muted">—</span></td>',
     `<td>${timeCell(r.lastRead ?? undefined, now)}</td>`,
   ].map((c, i) => c.replace(/^<td/, `<td data-label="${esc(WATCH_COLUMNS[i + 1]!)}"`));
   const head =

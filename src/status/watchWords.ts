@@ -109,10 +109,9 @@ export function accountState(a: WatchedAccountView): WatchState {
   if (a.balanceTokens !== undefined) {
     const low = a.minBalance !== undefined && a.balanceTokens < a.minBalance;
     if (low) status = 'degraded';
-    parts.push(
-      `balance ` +
-        `${tokens(a.balanceTokens)}${a.minBalance !== undefined ? `${low ? ' below' : ', minimum'} ${a.minBalance.toLocaleString('en-US')}` : ''}`,
-    );
+    const minimum =
+      a.minBalance === undefined ? '' : `${low ? ' below' : ', minimum'} ${a.minBalance.toLocaleString('en-US')}`;
+    parts.push(`balance ${tokens(a.balanceTokens)}${minimum}`);
   }
   if (a.unbondingClaimableTokens) parts.push(`${tokens(a.unbondingClaimableTokens)} unbonded, waiting to be claimed`);
   if (a.unbondingPendingTokens) {

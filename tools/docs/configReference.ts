@@ -39,8 +39,8 @@ export function configReferencePage(schema: SchemaNode): string {
     .map(([key, node]) => sectionText(key, node, schema.required?.includes(key) ?? false))
     .join('\n');
   return (
-    `${generatedNotice('the config schema (src/config/sections/, src/alerting/configSchema.ts)')}\n${INTRO}\n${contents}\n\n` +
-    `${body}`
+    `${generatedNotice('the config schema (src/config/sections/, src/alerting/configSchema.ts)')}\n` +
+    `${INTRO}\n${contents}\n\n${body}`
   );
 }
 
@@ -77,7 +77,10 @@ function outlineValue(node: SchemaNode, depth: number): string {
       .filter(([k, child]) => node.required?.includes(k) || child.default !== undefined)
       .map(
         ([k, child]) =>
-          `\n${pad}${k}:${child.default !== undefined && !child.properties ? ` ${yamlValue(child.default)}` : outlineValue(child, depth + 1)}`,
+          `\n${pad}${k}:` +
+          (child.default !== undefined && !child.properties
+            ? ` ${yamlValue(child.default)}`
+            : outlineValue(child, depth + 1)),
       );
     return lines.length > 0 ? lines.join('') : ' {}';
   }

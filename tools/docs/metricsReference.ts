@@ -18,11 +18,14 @@ families only see the replica's own nodes: use the recorded series of
 the shipped alerts and dashboards read.
 `;
 
-const UPSTREAM = `## Re-exposed node metrics
+const UPSTREAM =
+  `## Re-exposed node metrics
 
 | family | labels | meaning |
 | --- | --- | --- |
-| \`ledger_upstream_<family>\` | the node's own labels, \`node\`, \`network\` | Each family of the node's own \`/metrics\`, renamed. Upstream labels named \`node\`, \`network\` or \`exported_…\` get one more \`exported_\` prefix, so two upstream series never become one. |
+| \`ledger_upstream_<family>\` | the node's own labels, \`node\`, \`network\` | Each family of the node's own ` +
+  `\`/metrics\`, renamed. Upstream labels named \`node\`, \`network\` or \`exported_…\` get one more \`exported_\` ` +
+  `prefix, so two upstream series never become one. |
 
 What one node can make the exporter hold is bounded by the per-node budget of
 [\`polling\`](configuration.md#polling) (\`maxUpstreamSeries\`, \`maxUpstreamBytes\`,
@@ -70,7 +73,8 @@ function section(title: string, lead: string, docs: MetricDoc[]): string {
     m.source,
     m.presence,
   ]);
-  return `## ${title}\n\n${lead}\n\n${table(['metric', 'type', 'labels', 'meaning', 'produced by', 'present'], rows)}\n`;
+  const columns = ['metric', 'type', 'labels', 'meaning', 'produced by', 'present'];
+  return `## ${title}\n\n${lead}\n\n${table(columns, rows)}\n`;
 }
 
 function processSection(docs: MetricDoc[]): string {
