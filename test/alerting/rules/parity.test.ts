@@ -208,8 +208,11 @@ describe.skipIf(tools.skip)(
       await waitFor(
         'all nodes up in Prometheus for 8 s, and only the Watchdog firing on either side',
         async () => {
+          const allUp =
+            `min_over_time(ledger_node_up{job="${JOB}"}[8s]) == 1 ` +
+            `and count_over_time(ledger_node_up{job="${JOB}"}[8s]) >= 6`;
           const up = await getJson<{ data: { result: unknown[] } }>(
-            `${promUrl}/api/v1/query?query=${encodeURIComponent(`min_over_time(ledger_node_up{job="${JOB}"}[8s]) == 1 and count_over_time(ledger_node_up{job="${JOB}"}[8s]) >= 6`)}`,
+            `${promUrl}/api/v1/query?query=${encodeURIComponent(allUp)}`,
           );
           const [p, e] = await Promise.all([prom.firing(), engine.firing()]);
           const ids = (list: Labels[]) => JSON.stringify(list.map(identity).sort());
