@@ -190,7 +190,9 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
   }
 }
 
-/** How long memory gets to settle before and after each batch of reloads (V8's memory reducer, freed memory returned). */
+/**
+ * How long memory gets to settle before and after each batch of reloads (V8's memory reducer, freed memory returned).
+ */
 const RELOAD_SETTLE_MS = 30_000;
 
 /**

@@ -1,9 +1,9 @@
 // The floor: the cheapest Node.js program doing the exporter's requests and parsing. Per
 // node-poll, the same requests (undici's dispatch API, no streams) on the node's one keep-alive
 // socket, one after another: GET /health (JSON.parse), GET /metrics (read as text), and the
-// JSON-RPC methods the node's build offers (JSON.parse). Node-polls run back to back with a bounded number in flight; CPU from
-// /proc ticks. Paced variants (on the exporter's schedule, and one burst per interval) can be printed
-// beside it.
+// JSON-RPC methods the node's build offers (JSON.parse). Node-polls run back to back with a bounded number in flight;
+// CPU from /proc ticks. Paced variants (on the exporter's schedule, and one burst per interval) can be printed beside
+// it.
 import { Agent } from 'undici';
 import { nodeProbes } from '../src/probes/registry.js';
 import { tickPhase } from '../src/schedule/scheduler.js';

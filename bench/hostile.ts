@@ -122,7 +122,8 @@ export async function runHostileBench(
   phase: (args: string[]) => Promise<HostileRun>,
 ): Promise<void> {
   console.log(
-    `hostile bench: ${opts.nodes} nodes at ${opts.intervalMs} ms, ${opts.measureMs / 1000} s measured; every tenth node misbehaves in the hostile fleet`,
+    `hostile bench: ${opts.nodes} nodes at ${opts.intervalMs} ms, ${opts.measureMs / 1000} s measured; every ` +
+      `tenth node misbehaves in the hostile fleet`,
   );
   const rows: Array<[string, HostileRun]> = [];
   for (const hostile of [false, true]) {
@@ -151,11 +152,18 @@ export async function runHostileBench(
     }
   }
   console.log(
-    'fleet    RSS steady/peak MB  heap after GC MB  /metrics p50/max ms  bytes      healthy-poll lateness p50/p99/max ms  header cache chars',
+    'fleet    RSS steady/peak MB  heap after GC MB  /metrics p50/max ms  bytes      healthy-poll lateness ' +
+      'p50/p99/max ms  header cache chars',
   );
   for (const [label, r] of rows) {
     console.log(
-      `${label.padEnd(8)} ${`${mb(r.steadyRss)}/${mb(r.peakRss)}`.padEnd(19)} ${mb(r.heapAfterGc).padEnd(17)} ${`${r.scrapeP50Ms.toFixed(1)}/${r.scrapeMaxMs.toFixed(1)}`.padEnd(20)} ${String(r.bytes).padEnd(10)} ${`${r.healthyLateP50Ms.toFixed(0)}/${r.healthyLateP99Ms.toFixed(0)}/${r.healthyLateMaxMs.toFixed(0)}`.padEnd(37)} ${r.headerCacheChars}`,
+      `${label.padEnd(8)} ${`${mb(r.steadyRss)}/${mb(r.peakRss)}`.padEnd(19)} ${mb(r.heapAfterGc).padEnd(17)} ` +
+        `${`${r.scrapeP50Ms.toFixed(1)}/${r.scrapeMaxMs.toFixed(1)}`.padEnd(20)} ${String(r.bytes).padEnd(10)} ` +
+        `${[r.healthyLateP50Ms, r.healthyLateP99Ms, r.healthyLateMaxMs]
+          .map((ms) => ms.toFixed(0))
+          .join('/')
+          .padEnd(37)} ` +
+        `${r.headerCacheChars}`,
     );
   }
 }

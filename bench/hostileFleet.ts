@@ -51,7 +51,10 @@ function metricsFor(kind: BenchNode['kind'], req: http.IncomingMessage): string 
     case 'empty-families':
       return EMPTY;
     case 'clash':
-      return '# TYPE block_time_seconds_count gauge\nblock_time_seconds_count 5\n# TYPE block_height_total counter\nblock_height_total 1\n';
+      return (
+        '# TYPE block_time_seconds_count gauge\nblock_time_seconds_count 5\n# TYPE block_height_total counter\n' +
+        'block_height_total 1\n'
+      );
     case 'echo':
       return `echo{key="${String(req.headers['x-api-key'])}"} 1\n` + HEALTHY_METRICS;
     default:

@@ -2,7 +2,8 @@
 // this process, without a fleet: whole render when every node changed since the last scrape
 // (the 2 s interval case) and when none did. For profiling the scrape path (--cpu-prof).
 import { startDaemon } from '../src/daemon/index.js';
-import type { ExporterConfig, ProbeData, ProbeResult } from '../src/domain.js';
+import type { ProbeData, ProbeResult } from '../src/domain.js';
+import type { ExporterConfig } from '../src/config/exporterConfig.js';
 import { UpstreamReader } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';
 import { percentile } from './proc.js';
@@ -172,7 +173,8 @@ export async function runRenderProfile(count: number, dir: string): Promise<Rend
       await gz.gzipped;
       gz.release();
       zipped.push(cpuMsSince(c0)); // the thread pool's compression included (process CPU)
-      reused.push((gz.reusedBytes ?? 0) / ((gz.reusedBytes ?? 0) + gz.body.length)); // the body leaves the reused blocks out
+      // The body leaves the reused blocks out.
+      reused.push((gz.reusedBytes ?? 0) / ((gz.reusedBytes ?? 0) + gz.body.length));
     }
     const full = liveMemory();
     return {

@@ -4,10 +4,9 @@
 // shared-port line at 1,000 nodes / 2 s. Each side runs in a fresh process of its own.
 // Options: --nodes N --interval 15s --duration 60s (one scenario), --layout shared-port,
 // --per-process N (simulator nodes per process), --concurrency N, --paced (adds the floor paced
-// on the exporter's schedule, and as one burst per interval), --reloads N (RSS across config reloads), --soak --minutes N,
-// --render N (the scrape path alone, N nodes, no fleet; profile it with
-// BENCH_NODE_FLAGS=--cpu-prof), --hostile (bench/hostile.ts).
-// Figures are printed, never asserted: machines are shared and noisy.
+// on the exporter's schedule, and as one burst per interval), --reloads N (RSS across config reloads), --soak --minutes
+// N, --render N (the scrape path alone, N nodes, no fleet; profile it with BENCH_NODE_FLAGS=--cpu-prof), --hostile
+// (bench/hostile.ts). Figures are printed, never asserted: machines are shared and noisy.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -223,16 +222,22 @@ async function main(): Promise<void> {
     if (v.render) {
       const r = await phase<RenderProfile>('render', ['--render', v.render, '--dir', dir]);
       console.log(
-        `render of ${v.render} nodes (${mb(r.bytes)} MB): CPU ${r.dirtyP50Ms.toFixed(1)} ms when every node changed, ${r.cleanP50Ms.toFixed(1)} ms when none did (medians)`,
+        `render of ${v.render} nodes (${mb(r.bytes)} MB): CPU ${r.dirtyP50Ms.toFixed(1)} ms when every node ` +
+          `changed, ${r.cleanP50Ms.toFixed(1)} ms when none did (medians)`,
       );
       console.log(
-        `gzip scrape (render and compression, every node polled since the scrape before): CPU ${r.gzipP50Ms.toFixed(1)} ms, ${(r.reusedShare * 100).toFixed(0)}% of the body's compression reused (medians)`,
+        `gzip scrape (render and compression, every node polled since the scrape before): CPU ` +
+          `${r.gzipP50Ms.toFixed(1)} ms, ${(r.reusedShare * 100).toFixed(0)}% of the body's compression reused ` +
+          `(medians)`,
       );
       console.log(
-        `applying one node's five results (parsing excluded): CPU ${(r.applyPerNodeMs * 1000).toFixed(0)} us per node (median)`,
+        `applying one node's five results (parsing excluded): CPU ${(r.applyPerNodeMs * 1000).toFixed(0)} us per ` +
+          `node (median)`,
       );
       console.log(
-        `live after a full GC: heap ${mb(r.heapUsedBytes)} MB; per node ${(r.heapPerNodeBytes / 1024).toFixed(1)} KB of heap + ${(r.externalPerNodeBytes / 1024).toFixed(1)} KB external`,
+        `live after a full GC: heap ${mb(r.heapUsedBytes)} MB; per node ` +
+          `${(r.heapPerNodeBytes / 1024).toFixed(1)} KB of heap + ${(r.externalPerNodeBytes / 1024).toFixed(1)} KB ` +
+          `external`,
       );
       return;
     }
@@ -274,7 +279,9 @@ async function main(): Promise<void> {
             `${RELOAD_INTERVAL_MS}ms`,
           ]);
           console.log(
-            `  config reloads (${s.nodes} nodes polled every ${RELOAD_INTERVAL_MS / 1000} s), ${RELOAD_BATCHES} bursts of ${count}, each figure 30 s after the burst, after a full GC once freed memory was given back, before -> after each burst: ${reloadFigures(...r)}`,
+            `  config reloads (${s.nodes} nodes polled every ${RELOAD_INTERVAL_MS / 1000} s), ${RELOAD_BATCHES} ` +
+              `bursts of ${count}, each figure 30 s after the burst, after a full GC once freed memory was given ` +
+              `back, before -> after each burst: ${reloadFigures(...r)}`,
           );
         }
       }

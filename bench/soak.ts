@@ -62,7 +62,9 @@ export async function runSoak(nodes: FleetNode[], minutes: number, intervalMs: n
         const m = process.memoryUsage();
         const t = String(Math.round((Date.now() - t0) / 1000)).padStart(5);
         console.log(
-          `soak: ${t}  ${mb(m.rss).padStart(7)}  ${mb(m.heapUsed).padStart(8)}  ${mb(st.bytes).padStart(12)}  ${String(records).padStart(7)}  ${String(st.dropped).padStart(7)}  ${String(st.writeErrors).padStart(11)}`,
+          `soak: ${t}  ${mb(m.rss).padStart(7)}  ${mb(m.heapUsed).padStart(8)}  ${mb(st.bytes).padStart(12)}  ` +
+            `${String(records).padStart(7)}  ${String(st.dropped).padStart(7)}  ` +
+            `${String(st.writeErrors).padStart(11)}`,
         );
       }
       await sleep(1000);

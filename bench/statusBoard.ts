@@ -113,8 +113,10 @@ function main(): void {
   }
   const p = (xs: number[], q: number) => percentile(xs.slice(2), q).toFixed(1);
   console.log(
-    `status board, ${count} nodes: first update ${first.toFixed(0)} ms; ${perUpdate} nodes changed (${(share * 100).toFixed(1)}%, ${stepMs} ms of results): ` +
-      `CPU ${p(costs, 0.5)} ms per update (p90 ${p(costs, 0.9)}); nothing changed: ${p(quiet, 0.5)} ms (medians of ${updates} and 10)`,
+    `status board, ${count} nodes: first update ${first.toFixed(0)} ms; ${perUpdate} nodes changed ` +
+      `(${(share * 100).toFixed(1)}%, ${stepMs} ms of results): ` +
+      `CPU ${p(costs, 0.5)} ms per update (p90 ${p(costs, 0.9)}); nothing changed: ${p(quiet, 0.5)} ms (medians ` +
+      `of ${updates} and 10)`,
   );
   // Pages show each node's last 30 polls: fill every node's history first.
   for (let r = 0; r < ROW_BARS; r++) {

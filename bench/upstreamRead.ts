@@ -83,7 +83,8 @@ function report(title: string, r: Record<string, number>): void {
   const full = r.full!;
   const daemon = r.daemon!;
   console.log(
-    `${title}: full parse ${full.toFixed(1)} us, daemon path ${daemon.toFixed(1)} us per node-poll (${(full / daemon).toFixed(1)}x)`,
+    `${title}: full parse ${full.toFixed(1)} us, daemon path ${daemon.toFixed(1)} us per node-poll ` +
+      `(${(full / daemon).toFixed(1)}x)`,
   );
 }
 

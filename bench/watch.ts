@@ -13,7 +13,7 @@ import type { Daemon } from '../src/daemon/index.js';
 import { startDaemon } from '../src/daemon/index.js';
 import { standardComponents } from '../src/daemon/features.js';
 import { simulatedFleetConfig } from '../src/demo/fleet.js';
-import type { ExporterConfig } from '../src/domain.js';
+import type { ExporterConfig } from '../src/config/exporterConfig.js';
 import type { AlertingSettings } from '../src/alerting/settings.js';
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
@@ -117,13 +117,17 @@ async function main(): Promise<void> {
     const added = on.cpuMs - on.polls * perPoll;
     const alerts = evaluationIntervalMs > 0 ? `alerts evaluated every ${v.alerting}` : 'no alerting';
     console.log(
-      `nodes ${nodes}, node interval ${v.interval}, ${v.entries} watched entries every ${v['watch-interval']}, ${alerts}, windows of ${v.measure}`,
+      `nodes ${nodes}, node interval ${v.interval}, ${v.entries} watched entries every ${v['watch-interval']}, ` +
+        `${alerts}, windows of ${v.measure}`,
     );
     console.log(
-      `without watch: ${off.polls} node-polls, CPU ${perPoll.toFixed(3)} ms per node-poll, tick lateness p99 ${off.late.p99Ms.toFixed(1)} ms`,
+      `without watch: ${off.polls} node-polls, CPU ${perPoll.toFixed(3)} ms per node-poll, tick lateness p99 ` +
+        `${off.late.p99Ms.toFixed(1)} ms`,
     );
     console.log(
-      `with watch:    ${on.polls} node-polls, ${on.reads} watch reads, CPU ${(on.cpuMs / on.polls).toFixed(3)} ms per node-poll all in, added ${(added / Math.max(1, on.reads)).toFixed(3)} ms per watched read, tick lateness p99 ${on.late.p99Ms.toFixed(1)} ms`,
+      `with watch:    ${on.polls} node-polls, ${on.reads} watch reads, CPU ${(on.cpuMs / on.polls).toFixed(3)} ` +
+        `ms per node-poll all in, added ${(added / Math.max(1, on.reads)).toFixed(3)} ms per watched read, tick ` +
+        `lateness p99 ${on.late.p99Ms.toFixed(1)} ms`,
     );
     console.log(`most watch calls in flight to one node: ${fanOut.reader()?.maxInFlightPerNode ?? 0}`);
     const t0 = performance.now();

@@ -1,7 +1,7 @@
 // Domain types shared by every stage of the pipeline:
 // config -> schedule -> probe -> state -> (metrics view, alerts, evidence) -> HTTP.
 import type { UpstreamAnswer } from './exposition/upstream.js';
-import type { WatchSettings, WatchSnapshot } from './watch/types.js';
+import type { WatchSnapshot } from './watch/types.js';
 
 // The parsed text format is the exposition module's own (it must not depend on this file).
 export type { MetricFamily, MetricType, Sample } from './exposition/types.js';
@@ -93,23 +93,12 @@ export interface PollingSettings {
   maxValidators?: number;
 }
 
+// The resolved config as a whole, which composes these with each feature's own settings, is
+// ExporterConfig (config/exporterConfig.ts).
+
 export interface ListenAddress {
   host: string;
   port: number;
-}
-
-export interface ExporterConfig {
-  listen: ListenAddress;
-  polling: PollingSettings;
-  nodes: NodeTarget[];
-  /** Per-network settings; networks not listed get the defaults. */
-  networks: Record<string, NetworkSettings>;
-  evidence: EvidenceSettings;
-  agentPlatform?: AgentPlatformSettings;
-  /** The operator's own validators, miners and accounts (config/sections/watch.ts); absent without a `watch:` section. */
-  watch?: WatchSettings;
-  // Sections outside this file add their own field by module augmentation (alerting/settings.ts
-  // adds `alerting`), so the domain types never import a section's module.
 }
 
 // ---- What probes learn ----

@@ -178,5 +178,7 @@ export async function listen(server: Server, at: ListenAddress, tls: boolean): P
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  return `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${addr.port}`;
+  // A wildcard address is reached on loopback.
+  const reach = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
+  return `${tls ? 'https' : 'http'}://${reach}:${addr.port}`;
 }

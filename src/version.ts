@@ -10,7 +10,10 @@ export const VERSION: string = (() => {
   }
 })();
 
-/** The source revision the build was made from (dist/build-info.json, written by `npm run build`); unknown when run from source. */
+/**
+ * The source revision the build was made from (dist/build-info.json, written by `npm run build`); unknown when run from
+ * source.
+ */
 export const REVISION: string = (() => {
   try {
     const info = JSON.parse(readFileSync(new URL('./build-info.json', import.meta.url), 'utf8')) as {

@@ -11,7 +11,10 @@ import { MALLOC_ENV, mallocPolicyGiven } from '../src/mallocPolicy.js';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const assignments = Object.entries(MALLOC_ENV).map(([k, v]) => `${k}=${v}`);
 
-/** KB by which glibc's heap ([heap] in smaps) grows for 24 live buffers of 256 KB, allocated after a 4 MB buffer was freed. */
+/**
+ * KB by which glibc's heap ([heap] in smaps) grows for 24 live buffers of 256 KB, allocated after a 4 MB buffer was
+ * freed.
+ */
 const HEAP_GROWTH = `
 import { readFileSync } from 'node:fs';
 const heapKb = () => {

@@ -52,7 +52,10 @@ export function agentUrlReason(raw: string): string | undefined {
   if (u.username || u.password)
     return 'URL must not contain credentials: the API key comes from apiKeyEnv or apiKeyFile';
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    return 'plain http is allowed only for a loopback host (127.0.0.0/8, ::1, localhost): the API key would travel unencrypted; use https';
+    return (
+      'plain http is allowed only for a loopback host (127.0.0.0/8, ::1, localhost): the API key would travel ' +
+      'unencrypted; use https'
+    );
   }
   return undefined;
 }

@@ -77,7 +77,9 @@ function accept(secrets: Secrets, raw: string | undefined, source: 'env' | 'file
   if (!/^[\x21-\x7e]+$/.test(key)) {
     return {
       kind: 'none',
-      why: `the key from the ${source === 'env' ? 'environment' : 'file'} holds spaces, line breaks or non-ASCII characters`,
+      why:
+        `the key from the ${source === 'env' ? 'environment' : 'file'} holds spaces, line breaks or non-ASCII ` +
+        `characters`,
     };
   }
   return { kind: 'key', key, source };

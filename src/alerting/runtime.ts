@@ -275,7 +275,8 @@ export class AlertingRuntime {
     } else {
       this.deps.logger.warn(
         { ...line, result: r.result },
-        `notification ${r.result === 'dropped' ? 'dropped (queue full)' : 'failed'}${r.message ? `: ${this.deps.secrets.scrub(r.message)}` : ''}`,
+        `notification ${r.result === 'dropped' ? 'dropped (queue full)' : 'failed'}` +
+          (r.message ? `: ${this.deps.secrets.scrub(r.message)}` : ''),
       );
       this.dispatcher.noteFailed(n);
     }

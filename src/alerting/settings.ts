@@ -14,13 +14,6 @@ import type { RouteSpec, RoutingSpec } from './notify/routing.js';
 
 export type { ReceiverSettings };
 
-declare module '../domain.js' {
-  interface ExporterConfig {
-    /** Built-in alerting; absent: off. */
-    alerting?: AlertingSettings;
-  }
-}
-
 export interface AlertingSettings {
   stateDir: string;
   evaluationIntervalMs: number;

@@ -19,7 +19,10 @@ export interface AlertRulesOutput {
   problem(line: string): void;
 }
 
-/** Exit code 0 with the rules written, 1 when the config has problems, 2 when it cannot be read; throws on bad arguments. */
+/**
+ * Exit code 0 with the rules written, 1 when the config has problems, 2 when it cannot be read; throws on bad
+ * arguments.
+ */
 export async function runAlertRulesCli(argv: string[], out: AlertRulesOutput): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' } }, strict: true });
   if (!values.config) throw new Error(ALERT_RULES_USAGE);

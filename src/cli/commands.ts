@@ -63,7 +63,8 @@ export const RUN: Command = {
 export const DEMO: Command = {
   name: 'demo',
   summary:
-    'Starts a simulated fleet of seven nodes, a receiver that prints notifications, and the exporter polling them with its\n' +
+    'Starts a simulated fleet of seven nodes, a receiver that prints notifications, and the exporter polling ' +
+    'them with its\n' +
     'built-in alerting (default address 127.0.0.1:9715). Stops on Ctrl-C, or when the process that started it exits.',
   flags: [
     LISTEN,
@@ -74,7 +75,9 @@ export const DEMO: Command = {
       name: 'state-dir',
       type: 'string',
       value: '<dir>',
-      help: "Keep the demo's evidence, status history and alert state here across runs (default: a new directory per run, removed at exit).",
+      help:
+        "Keep the demo's evidence, status history and alert state here across runs (default: a new directory per " +
+        'run, removed at exit).',
     },
     {
       name: 'simulator-listen',
@@ -113,7 +116,8 @@ export const NOTIFY_TEST: Command = {
 export const ALERT_RULES: Command = {
   name: 'alert-rules',
   summary:
-    "Writes a Prometheus rules file (recording and alerting rules, self-sufficient) with the config's alerting.rules applied.",
+    "Writes a Prometheus rules file (recording and alerting rules, self-sufficient) with the config's " +
+    'alerting.rules applied.',
   flags: [CONFIG, HELP],
   positional: 'config',
 };

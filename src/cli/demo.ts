@@ -100,7 +100,8 @@ async function inUse<T>(starting: Promise<T>, at: ListenAddress, flag: string): 
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     throw new Error(
-      `${at.host}:${at.port} is already in use (another demo or exporter?): stop it, or choose another address with ${flag} <host:port>`,
+      `${at.host}:${at.port} is already in use (another demo or exporter?): stop it, or choose another address ` +
+        `with ${flag} <host:port>`,
     );
   }
 }
@@ -127,10 +128,12 @@ function banner(run: Running, listen: ListenAddress): string {
     `  alerts:         ${url}/api/alerts\n` +
     `  evidence:       ${url}/api/evidence?limit=20\n` +
     (control
-      ? `  simulator API:  ${openableUrl(control.hostname, Number(control.port))}/nodes  (POST /nodes/<name>/fault {"fault":"hang"})\n`
+      ? `  simulator API:  ${openableUrl(control.hostname, Number(control.port))}/nodes  (POST /nodes/<name>/fault ` +
+        `{"fault":"hang"})\n`
       : '') +
     `  state:          ${run.state.note}\n` +
-    `rpc-flaky fails for ${DEMO_FLAP_PERIOD_MS / 2_000} s of every ${DEMO_FLAP_PERIOD_MS / 1_000} s: LedgerNodeDown fires for it ` +
+    `rpc-flaky fails for ${DEMO_FLAP_PERIOD_MS / 2_000} s of every ${DEMO_FLAP_PERIOD_MS / 1_000} s: ` +
+    `LedgerNodeDown fires for it ` +
     `after 10 s and resolves when it answers again; test-proxy stays down.\n` +
     `The watched miner rig-01 stops checking in after 1 min (epochs are 1 min): LedgerMinerCheckinMissed fires, ` +
     `then it checks in again after 6 min and LedgerMinerRewardReduced follows while its attendance recovers.\n` +

@@ -28,7 +28,8 @@ export async function runCheckConfig(
     }
     const networks = new Set(config.nodes.map((n) => n.network)).size;
     out(
-      `${path}: OK (${config.nodes.length} node${config.nodes.length === 1 ? '' : 's'} in ${networks} network${networks === 1 ? '' : 's'})`,
+      `${path}: OK (${config.nodes.length} node${config.nodes.length === 1 ? '' : 's'} in ${networks} ` +
+        `network${networks === 1 ? '' : 's'})`,
     );
     return 0;
   } catch (e) {
@@ -56,5 +57,8 @@ export function unsetVariablesHint(
   const names = [...new Set(messages.flatMap((m) => /^environment variable "([^"]+)" is not set/.exec(m)?.[1] ?? []))];
   if (names.length === 0) return undefined;
   const example = names.map((n) => `${n}=...`).join(' ');
-  return `${path}: the config reads ${names.length === 1 ? 'a variable' : 'variables'} from the environment; set ${names.length === 1 ? 'it' : 'them'}, e.g.: ${example} ledger-fleet-exporter ${args}`;
+  return (
+    `${path}: the config reads ${names.length === 1 ? 'a variable' : 'variables'} from the environment; set ` +
+    `${names.length === 1 ? 'it' : 'them'}, e.g.: ${example} ledger-fleet-exporter ${args}`
+  );
 }

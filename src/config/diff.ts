@@ -1,6 +1,6 @@
 // One reload, described once: which nodes came, went or changed and which sections differ.
 // The daemon computes it once and hands the same diff to every component.
-import type { ExporterConfig } from '../domain.js';
+import type { ExporterConfig } from './exporterConfig.js';
 
 export interface ConfigDiff {
   prev: ExporterConfig;

@@ -57,7 +57,8 @@ export function expandDocument(parsed: ParsedYaml, env: Env): { problems: Locate
       problems.push({
         ...where,
         message:
-          'malformed variable reference: use ${NAME} with NAME made of letters, digits and "_", or $${ for a literal "${"',
+          'malformed variable reference: use ${NAME} with NAME made of letters, digits and "_", or $${ for a ' +
+          'literal "${"',
       });
     }
     for (const name of new Set(r.missing)) {

@@ -2,7 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
-import type { ExporterConfig } from '../domain.js';
+import type { ExporterConfig } from './exporterConfig.js';
 import { expandDocument, type Env } from './envExpand.js';
 import { ConfigError, formatPath, sortProblems, type ConfigProblem, type PathProblem } from './problems.js';
 import { rawConfigSchema, resolveSections, sectionProblems } from './sections/index.js';

@@ -1,6 +1,6 @@
 // The secrets of one resolved configuration. Nothing is registered while parsing, so a rejected
 // config leaves no trace; the daemon adds these to its Secrets once a config is accepted.
-import type { ExporterConfig } from '../domain.js';
+import type { ExporterConfig } from './exporterConfig.js';
 import { Secrets } from '../redact.js';
 import { sectionSecrets } from './sections/index.js';
 

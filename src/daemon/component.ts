@@ -8,7 +8,8 @@
 import type { ExporterSignals } from '../alerting/rules/types.js';
 import type { Clock } from '../clock/clock.js';
 import type { ConfigDiff } from '../config/diff.js';
-import type { ExporterConfig, NodeTarget, ProbeResult } from '../domain.js';
+import type { NodeTarget, ProbeResult } from '../domain.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
 import type { EvidenceApi, LimitedEvidenceReader } from '../evidence/api.js';
 import type { EvidenceInput } from '../evidence/record.js';
 import type { PreparedUpstream } from '../exposition/index.js';

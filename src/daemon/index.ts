@@ -5,7 +5,7 @@ import { agentPlatformComponent } from '../agent/component.js';
 import { evidenceComponent } from '../evidence/component.js';
 import type { EvidenceStore } from '../evidence/store.js';
 import { upstreamComponent } from '../exposition/component.js';
-import type { ExporterConfig } from '../domain.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
 import type { DaemonComponent } from './component.js';
 import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline.js';
 

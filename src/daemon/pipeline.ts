@@ -7,7 +7,8 @@ import { SYSTEM_CLOCK, wallOffset, type Clock } from '../clock/clock.js';
 import { ClockStepWatch } from '../clock/steps.js';
 import { diffConfig } from '../config/diff.js';
 import { secretsOf } from '../config/secrets.js';
-import type { ExporterConfig, ListenAddress, NodeTarget } from '../domain.js';
+import type { ListenAddress, NodeTarget } from '../domain.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
 import type { EvidenceInput } from '../evidence/record.js';
 import { certExpiryListener } from '../http/certExpiry.js';
 import { HttpClient } from '../http/client.js';
@@ -261,7 +262,8 @@ function watchClockSteps(clock: Clock, log: Logger, counters: ExporterCounters):
     counters.clockSteps = (counters.clockSteps ?? 0) + 1;
     const by = `${stepMs > 0 ? '+' : '-'}${(Math.abs(stepMs) / 1000).toFixed(1)} s`;
     const what =
-      'polling and alert timers run on the monotonic clock and are unaffected; times shown from now on follow the new wall clock';
+      'polling and alert timers run on the monotonic clock and are unaffected; times shown from now on follow ' +
+      'the new wall clock';
     log.warn(
       { stepMs: Math.round(stepMs), wallNow: new Date(wallAfter).toISOString() },
       `wall clock stepped ${by}: ${what}`,

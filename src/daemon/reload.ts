@@ -3,7 +3,7 @@
 // secrets never reach the run's Secrets, and no node, route or metric of it appears.
 import { readFile } from 'node:fs/promises';
 import { ConfigError, formatProblem, parseConfig } from '../config/index.js';
-import type { ExporterConfig } from '../domain.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
 import type { Logger } from '../logger.js';
 
 export interface Reloadable {

@@ -55,7 +55,9 @@ export function releaseStartupHup(): boolean {
   return was;
 }
 
-/** Stops holding SIGTERM/SIGINT (install the real handlers first); the signal that asked for a stop meanwhile, if any. */
+/**
+ * Stops holding SIGTERM/SIGINT (install the real handlers first); the signal that asked for a stop meanwhile, if any.
+ */
 export function releaseStartupStop(): NodeJS.Signals | undefined {
   process.off('SIGTERM', heldStop);
   process.off('SIGINT', heldStop);

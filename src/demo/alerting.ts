@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { parseConfig } from '../config/index.js';
-import type { ExporterConfig } from '../domain.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
 
 /** The `alerting:` section of the demo, for its state directory and receiver URL. */
 export function demoAlertingSection(stateDir: string, receiverUrl: string): object {

@@ -21,10 +21,10 @@ export function notificationLines(payload: unknown): string[] {
     const l = a.labels ?? {};
     const where = l.node ? `${l.node} (${l.network ?? '?'})` : (l.network ?? '');
     const status = (a.status ?? '?').toUpperCase().padEnd(8);
-    return `[demo receiver] ${status} ${l.alertname ?? '?'} ${l.severity ?? ''} ${where}: ${a.annotations?.summary ?? ''}`.replace(
-      / +/g,
-      ' ',
-    );
+    return (
+      `[demo receiver] ${status} ${l.alertname ?? '?'} ${l.severity ?? ''} ${where}: ` +
+      `${a.annotations?.summary ?? ''}`
+    ).replace(/ +/g, ' ');
   });
 }
 

@@ -2,7 +2,8 @@
 // lagging node, failing ones) plus the exporter polling it. No config file needed.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { ExporterConfig, ListenAddress, NodeTarget } from '../domain.js';
+import type { ListenAddress, NodeTarget } from '../domain.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
 import { PROBE_NAMES } from '../domain.js';
 import { SimFleet, type SimNodeSpec } from '../sim/index.js';
 

@@ -4,7 +4,9 @@ import { readEvidence } from './files.js';
 import { isValidNodeName, MAX_QUERY_LIMIT, parseLimit, parseSince } from './query.js';
 import type { EvidenceRecord } from './record.js';
 
-export const EVIDENCE_USAGE = `usage: ledger-fleet-exporter evidence --dir <evidence.dir> [--node <name>] [--since <time>] [--limit <n>] [--summary] [--json]
+export const EVIDENCE_USAGE =
+  `usage: ledger-fleet-exporter evidence --dir <evidence.dir> [--node <name>] [--since ` +
+  `<time>] [--limit <n>] [--summary] [--json]
   --dir      the evidence directory (evidence.dir of the config)
   --node     only this node
   --since    ISO 8601 time with zone, or epoch seconds
@@ -111,7 +113,8 @@ export function formatRecord(r: EvidenceRecord): string {
   const lastOk = r.runnerStatus.lastSuccess ?? 'never';
   return (
     `${r.time} ${r.node} (${r.network}) ${r.probe} ${r.method} -> ${r.status} attempt=${r.attempt} ` +
-    `${r.durationMs}ms failures=${r.runnerStatus.consecutiveFailures} lastSuccess=${lastOk} ${r.url} body=${JSON.stringify(body)}` +
+    `${r.durationMs}ms failures=${r.runnerStatus.consecutiveFailures} lastSuccess=${lastOk} ${r.url} ` +
+    `body=${JSON.stringify(body)}` +
     (r.bodyTruncated ? ' (truncated)' : '')
   );
 }

@@ -41,7 +41,9 @@ export class FleetUpstream {
 
   constructor(
     private readonly nodes: () => Iterable<UpstreamNode>,
-    /** The daemon has one upstream view: an answer's lines are made once, with the options of the view that prepares it. */
+    /**
+     * The daemon has one upstream view: an answer's lines are made once, with the options of the view that prepares it.
+     */
     private readonly opts: PrepareOptions = {},
   ) {}
 
@@ -123,7 +125,9 @@ export class FleetUpstream {
     });
     registerTextFamily(registry, {
       name: 'ledger_exporter_upstream_dropped_samples',
-      help: "Samples of the node's last /metrics answer left out, by reason: budget (per-node cap), secret (a label value held one of our secrets), conflict (family clashes with another node's; as of the last scrape).",
+      help:
+        "Samples of the node's last /metrics answer left out, by reason: budget (per-node cap), secret (a label " +
+        "value held one of our secrets), conflict (family clashes with another node's; as of the last scrape).",
       type: 'gauge',
       labelNames: ['node', 'reason'],
       collect: (emit) => {

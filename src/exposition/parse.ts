@@ -44,7 +44,10 @@ interface FamilyBuilder {
  */
 export interface DetailedParse extends ParsedExposition {
   samples: Sample[];
-  /** Start and end offset in the text of each sample's `value [timestamp]`; undefined when a line's end is not that alone. */
+  /**
+   * Start and end offset in the text of each sample's `value [timestamp]`; undefined when a line's end is not that
+   * alone.
+   */
   tails: number[] | undefined;
 }
 

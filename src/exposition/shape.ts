@@ -44,7 +44,8 @@ export function shapeOf(
     lengths.push(to - from);
     from = tails[i + 1]!;
   }
-  const head = `${budget.maxSeries},${budget.maxBytes},${budget.maxFamilies},${budget.maxHelpChars}|${lengths.join(',')}|`;
+  const head =
+    `${budget.maxSeries},${budget.maxBytes},${budget.maxFamilies},${budget.maxHelpChars}|` + `${lengths.join(',')}|`;
   const key = head + pieces.join('');
   const known = table.get(key);
   if (known) return known;
@@ -103,7 +104,10 @@ export function matchShape(shape: UpstreamShape, text: string): number[] | undef
   return text.length - pos === last.length && text.slice(pos) === last ? values : undefined;
 }
 
-/** The value token text[start, end) as parseFloatToken reads it; plain integers (most values) without a regular expression. */
+/**
+ * The value token text[start, end) as parseFloatToken reads it; plain integers (most values) without a regular
+ * expression.
+ */
 function valueOf(text: string, start: number, end: number): number | undefined {
   if (end === start) return undefined;
   // Up to 15 digits the sum below is exact, so it equals Number() of the token.
@@ -117,7 +121,10 @@ function valueOf(text: string, start: number, end: number): number | undefined {
   return v;
 }
 
-/** An answer of this shape with these values (timestamps left out): what the parser reads as the answer the values came from. */
+/**
+ * An answer of this shape with these values (timestamps left out): what the parser reads as the answer the values came
+ * from.
+ */
 export function shapeText(shape: UpstreamShape, values: ArrayLike<number>): string {
   const { segments } = shape;
   let out = segments[0]!;

@@ -24,7 +24,10 @@ export interface TextFamilySpec {
 
 const TEXT_FAMILY = Symbol('textFamily');
 
-/** prom-client's escaping (registry.js), so both paths write the same bytes; most strings need none (one test instead of three replaces per label, per node, per scrape). */
+/**
+ * prom-client's escaping (registry.js), so both paths write the same bytes; most strings need none (one test instead of
+ * three replaces per label, per node, per scrape).
+ */
 const escapeString = (s: string) => (/[\\\n]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n') : s);
 const escapeLabel = (s: string) => (/[\\\n"]/.test(s) ? escapeString(s).replace(/"/g, '\\"') : s);
 const valueString = (v: number) => (Number.isNaN(v) ? 'Nan' : !Number.isFinite(v) ? (v < 0 ? '-Inf' : '+Inf') : `${v}`);

@@ -34,7 +34,10 @@ export interface RenderOptions {
   writeRange?: (bytes: Buffer, start: number, end: number) => void;
 }
 
-/** One output family: its headers and, per node sending it, the node's index and the family's index in that node's lines. */
+/**
+ * One output family: its headers and, per node sending it, the node's index and the family's index in that node's
+ * lines.
+ */
 interface MergedFamily {
   first: PreparedFamily;
   help: PreparedFamily | undefined;
@@ -50,7 +53,9 @@ export interface MergeLayout {
   readonly conflicts: readonly UpstreamConflict[];
 }
 
-/** Sample lines (each ends in a newline; escaped label values hold none) of family `i` (counted only for a conflict). */
+/**
+ * Sample lines (each ends in a newline; escaped label values hold none) of family `i` (counted only for a conflict).
+ */
 function familySamples(p: PreparedUpstream, i: number): number {
   let n = 0;
   const end = p.ends[i] ?? 0;

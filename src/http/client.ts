@@ -161,7 +161,10 @@ export class HttpClient {
     this.dispatcher.keepIdleFor(idleKeepMs(nodes));
   }
 
-  /** Unix seconds: the earliest certificate expiry of `origin`'s newest TLS connection; undefined for a pool of another kind. */
+  /**
+   * Unix seconds: the earliest certificate expiry of `origin`'s newest TLS connection; undefined for a pool of another
+   * kind.
+   */
   certExpiry(origin: string): number | undefined {
     return this.dispatcher instanceof NodeDispatcher ? this.dispatcher.certExpiry(origin) : undefined;
   }

@@ -228,7 +228,10 @@ export class NodeDispatcher extends Dispatcher {
 
   private readonly onDrain = (origin: URL) => void this.emit('drain', origin);
 
-  /** As undici's Agent: an origin's dispatcher goes once no socket is left, so origins seen once (receivers, removed nodes) are not kept. */
+  /**
+   * As undici's Agent: an origin's dispatcher goes once no socket is left, so origins seen once (receivers, removed
+   * nodes) are not kept.
+   */
   private dropIfUnused(origin: string, e: OriginEntry): void {
     if (e.open > 0 || this.origins.get(origin) !== e) return;
     this.origins.delete(origin);

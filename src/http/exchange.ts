@@ -70,7 +70,10 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
     this.connectionBefore = connection?.current;
   }
 
-  /** Queued or connecting requests have no abort handle yet: the caller hears at once, undici drops the request when it would start. */
+  /**
+   * Queued or connecting requests have no abort handle yet: the caller hears at once, undici drops the request when it
+   * would start.
+   */
   deadlinePassed(): void {
     this.controller?.abort(DEADLINE);
     this.finish(DEADLINE);

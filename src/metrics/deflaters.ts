@@ -38,7 +38,10 @@ interface Job {
  */
 const OUTPUT_BYTES = 256 * 1024;
 
-/** A kept stream's output memory, held for the process's life: its pieces (under OWN_STREAM_BYTES) compress to ~35 KB or less; more takes a second buffer. */
+/**
+ * A kept stream's output memory, held for the process's life: its pieces (under OWN_STREAM_BYTES) compress to ~35 KB or
+ * less; more takes a second buffer.
+ */
 const KEPT_OUTPUT_BYTES = 64 * 1024;
 
 /** One kept stream: its pieces one after another, each from a reset state. */
@@ -103,7 +106,10 @@ class Deflater {
 /** As many kept streams as cores, up to libuv's four threads (the rest stay free for file I/O). */
 const pool: Deflater[] = [];
 
-/** The compressed form of `piece`: a byte-aligned, not final run of deflate blocks that stands anywhere in a raw deflate stream. */
+/**
+ * The compressed form of `piece`: a byte-aligned, not final run of deflate blocks that stands anywhere in a raw deflate
+ * stream.
+ */
 export function deflatePiece(piece: Buffer): Promise<Buffer> {
   if (piece.length >= OWN_STREAM_BYTES)
     return deflateRawAsync(piece, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH, chunkSize: OUTPUT_BYTES });

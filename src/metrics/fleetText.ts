@@ -39,11 +39,12 @@ function writeWatchFamilies(out: ByteWriter, watch: WatchSnapshot, om: boolean, 
   const labels = new Map<WatchedView, string>();
   const labelsOf = (v: WatchedView) => {
     let l = labels.get(v);
-    if (l === undefined)
-      labels.set(
-        v,
-        (l = `network="${escapeLabelValue(v.network)}",name="${escapeLabelValue(v.name)}",${v.kind}="${escapeLabelValue(v.address)}"`),
-      );
+    if (l === undefined) {
+      l =
+        `network="${escapeLabelValue(v.network)}",name="${escapeLabelValue(v.name)}",` +
+        `${v.kind}="${escapeLabelValue(v.address)}"`;
+      labels.set(v, l);
+    }
     return l;
   };
   for (const f of WATCH_FAMILIES) {

@@ -84,7 +84,9 @@ export function familyLines(
 }
 
 function infoLine(name: string, n: NodeView, nodeLabels: string, infoKeys: readonly string[]): string {
-  let labels = `${nodeLabels},version="${escapeLabelValue(n.health?.version ?? '')}",chain_id="${escapeLabelValue(n.health?.chainId ?? '')}",rpc_namespace="${escapeLabelValue(n.namespace ?? '')}"`;
+  let labels =
+    `${nodeLabels},version="${escapeLabelValue(n.health?.version ?? '')}",` +
+    `chain_id="${escapeLabelValue(n.health?.chainId ?? '')}",rpc_namespace="${escapeLabelValue(n.namespace ?? '')}"`;
   for (const k of infoKeys) {
     const v = n.labels[k];
     if (v !== undefined) labels += `,${k}="${escapeLabelValue(v)}"`;

@@ -74,7 +74,9 @@ export class Segment {
   }
 }
 
-/** Where set() encodes lines: a node's lines of one family are a few hundred bytes (3 bytes per UTF-16 unit at most). */
+/**
+ * Where set() encodes lines: a node's lines of one family are a few hundred bytes (3 bytes per UTF-16 unit at most).
+ */
 let scratch = Buffer.allocUnsafeSlow(16 * 1024);
 
 /** Capacity for `used` bytes: room for lines to grow a little without reallocating. */

@@ -110,7 +110,9 @@ export function exporterCollectors(
   });
   new Counter({
     name: 'ledger_exporter_clock_steps_total',
-    help: 'Steps of the wall clock noticed (more than 1 s against the monotonic clock). Durations are measured on the monotonic clock; a step changes only time labels.',
+    help:
+      'Steps of the wall clock noticed (more than 1 s against the monotonic clock). Durations are measured on the ' +
+      'monotonic clock; a step changes only time labels.',
     registers,
     collect() {
       this.reset();

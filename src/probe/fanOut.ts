@@ -3,14 +3,8 @@
 // of the entity, at most `perNode` calls in flight per node, and on another node when one fails.
 // Its own HTTP client and in-flight accounting: fan-out reads never take a node poll's socket or
 // place in the scheduler's bound, so they cannot delay node polling.
-import type {
-  EntityReadView,
-  ExporterConfig,
-  FailureReason,
-  FanOutEntity,
-  FleetSnapshot,
-  NodeTarget,
-} from '../domain.js';
+import type { EntityReadView, FailureReason, FanOutEntity, FleetSnapshot, NodeTarget } from '../domain.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
 import { SYSTEM_CLOCK } from '../clock/clock.js';
 import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../logger.js';

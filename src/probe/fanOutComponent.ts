@@ -2,7 +2,7 @@
 // in-flight bounds), their reads on every snapshot (FleetSnapshot.fanOut, rendered on /metrics).
 import type { DaemonComponent } from '../daemon/component.js';
 import { HttpClient } from '../http/client.js';
-import type { ExporterConfig } from '../domain.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
 import { fanOutProbes } from '../probes/registry.js';
 import { EntityReads } from '../state/entityReads.js';
 import { FanOutReader, type FanOutOptions } from './fanOut.js';

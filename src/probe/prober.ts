@@ -22,7 +22,10 @@ import { prepareRpc, rpcCall, type RpcAnswer, type RpcRequest } from './jsonrpc.
 
 type RpcAsk = ProbeAsk & { kind: 'rpc' };
 
-/** How the runner finds a node's namespace: every build offers blockNumber (the probe's own ask, so one request serves both). */
+/**
+ * How the runner finds a node's namespace: every build offers blockNumber (the probe's own ask, so one request serves
+ * both).
+ */
 const DETECT = blockNumberProbe.request as RpcAsk;
 
 export interface ProberOptions extends BudgetSettings {

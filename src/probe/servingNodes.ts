@@ -13,7 +13,10 @@ export interface ServingNode {
 
 const identity = (v: NodeView) => `${v.health?.chainId ?? ''}\n${v.health?.genesisHash ?? ''}`;
 
-/** The serving nodes per network, each list in name order (so an entity's hash picks the same node while the list stays). */
+/**
+ * The serving nodes per network, each list in name order (so an entity's hash picks the same node while the list
+ * stays).
+ */
 export function servingNodes(
   fleet: FleetSnapshot,
   targets: ReadonlyMap<string, NodeTarget>,

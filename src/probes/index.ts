@@ -1,5 +1,5 @@
-// The built-in probes, one line each, in /metrics order: node probes, then fan-out probes. A probe added at run time (an extension,
-// a test) is registered the same way: registerProbe(name, module).
+// The built-in probes, one line each, in /metrics order: node probes, then fan-out probes. A probe added at run time
+// (an extension, a test) is registered the same way: registerProbe(name, module).
 import { blockNumberProbe, type BlockNumberProbeData } from './blockNumber.js';
 import { healthProbe, type HealthProbeData } from './health.js';
 import { metricsProbe, type MetricsProbeData } from './metrics.js';

@@ -4,14 +4,16 @@
 // on the node) or each entity of a list (fan-out: one call per entity with the entity's params,
 // e.g. per watched address, spread over the nodes of the entity's network).
 import type {
-  ExporterConfig,
   FanOutEntity,
   FleetSnapshot,
+  NetworkSettings,
   NetworkView,
+  NodeTarget,
   NodeValues,
   NodeView,
   ProbeData,
 } from '../domain.js';
+import type { WatchSettings } from '../watch/types.js';
 
 export type { FanOutEntity };
 import type { NodeBudget } from './budget.js';
@@ -80,6 +82,13 @@ export interface FanOutFamily<D> {
   value(data: D, entity: FanOutEntity): number | undefined;
 }
 
+/** What a fan-out probe reads of the config (the whole config is one; these sections sit below it). */
+export interface FanOutConfig {
+  nodes: readonly NodeTarget[];
+  networks: Readonly<Record<string, NetworkSettings>>;
+  watch?: WatchSettings;
+}
+
 export interface FanOutProbe<D = unknown> {
   target: 'entities';
   /** The method called once per entity, with the entity's params. */
@@ -88,9 +97,9 @@ export interface FanOutProbe<D = unknown> {
    * The entities to read now (from the config and the fleet as last seen). Return the same entity
    * objects while nothing changed: requests are built once per entity.
    */
-  entities(config: ExporterConfig, fleet: FleetSnapshot): readonly FanOutEntity[];
+  entities(config: FanOutConfig, fleet: FleetSnapshot): readonly FanOutEntity[];
   /** How often each entity is read. */
-  intervalMs(config: ExporterConfig): number;
+  intervalMs(config: FanOutConfig): number;
   /**
    * Fields of the result whose JSON numbers may exceed 2^53 (u128): read from the raw text,
    * exactly, as decimal strings.

@@ -23,8 +23,10 @@ export function openFilesWarning(nodes: number, limit: { soft: number; hard: num
   if (needed <= limit.soft) return undefined;
   const hint = limit.hard >= needed ? ` (the hard limit, ${limit.hard}, allows it)` : '';
   return (
-    `open-files limit ${limit.soft} cannot hold one socket per node (${nodes}) plus ${OPEN_FILES_HEADROOM} of headroom: ` +
-    `raise it to at least ${needed}${hint}, e.g. LimitNOFILE= in the systemd unit or docker run --ulimit nofile=${needed}:${needed}`
+    `open-files limit ${limit.soft} cannot hold one socket per node (${nodes}) plus ${OPEN_FILES_HEADROOM} of ` +
+    `headroom: ` +
+    `raise it to at least ${needed}${hint}, e.g. LimitNOFILE= in the systemd unit or docker run --ulimit ` +
+    `nofile=${needed}:${needed}`
   );
 }
 

@@ -36,7 +36,10 @@ export interface SchedulerDeps {
   concurrency: number;
   /** Runs one probe end to end (request, state update, evidence). Should not throw. */
   runProbe(target: NodeTarget, probe: ProbeName): Promise<void>;
-  /** Whether the probe should run at this tick (not backing off, not a rarely re-checked unsupported one); `now` is monotonic. */
+  /**
+   * Whether the probe should run at this tick (not backing off, not a rarely re-checked unsupported one); `now` is
+   * monotonic.
+   */
   isDue(target: NodeTarget, probe: ProbeName, now: number): boolean;
   onOverrun(target: NodeTarget, probe: ProbeName): void;
   /** Only its monotonic side is read. */

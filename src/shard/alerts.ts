@@ -1,6 +1,7 @@
 // Which alerts the built-in engine of a shard evaluates. It sees only its own nodes, so a node-
 // scoped alert is right for them, but a network-scoped one (or one measured against the network)
-// would judge the network by a part of it: those are left to the Prometheus rules, which read the recorded fleet-wide series.
+// would judge the network by a part of it: those are left to the Prometheus rules, which read the recorded fleet-wide
+// series.
 import type { AlertDefinition } from '../alerting/rules/types.js';
 import type { ShardSpec } from './assign.js';
 

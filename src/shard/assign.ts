@@ -32,7 +32,8 @@ export function shardSpecProblems(spec: ShardSpec): string[] {
     problems.push(`shard must be an integer >= 0, got ${spec.shard}`);
   } else if (Number.isInteger(spec.totalShards) && spec.totalShards >= 1 && spec.shard >= spec.totalShards) {
     problems.push(
-      `shard ${spec.shard} is out of range: shards are numbered 0..${spec.totalShards - 1} for total shards ${spec.totalShards}`,
+      `shard ${spec.shard} is out of range: shards are numbered 0..${spec.totalShards - 1} for total shards ` +
+        `${spec.totalShards}`,
     );
   }
   return problems;

@@ -1,10 +1,18 @@
 // Applies this replica's shard to every accepted config: the daemon only ever sees the nodes of
 // its shard, so a reload that leaves a node in the same shard keeps that node's state (the
 // daemon keeps unchanged nodes), and a node that moves to another shard is dropped here.
-import type { ExporterConfig } from '../domain.js';
+import type { NodeTarget } from '../domain.js';
+import type { WatchSettings } from '../watch/types.js';
 import { ownedBy, UNSHARDED, type ShardSpec } from './assign.js';
 import type { ShardView } from './metrics.js';
 import { resolveShardSpec, type ShardFlags } from './spec.js';
+
+/** What sharding reads and narrows of a config (the whole config is one). */
+export interface ShardableConfig {
+  nodes: NodeTarget[];
+  watch?: WatchSettings;
+  sharding?: ShardSpec;
+}
 
 export class ShardAssignment implements ShardView {
   private current: ShardSpec = UNSHARDED;
@@ -18,7 +26,7 @@ export class ShardAssignment implements ShardView {
   ) {}
 
   /** The config with only this shard's nodes; throws ShardSpecError for an impossible spec. */
-  apply(config: ExporterConfig): ExporterConfig {
+  apply<C extends ShardableConfig>(config: C): C {
     const spec = resolveShardSpec(this.flags, config.sharding, this.hostname);
     const nodes = ownedBy(config.nodes, spec);
     this.current = spec;

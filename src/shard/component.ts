@@ -20,7 +20,8 @@ export function shardComponent(sharding: Shard, opts: ShardComponentOptions = {}
       ctx.logger.info(sharding.summary?.() ?? {}, 'sharded: polling only the nodes of this shard');
       if (ctx.config().alerting && opts.leftToPrometheus) {
         const note =
-          'sharded: the built-in engine evaluates node and exporter alerts for this shard; these network-wide alerts are left to the Prometheus rules (alerts/*.yml)';
+          'sharded: the built-in engine evaluates node and exporter alerts for this shard; these network-wide ' +
+          'alerts are left to the Prometheus rules (alerts/*.yml)';
         ctx.logger.info({ alerts: opts.leftToPrometheus() }, note);
       }
     },

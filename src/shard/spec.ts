@@ -33,7 +33,8 @@ export function resolveShardSpec(flags: ShardFlags, section: ShardSpec | undefin
     shard = shardFromHostname(hostname);
     if (shard === undefined) {
       throw new ShardSpecError(
-        `--shard-from-hostname: the hostname "${hostname}" does not end in -<ordinal> (a StatefulSet pod name such as ledger-fleet-exporter-2)`,
+        `--shard-from-hostname: the hostname "${hostname}" does not end in -<ordinal> (a StatefulSet pod name ` +
+          `such as ledger-fleet-exporter-2)`,
       );
     }
   }

@@ -1,10 +1,10 @@
 // The control API's ledger routes (amounts are u128 decimal strings of base units):
-//   GET  /networks                                 -> {"networks":[{network, height, epoch, epochBlocks, activeSet, watch}]}
+//   GET  /networks                          -> {"networks":[{network, height, epoch, epochBlocks, activeSet, watch}]}
 //   GET  /networks/<n>/validators|miners|accounts/<addr> -> that entry's state
-//   POST /networks/<n>/validators/<addr>           {"online":false} {"jailed":true} {"commissionBps":900} {"stake":"…"}
-//   POST /networks/<n>/miners/<addr>               {"checkins":false} {"register":true} {"pendingRewards":"…"}
-//   POST /networks/<n>/accounts/<addr>             {"balance":"…"}
-//   POST /networks/<n>/accounts/<addr>/unbond      {"amount":"…","validator":"<addr>","releaseHeight":123}
+//   POST /networks/<n>/validators/<addr>    {"online":false} {"jailed":true} {"commissionBps":900} {"stake":"…"}
+//   POST /networks/<n>/miners/<addr>        {"checkins":false} {"register":true} {"pendingRewards":"…"}
+//   POST /networks/<n>/accounts/<addr>      {"balance":"…"}
+//   POST /networks/<n>/accounts/<addr>/unbond {"amount":"…","validator":"<addr>","releaseHeight":123}
 //   POST /networks/<n>/accounts/<addr>/claim
 //   POST /networks/<n>/rewards                     {"funded":false}
 import { z } from 'zod';

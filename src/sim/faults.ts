@@ -15,7 +15,9 @@ export function proxyReply(status: 502 | 503 | 504): Reply {
   return {
     status,
     headers: { 'content-type': 'text/html', server: 'nginx' },
-    body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+    body:
+      `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n` +
+      `<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
   };
 }
 

@@ -36,7 +36,10 @@ export interface NodeState extends NodeValues {
   lastSuccessAt?: number;
   /** Every configured probe has finished at least once. */
   firstRoundDone: boolean;
-  /** New (unique) at every result and every change of settings a view shows, so views can keep per-node work while it stays the same. */
+  /**
+   * New (unique) at every result and every change of settings a view shows, so views can keep per-node work while it
+   * stays the same.
+   */
   revision: number;
 }
 

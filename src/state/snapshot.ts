@@ -112,7 +112,10 @@ function buildNodeView(n: NodeState, now: number): NodeView {
   };
 }
 
-/** Network totals; sets each node's lag against the network's highest node up. One pass: it runs per network at every snapshot. */
+/**
+ * Network totals; sets each node's lag against the network's highest node up. One pass: it runs per network at every
+ * snapshot.
+ */
 function networkView(network: string, g: NetworkGroup, decimals: number): NetworkView {
   let nodesUp = 0;
   let heightMax: number | undefined;

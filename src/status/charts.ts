@@ -37,8 +37,13 @@ export function historyBars(entries: PollBar[], slots: number, opts: { axis?: bo
       counts[e.outcome]++;
       const h = BAR_HEIGHT[e.outcome];
       const why = e.reason;
-      const title = `${isoTime(e.at).replace('T', ' ').slice(0, 19)} UTC: ${e.outcome}${why ? `: ${why}` : ''} (${e.durationMs} ms)`;
-      return `<rect class="bar ${e.outcome}" x="${(start + i) * pitch}" y="${18 - h}" width="${w}" height="${h}"><title>${esc(title)}</title></rect>`;
+      const title =
+        `${isoTime(e.at).replace('T', ' ').slice(0, 19)} UTC: ${e.outcome}${why ? `: ${why}` : ''} ` +
+        `(${e.durationMs} ms)`;
+      return (
+        `<rect class="bar ${e.outcome}" x="${(start + i) * pitch}" y="${18 - h}" width="${w}" ` +
+        `height="${h}"><title>${esc(title)}</title></rect>`
+      );
     })
     .join('');
   const text =
@@ -47,7 +52,10 @@ export function historyBars(entries: PollBar[], slots: number, opts: { axis?: bo
       : `last ${entries.length} polls: ${counts.up} up, ${counts.degraded} degraded, ${counts.down} down`;
   const axis =
     opts.axis && entries.length > 0 ? timeAxis(start * pitch, width, 19, entries[0]!.at, entries.at(-1)!.at) : '';
-  return `<svg class="bars${opts.axis ? ' axised' : ''}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${text}"><title>${text}</title>${bars}${axis}</svg>`;
+  return (
+    `<svg class="bars${opts.axis ? ' axised' : ''}" viewBox="0 0 ${width} ${height}" width="${width}" ` +
+    `height="${height}" role="img" aria-label="${text}"><title>${text}</title>${bars}${axis}</svg>`
+  );
 }
 
 /** Left margin of the response-time chart (its ms labels), the plot's size. */
@@ -67,12 +75,22 @@ export function sparkline(entries: PollBar[]): string {
   const points = entries
     .map(
       (e) =>
-        `${(left + ((e.at - t0) / span) * width).toFixed(1)},${(height - 2 - (e.durationMs / max) * (height - 4)).toFixed(1)}`,
+        `${(left + ((e.at - t0) / span) * width).toFixed(1)},` +
+        `${(height - 2 - (e.durationMs / max) * (height - 4)).toFixed(1)}`,
     )
     .join(' ');
-  const text = `response time of the last ${entries.length} polls: min ${Math.min(...ds)} ms, max ${max} ms, latest ${ds.at(-1)} ms`;
-  const yAxis = `<line class="axis" x1="${left}" y1="0" x2="${left}" y2="${height}"/>${label(left - 4, 9, 'end', `${max} ms`)}${label(left - 4, height, 'end', '0 ms')}`;
+  const text =
+    `response time of the last ${entries.length} polls: min ${Math.min(...ds)} ms, max ${max} ms, latest ` +
+    `${ds.at(-1)} ms`;
+  const yAxis =
+    `<line class="axis" x1="${left}" y1="0" x2="${left}" ` +
+    `y2="${height}"/>${label(left - 4, 9, 'end', `${max} ms`)}${label(left - 4, height, 'end', '0 ms')}`;
   const svgW = left + width + 2;
   const svgH = height + AXIS_ROOM + 2;
-  return `<svg class="spark" viewBox="0 0 ${svgW} ${svgH}" width="${svgW}" height="${svgH}" role="img" aria-label="${text}"><title>${text}</title>${yAxis}${timeAxis(left, left + width, height, t0, entries.at(-1)!.at)}<polyline points="${points}" fill="none" stroke-width="1.5"/></svg><p class="muted small">${esc(text)}</p>`;
+  return (
+    `<svg class="spark" viewBox="0 0 ${svgW} ${svgH}" width="${svgW}" height="${svgH}" role="img" ` +
+    `aria-label="${text}"><title>${text}</title>${yAxis}` +
+    `${timeAxis(left, left + width, height, t0, entries.at(-1)!.at)}<polyline ` +
+    `points="${points}" fill="none" stroke-width="1.5"/></svg><p class="muted small">${esc(text)}</p>`
+  );
 }

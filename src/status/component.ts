@@ -83,7 +83,8 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
     onReloadRejected(problems) {
       service.board.noteConfigReload(
         false,
-        `configuration reload rejected (${problems.length} problem${problems.length === 1 ? '' : 's'}); the running configuration stays`,
+        `configuration reload rejected (${problems.length} problem${problems.length === 1 ? '' : 's'}); the ` +
+          `running configuration stays`,
       );
     },
     async start(c) {

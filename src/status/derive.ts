@@ -13,7 +13,9 @@ import { failureToReason, probeMask, reasonText } from './words.js';
  * ten missed blocks: shown well before /health turns "degraded" (60 s) and the alert fires (2 m).
  */
 export const STALLED_AFTER_SECS = 30;
-/** More blocks behind the highest node of its network than this is "behind": LedgerNodeBehindFleet's default threshold. */
+/**
+ * More blocks behind the highest node of its network than this is "behind": LedgerNodeBehindFleet's default threshold.
+ */
 export const BEHIND_AFTER_BLOCKS = findDefinition('LedgerNodeBehindFleet')?.defaults.threshold ?? 20;
 
 export const isBehind = (lagBlocks: number | undefined): boolean =>
@@ -196,7 +198,10 @@ export function followLag(d: Derived, lagBlocks: number | undefined): boolean {
   return true;
 }
 
-/** followLag for a lag that leaves the words as they are (short of the "behind" limit before and after); false otherwise, and nothing taken. */
+/**
+ * followLag for a lag that leaves the words as they are (short of the "behind" limit before and after); false
+ * otherwise, and nothing taken.
+ */
 export function followLagQuietly(d: Derived, lagBlocks: number | undefined): boolean {
   if (isBehind(lagBlocks) || isBehind(d.status.lagBlocks)) return false;
   d.status.lagBlocks = lagBlocks;

@@ -49,9 +49,15 @@ function groupHtml(g: AnswerGroup): string {
   const to = g.requests.length > 1 ? ` to ${esc(g.requests.join(', '))}` : '';
   const repeats =
     g.count > 1
-      ? `<br><strong class="repeats">same answer ${g.count} times</strong>${to} since <time datetime="${esc(g.oldestTime)}">${esc(shortTime(g.oldestTime))}</time>`
+      ? `<br><strong class="repeats">same answer ${g.count} times</strong>${to} since <time ` +
+        `datetime="${esc(g.oldestTime)}">${esc(shortTime(g.oldestTime))}</time>`
       : '';
-  return `<li class="evidence"><p><time datetime="${esc(r.time)}">${esc(shortTime(r.time))}</time> · ${esc(r.probe)} probe · <strong>${esc(r.method)}</strong> · HTTP ${r.status} · ${Math.round(r.durationMs)} ms · attempt ${r.attempt}${r.headers.server ? ` · server: ${esc(r.headers.server)}` : ''}${repeats}</p><pre>${esc(r.body.slice(0, 600))}${r.body.length > 600 || r.bodyTruncated ? '\n…' : ''}</pre></li>`;
+  return (
+    `<li class="evidence"><p><time datetime="${esc(r.time)}">${esc(shortTime(r.time))}</time> · ${esc(r.probe)} ` +
+    `probe · <strong>${esc(r.method)}</strong> · HTTP ${r.status} · ${Math.round(r.durationMs)} ms · attempt ` +
+    `${r.attempt}${r.headers.server ? ` · server: ${esc(r.headers.server)}` : ''}${repeats}</p>` +
+    `<pre>${esc(r.body.slice(0, 600))}${r.body.length > 600 || r.bodyTruncated ? '\n…' : ''}</pre></li>`
+  );
 }
 
 export function evidenceHtml(ev: EvidenceSection, name: string): string {
@@ -60,10 +66,16 @@ export function evidenceHtml(ev: EvidenceSection, name: string): string {
     return '<p class="muted" id="evidence-missing">No evidence records: the evidence directory is missing.</p>';
   if ('error' in ev) return `<p class="warn-msg">Evidence could not be read: ${esc(ev.error)}</p>`;
   if ('busy' in ev)
-    return '<p class="muted" id="evidence-busy">Evidence busy (other queries are reading it), try again in a moment.</p>';
-  const more = `<p><a href="../api/evidence?node=${encodeURIComponent(name)}&amp;limit=50">All evidence of this node as JSON</a></p>`;
+    return (
+      '<p class="muted" id="evidence-busy">Evidence busy (other queries are reading it), ' +
+      'try again in a moment.</p>'
+    );
+  const more =
+    `<p><a href="../api/evidence?node=${encodeURIComponent(name)}&amp;limit=50">All evidence of this node as ` +
+    `JSON</a></p>`;
   const partial = ev.partial
-    ? '<p class="muted" id="evidence-partial">Only the newest evidence files were read (the read stops at a size limit); older records may exist.</p>'
+    ? '<p class="muted" id="evidence-partial">Only the newest evidence files were read (the read stops at a size ' +
+      'limit); older records may exist.</p>'
     : '';
   if (ev.records.length === 0)
     return partial

@@ -32,7 +32,8 @@ function num(x: number | null): string {
 function rowHtml(r: NodeRow, now: number, serves: readonly WatchRow[] | undefined): string {
   const cells = [
     `<td class="st"><span class="pill ${r.status}">${esc(r.label)}</span></td>`,
-    `<td class="why">${esc(r.reason) || '<span class="muted">—</span>'}${r.backingOff ? ' <span class="tag">backing off</span>' : ''}</td>`,
+    `<td class="why">${esc(r.reason) || '<span class="muted">—</span>'}` +
+      `${r.backingOff ? ' <span class="tag">backing off</span>' : ''}</td>`,
     `<td>${timeCell(r.since ?? undefined, now)}</td>`,
     `<td>${timeCell(r.lastCheck ?? undefined, now)}</td>`,
     `<td>${nextCheckCell(r.nextCheck ?? undefined, now)}</td>`,
@@ -42,7 +43,11 @@ function rowHtml(r: NodeRow, now: number, serves: readonly WatchRow[] | undefine
     `<td class="n">${esc(r.uptime24hText)}</td>`,
     `<td class="hist">${historyBars(r.recent ?? [], ROW_BARS)}</td>`,
   ].map((c, i) => c.replace(/^<td/, `<td data-label="${esc(NODE_COLUMNS[i + 1]!)}"`));
-  return `<tr class="row-${r.status}" data-node="${esc(r.name)}"><th scope="row"><a href="nodes/${encodeURIComponent(r.name)}">${esc(r.name)}</a> <span class="net">${esc(r.network)}</span>${servesHtml(serves)}</th>${cells.join('')}</tr>`;
+  return (
+    `<tr class="row-${r.status}" data-node="${esc(r.name)}"><th scope="row"><a ` +
+    `href="nodes/${encodeURIComponent(r.name)}">${esc(r.name)}</a> <span ` +
+    `class="net">${esc(r.network)}</span>${servesHtml(serves)}</th>${cells.join('')}</tr>`
+  );
 }
 
 export function alertsHtml(alerts: AlertView[] | null | undefined, now: number): string {
@@ -50,15 +55,23 @@ export function alertsHtml(alerts: AlertView[] | null | undefined, now: number):
   const items = alerts
     .map(
       (a) =>
-        `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}"><strong>${esc(a.name)}</strong> <span class="tag">${esc(a.state)}</span> <span class="tag">${esc(a.severity)}</span> ${esc(
+        `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}"><strong>${esc(a.name)}</strong> <span ` +
+        `class="tag">${esc(a.state)}</span> <span class="tag">${esc(a.severity)}</span> ${esc(
           Object.entries(a.labels)
             .filter(([k]) => k === 'node' || k === 'network')
             .map(([k, v]) => `${k}=${v}`)
             .join(' '),
-        )}${a.summary ? `<br>${esc(a.summary)}` : ''}${a.since ? ` <span class="muted">since ${timeCell(a.since, now)}</span>` : ''}</li>`,
+        )}${a.summary ? `<br>${esc(a.summary)}` : ''}${
+          a.since ? ` <span class="muted">since ${timeCell(a.since, now)}</span>` : ''
+        }</li>`,
     )
     .join('');
-  return `<section id="alerts" aria-labelledby="alerts-h"><h2 id="alerts-h">Active alerts</h2>${items ? `<ul class="alerts">${items}</ul>` : '<p class="ok-msg">No alerts pending or firing.</p>'}</section>`;
+  return (
+    `<section id="alerts" aria-labelledby="alerts-h"><h2 id="alerts-h">Active ` +
+    `alerts</h2>${
+      items ? `<ul class="alerts">${items}</ul>` : '<p class="ok-msg">No alerts pending or firing.</p>'
+    }</section>`
+  );
 }
 
 export function summaryText(s: Record<string, number>): string {
@@ -69,15 +82,25 @@ function networksHtml(nets: readonly NetworkRow[]): string {
   const body = nets
     .map(
       (n) =>
-        `<tr><th scope="row">${esc(n.network)}</th><td class="n">${n.answering}/${n.total}</td><td class="n">${n.degraded}</td><td class="n">${n.down}</td><td class="n">${n.highestBlock ?? '—'}</td></tr>`,
+        `<tr><th scope="row">${esc(n.network)}</th><td class="n">${n.answering}/${n.total}</td><td ` +
+        `class="n">${n.degraded}</td><td class="n">${n.down}</td><td class="n">${n.highestBlock ?? '—'}</td></tr>`,
     )
     .join('');
-  return `<table id="networks"><thead><tr><th scope="col">Network</th><th scope="col" class="n">Answering</th><th scope="col" class="n">Degraded</th><th scope="col" class="n">Down</th><th scope="col" class="n">Highest block</th></tr></thead><tbody>${body}</tbody></table>`;
+  return (
+    `<table id="networks"><thead><tr><th scope="col">Network</th><th scope="col" class="n">Answering</th><th ` +
+    `scope="col" class="n">Degraded</th><th scope="col" class="n">Down</th><th scope="col" class="n">Highest ` +
+    `block</th></tr></thead><tbody>${body}</tbody></table>`
+  );
 }
 
 export function eventsHtml(events: Array<{ at: number; text: string; kind: string }>, now: number): string {
   if (events.length === 0) return '<p class="muted" id="no-events">No events yet.</p>';
-  return `<ol class="events">${events.map((e) => `<li class="ev ${esc(e.kind)}">${timeCell(e.at, now)} ${esc(e.text)}</li>`).join('')}</ol>`;
+  return (
+    `<ol ` +
+    `class="events">${events
+      .map((e) => `<li class="ev ${esc(e.kind)}">${timeCell(e.at, now)} ${esc(e.text)}</li>`)
+      .join('')}</ol>`
+  );
 }
 
 /** Where this page sits in the worst-first list, with links to the others (only when there are several). */
@@ -88,7 +111,10 @@ function pagerHtml(pageNo: number, pages: number, first: number, shown: number, 
     pageNo > 1 ? `${link(1, '« first')} ${link(pageNo - 1, '‹ previous')}` : '',
     pageNo < pages ? `${link(pageNo + 1, 'next ›')} ${link(pages, 'last »')}` : '',
   ].filter(Boolean);
-  return `<nav class="pager" aria-label="Pages of nodes"><span>nodes ${first + 1}–${first + shown} of ${total}, worst first (page ${pageNo} of ${pages})</span> ${links.join(' ')}</nav>`;
+  return (
+    `<nav class="pager" aria-label="Pages of nodes"><span>nodes ${first + 1}–${first + shown} of ${total}, worst ` +
+    `first (page ${pageNo} of ${pages})</span> ${links.join(' ')}</nav>`
+  );
 }
 
 function noticesHtml(notices: readonly string[]): string {
@@ -114,17 +140,26 @@ export function fleetPage(
   const pager = pagerHtml(pageNo, pages, offset, data.nodes.length, data.total);
   const numeric = new Set(['Height', 'Lag', 'Uptime 24 h']);
   const head = NODE_COLUMNS.map((c) => `<th scope="col"${numeric.has(c) ? ' class="n"' : ''}>${esc(c)}</th>`).join('');
-  const body = `<header class="top"><h1>Ledger fleet status</h1>
-<p class="meta"><strong id="summary">${esc(summaryText(data.summary))}</strong> · <span id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} UTC</span>${info.ready ? '' : ' · first poll round in progress'} · exporter ${esc(info.version)}</p>${noticesHtml(data.notices)}</header>
+  const body =
+    `<header class="top"><h1>Ledger fleet status</h1>
+<p class="meta"><strong id="summary">${esc(summaryText(data.summary))}</strong> · <span ` +
+    `id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} ` +
+    `UTC</span>${info.ready ? '' : ' · first poll round in progress'} · ` +
+    `exporter ${esc(info.version)}</p>${noticesHtml(data.notices)}</header>
 <main>
 ${alertsHtml(data.alerts, now)}
 ${watchSectionHtml(data.watch, now)}
 <section aria-labelledby="nodes-h"><h2 id="nodes-h">Nodes</h2>
-${pager}<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead><tbody>${data.nodes.map((r) => rowHtml(r, now, served.get(r.name))).join('\n')}</tbody></table>${pager}</section>
+${pager}<table id="nodes" class="nodes"><thead><tr>${head}</tr></thead>` +
+    `<tbody>${data.nodes.map((r) => rowHtml(r, now, served.get(r.name))).join('\n')}</tbody>` +
+    `</table>${pager}</section>
 <section aria-labelledby="nets-h"><h2 id="nets-h">Networks</h2>${networksHtml(data.networks)}</section>
-<section aria-labelledby="events-h"><h2 id="events-h">Recent events</h2><div id="events">${eventsHtml(data.events, now)}</div></section>
+<section aria-labelledby="events-h"><h2 id="events-h">Recent events</h2><div ` +
+    `id="events">${eventsHtml(data.events, now)}</div></section>
 </main>
-<footer><a href="metrics">/metrics</a> · <a href="api/v1/nodes">/api/v1/nodes</a> · <a href="api/v1/watch">/api/v1/watch</a> · <a href="api/evidence?limit=20">/api/evidence</a> · <a href="healthz">/healthz</a> · <a href="readyz">/readyz</a></footer>`;
+<footer><a href="metrics">/metrics</a> · <a href="api/v1/nodes">/api/v1/nodes</a> · <a ` +
+    `href="api/v1/watch">/api/v1/watch</a> · <a href="api/evidence?limit=20">/api/evidence</a> · <a ` +
+    `href="healthz">/healthz</a> · <a href="readyz">/readyz</a></footer>`;
   return page({
     title: `${data.summary.down ? `${data.summary.down} down – ` : ''}Ledger fleet status`,
     root: '',

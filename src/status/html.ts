@@ -32,7 +32,10 @@ export function timeCell(ms: number | undefined, now: number): string {
   if (ms === undefined) return '<span class="muted">—</span>';
   const iso = isoTime(ms);
   const day = iso.slice(0, 10) === isoTime(now).slice(0, 10) ? '' : `${iso.slice(0, 10)} `;
-  return `<time datetime="${iso}" data-rel="${ms}">${day}${iso.slice(11, 19)} UTC</time> <span class="rel" data-rel-of="${ms}">${relative(ms, now)}</span>`;
+  return (
+    `<time datetime="${iso}" data-rel="${ms}">${day}${iso.slice(11, 19)} UTC</time> <span class="rel" ` +
+    `data-rel-of="${ms}">${relative(ms, now)}</span>`
+  );
 }
 
 /** A next check: its time to come, or "due now" once that came (the script turns it at that second). */

@@ -29,7 +29,8 @@ export interface StatusRouteDeps {
 
 /** Scripts and styles from this server only, no inline script, nothing framed or posted. */
 export const STATUS_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; " +
+  "form-action 'none'; frame-ancestors 'none'";
 const HTML_HEADERS = {
   'content-security-policy': STATUS_CSP,
   'x-content-type-options': 'nosniff',

@@ -22,14 +22,23 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     if (t < 86400) return Math.floor(t / 3600) + 'h' + pad(Math.floor((t % 3600) / 60)) + 'm';
     return Math.floor(t / 86400) + 'd' + Math.floor((t % 86400) / 3600) + 'h';
   }
-  function rel(t) { var d = t - now(); return Math.abs(d) < 1000 ? '(now)' : d > 0 ? '(in ' + fmt(d) + ')' : '(' + fmt(-d) + ' ago)'; }
-  function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
+  function rel(t) {
+    var d = t - now();
+    return Math.abs(d) < 1000 ? '(now)' : d > 0 ? '(in ' + fmt(d) + ')' : '(' + fmt(-d) + ' ago)';
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
   function dash() { return el('span', 'muted', '\\u2014'); }
   function timeEl(ms) {
     var f = document.createDocumentFragment();
     if (ms == null) { f.appendChild(dash()); return f; }
     var iso = new Date(ms).toISOString();
-    var t = el('time', null, (iso.slice(0, 10) === new Date(now()).toISOString().slice(0, 10) ? '' : iso.slice(0, 10) + ' ') + iso.slice(11, 19) + ' UTC');
+    var today = iso.slice(0, 10) === new Date(now()).toISOString().slice(0, 10);
+    var t = el('time', null, (today ? '' : iso.slice(0, 10) + ' ') + iso.slice(11, 19) + ' UTC');
     t.setAttribute('datetime', iso);
     var r = el('span', 'rel', rel(ms));
     r.setAttribute('data-rel-of', String(ms));
@@ -86,7 +95,12 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     box.textContent = '';
     if (!list.length) { box.appendChild(el('p', 'muted', 'No events yet.')); return; }
     var ol = el('ol', 'events');
-    list.forEach(function (e) { var li = el('li', 'ev ' + e.kind); li.appendChild(timeEl(e.at)); li.appendChild(document.createTextNode(' ' + e.text)); ol.appendChild(li); });
+    list.forEach(function (e) {
+      var li = el('li', 'ev ' + e.kind);
+      li.appendChild(timeEl(e.at));
+      li.appendChild(document.createTextNode(' ' + e.text));
+      ol.appendChild(li);
+    });
     box.appendChild(ol);
   }
   function alerts(list) {
@@ -98,8 +112,13 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     list.forEach(function (a) {
       var li = el('li', 'alert ' + (a.state === 'firing' ? 'firing' : 'pending'));
       li.appendChild(el('strong', null, a.name)); li.appendChild(document.createTextNode(' '));
-      li.appendChild(el('span', 'tag', a.state)); li.appendChild(document.createTextNode(' ')); li.appendChild(el('span', 'tag', a.severity));
-      var where = Object.keys(a.labels).filter(function (k) { return k === 'node' || k === 'network'; }).map(function (k) { return k + '=' + a.labels[k]; }).join(' ');
+      li.appendChild(el('span', 'tag', a.state));
+      li.appendChild(document.createTextNode(' '));
+      li.appendChild(el('span', 'tag', a.severity));
+      var where = Object.keys(a.labels)
+        .filter(function (k) { return k === 'node' || k === 'network'; })
+        .map(function (k) { return k + '=' + a.labels[k]; })
+        .join(' ');
       li.appendChild(document.createTextNode(' ' + where));
       if (a.summary) { li.appendChild(el('br')); li.appendChild(document.createTextNode(a.summary)); }
       ul.appendChild(li);
@@ -114,7 +133,8 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     list.forEach(function (n) {
       var tr = el('tr'), th = el('th', null, n.network);
       th.setAttribute('scope', 'row'); tr.appendChild(th);
-      [n.answering + '/' + n.total, n.degraded, n.down, n.highestBlock == null ? '\u2014' : n.highestBlock].forEach(function (v) { tr.appendChild(el('td', 'n', String(v))); });
+      [n.answering + '/' + n.total, n.degraded, n.down, n.highestBlock == null ? '\u2014' : n.highestBlock]
+        .forEach(function (v) { tr.appendChild(el('td', 'n', String(v))); });
       tbody.appendChild(tr);
     });
     table.replaceChild(tbody, table.tBodies[0]);
@@ -124,12 +144,19 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     var navs = document.querySelectorAll('nav.pager');
     if (!navs.length || !data.limit) return;
     var pages = Math.max(1, Math.ceil(data.total / data.limit)), page = Math.floor(data.offset / data.limit) + 1;
-    function link(nav, n, text) { var a = el('a', null, text); a.setAttribute('href', n === 1 ? './' : '?page=' + n); nav.appendChild(document.createTextNode(' ')); nav.appendChild(a); }
+    function link(nav, n, text) {
+      var a = el('a', null, text);
+      a.setAttribute('href', n === 1 ? './' : '?page=' + n);
+      nav.appendChild(document.createTextNode(' '));
+      nav.appendChild(a);
+    }
     navs.forEach(function (nav) {
       nav.textContent = '';
       nav.appendChild(el('span', null, data.nodes.length
-        ? 'nodes ' + (data.offset + 1) + '\u2013' + (data.offset + data.nodes.length) + ' of ' + data.total + ', worst first (page ' + page + ' of ' + pages + ')'
-        : 'no nodes on this page: the fleet has ' + data.total + ' (' + pages + ' page' + (pages === 1 ? '' : 's') + ')'));
+        ? 'nodes ' + (data.offset + 1) + '\u2013' + (data.offset + data.nodes.length) + ' of ' + data.total +
+          ', worst first (page ' + page + ' of ' + pages + ')'
+        : 'no nodes on this page: the fleet has ' + data.total +
+          ' (' + pages + ' page' + (pages === 1 ? '' : 's') + ')'));
       if (page > 1) { link(nav, 1, '\u00ab first'); link(nav, Math.min(page - 1, pages), '\u2039 previous'); }
       if (page < pages) { link(nav, page + 1, 'next \u203a'); link(nav, pages, 'last \u00bb'); }
     });
@@ -144,13 +171,18 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     watchTable(data.watch);
     table.replaceChild(tbody, table.tBodies[0]);
     var s = data.summary;
-    document.getElementById('summary').textContent = s.down + ' down \\u00b7 ' + s.degraded + ' degraded \\u00b7 ' + s.up + ' up' + (s.unknown ? ' \\u00b7 ' + s.unknown + ' not polled yet' : '');
+    document.getElementById('summary').textContent =
+      s.down + ' down \\u00b7 ' + s.degraded + ' degraded \\u00b7 ' + s.up + ' up' +
+      (s.unknown ? ' \\u00b7 ' + s.unknown + ' not polled yet' : '');
     document.title = (s.down ? s.down + ' down \\u2013 ' : '') + 'Ledger fleet status';
     alerts(data.alerts);
     networks(data.networks);
     events(data.events);
   }
-  function fill(e, content) { e.textContent = ''; e.appendChild(typeof content === 'string' ? document.createTextNode(content) : content); }
+  function fill(e, content) {
+    e.textContent = '';
+    e.appendChild(typeof content === 'string' ? document.createTextNode(content) : content);
+  }
   function put(id, content) { var e = document.getElementById(id); if (e) fill(e, content); }
   var RESULT = { failing: '\\u25bc failing', ok: '\\u25cf ok', unsupported: '\\u25cb unsupported' };
   function fillProbe(tr, p) {
@@ -169,9 +201,12 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     var table = document.getElementById('probes');
     if (!table) return;
     var rows = table.tBodies[0].rows;
-    var same = rows.length === list.length && list.every(function (p, i) { return rows[i].getAttribute('data-probe') === p.probe; });
+    var same = rows.length === list.length &&
+      list.every(function (p, i) { return rows[i].getAttribute('data-probe') === p.probe; });
     if (!same) {
-      var labels = Array.prototype.map.call(table.querySelectorAll('thead th'), function (th) { return th.textContent; });
+      var labels = Array.prototype.map.call(table.querySelectorAll('thead th'), function (th) {
+        return th.textContent;
+      });
       var tbody = el('tbody');
       list.forEach(function (p) {
         var tr = el('tr'), th = el('th');
@@ -191,7 +226,9 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     var shows = n.status + ' ' + n.uptime24hText;
     if (!box || box.getAttribute('data-shows') === shows) return;
     box.setAttribute('data-shows', shows);
-    box.querySelectorAll('img').forEach(function (img) { img.setAttribute('src', img.getAttribute('src').split('?')[0] + '?at=' + at); });
+    box.querySelectorAll('img').forEach(function (img) {
+      img.setAttribute('src', img.getAttribute('src').split('?')[0] + '?at=' + at);
+    });
   }
   // Same facts and words as the server's nodePage (nodePage.ts); the evidence stays as loaded.
   function node(data) {
@@ -201,7 +238,10 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     document.title = n.name + ': ' + n.status + ' \\u2013 Ledger fleet status';
     document.getElementById('node-reason').textContent = n.reason || 'answering normally';
     var off = document.createDocumentFragment();
-    if (n.backingOff) { off.appendChild(document.createTextNode(' ')); off.appendChild(el('span', 'tag', 'backing off')); }
+    if (n.backingOff) {
+      off.appendChild(document.createTextNode(' '));
+      off.appendChild(el('span', 'tag', 'backing off'));
+    }
     put('node-backoff', off);
     put('node-since', timeEl(n.since));
     put('node-last', timeEl(n.lastCheck));
@@ -214,12 +254,17 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     put('node-namespace', num(n.namespace));
     var height = document.createDocumentFragment();
     height.appendChild(num(n.height));
-    if (n.lagBlocks != null) height.appendChild(document.createTextNode(' (' + n.lagBlocks + ' behind the highest node)'));
+    if (n.lagBlocks != null) {
+      height.appendChild(document.createTextNode(' (' + n.lagBlocks + ' behind the highest node)'));
+    }
     put('node-height', height);
     put('node-age', n.blockAgeSecs == null ? dash() : n.blockAgeSecs + ' s');
     put('node-peers', num(n.peers));
     var labels = document.createDocumentFragment();
-    Object.keys(n.labels).forEach(function (k, i) { if (i) labels.appendChild(document.createTextNode(' ')); labels.appendChild(el('span', 'tag', k + '=' + n.labels[k])); });
+    Object.keys(n.labels).forEach(function (k, i) {
+      if (i) labels.appendChild(document.createTextNode(' '));
+      labels.appendChild(el('span', 'tag', k + '=' + n.labels[k]));
+    });
     put('node-labels', labels.childNodes.length ? labels : dash());
     put('node-uptime', n.uptimeText);
     badges(n, data.generatedAt);
@@ -230,8 +275,12 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     events(data.events);
   }
   function tick() {
-    document.querySelectorAll('[data-rel-of]').forEach(function (e) { e.textContent = rel(Number(e.getAttribute('data-rel-of'))); });
-    document.querySelectorAll('[data-next-of]').forEach(function (e) { if (isDue(Number(e.getAttribute('data-next-of'))) && e.textContent !== 'due now') e.textContent = 'due now'; });
+    document.querySelectorAll('[data-rel-of]').forEach(function (e) {
+      e.textContent = rel(Number(e.getAttribute('data-rel-of')));
+    });
+    document.querySelectorAll('[data-next-of]').forEach(function (e) {
+      if (isDue(Number(e.getAttribute('data-next-of'))) && e.textContent !== 'due now') e.textContent = 'due now';
+    });
     var u = document.getElementById('updated');
     if (u) {
       u.textContent = (failing ? 'update failed, retrying; last updated ' : 'updated ') + fmt(now() - lastOk) + ' ago';

@@ -17,14 +17,18 @@ export const WATCH_JS = `  function watchTable(list) {
       th.appendChild(document.createTextNode(' '));
       th.appendChild(el('span', 'tag', w.kind));
       th.appendChild(el('br'));
-      var code = el('code', 'addr', w.address.length > 16 ? w.address.slice(0, 8) + '\\u2026' + w.address.slice(-6) : w.address);
+      var shown = w.address.length > 16 ? w.address.slice(0, 8) + '\\u2026' + w.address.slice(-6) : w.address;
+      var code = el('code', 'addr', shown);
       code.setAttribute('title', w.address);
       th.appendChild(code);
       tr.appendChild(th);
       cell(tr, labels[1], 'st', pill(w.status, w.label));
       cell(tr, labels[2], 'why', w.text);
       var via = dash();
-      if (w.servedBy) { via = el('a', null, w.servedBy); via.setAttribute('href', 'nodes/' + encodeURIComponent(w.servedBy)); }
+      if (w.servedBy) {
+        via = el('a', null, w.servedBy);
+        via.setAttribute('href', 'nodes/' + encodeURIComponent(w.servedBy));
+      }
       cell(tr, labels[3], null, via);
       cell(tr, labels[4], null, timeEl(w.lastRead));
       tbody.appendChild(tr);
@@ -39,7 +43,12 @@ export const WATCH_JS = `  function watchTable(list) {
   function serves(th, list) {
     if (!list || !list.length) return;
     var s = el('span', 'serves', 'serves');
-    list.forEach(function (w) { var a = el('a', 'tag', w.name); a.setAttribute('href', '#' + w.anchor); s.appendChild(document.createTextNode(' ')); s.appendChild(a); });
+    list.forEach(function (w) {
+      var a = el('a', 'tag', w.name);
+      a.setAttribute('href', '#' + w.anchor);
+      s.appendChild(document.createTextNode(' '));
+      s.appendChild(a);
+    });
     th.appendChild(document.createTextNode(' '));
     th.appendChild(s);
   }

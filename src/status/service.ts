@@ -89,7 +89,8 @@ export class StatusService {
         const aside = await setAside(file, this.pair().wall()).catch(() => undefined);
         this.opts.logger.warn(
           { err: (err as Error).message, file, keptAs: aside },
-          `status history file unreadable: ${aside ? `kept as ${aside}` : 'could not be set aside'}, starting with empty history`,
+          `status history file unreadable: ${aside ? `kept as ${aside}` : 'could not be set aside'}, starting ` +
+            `with empty history`,
         );
       }
     }

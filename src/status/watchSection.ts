@@ -85,7 +85,10 @@ export function servedByNode(rows: readonly WatchRow[]): Map<string, WatchRow[]>
 /** Links from a node's row to the entries it serves ('' when none). */
 export function servesHtml(rows: readonly WatchRow[] | undefined): string {
   if (!rows?.length) return '';
-  return ` <span class="serves">serves ${rows.map((r) => `<a class="tag" href="#${r.anchor}">${esc(r.name)}</a>`).join(' ')}</span>`;
+  return (
+    ` <span class="serves">serves ` +
+    `${rows.map((r) => `<a class="tag" href="#${r.anchor}">${esc(r.name)}</a>`).join(' ')}</span>`
+  );
 }
 
 const shortAddress = (a: string): string => (a.length > 16 ? `${a.slice(0, 8)}…${a.slice(-6)}` : a);
@@ -94,10 +97,15 @@ function rowHtml(r: WatchRow, now: number): string {
   const cells = [
     `<td class="st"><span class="pill ${r.status}">${esc(r.label)}</span></td>`,
     `<td class="why">${esc(r.text)}</td>`,
-    `<td>${r.servedBy ? `<a href="nodes/${encodeURIComponent(r.servedBy)}">${esc(r.servedBy)}</a>` : '<span class="muted">—</span>'}</td>`,
+    r.servedBy
+      ? `<td><a href="nodes/${encodeURIComponent(r.servedBy)}">${esc(r.servedBy)}</a></td>`
+      : '<td><span class="muted">—</span></td>',
     `<td>${timeCell(r.lastRead ?? undefined, now)}</td>`,
   ].map((c, i) => c.replace(/^<td/, `<td data-label="${esc(WATCH_COLUMNS[i + 1]!)}"`));
-  const head = `<th scope="row">${esc(r.name)} <span class="net">${esc(r.network)}</span> <span class="tag">${r.kind}</span><br><code class="addr" title="${esc(r.address)}">${esc(shortAddress(r.address))}</code></th>`;
+  const head =
+    `<th scope="row">${esc(r.name)} <span class="net">${esc(r.network)}</span> <span ` +
+    `class="tag">${r.kind}</span><br><code class="addr" ` +
+    `title="${esc(r.address)}">${esc(shortAddress(r.address))}</code></th>`;
   return `<tr id="${r.anchor}" class="row-${r.status}">${head}${cells.join('')}</tr>`;
 }
 
@@ -105,6 +113,9 @@ function rowHtml(r: WatchRow, now: number): string {
 export function watchSectionHtml(rows: readonly WatchRow[], now: number): string {
   if (rows.length === 0) return '';
   const head = WATCH_COLUMNS.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
-  return `<section aria-labelledby="watch-h"><h2 id="watch-h">Validators, miners and accounts</h2>
-<table id="watched" class="nodes"><thead><tr>${head}</tr></thead><tbody>${rows.map((r) => rowHtml(r, now)).join('\n')}</tbody></table></section>`;
+  return (
+    `<section aria-labelledby="watch-h"><h2 id="watch-h">Validators, miners and accounts</h2>
+<table id="watched" class="nodes"><thead><tr>${head}</tr></thead>` +
+    `<tbody>${rows.map((r) => rowHtml(r, now)).join('\n')}</tbody></table></section>`
+  );
 }

@@ -33,7 +33,9 @@ function unread(v: WatchedView): WatchState | undefined {
     const why = reasons.length ? ` (${reasons.join(', ')})` : '';
     return {
       status: v.consecutiveFailures >= 3 ? 'down' : 'degraded',
-      text: `cannot be read: ${v.consecutiveFailures} read${v.consecutiveFailures === 1 ? '' : 's'} failed in a row${why}`,
+      text:
+        `cannot be read: ${v.consecutiveFailures} read${v.consecutiveFailures === 1 ? '' : 's'} failed in a ` +
+        `row${why}`,
     };
   }
   return v.lastSuccessSeconds === undefined ? { status: 'unknown', text: 'not read yet' } : undefined;
@@ -86,7 +88,9 @@ export function minerState(m: WatchedMinerView): WatchState {
     const left = INACTIVE_AFTER - misses;
     return {
       status: 'degraded',
-      text: `missed ${misses} check-in${misses === 1 ? '' : 's'}, inactive after ${INACTIVE_AFTER} (${left} more)${paid ? `; ${paid}` : ''}`,
+      text:
+        `missed ${misses} check-in${misses === 1 ? '' : 's'}, inactive after ${INACTIVE_AFTER} (${left} ` +
+        `more)${paid ? `; ${paid}` : ''}`,
     };
   }
   if (m.rewardMultiplier !== undefined && m.rewardMultiplier < 1)
@@ -105,9 +109,9 @@ export function accountState(a: WatchedAccountView): WatchState {
   if (a.balanceTokens !== undefined) {
     const low = a.minBalance !== undefined && a.balanceTokens < a.minBalance;
     if (low) status = 'degraded';
-    parts.push(
-      `balance ${tokens(a.balanceTokens)}${a.minBalance !== undefined ? `${low ? ' below' : ', minimum'} ${a.minBalance.toLocaleString('en-US')}` : ''}`,
-    );
+    const minimum =
+      a.minBalance === undefined ? '' : `${low ? ' below' : ', minimum'} ${a.minBalance.toLocaleString('en-US')}`;
+    parts.push(`balance ${tokens(a.balanceTokens)}${minimum}`);
   }
   if (a.unbondingClaimableTokens) parts.push(`${tokens(a.unbondingClaimableTokens)} unbonded, waiting to be claimed`);
   if (a.unbondingPendingTokens) {

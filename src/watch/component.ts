@@ -1,7 +1,7 @@
 // The watch joins the daemon as a component: each snapshot gets FleetSnapshot.watch, built from
 // the fan-out reads on it (the fan-out component reads, and adds them first).
 import type { DaemonComponent } from '../daemon/component.js';
-import type { ExporterConfig } from '../domain.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
 import { WatchViews } from './views.js';
 
 export function watchComponent(): DaemonComponent {

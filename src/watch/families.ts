@@ -53,12 +53,15 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
   validator('jailed', 'Whether the watched validator is jailed (1) or not (0).', (v) => bool(v.jailed)),
   validator(
     'rewarded',
-    'Whether the watched validator was paid in the newest block read (1); 0 when active and not paid (offline this epoch).',
+    'Whether the watched validator was paid in the newest block read (1); 0 when active and not paid (offline ' +
+      'this epoch).',
     (v) => bool(v.rewarded),
   ),
   {
     name: 'ledger_watch_validator_epoch_blocks',
-    help: 'Blocks of the watched validator this epoch, by kind: expected, produced, signed; absent while the node has no data.',
+    help:
+      'Blocks of the watched validator this epoch, by kind: expected, produced, signed; absent while the node has ' +
+      'no data.',
     type: 'gauge',
     kinds: ['validator'],
     extraLabel: 'kind',
@@ -105,7 +108,9 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
   account('balance_tokens', 'Balance of the watched account, in tokens.', (v) => v.balanceTokens),
   {
     name: 'ledger_watch_account_unbonding_tokens',
-    help: 'Tokens the watched account unbonded, by state: pending (before release), claimable (released, not yet claimed).',
+    help:
+      'Tokens the watched account unbonded, by state: pending (before release), claimable (released, not yet ' +
+      'claimed).',
     type: 'gauge',
     kinds: ['account'],
     extraLabel: 'state',
@@ -158,7 +163,9 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
   },
   {
     name: 'ledger_watch_read_failures_total',
-    help: 'Failed reads of the watched entry by reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error.',
+    help:
+      'Failed reads of the watched entry by reason: timeout, connect, http_5xx, http_4xx, invalid_response, ' +
+      'rpc_error.',
     type: 'counter',
     kinds: ALL,
     extraLabel: 'reason',

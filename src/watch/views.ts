@@ -6,12 +6,18 @@ import {
   DEFAULT_DECIMALS,
   DEFAULT_EPOCH_BLOCKS,
   type EntityReadView,
-  type ExporterConfig,
   type FleetSnapshot,
+  type NetworkSettings,
 } from '../domain.js';
 import { accountView, minerView, validatorView } from './entryViews.js';
 import type { EntryInputs } from './inputs.js';
-import type { WatchEntry, WatchSnapshot, WatchedView } from './types.js';
+import type { WatchEntry, WatchSettings, WatchSnapshot, WatchedView } from './types.js';
+
+/** The parts of the config the views read. */
+export interface WatchViewConfig {
+  networks: Readonly<Record<string, NetworkSettings>>;
+  watch?: WatchSettings;
+}
 
 const OWN: Record<WatchEntry['kind'], string[]> = {
   validator: ['watchValidatorDetail'],
@@ -39,7 +45,7 @@ export class WatchViews {
   private kept = new WeakMap<WatchEntry, Kept>();
   private readonly indexed = new WeakMap<readonly EntityReadView[], Map<string, EntityReadView>>();
 
-  build(config: ExporterConfig, fleet: FleetSnapshot): WatchSnapshot | undefined {
+  build(config: WatchViewConfig, fleet: FleetSnapshot): WatchSnapshot | undefined {
     const w = config.watch;
     if (!w) return undefined;
     const reads = this.index(fleet);
@@ -104,6 +110,6 @@ function sameSignature(a: Signature, b: Signature): boolean {
 }
 
 /** One snapshot's watch, built from scratch (tests, and callers that keep no WatchViews). */
-export function buildWatchSnapshot(config: ExporterConfig, fleet: FleetSnapshot): WatchSnapshot | undefined {
+export function buildWatchSnapshot(config: WatchViewConfig, fleet: FleetSnapshot): WatchSnapshot | undefined {
   return new WatchViews().build(config, fleet);
 }

@@ -74,7 +74,8 @@ function checkClientAuth(t: RawTls, clientAuth: ClientAuthType, hasCa: boolean, 
   if (hasCa && !verifies) {
     fail(
       tp('client_ca_file'),
-      `client CAs are configured but client_auth_type is ${clientAuth}; use RequireAndVerifyClientCert or VerifyClientCertIfGiven`,
+      `client CAs are configured but client_auth_type is ${clientAuth}; use RequireAndVerifyClientCert or ` +
+        `VerifyClientCertIfGiven`,
     );
   }
   // Without our own CA list Node would accept any client certificate from a public CA.

@@ -134,7 +134,8 @@ describe('alerting section', () => {
       'fleet.yaml:11:14: alerting.receivers[0].slack: set exactly one of webhookUrl and webhookUrlFile',
       'fleet.yaml:12:13: alerting.receivers[1].name: duplicate receiver name "s"',
       'fleet.yaml:13:22: alerting.receivers[1].webhook.url: URL scheme must be http or https',
-      'fleet.yaml:14:7: alerting.receivers[2]: a receiver has exactly one of alertmanager, webhook, slack, pagerduty, telegram, discord, ntfy, msteams, opsgenie, email (found webhook, pagerduty)',
+      'fleet.yaml:14:7: alerting.receivers[2]: a receiver has exactly one of alertmanager, webhook, slack, ' +
+        'pagerduty, telegram, discord, ntfy, msteams, opsgenie, email (found webhook, pagerduty)',
       expect.stringMatching(/^fleet\.yaml:18:21: alerting\.routes\[0\]\.match\.node: invalid regex after "~"/),
       'fleet.yaml:19:19: alerting.routes[0].receivers[0]: unknown receiver "nobody"',
     ]);

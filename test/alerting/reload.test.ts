@@ -1,74 +1,40 @@
 // A config reload that changes the alerting section while a notification is in flight: the send
 // finishes on the old queue and is recorded as delivered, so the receiver gets it once; what is
 // due after the reload goes through the new queues. Real daemon, simulated node, loopback receiver.
-import type { Server } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertingComponent } from '../../src/alerting/component.js';
-import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig } from '../../src/domain.js';
-import { createLogger } from '../../src/logger.js';
-import { SimFleet } from '../../src/sim/index.js';
+import type { Daemon } from '../../src/daemon/index.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
+import type { SimFleet } from '../../src/sim/index.js';
 import { waitFor } from '../support/processes.js';
-import {
-  alertingFleetConfig,
-  closeAlertingRig,
-  nodeDownToWebhook,
-  startWebhook,
-  type Notified,
-} from '../support/alertingDaemon.js';
+import { startHeldAnswerRig, type HeldAnswerRig, type Notified } from '../support/alertingDaemon.js';
 
 const NODE = 'rl-1';
 const HOLD_MS = 1500;
 
 describe('built-in alerting across a config reload', () => {
-  let dir = '';
+  let rig: HeldAnswerRig | undefined;
   let fleet: SimFleet;
   let daemon: Daemon;
-  let hook: Server;
   let config: ExporterConfig;
   const posts: Notified[] = [];
-  let onFirstPost: (() => void) | undefined;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'lfe-alerting-reload-'));
-    fleet = await SimFleet.start([{ name: NODE, network: 'rl', build: 'current', peers: 5 }], {
-      host: '127.0.0.1',
-      layout: 'port-per-node',
-      blockTimeMs: 500,
-    });
-    let url: string;
-    ({ server: hook, url } = await startWebhook((body) => {
-      posts.push({
-        at: Date.now(),
-        status: body.status ?? '',
-        nodes: (body.alerts ?? []).map((a) => a.labels.node ?? ''),
-      });
-      // The first notification is answered late, so the reload happens while it is in flight.
-      const first = posts.length === 1;
-      if (first) onFirstPost?.();
-      return first ? HOLD_MS : 0;
-    }));
-    const alerting = nodeDownToWebhook(dir, url);
-    config = alertingFleetConfig(fleet.nodes, {
-      dir,
+    // The first notification is answered late, so the reload happens while it is in flight.
+    rig = await startHeldAnswerRig({
+      name: NODE,
       network: 'rl',
-      intervalMs: 300,
-      timeoutMs: 250,
-      concurrency: 4,
-      maxUpstreamSeries: 500,
-      alerting,
+      holdMs: HOLD_MS,
+      onBody: (body) =>
+        posts.push({
+          at: Date.now(),
+          status: body.status ?? '',
+          nodes: (body.alerts ?? []).map((a) => a.labels.node ?? ''),
+        }),
     });
-    daemon = await startDaemon(config, {
-      logger: createLogger({ level: 'silent' }),
-      defaultMetrics: false,
-      components: [alertingComponent()],
-    });
+    ({ fleet, daemon, config } = rig);
   }, 60_000);
 
-  afterAll(() => closeAlertingRig({ daemon, fleet, receiver: hook, dir }));
+  afterAll(() => rig?.close());
 
   it(
     'a notification in flight during a reload is delivered once; the resolved one goes through the new queue',
@@ -78,9 +44,8 @@ describe('built-in alerting across a config reload', () => {
         timeoutMs: 20_000,
         intervalMs: 50,
       });
-      const inFlight = new Promise<void>((r) => (onFirstPost = r));
       await fleet.node(NODE).kill();
-      await inFlight;
+      await rig!.firstPost;
       const reloadedAt = Date.now();
       // A change of the alerting section only (a new repeat interval): the receivers are rebuilt.
       daemon.applyConfig({

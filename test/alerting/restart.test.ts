@@ -145,7 +145,7 @@ describe('alert state across restarts of the exporter', () => {
   };
 
   it(
-    'pending survives SIGTERM with its activeAt; firing survives SIGTERM and kill -9 without a repeat; a recovery while down is resolved',
+    'pending keeps activeAt over SIGTERM; firing outlives SIGTERM and kill -9 unrepeated; recovery while down resolves',
     { timeout: 12 * WAIT },
     async () => {
       let e = await start();

@@ -26,7 +26,8 @@ describe('alerting.runbookBaseUrl', () => {
 
   it('refuses what is not one, at its key', () => {
     expect(problems(yaml('runbooks page'))).toEqual([
-      'fleet.yaml:5:19: alerting.runbookBaseUrl: invalid URL: expected e.g. https://git.example.org/ops/alerts/RUNBOOKS.md',
+      'fleet.yaml:5:19: alerting.runbookBaseUrl: invalid URL: expected e.g. ' +
+        'https://git.example.org/ops/alerts/RUNBOOKS.md',
     ]);
     expect(problems(yaml('javascript:alert(1)'))).toEqual([
       'fleet.yaml:5:19: alerting.runbookBaseUrl: URL scheme must be http or https',

@@ -4,35 +4,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findDefinition } from '../../src/alerting/rules/definitions/index.js';
 import { fingerprint } from '../../src/alerting/rules/labels.js';
-import { AlertingRuntime, type AlertingDeps } from '../../src/alerting/runtime.js';
-import type { AlertingSettings } from '../../src/alerting/settings.js';
+import { AlertingRuntime } from '../../src/alerting/runtime.js';
 import { ALERT_STATE_FILE } from '../../src/alerting/notify/stateFile.js';
-import { DEFAULT_TIMING } from '../../src/alerting/notify/routing.js';
 import { ManualClock } from '../../src/clock/clock.js';
-import { FAILURE_REASONS, type FailureReason } from '../../src/domain.js';
-import { createLogger } from '../../src/logger.js';
-import { Secrets } from '../../src/redact.js';
-import type { FleetSnapshot } from '../../src/state/snapshot.js';
-import { onlyRules } from '../support/alertingDaemon.js';
+import { nodeDownDeps, nodeDownSettings } from '../support/nodeDownRuntime.js';
 
 const S = 1000;
 const M = 60 * S;
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
-const zero = Object.fromEntries(FAILURE_REASONS.map((r) => [r, 0])) as Record<FailureReason, number>;
-const down: FleetSnapshot = {
-  nodes: [
-    {
-      name: 'a',
-      network: 'main',
-      labels: {},
-      up: false,
-      probes: [{ probe: 'health', supported: true, failures: zero, consecutiveFailures: 3, backingOff: false }],
-    },
-  ],
-  networks: [{ network: 'main', decimals: 9, nodes: 1, nodesUp: 0, versions: 1 }],
-};
 
 describe('alert state saved under a clock that ran ahead', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lfe-clock-ahead-'));
@@ -56,27 +36,8 @@ describe('alert state saved under a clock that ran ahead', () => {
       JSON.stringify({ version: 1, savedAt: ahead, instances: [instance], dispatcher: { log: {}, pushed: {} } }),
     );
     const clock = new ManualClock(T0);
-    const settings: AlertingSettings = {
-      stateDir: dir,
-      evaluationIntervalMs: 15 * S,
-      runbookBase: 'alerts/RUNBOOKS.md',
-      rules: onlyRules({ LedgerNodeDown: { enabled: true, forMs: 2 * M } }),
-      routing: { ...DEFAULT_TIMING, groupBy: ['alertname'], routes: [], receivers: [] },
-      receivers: [],
-      maintenance: [],
-    };
-    const deps: AlertingDeps = {
-      logger: createLogger({ level: 'silent' }),
-      secrets: new Secrets(),
-      snapshot: () => down,
-      signals: () => ({ pollOverruns: new Map(), evidenceWriteErrors: 0 }),
-      ready: () => true,
-      sendFor: () => async () => ({ ok: true, retryable: false }),
-      defaultExternalUrl: 'http://127.0.0.1:9715',
-      instance: 'exp-1',
-      definitions: [findDefinition('LedgerNodeDown')!],
-      clock,
-    };
+    const settings = nodeDownSettings(dir, 2 * M);
+    const deps = nodeDownDeps(clock);
     const runtime = new AlertingRuntime(settings, deps);
     await runtime.start();
     expect(runtime.list()).toMatchObject([

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALERT_STATE_FILE } from '../../src/alerting/notify/stateFile.js';
 import type { Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { waitFor } from '../support/processes.js';
 import {
@@ -117,7 +117,7 @@ describe('salvage of a damaged alert state file by the daemon', () => {
     expect(readFileSync(path.join(path.dirname(stateFile), copies[0]!), 'utf8')).toBe(cut);
   }, 60_000);
 
-  it('cut inside the notification log: the log line says what cannot be proved, and the alert is sent again', async () => {
+  it('cut inside the notification log: the log says what cannot be proved; the alert is sent again', async () => {
     const firings: string[][] = [];
     const { config, stateFile } = await firedAndSaved(rig, firings);
     const text = readFileSync(stateFile, 'utf8');

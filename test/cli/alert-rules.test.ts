@@ -32,7 +32,7 @@ type Rule = {
 const rulesOf = (text: string) => (parse(text) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
 
 describe('alert-rules command', () => {
-  it('without an alerting section writes the committed alerting rules followed by the committed recording group', async () => {
+  it('without an alerting section writes the committed alerting rules, then the recording group', async () => {
     const r = await runCli(['alert-rules', '--config', configFile('plain.yaml', [])]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -75,7 +75,7 @@ describe('alert-rules command', () => {
     },
   );
 
-  it('says what is wrong with the config on stderr and writes no rules: exit 1 for problems, 2 for an unreadable file', async () => {
+  it('says what is wrong on stderr and writes no rules: exit 1 for problems, 2 for an unreadable file', async () => {
     const file = configFile('bad.yaml', ['alerting:', '  rules:', '    LedgerNodeDwn: {for: 5m}']);
     const r = await runCli(['alert-rules', '--config', file]);
     expect(r.code).toBe(1);

@@ -66,7 +66,7 @@ function childrenOf(pid: number): number[] {
 const statePath = (out: string) => /state:\s+(\S+) \(/.exec(out)?.[1];
 
 describe('npm start', () => {
-  it('shows LedgerNodeDown firing and resolving in its first minute, and a SIGINT to npm alone stops it and removes its state', async () => {
+  it('pages and resolves LedgerNodeDown in its first minute; a SIGINT to npm stops it, state removed', async () => {
     const port = await freePort();
     const npm = spawnKept('npm', [
       'start',

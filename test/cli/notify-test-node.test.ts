@@ -79,7 +79,8 @@ describe('notify-test --node', () => {
   it('says when a maintenance window silences the node now', async () => {
     const r = await run('--node', 'val-us-1');
     expect(r.lines[0]).toBe(
-      'node val-us-1 (mainnet): critical alerts reach pager, chat (route #3); silenced now by maintenance window us-swap',
+      'node val-us-1 (mainnet): critical alerts reach pager, chat (route #3); silenced now by maintenance window ' +
+        'us-swap',
     );
     expect(hits.sort()).toEqual(['/chat', '/pager']);
   });

@@ -76,7 +76,8 @@ describe('--log-format pretty', () => {
   it.skipIf(!existsSync('/usr/bin/script'))(
     'colours its lines on a terminal',
     () => {
-      // script(1) gives the exporter a terminal; timeout stops it with SIGTERM (a closing terminal sends SIGHUP: a reload).
+      // script(1) gives the exporter a terminal; timeout stops it with SIGTERM (a closing terminal sends SIGHUP: a
+      // reload).
       const command = `timeout -s TERM 12 ${process.execPath} ${CLI_PATH} ${args().join(' ')}`;
       const r = spawnSync('script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', timeout: 30_000 });
       expect(r.stdout).toContain('exporter listening');

@@ -19,7 +19,8 @@ const problems = (text: string, env: Record<string, string> = {}) => configError
 describe('parseConfig problems carry file:line:col and the key path', () => {
   it('unknown key at the top level, with the known keys listed', () => {
     expect(problems(yaml('listen: 0.0.0.0:9715', 'bogus: 1', ...NODE))).toEqual([
-      'fleet.yaml:2:1: bogus: unknown key "bogus"; known keys: listen, defaults, polling, networks, nodes, evidence, agentPlatform, alerting, sharding, watch',
+      'fleet.yaml:2:1: bogus: unknown key "bogus"; known keys: listen, defaults, polling, networks, nodes, ' +
+        'evidence, agentPlatform, alerting, sharding, watch',
     ]);
   });
 
@@ -57,7 +58,8 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
         yaml('nodes:', '  - name: -a', '    url: http://h:1', `  - name: ${'n'.repeat(129)}`, '    url: http://h:2'),
       ),
     ).toEqual([
-      'fleet.yaml:2:11: nodes[0].name: node name must start with a letter or digit and contain only letters, digits, ".", "_" and "-"',
+      'fleet.yaml:2:11: nodes[0].name: node name must start with a letter or digit and contain only letters, ' +
+        'digits, ".", "_" and "-"',
       'fleet.yaml:4:11: nodes[1].name: node name must be at most 128 characters',
     ]);
   });
@@ -81,17 +83,21 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
       ),
     ).toEqual([
       'fleet.yaml:3:10: nodes[0].url: URL scheme must be http or https',
-      'fleet.yaml:5:10: nodes[1].url: invalid URL: expected e.g. http://10.0.0.5:9710 or https://rpc.example.org/ledger',
+      'fleet.yaml:5:10: nodes[1].url: invalid URL: expected e.g. http://10.0.0.5:9710 or ' +
+        'https://rpc.example.org/ledger',
       'fleet.yaml:7:10: nodes[2].url: URL must not have a query string',
       'fleet.yaml:9:10: nodes[3].url: URL must not have a fragment',
-      'fleet.yaml:11:10: nodes[4].url: invalid URL: expected e.g. http://10.0.0.5:9710 or https://rpc.example.org/ledger',
+      'fleet.yaml:11:10: nodes[4].url: invalid URL: expected e.g. http://10.0.0.5:9710 or ' +
+        'https://rpc.example.org/ledger',
     ]);
   });
 
   it('bad durations, in defaults and per node', () => {
     expect(problems(yaml('defaults:', '  interval: 15', ...NODE, '    timeout: 2d', '    interval: 0s'))).toEqual([
-      'fleet.yaml:2:13: defaults.interval: invalid duration: expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m',
-      'fleet.yaml:6:14: nodes[0].timeout: invalid duration: unknown unit; expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m',
+      'fleet.yaml:2:13: defaults.interval: invalid duration: expected a number with a unit (ns, us, ms, s, m, ' +
+        'h), e.g. 500ms, 15s, 2m, 1h30m',
+      'fleet.yaml:6:14: nodes[0].timeout: invalid duration: unknown unit; expected a number with a unit (ns, us, ' +
+        'ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m',
       'fleet.yaml:7:15: nodes[0].interval: duration must be at least 100ms',
     ]);
   });
@@ -118,7 +124,8 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
       'fleet.yaml:9:13: agentPlatform.interval: duration must be at least 100ms',
       'fleet.yaml:10:12: agentPlatform.timeout: duration must be at least 100ms',
     ]);
-    // The floors themselves, fractions that come to whole milliseconds (exactly: 1.005s is 1005 ms), and sub-ms units that do.
+    // The floors themselves, fractions that come to whole milliseconds (exactly: 1.005s is 1005 ms), and sub-ms units
+    // that do.
     const c = parseConfig(
       yaml(
         'defaults: {interval: 100ms, timeout: 100000us}',
@@ -132,16 +139,18 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     expect(c.agentPlatform).toMatchObject({ intervalMs: 100, timeoutMs: 100 });
   });
 
-  it('timeout > interval is refused where the timeout is set; equal, inherited and built-in timeouts never fail (as Prometheus)', () => {
+  it('timeout > interval is refused where set; equal, inherited and built-in timeouts never fail', () => {
     // a node's own timeout above the interval it inherits
     expect(problems(yaml('defaults: {interval: 10s}', ...NODE, '    timeout: 11s'))).toEqual([
-      'fleet.yaml:5:14: nodes[0].timeout: timeout must not exceed interval (timeout from nodes[0].timeout, interval from defaults.interval)',
+      'fleet.yaml:5:14: nodes[0].timeout: timeout must not exceed interval (timeout from nodes[0].timeout, ' +
+        'interval from defaults.interval)',
     ]);
     // a default timeout above the built-in interval is reported once, at the default
     expect(
       problems(yaml('defaults:', '  timeout: 20s', ...NODE, '  - name: b', '    url: http://10.0.0.2:9710')),
     ).toEqual([
-      'fleet.yaml:2:12: defaults.timeout: timeout must not exceed interval (timeout from defaults.timeout, interval from the built-in default 15s)',
+      'fleet.yaml:2:12: defaults.timeout: timeout must not exceed interval (timeout from defaults.timeout, ' +
+        'interval from the built-in default 15s)',
     ]);
     const ok = (...lines: string[]) => parseConfig(yaml(...lines), { file: FILE, env: {} });
     // timeout equal to interval is accepted (Prometheus accepts scrape_timeout == scrape_interval)
@@ -179,8 +188,10 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
       ),
     ).toEqual([
       'fleet.yaml:5:7: nodes[0].labels["bad-name"]: invalid label name "bad-name": must match [a-zA-Z_][a-zA-Z0-9_]*',
-      'fleet.yaml:6:7: nodes[0].labels.instance: label "instance" is reserved (the exporter sets node, network, version, chain_id, rpc_namespace, job, instance)',
-      'fleet.yaml:7:7: nodes[0].labels.__meta: invalid label name "__meta": names starting with "__" are reserved by Prometheus',
+      'fleet.yaml:6:7: nodes[0].labels.instance: label "instance" is reserved (the exporter sets node, network, ' +
+        'version, chain_id, rpc_namespace, job, instance)',
+      'fleet.yaml:7:7: nodes[0].labels.__meta: invalid label name "__meta": names starting with "__" are ' +
+        'reserved by Prometheus',
       'fleet.yaml:8:13: nodes[0].labels.rack: label values must be strings (quote numbers, e.g. "12")',
     ]);
   });
@@ -191,7 +202,8 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
         yaml(...NODE, '    probes: [health, blocks, health]', '  - name: b', '    url: http://h:1', '    probes: []'),
       ),
     ).toEqual([
-      'fleet.yaml:4:22: nodes[0].probes[1]: unknown probe: expected one of health, metrics, blockNumber, miningStats, validators',
+      'fleet.yaml:4:22: nodes[0].probes[1]: unknown probe: expected one of health, metrics, blockNumber, ' +
+        'miningStats, validators',
       'fleet.yaml:4:30: nodes[0].probes[2]: probe "health" is listed twice',
       'fleet.yaml:7:13: nodes[1].probes: at least one probe is required',
     ]);
@@ -205,8 +217,10 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
 
   it('malformed variable references', () => {
     expect(problems(yaml(...NODE, '    labels: {a: "${1X}", b: "${OPEN"}'))).toEqual([
-      'fleet.yaml:4:17: nodes[0].labels.a: malformed variable reference: use ${NAME} with NAME made of letters, digits and "_", or $${ for a literal "${"',
-      'fleet.yaml:4:29: nodes[0].labels.b: malformed variable reference: use ${NAME} with NAME made of letters, digits and "_", or $${ for a literal "${"',
+      'fleet.yaml:4:17: nodes[0].labels.a: malformed variable reference: use ${NAME} with NAME made of letters, ' +
+        'digits and "_", or $${ for a literal "${"',
+      'fleet.yaml:4:29: nodes[0].labels.b: malformed variable reference: use ${NAME} with NAME made of letters, ' +
+        'digits and "_", or $${ for a literal "${"',
     ]);
   });
 
@@ -290,10 +304,12 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
 
   it('agentPlatform: plain http only on loopback, no credentials in the URL', () => {
     expect(problems(yaml(...NODE, 'agentPlatform:', '  baseUrl: http://platform.example.org'))).toEqual([
-      'fleet.yaml:5:12: agentPlatform.baseUrl: plain http is allowed only for a loopback host (127.0.0.0/8, ::1, localhost): the API key would travel unencrypted; use https',
+      'fleet.yaml:5:12: agentPlatform.baseUrl: plain http is allowed only for a loopback host (127.0.0.0/8, ::1, ' +
+        'localhost): the API key would travel unencrypted; use https',
     ]);
     expect(problems(yaml(...NODE, 'agentPlatform:', '  baseUrl: https://u:p@platform.example.org'))).toEqual([
-      'fleet.yaml:5:12: agentPlatform.baseUrl: URL must not contain credentials: the API key comes from apiKeyEnv or apiKeyFile',
+      'fleet.yaml:5:12: agentPlatform.baseUrl: URL must not contain credentials: the API key comes from ' +
+        'apiKeyEnv or apiKeyFile',
     ]);
     for (const url of [
       'http://127.0.0.1:8080',
@@ -307,7 +323,7 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     }
   });
 
-  it('agentPlatform timeout must not exceed its interval; an unset one is min(10s, interval); durations are bounded', () => {
+  it('agentPlatform: timeout at most interval, unset is min(10s, interval), durations bounded', () => {
     expect(
       problems(
         yaml(
@@ -320,7 +336,8 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
         ),
       ),
     ).toEqual([
-      'fleet.yaml:7:12: agentPlatform.timeout: timeout must not exceed interval (timeout from agentPlatform.timeout, interval from agentPlatform.interval)',
+      'fleet.yaml:7:12: agentPlatform.timeout: timeout must not exceed interval (timeout from ' +
+        'agentPlatform.timeout, interval from agentPlatform.interval)',
       'fleet.yaml:8:14: agentPlatform.apiKeyEnv: apiKeyEnv must be an environment variable name',
     ]);
     const ap = (...lines: string[]) =>
@@ -354,9 +371,12 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
         ),
       ),
     ).toEqual([
-      'fleet.yaml:1:9: listen: put IPv6 addresses in brackets; expected host:port, e.g. 0.0.0.0:9715, 127.0.0.1:9715 or [::1]:9715',
-      'fleet.yaml:3:3: networks["bad net"]: network name must start with a letter or digit and contain only letters, digits, ".", "_" and "-"',
-      'fleet.yaml:7:14: nodes[0].network: network name must start with a letter or digit and contain only letters, digits, ".", "_" and "-"',
+      'fleet.yaml:1:9: listen: put IPv6 addresses in brackets; expected host:port, e.g. 0.0.0.0:9715, ' +
+        '127.0.0.1:9715 or [::1]:9715',
+      'fleet.yaml:3:3: networks["bad net"]: network name must start with a letter or digit and contain only ' +
+        'letters, digits, ".", "_" and "-"',
+      'fleet.yaml:7:14: nodes[0].network: network name must start with a letter or digit and contain only ' +
+        'letters, digits, ".", "_" and "-"',
       'fleet.yaml:9:7: nodes[0].headers["Bad Header"]: invalid header name "Bad Header"',
       'fleet.yaml:10:7: nodes[0].headers.Host: header "Host" is set by the HTTP client and cannot be configured',
       'fleet.yaml:12:7: nodes[0].headers["x-token"]: header "x-token" is set twice (names are case-insensitive)',

@@ -104,8 +104,10 @@ describe('runCheckConfig', () => {
     expect(await runCheckConfig(file, (l) => lines.push(l), {})).toBe(1);
     expect(lines).toEqual([
       `${file}:3:10: nodes[0].url: URL scheme must be http or https`,
-      `${file}:4:15: nodes[0].interval: invalid duration: expected a number with a unit (ns, us, ms, s, m, h), e.g. 500ms, 15s, 2m, 1h30m`,
-      `${file}:5:5: nodes[0].extra: unknown key "extra"; known keys: name, url, network, labels, interval, timeout, rpcNamespace, probes, headers, tls`,
+      `${file}:4:15: nodes[0].interval: invalid duration: expected a number with a unit (ns, us, ms, s, m, h), ` +
+        `e.g. 500ms, 15s, 2m, 1h30m`,
+      `${file}:5:5: nodes[0].extra: unknown key "extra"; known keys: name, url, network, labels, interval, ` +
+        `timeout, rpcNamespace, probes, headers, tls`,
       `${file}: 3 problems found`,
     ]);
   });

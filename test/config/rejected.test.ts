@@ -41,7 +41,8 @@ function goodNode(): string[] {
     'listen: 127.0.0.1:0',
     'defaults: {interval: 300ms, timeout: 250ms, probes: [health]}',
     'nodes:',
-    `  - {name: good, url: "http://mon:${encodeURIComponent(GOOD_PASSWORD.value)}@127.0.0.1:${good.port}", network: main}`,
+    `  - {name: good, url: "http://mon:${encodeURIComponent(GOOD_PASSWORD.value)}@127.0.0.1:${good.port}", ` +
+      `network: main}`,
   ];
 }
 
@@ -63,7 +64,8 @@ function rejectedConfig(): string {
     '  stateDir: ./alerting',
     '  receivers:',
     `    - name: hook`,
-    `      webhook: {url: "https://hooks.example.org/${encodeURIComponent(C.hookPath.value)}", headers: {authorization: "Token ${C.hookToken.value}"}}`,
+    `      webhook: {url: "https://hooks.example.org/${encodeURIComponent(C.hookPath.value)}", headers: ` +
+      `{authorization: "Token ${C.hookToken.value}"}}`,
     '',
   ].join('\n');
 }

@@ -96,7 +96,8 @@ describe('defaults', () => {
     const c = parse(
       yaml(
         'listen: "[::1]:9100"',
-        'polling: {concurrency: 8, maxResponseBytes: 1MB, maxUpstreamSeries: 50, maxUpstreamBytes: 64KiB, maxUpstreamFamilies: 20, maxUpstreamHelpChars: 80, maxValidators: 5}',
+        'polling: {concurrency: 8, maxResponseBytes: 1MB, maxUpstreamSeries: 50, maxUpstreamBytes: 64KiB, ' +
+          'maxUpstreamFamilies: 20, maxUpstreamHelpChars: 80, maxValidators: 5}',
         'networks: {mainnet: {decimals: 18}, unused: {}}',
         'nodes:',
         '  - {name: a, url: "http://h:1", network: mainnet, labels: {region: eu}}',
@@ -239,7 +240,9 @@ describe('secrets never appear in problems', () => {
     const c = parse(good, { TOKEN2: 'bearer-token-xyz-42', PW: 'p@ss w0rd-61' });
     expect(c.nodes[0]?.url).toBe('https://svc:p@ss w0rd-61@rpc.example.org/ledger');
     const basic = Buffer.from('svc:p@ss w0rd-61').toString('base64');
-    const leaked = `token bearer-token-xyz-42, header Bearer bearer-token-xyz-42, pw p@ss w0rd-61, encoded ${encodeURIComponent('p@ss w0rd-61')}, node-header-secret-1, Basic ${basic}`;
+    const leaked =
+      `token bearer-token-xyz-42, header Bearer bearer-token-xyz-42, pw p@ss w0rd-61, encoded ` +
+      `${encodeURIComponent('p@ss w0rd-61')}, node-header-secret-1, Basic ${basic}`;
     const scrubbed = secretsOf(c).scrub(leaked);
     for (const secret of [
       'bearer-token-xyz-42',

@@ -22,13 +22,16 @@ function problems(text: string): string[] {
 describe('a node polled less than twice per LedgerNodeHeightStalled window is refused', () => {
   it('a node polled every 5 minutes against the default 120 s window: file:line:col at its interval', () => {
     expect(problems(yaml('alerting: {}', 'nodes:', ...node('fast'), ...node('slow', '    interval: 5m')))).toEqual([
-      'fleet.yaml:7:15: nodes[1].interval: node "slow" is polled every 5m, but LedgerNodeHeightStalled looks for a height ' +
-        'change within 2m (its default threshold of 120 s), so it would fire between two polls of an advancing node: the ' +
-        'window must span at least two polls. Poll every 1m or faster, or set alerting.rules.LedgerNodeHeightStalled.threshold to 600 or more',
+      'fleet.yaml:7:15: nodes[1].interval: node "slow" is polled every 5m, but LedgerNodeHeightStalled looks for ' +
+        'a height ' +
+        'change within 2m (its default threshold of 120 s), so it would fire between two polls of an advancing ' +
+        'node: the ' +
+        'window must span at least two polls. Poll every 1m or faster, or set ' +
+        'alerting.rules.LedgerNodeHeightStalled.threshold to 600 or more',
     ]);
   });
 
-  it('an inherited defaults.interval is reported once at defaults.interval, naming every node and the override in force', () => {
+  it('an inherited defaults.interval is reported once there, naming every node and the override', () => {
     const text = yaml(
       'defaults:',
       '  interval: 2m',
@@ -41,14 +44,16 @@ describe('a node polled less than twice per LedgerNodeHeightStalled window is re
       ...node('c', '    interval: 100s'),
     );
     expect(problems(text)).toEqual([
-      'fleet.yaml:2:13: defaults.interval: nodes "a", "b" are polled every 2m, but LedgerNodeHeightStalled looks for a height ' +
-        'change within 3m20s (alerting.rules.LedgerNodeHeightStalled.threshold: 200), so it would fire between two polls of an ' +
+      'fleet.yaml:2:13: defaults.interval: nodes "a", "b" are polled every 2m, but LedgerNodeHeightStalled looks ' +
+        'for a height ' +
+        'change within 3m20s (alerting.rules.LedgerNodeHeightStalled.threshold: 200), so it would fire between ' +
+        'two polls of an ' +
         'advancing node: the window must span at least two polls. Poll every 1m40s or faster, or set ' +
         'alerting.rules.LedgerNodeHeightStalled.threshold to 240 or more',
     ]);
   });
 
-  it('accepts exactly two polls per window, a raised threshold, a disabled alert, and a config without alerting', () => {
+  it('accepts two polls per window, a raised threshold, a disabled alert, and no alerting section', () => {
     expect(problems(yaml('alerting: {}', 'nodes:', ...node('edge', '    interval: 1m')))).toEqual([]);
     expect(problems(yaml('nodes:', ...node('slow', '    interval: 5m')))).toEqual([]);
     const raised = yaml(

@@ -97,7 +97,8 @@ describe('tls settings', () => {
         ),
       ),
     ).toEqual([
-      '/etc/ledger/fleet.yaml:6:10: nodes[1].url: tls differs from nodes[0] at the same origin https://gw.example: nodes behind one origin share its connections and their TLS settings',
+      '/etc/ledger/fleet.yaml:6:10: nodes[1].url: tls differs from nodes[0] at the same origin ' +
+        'https://gw.example: nodes behind one origin share its connections and their TLS settings',
     ]);
   });
 });

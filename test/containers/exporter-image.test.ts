@@ -112,7 +112,7 @@ describe.skipIf(skip)('exporter image: demo fleet', () => {
     expect(up.get('val-eu-1')).toBe(1);
   });
 
-  it('prints true addresses: the bound 0.0.0.0:9715, and a simulator API answering on its published port 9716', async () => {
+  it('prints true addresses: the bound 0.0.0.0:9715, and the simulator API on its published 9716', async () => {
     const logs = await new Promise<string>((resolve, reject) => {
       let text = '';
       void exporter.logs().then((stream) => {

@@ -37,7 +37,7 @@ async function start(nodes: NodeTarget[]): Promise<DaemonContext> {
 }
 
 describe('daemon: the HTTP client fitted to the nodes', () => {
-  it('keeps idle sockets past the longest interval from start-up, and follows reloads that change the nodes', async () => {
+  it('keeps idle sockets past the longest interval from start-up and after reloads of the nodes', async () => {
     const first = [target('a', 45_000)];
     const ctx = await start(first);
     expect(ctx.client.fitOf(ORIGIN)).toEqual({ idleKeepMs: idleKeepMs(first), sockets: 1 });

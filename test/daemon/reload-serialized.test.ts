@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { createLogger } from '../../src/logger.js';
 import { configReloader, type Reloadable } from '../../src/daemon/reload.js';
 import { configYaml } from '../support/lifecycleFiles.js';

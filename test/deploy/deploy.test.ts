@@ -4,7 +4,17 @@
 // Alertmanager config with amtool, Grafana provisioning paths, the Dockerfile's structure, and
 // its HEALTHCHECK command run for real against a loopback server.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -27,7 +37,10 @@ interface ComposeService {
   environment?: Record<string, string>;
   depends_on?: string[];
 }
-const compose = parseYaml(readFileSync(path.join(DEPLOY, 'docker-compose.yml'), 'utf8')) as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
+const compose = parseYaml(readFileSync(path.join(DEPLOY, 'docker-compose.yml'), 'utf8')) as {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+};
 const services = compose.services;
 
 /** Bind mounts of a service: host path (resolved from deploy/) -> container path. Named volumes are left out. */
@@ -35,7 +48,11 @@ function bindMounts(service: string): Array<{ host: string; container: string; r
   return (services[service]?.volumes ?? [])
     .map((v) => v.split(':'))
     .filter(([src]) => src !== undefined && (src.startsWith('.') || src.startsWith('/')))
-    .map(([src, dst, mode]) => ({ host: path.resolve(DEPLOY, src as string), container: dst as string, readOnly: mode === 'ro' }));
+    .map(([src, dst, mode]) => ({
+      host: path.resolve(DEPLOY, src as string),
+      container: dst as string,
+      readOnly: mode === 'ro',
+    }));
 }
 
 function mountFor(service: string, containerPath: string): { host: string; container: string } | undefined {
@@ -59,7 +76,12 @@ describe('deploy/docker-compose.yml', () => {
     expect(services.exporter?.command?.[0]).toBe('demo');
     expect(services.exporter?.command).toContain('0.0.0.0:9715');
     const ports = Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.ports]));
-    expect(ports).toEqual({ exporter: ['9715:9715'], prometheus: ['9090:9090'], alertmanager: ['9093:9093'], grafana: ['3000:3000'] });
+    expect(ports).toEqual({
+      exporter: ['9715:9715'],
+      prometheus: ['9090:9090'],
+      alertmanager: ['9093:9093'],
+      grafana: ['3000:3000'],
+    });
     for (const [name, s] of Object.entries(services)) {
       if (name === 'exporter') continue;
       expect(s.image, name).toMatch(/^[\w./-]+:v?\d+\.\d+\.\d+$/); // pinned, never :latest
@@ -85,7 +107,8 @@ describe('deploy/docker-compose.yml', () => {
       }
       for (const v of services[name]?.volumes ?? []) {
         const src = v.split(':')[0] ?? '';
-        if (!src.startsWith('.') && !src.startsWith('/')) expect(compose.volumes, `named volume ${src}`).toHaveProperty(src);
+        if (!src.startsWith('.') && !src.startsWith('/'))
+          expect(compose.volumes, `named volume ${src}`).toHaveProperty(src);
       }
     }
     expect(count).toBeGreaterThanOrEqual(5);
@@ -105,13 +128,17 @@ describe('deploy/docker-compose.yml', () => {
 
   it('gives Alertmanager deploy/alertmanager.yml', () => {
     const arg = services.alertmanager?.command?.find((c) => c.startsWith('--config.file='));
-    expect(hostPathOf('alertmanager', (arg ?? '').slice('--config.file='.length))).toBe(path.join(DEPLOY, 'alertmanager.yml'));
+    expect(hostPathOf('alertmanager', (arg ?? '').slice('--config.file='.length))).toBe(
+      path.join(DEPLOY, 'alertmanager.yml'),
+    );
   });
 
   it('provisions Grafana with our datasource and dashboards', () => {
     const provisioning = hostPathOf('grafana', '/etc/grafana/provisioning');
     expect(provisioning).toBe(path.join(ROOT, 'grafana', 'provisioning'));
-    const providers = parseYaml(readFileSync(path.join(provisioning as string, 'dashboards', 'ledger-fleet-exporter.yml'), 'utf8')) as {
+    const providers = parseYaml(
+      readFileSync(path.join(provisioning as string, 'dashboards', 'ledger-fleet-exporter.yml'), 'utf8'),
+    ) as {
       apiVersion: number;
       providers: Array<{ type: string; options: { path: string } }>;
     };
@@ -134,7 +161,9 @@ describe('deploy/docker-compose.yml', () => {
     expect(Object.keys(services)).toContain(url.hostname);
     expect(services[url.hostname]?.ports?.[0]?.split(':')[1]).toBe(url.port);
     // $__rate_interval is derived from the datasource's scrape interval: keep them equal.
-    const prom = parseYaml(readFileSync(path.join(DEPLOY, 'prometheus.yml'), 'utf8')) as { global: { scrape_interval: string } };
+    const prom = parseYaml(readFileSync(path.join(DEPLOY, 'prometheus.yml'), 'utf8')) as {
+      global: { scrape_interval: string };
+    };
     expect(prometheusDs?.jsonData?.timeInterval).toBe(prom.global.scrape_interval);
   });
 });
@@ -164,22 +193,28 @@ describe('deploy/prometheus.yml', () => {
 describe('checked with the Debian Prometheus tools', () => {
   const tools = checkTools(['promtool', 'amtool']);
 
-  it.skipIf(tools.skip)(`promtool check config loads deploy/prometheus.yml and our rule files as mounted in the container${tools.skipNote}`, async () => {
-    const promtool = requireTool(tools, 'promtool');
-    // Mirror the container's layout: /etc/prometheus/prometheus.yml and the mounted alerts/ beside it.
-    const root = mkdtempSync(path.join(os.tmpdir(), 'deploy-prom-'));
-    tmpDirs.push(root);
-    const etc = path.join(root, 'etc', 'prometheus');
-    mkdirSync(etc, { recursive: true });
-    copyFileSync(path.join(DEPLOY, 'prometheus.yml'), path.join(etc, 'prometheus.yml'));
-    symlinkSync(hostPathOf('prometheus', '/etc/prometheus/alerts') as string, path.join(etc, 'alerts'));
-    const { stdout, stderr } = await run(promtool, ['check', 'config', path.join(etc, 'prometheus.yml')], { timeout: 20_000 });
-    const out = stdout + stderr;
-    // A rule_files glob that matches nothing passes silently: insist that the rules were found.
-    expect(out).toMatch(/SUCCESS: [1-9]\d* rule files found/);
-    expect(out).toContain('ledger-fleet-exporter.rules.yml');
-    expect(out).toMatch(/SUCCESS: [1-9]\d* rules found/);
-  });
+  it.skipIf(tools.skip)(
+    `promtool check config loads deploy/prometheus.yml and our rule files as mounted in the ` +
+      `container${tools.skipNote}`,
+    async () => {
+      const promtool = requireTool(tools, 'promtool');
+      // Mirror the container's layout: /etc/prometheus/prometheus.yml and the mounted alerts/ beside it.
+      const root = mkdtempSync(path.join(os.tmpdir(), 'deploy-prom-'));
+      tmpDirs.push(root);
+      const etc = path.join(root, 'etc', 'prometheus');
+      mkdirSync(etc, { recursive: true });
+      copyFileSync(path.join(DEPLOY, 'prometheus.yml'), path.join(etc, 'prometheus.yml'));
+      symlinkSync(hostPathOf('prometheus', '/etc/prometheus/alerts') as string, path.join(etc, 'alerts'));
+      const { stdout, stderr } = await run(promtool, ['check', 'config', path.join(etc, 'prometheus.yml')], {
+        timeout: 20_000,
+      });
+      const out = stdout + stderr;
+      // A rule_files glob that matches nothing passes silently: insist that the rules were found.
+      expect(out).toMatch(/SUCCESS: [1-9]\d* rule files found/);
+      expect(out).toContain('ledger-fleet-exporter.rules.yml');
+      expect(out).toMatch(/SUCCESS: [1-9]\d* rules found/);
+    },
+  );
 
   it.skipIf(tools.skip)(`promtool check config rejects a config whose rules do not load${tools.skipNote}`, async () => {
     const promtool = requireTool(tools, 'promtool');
@@ -188,13 +223,20 @@ describe('checked with the Debian Prometheus tools', () => {
     mkdirSync(path.join(root, 'alerts'));
     copyFileSync(path.join(DEPLOY, 'prometheus.yml'), path.join(root, 'prometheus.yml'));
     // Same layout, but a broken rule file: proves the check above reads the rules it finds.
-    writeFileSync(path.join(root, 'alerts', 'broken.rules.yml'), 'groups:\n  - name: g\n    rules:\n      - alert: X\n        expr: rate(foo[5m]\n');
-    await expect(run(promtool, ['check', 'config', path.join(root, 'prometheus.yml')], { timeout: 20_000 })).rejects.toMatchObject({ code: 1 });
+    writeFileSync(
+      path.join(root, 'alerts', 'broken.rules.yml'),
+      'groups:\n  - name: g\n    rules:\n      - alert: X\n        expr: rate(foo[5m]\n',
+    );
+    await expect(
+      run(promtool, ['check', 'config', path.join(root, 'prometheus.yml')], { timeout: 20_000 }),
+    ).rejects.toMatchObject({ code: 1 });
   });
 
   it.skipIf(tools.skip)(`amtool check-config accepts deploy/alertmanager.yml${tools.skipNote}`, async () => {
     const amtool = requireTool(tools, 'amtool');
-    const { stdout, stderr } = await run(amtool, ['check-config', path.join(DEPLOY, 'alertmanager.yml')], { timeout: 20_000 });
+    const { stdout, stderr } = await run(amtool, ['check-config', path.join(DEPLOY, 'alertmanager.yml')], {
+      timeout: 20_000,
+    });
     expect(stdout + stderr).toContain('SUCCESS');
     expect(stdout + stderr).toMatch(/[1-9]\d* receivers/);
   });
@@ -238,7 +280,9 @@ describe('Dockerfile', () => {
     expect(users.at(-1)).toBe('USER node');
     const exposed = final.filter((l) => /^EXPOSE\s/.test(l)).flatMap((l) => l.split(/\s+/).slice(1));
     expect(exposed).toEqual(['9715', '9716']);
-    const entry = JSON.parse(final.find((l) => l.startsWith('ENTRYPOINT '))?.slice('ENTRYPOINT '.length) ?? '[]') as string[];
+    const entry = JSON.parse(
+      final.find((l) => l.startsWith('ENTRYPOINT '))?.slice('ENTRYPOINT '.length) ?? '[]',
+    ) as string[];
     const cmd = JSON.parse(final.find((l) => l.startsWith('CMD '))?.slice('CMD '.length) ?? '[]') as string[];
     expect(entry).toEqual(['node', 'dist/cli.js']);
     expect(cmd[0]).toBe('demo');
@@ -255,10 +299,16 @@ describe('Dockerfile', () => {
     const copies = instructions.filter((l) => /^COPY\s/.test(l) && !/--from=/.test(l));
     expect(copies.length).toBeGreaterThan(3);
     for (const l of copies) {
-      const parts = l.split(/\s+/).slice(1).filter((p) => !p.startsWith('--'));
+      const parts = l
+        .split(/\s+/)
+        .slice(1)
+        .filter((p) => !p.startsWith('--'));
       for (const src of parts.slice(0, -1)) {
         expect(existsSync(path.join(ROOT, src)), `COPY ${src}`).toBe(true);
-        expect(ignored.includes(src) || ignored.includes(src.split('/')[0] ?? ''), `${src} is not in .dockerignore`).toBe(false);
+        expect(
+          ignored.includes(src) || ignored.includes(src.split('/')[0] ?? ''),
+          `${src} is not in .dockerignore`,
+        ).toBe(false);
       }
     }
     expect(statSync(path.join(ROOT, 'package-lock.json')).isFile()).toBe(true);

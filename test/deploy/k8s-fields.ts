@@ -13,8 +13,14 @@ const TYPES: Record<string, [string, string]> = {
   'apps/v1/StatefulSet': ['kubernetes-models/apps/v1/StatefulSet', 'IStatefulSet'],
   'policy/v1/PodDisruptionBudget': ['kubernetes-models/policy/v1/PodDisruptionBudget', 'IPodDisruptionBudget'],
   'networking.k8s.io/v1/NetworkPolicy': ['kubernetes-models/networking.k8s.io/v1/NetworkPolicy', 'INetworkPolicy'],
-  'monitoring.coreos.com/v1/ServiceMonitor': ['@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor', 'IServiceMonitor'],
-  'monitoring.coreos.com/v1/PrometheusRule': ['@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule', 'IPrometheusRule'],
+  'monitoring.coreos.com/v1/ServiceMonitor': [
+    '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor',
+    'IServiceMonitor',
+  ],
+  'monitoring.coreos.com/v1/PrometheusRule': [
+    '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule',
+    'IPrometheusRule',
+  ],
 };
 
 interface Manifest {
@@ -30,7 +36,9 @@ interface Manifest {
  */
 function withoutNewerFields(o: Manifest): Manifest {
   if (o.kind !== 'PrometheusRule') return o;
-  const copy = structuredClone(o) as Manifest & { spec?: { groups?: Array<{ rules?: Array<Record<string, unknown>> }> } };
+  const copy = structuredClone(o) as Manifest & {
+    spec?: { groups?: Array<{ rules?: Array<Record<string, unknown>> }> };
+  };
   for (const g of copy.spec?.groups ?? []) for (const r of g.rules ?? []) delete r.keep_firing_for;
   return copy;
 }
@@ -70,7 +78,8 @@ export function unknownFieldErrors(objects: readonly Manifest[], repoRoot: strin
   const { fileExists, readFile, getSourceFile } = host;
   host.fileExists = (f) => f === file || fileExists.call(host, f);
   host.readFile = (f) => (f === file ? source : readFile.call(host, f));
-  host.getSourceFile = (f, lang, ...rest) => (f === file ? ts.createSourceFile(f, source, lang) : getSourceFile.call(host, f, lang, ...rest));
+  host.getSourceFile = (f, lang, ...rest) =>
+    f === file ? ts.createSourceFile(f, source, lang) : getSourceFile.call(host, f, lang, ...rest);
   const program = ts.createProgram([file], options, host);
   return ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => {
     const owner = [...owners].reverse().find((o) => (d.start ?? 0) >= o.start)?.name ?? 'imports';

@@ -31,7 +31,8 @@ const NAME = 'ledger-fleet-exporter';
 
 // kubectl is on every machine of this project's kind, CI included: there a missing kubectl fails.
 const kubectl = findExecutable('kubectl');
-const required = Boolean(process.env.CI) || process.env.REQUIRE_KUBECTL === '1' || process.env.REQUIRE_PROMETHEUS === '1';
+const required =
+  Boolean(process.env.CI) || process.env.REQUIRE_KUBECTL === '1' || process.env.REQUIRE_PROMETHEUS === '1';
 const skip = !kubectl && !required;
 const skipNote = skip ? ' [SKIPPED: kubectl not found; set REQUIRE_KUBECTL=1 to make this a failure]' : '';
 if (skip) console.warn('kubectl not found: skipping the kustomize rendering tests');
@@ -64,7 +65,10 @@ function validate(obj: K8sObject): void {
 }
 
 async function render(overlay: string): Promise<K8sObject[]> {
-  const { stdout } = await run(kubectl as string, ['kustomize', path.join(KUBE_DIR, 'overlays', overlay)], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(kubectl as string, ['kustomize', path.join(KUBE_DIR, 'overlays', overlay)], {
+    timeout: 60_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return parseAllDocuments(stdout).map((d) => d.toJS() as K8sObject);
 }
 
@@ -75,16 +79,27 @@ afterAll(() => {
 
 function only<T = K8sObject>(objects: K8sObject[], kind: string): T {
   const found = objects.filter((o) => o.kind === kind);
-  expect(found.map((o) => o.metadata.name), kind).toHaveLength(1);
+  expect(
+    found.map((o) => o.metadata.name),
+    kind,
+  ).toHaveLength(1);
   return found[0] as T;
 }
 
 interface StatefulSetLike extends K8sObject {
-  spec: { replicas: number; serviceName: string; podManagementPolicy?: string; selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: IPodSpec } };
+  spec: {
+    replicas: number;
+    serviceName: string;
+    podManagementPolicy?: string;
+    selector: { matchLabels: Record<string, string> };
+    template: { metadata: { labels: Record<string, string> }; spec: IPodSpec };
+  };
 }
 
 const matches = (selector: Record<string, string> | undefined, labels: Record<string, string>): boolean =>
-  selector !== undefined && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+  selector !== undefined &&
+  Object.keys(selector).length > 0 &&
+  Object.entries(selector).every(([k, v]) => labels[k] === v);
 
 describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
   if (!kubectl) {
@@ -105,8 +120,19 @@ describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
     ['sharded', 3],
   ] as const)('overlay %s', (overlay, shards) => {
     it('renders exactly the expected objects, each valid against its schema', () => {
-      const kinds = objects(overlay).map((o) => o.kind).sort();
-      expect(kinds).toEqual(['ConfigMap', 'NetworkPolicy', 'PodDisruptionBudget', 'PrometheusRule', 'Service', 'ServiceAccount', 'ServiceMonitor', 'StatefulSet']);
+      const kinds = objects(overlay)
+        .map((o) => o.kind)
+        .sort();
+      expect(kinds).toEqual([
+        'ConfigMap',
+        'NetworkPolicy',
+        'PodDisruptionBudget',
+        'PrometheusRule',
+        'Service',
+        'ServiceAccount',
+        'ServiceMonitor',
+        'StatefulSet',
+      ]);
       for (const obj of objects(overlay)) expect(() => validate(obj), `${obj.kind} ${obj.metadata.name}`).not.toThrow();
     });
 
@@ -118,7 +144,9 @@ describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
       expect(container.args).toContain('--total-shards=$(LEDGER_TOTAL_SHARDS)');
       expect(container.env?.find((e) => e.name === 'LEDGER_TOTAL_SHARDS')?.value).toBe(String(shards));
       // Pod names of a StatefulSet are <name>-0 .. <name>-(replicas-1): every shard index once.
-      const indexes = Array.from({ length: sts.spec.replicas }, (_, i) => shardFromHostname(`${sts.metadata.name}-${i}`));
+      const indexes = Array.from({ length: sts.spec.replicas }, (_, i) =>
+        shardFromHostname(`${sts.metadata.name}-${i}`),
+      );
       expect(indexes).toEqual(Array.from({ length: shards }, (_, i) => i));
       expect(sts.spec.podManagementPolicy).toBe('Parallel');
     });
@@ -142,7 +170,8 @@ describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
     });
 
     it('probes /healthz for liveness and /readyz for readiness on the metrics port', () => {
-      const container = only<StatefulSetLike>(objects(overlay), 'StatefulSet').spec.template.spec.containers[0] as IContainer;
+      const container = only<StatefulSetLike>(objects(overlay), 'StatefulSet').spec.template.spec
+        .containers[0] as IContainer;
       expect(container.livenessProbe?.httpGet).toMatchObject({ path: '/healthz', port: 'metrics' });
       expect(container.readinessProbe?.httpGet).toMatchObject({ path: '/readyz', port: 'metrics' });
       expect(container.ports?.map((p) => p.name)).toContain('metrics');
@@ -153,21 +182,35 @@ describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
       const sts = only<StatefulSetLike>(all, 'StatefulSet');
       const podLabels = sts.spec.template.metadata.labels;
       expect(matches(sts.spec.selector.matchLabels, podLabels)).toBe(true);
-      const svc = only<K8sObject & { spec: { clusterIP: string; selector: Record<string, string>; ports: Array<{ name: string; targetPort: string }> } }>(all, 'Service');
+      const svc = only<
+        K8sObject & {
+          spec: {
+            clusterIP: string;
+            selector: Record<string, string>;
+            ports: Array<{ name: string; targetPort: string }>;
+          };
+        }
+      >(all, 'Service');
       expect(svc.metadata.name).toBe(sts.spec.serviceName);
       expect(svc.spec.clusterIP).toBe('None');
       expect(matches(svc.spec.selector, podLabels)).toBe(true);
       const containerPorts = (sts.spec.template.spec.containers[0] as IContainer).ports?.map((p) => p.name);
       for (const p of svc.spec.ports) expect(containerPorts).toContain(p.targetPort);
-      const sm = only<K8sObject & { spec: { selector: { matchLabels: Record<string, string> }; endpoints: Array<{ port: string }> } }>(all, 'ServiceMonitor');
+      const sm = only<
+        K8sObject & { spec: { selector: { matchLabels: Record<string, string> }; endpoints: Array<{ port: string }> } }
+      >(all, 'ServiceMonitor');
       expect(matches(sm.spec.selector.matchLabels, svc.metadata.labels ?? {})).toBe(true);
       for (const ep of sm.spec.endpoints) expect(svc.spec.ports.map((p) => p.name)).toContain(ep.port);
       // The job label is the Service name; the alert rules select job="ledger-fleet-exporter".
       expect(svc.metadata.name).toBe(NAME);
-      const pdb = only<K8sObject & { spec: { selector: { matchLabels: Record<string, string> }; maxUnavailable: number } }>(all, 'PodDisruptionBudget');
+      const pdb = only<
+        K8sObject & { spec: { selector: { matchLabels: Record<string, string> }; maxUnavailable: number } }
+      >(all, 'PodDisruptionBudget');
       expect(matches(pdb.spec.selector.matchLabels, podLabels)).toBe(true);
       expect(pdb.spec.maxUnavailable).toBe(1);
-      const np = only<K8sObject & { spec: { podSelector: { matchLabels: Record<string, string> }; policyTypes: string[] } }>(all, 'NetworkPolicy');
+      const np = only<
+        K8sObject & { spec: { podSelector: { matchLabels: Record<string, string> }; policyTypes: string[] } }
+      >(all, 'NetworkPolicy');
       expect(matches(np.spec.podSelector.matchLabels, podLabels)).toBe(true);
       expect(np.spec.policyTypes.sort()).toEqual(['Egress', 'Ingress']);
     });
@@ -198,7 +241,7 @@ describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
       expect(key?.valueFrom?.secretKeyRef?.name).toBe(`${NAME}-keys`);
     });
 
-    it("has a ConfigMap whose config passes `check-config`", async () => {
+    it('has a ConfigMap whose config passes `check-config`', async () => {
       requireBuiltCli();
       const cm = only<K8sObject & { data: Record<string, string> }>(objects(overlay), 'ConfigMap');
       const dir = mkdtempSync(path.join(os.tmpdir(), 'lfe-kube-'));
@@ -216,10 +259,14 @@ describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
   });
 
   it('the schema check rejects a broken object (so the checks above can fail)', () => {
-    const sts = structuredClone(only<StatefulSetLike>(objects('sharded'), 'StatefulSet')) as unknown as { spec: { replicas: unknown } } & K8sObject;
+    const sts = structuredClone(only<StatefulSetLike>(objects('sharded'), 'StatefulSet')) as unknown as {
+      spec: { replicas: unknown };
+    } & K8sObject;
     sts.spec.replicas = 'three';
     expect(() => validate(sts)).toThrow(/replicas must be integer/);
-    const sm = structuredClone(only<K8sObject & { spec: { endpoints: Array<{ interval: string }> } }>(objects('sharded'), 'ServiceMonitor'));
+    const sm = structuredClone(
+      only<K8sObject & { spec: { endpoints: Array<{ interval: string }> } }>(objects('sharded'), 'ServiceMonitor'),
+    );
     (sm.spec.endpoints[0] as { interval: string }).interval = 'often';
     expect(() => validate(sm)).toThrow(/interval must match pattern/);
   });
@@ -233,11 +280,15 @@ describe.skipIf(skip)(`deploy/kubernetes overlays${skipNote}`, () => {
     const container = sts.spec.template.spec.containers[0] as IContainer & { securityContext: Record<string, unknown> };
     container.securityContext.runAsNonRot = true;
     expect(() => validate(sts)).not.toThrow();
-    const sm = structuredClone(only<K8sObject & { spec: Record<string, unknown> }>(objects('sharded'), 'ServiceMonitor'));
+    const sm = structuredClone(
+      only<K8sObject & { spec: Record<string, unknown> }>(objects('sharded'), 'ServiceMonitor'),
+    );
     sm.spec.namespaceSelecter = {};
     const errors = unknownFieldErrors([sts, sm], REPO_ROOT);
     expect(errors).toHaveLength(2);
-    expect(errors[0]).toMatch(/^StatefulSet ledger-fleet-exporter: .*'"runAsNonRot"' does not exist in type 'ISecurityContext'/);
+    expect(errors[0]).toMatch(
+      /^StatefulSet ledger-fleet-exporter: .*'"runAsNonRot"' does not exist in type 'ISecurityContext'/,
+    );
     expect(errors[1]).toMatch(/^ServiceMonitor ledger-fleet-exporter: .*'"namespaceSelecter"' does not exist/);
   }, 60_000);
 });

@@ -47,7 +47,9 @@ afterAll(() => {
 describe('systemd unit: keys', () => {
   it('has the three sections, a start command with --config and an install target', () => {
     expect([...unit.keys()]).toEqual(['Unit', 'Service', 'Install']);
-    expect(value('ExecStart')).toMatch(/^\/\S+\/ledger-fleet-exporter --config \/etc\/ledger-fleet-exporter\/\S+\.yaml/);
+    expect(value('ExecStart')).toMatch(
+      /^\/\S+\/ledger-fleet-exporter --config \/etc\/ledger-fleet-exporter\/\S+\.yaml/,
+    );
     expect(value('ExecReload')).toBe('/bin/kill -HUP $MAINPID');
     expect(unit.get('Install')?.get('WantedBy')).toEqual(['multi-user.target']);
   });
@@ -64,7 +66,20 @@ describe('systemd unit: keys', () => {
   });
 
   it('sets the hardening options and a file-descriptor limit for many nodes', () => {
-    for (const key of ['PrivateTmp', 'PrivateDevices', 'ProtectKernelTunables', 'ProtectKernelModules', 'ProtectKernelLogs', 'ProtectControlGroups', 'ProtectClock', 'ProtectHostname', 'RestrictNamespaces', 'RestrictRealtime', 'RestrictSUIDSGID', 'LockPersonality']) {
+    for (const key of [
+      'PrivateTmp',
+      'PrivateDevices',
+      'ProtectKernelTunables',
+      'ProtectKernelModules',
+      'ProtectKernelLogs',
+      'ProtectControlGroups',
+      'ProtectClock',
+      'ProtectHostname',
+      'RestrictNamespaces',
+      'RestrictRealtime',
+      'RestrictSUIDSGID',
+      'LockPersonality',
+    ]) {
       expect(value(key), key).toBe('yes');
     }
     expect(value('RestrictAddressFamilies')?.split(/\s+/).sort()).toEqual(['AF_INET', 'AF_INET6', 'AF_UNIX']);
@@ -83,8 +98,10 @@ describe('systemd unit: keys', () => {
 });
 
 const analyze = findExecutable('systemd-analyze');
-const analyzeNote = analyze ? '' : ' [SKIPPED: systemd-analyze not found (Debian package systemd); the key checks above still ran]';
-if (!analyze) console.warn('systemd-analyze not found: skipping systemd\'s own verification of the unit');
+const analyzeNote = analyze
+  ? ''
+  : ' [SKIPPED: systemd-analyze not found (Debian package systemd); the key checks above still ran]';
+if (!analyze) console.warn("systemd-analyze not found: skipping systemd's own verification of the unit");
 
 describe.skipIf(!analyze)(`systemd unit: systemd-analyze${analyzeNote}`, () => {
   /** The unit with ExecStart pointing at the built CLI, since verify checks the binary exists. */
@@ -112,7 +129,9 @@ describe.skipIf(!analyze)(`systemd unit: systemd-analyze${analyzeNote}`, () => {
 
   it('scores as well hardened in `systemd-analyze security` (exposure below 2.5 of 10)', async () => {
     const file = unitForThisMachine();
-    const { stdout } = await run(analyze as string, ['security', '--offline=true', '--no-pager', file], { timeout: 20_000 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+    const { stdout } = await run(analyze as string, ['security', '--offline=true', '--no-pager', file], {
+      timeout: 20_000,
+    }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
     const exposure = /Overall exposure level for .*: (\d+(?:\.\d+)?)/.exec(stdout)?.[1];
     expect(exposure, stdout.slice(-500)).toBeDefined();
     expect(Number(exposure)).toBeLessThan(2.5);

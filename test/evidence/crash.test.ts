@@ -1,93 +1,43 @@
 // kill -9 during a 5xx burst: every record the child saw acknowledged must be on disk and
 // parseable afterwards, and a torn last line must not break reading.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { appendFile, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createLogger } from '../../src/logger.js';
 import { EvidenceStore, readEvidence } from '../../src/evidence/index.js';
+import { buildForChild, type ChildBuild } from '../support/crashChild.js';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const childScript = join(repo, 'test', 'fixtures', 'evidence-crash-child.mjs');
-let work: string;
-let child: ChildProcess | undefined;
+let build: ChildBuild;
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'evidence-crash-'));
-  // The child runs plain Node, so it needs JavaScript: compile just the evidence module (no type
-  // check, about a second) into the temp dir, independent of dist/ and of others' work in progress.
-  const out = join(work, 'build');
-  await promisify(execFile)(
-    process.execPath,
-    [
-      join(repo, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '--noCheck',
-      '--outDir',
-      out,
-      '--rootDir',
-      join(repo, 'src'),
-      '--module',
-      'NodeNext',
-      '--moduleResolution',
-      'NodeNext',
-      '--target',
-      'ES2022',
-      '--skipLibCheck',
-      '--types',
-      'node',
-      join(repo, 'src', 'evidence', 'index.ts'),
-    ],
-    { cwd: repo },
-  );
-  await writeFile(join(out, 'package.json'), '{"type":"module"}\n');
-  await symlink(join(repo, 'node_modules'), join(work, 'node_modules'), 'dir');
+  build = await buildForChild('evidence-crash-', ['evidence/index.ts']);
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await rm(work, { recursive: true, force: true });
+  await build.close();
 });
 
 /** Runs the child until it has printed `minAcks` acknowledgements, then SIGKILLs it mid-burst. */
-function burstThenKill(dir: string, minAcks: number): Promise<{ acked: Set<number>; signal: NodeJS.Signals | null }> {
-  return new Promise((resolvePromise, reject) => {
-    const proc = spawn(process.execPath, [childScript, join(work, 'build', 'evidence', 'index.js'), dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    const acked = new Set<number>();
-    let buffered = '';
-    let stderr = '';
-    let killed = false;
-    proc.stdout.setEncoding('utf8');
-    proc.stdout.on('data', (chunk: string) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? ''; // an incomplete line is not an acknowledgement
-      for (const line of lines) {
-        const m = /^ack (\d+)$/.exec(line);
-        if (m) acked.add(Number(m[1]));
-      }
-      if (!killed && acked.size >= minAcks) {
-        killed = true;
-        proc.kill('SIGKILL');
-      }
-    });
-    proc.stderr.on('data', (c) => (stderr += String(c)));
-    proc.on('error', reject);
-    proc.on('exit', (code, signal) => {
-      if (!killed) reject(new Error(`child exited early (code ${code}): ${stderr}`));
-      else resolvePromise({ acked, signal });
-    });
-  });
+async function burstThenKill(
+  dir: string,
+  minAcks: number,
+): Promise<{ acked: Set<number>; signal: NodeJS.Signals | null }> {
+  const acked = new Set<number>();
+  const { signal } = await build.runUntilKilled(
+    'evidence-crash-child.mjs',
+    [build.js('evidence/index'), dir],
+    (line) => {
+      const m = /^ack (\d+)$/.exec(line);
+      if (m) acked.add(Number(m[1]));
+      return acked.size >= minAcks;
+    },
+  );
+  return { acked, signal };
 }
 
 describe('evidence survives kill -9', () => {
   it('keeps every acknowledged record of a burst, readable after restart', async () => {
-    const dir = join(work, 'evidence');
+    const dir = join(build.work, 'evidence');
     await mkdir(dir);
     const { acked, signal } = await burstThenKill(dir, 400);
     expect(signal).toBe('SIGKILL');

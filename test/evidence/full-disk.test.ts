@@ -38,7 +38,8 @@ const available = tmpfsAvailable();
 const skip = !available && !REQUIRED;
 if (skip)
   console.warn(
-    'unshare -rm with a tmpfs mount is not permitted here: skipping the full-disk test (set REQUIRE_TMPFS=1 to make this a failure)',
+    'unshare -rm with a tmpfs mount is not permitted here: skipping the full-disk test (set REQUIRE_TMPFS=1 to ' +
+      'make this a failure)',
   );
 const note = skip ? ' [SKIPPED: cannot mount a tmpfs in a user namespace; REQUIRE_TMPFS=1 makes this a failure]' : '';
 
@@ -64,7 +65,9 @@ beforeAll(async () => {
   });
   const nodes = Array.from({ length: 5 }, (_, i) => `  - {name: n${i}, url: "${node.url}", network: main}`).join('\n');
   const config = join(dir, 'config.yaml');
-  const yaml = `listen: 127.0.0.1:0\ndefaults:\n  interval: 300ms\n  timeout: 250ms\n  probes: [health]\nnodes:\n${nodes}\nevidence:\n  dir: ./evidence\n  maxBytes: 1MiB\n`;
+  const yaml =
+    `listen: 127.0.0.1:0\ndefaults:\n  interval: 300ms\n  timeout: 250ms\n  probes: [health]\nnodes:\n` +
+    `${nodes}\nevidence:\n  dir: ./evidence\n  maxBytes: 1MiB\n`;
   rmSync(config, { force: true });
   const fd = openSync(config, 'w');
   writeSync(fd, yaml);

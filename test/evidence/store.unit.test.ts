@@ -233,7 +233,7 @@ describe('EvidenceStore', () => {
     expect(store.stats().dropped).toBe(2);
   });
 
-  it('survives the directory disappearing or becoming unwritable at run time: retries the failed records, counting and logging once', async () => {
+  it('survives the directory vanishing or turning unwritable: retries failed records, logs once', async () => {
     const store = await openStore({}, { retryDelayMs: 20 });
     const evDir = join(dir, 'ev');
     await store.append(input('node-w', 1));
@@ -283,7 +283,8 @@ describe('EvidenceStore', () => {
     // A corrupt line in the middle, then a torn last line (a record cut mid-write).
     await writeFile(
       join(evDir, file!),
-      `${lines[0]}\nnot json at all\n{"time":"2024-05-01T00:00:00Z"}\n${lines[1]}\n${lines[2]}\n${lines[2]!.slice(0, 40)}`,
+      `${lines[0]}\nnot json at all\n{"time":"2024-05-01T00:00:00Z"}\n` +
+        `${lines[1]}\n${lines[2]}\n${lines[2]!.slice(0, 40)}`,
     );
     const res = await readEvidence(evDir, { limit: 100 });
     expect(res.records.map((r) => r.attempt)).toEqual([2, 1, 0]);

@@ -260,7 +260,8 @@ describe('parseExposition rejects malformed input with the line number', () => {
 
   it('rejects an HTML error page from a reverse proxy on its first line', () => {
     const html =
-      '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n';
+      '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n' +
+      '<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n';
     expect(parseError(html).line).toBe(1);
   });
 

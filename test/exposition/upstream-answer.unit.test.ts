@@ -76,7 +76,7 @@ describe("a node's upstream answer", () => {
     expect(scrape()).not.toContain('mainnet');
   });
 
-  it('never re-labels released lines: a network changed under the same answer gives no lines until the next answer', () => {
+  it('never re-labels released lines: a new network under the same answer waits for the next', () => {
     const node: UpstreamNode = {
       target: { name: 'n1', network: 'mainnet' },
       upstream: { families: answer(7), prepared: undefined },

@@ -80,7 +80,7 @@ describe('the upstream merge layout', () => {
     expect(mergeLayout(changes[0]!, layout).conflicts).toEqual([]);
   });
 
-  it('keeps the conflict counts of the nodes across reused scrapes and updates them when the merge changes', async () => {
+  it("keeps the nodes' conflict counts across reused scrapes and updates them as the merge changes", async () => {
     const nodes: UpstreamNode[] = [
       { target: { name: 'a', network: 'net' }, upstream: { families: undefined, prepared: node('a', HEIGHTS, 1) } },
       { target: { name: 'b', network: 'net' }, upstream: { families: undefined, prepared: node('b', CLASH, 1) } },

@@ -365,7 +365,7 @@ describe('shapes kept', () => {
     expect(shapeTableSize().entries).toBeLessThanOrEqual(10_000);
   });
 
-  it("are made ever more rarely for a node whose label values change every poll, and again at once after a node's one change", () => {
+  it('are made ever more rarely for labels changing every poll, and at once after a single change', () => {
     const churn = daemonNode('churn', 'net', DEFAULT_UPSTREAM_BUDGET);
     const before = shapeTableSize().entries;
     const answers = 200;

@@ -123,7 +123,7 @@ describe('HttpClient', () => {
     expect(out.durationMs).toBeLessThan(5000);
   });
 
-  it('a 5xx whose body stalls or is cut stays a 5xx, with what arrived of it (for evidence), not a timeout', async () => {
+  it('a 5xx whose body stalls or is cut stays a 5xx with what arrived (for evidence), not a timeout', async () => {
     const c = client();
     const stalled = await c.send({ method: 'GET', url: `${base}/503-stall`, timeoutMs: 300, maxBytes: 1000 });
     const cut = await c.send({ method: 'GET', url: `${base}/503-cut`, timeoutMs: 2000, maxBytes: 1000 });

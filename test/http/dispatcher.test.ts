@@ -64,7 +64,9 @@ const get = (d: NodeDispatcher, path: string) =>
     body: await r.body.text(),
   }));
 
-/** Starts a request to /hold and waits until the server holds it (wrapped, so awaiting this does not await the answer). */
+/**
+ * Starts a request to /hold and waits until the server holds it (wrapped, so awaiting this does not await the answer).
+ */
 async function holdOne(d: NodeDispatcher): Promise<{ answer: Promise<{ status: number; body: string }> }> {
   const before = held.length;
   const answer = get(d, '/hold');
@@ -74,7 +76,7 @@ async function holdOne(d: NodeDispatcher): Promise<{ answer: Promise<{ status: n
 }
 
 describe('NodeDispatcher.setConnectionsPerOrigin', () => {
-  it('retires the old pool: its request in flight completes, the next goes over a new socket, the old socket closes', async () => {
+  it('retires the old pool: its request in flight completes, the next uses a new socket, the old closes', async () => {
     const d = dispatcher();
     const inFlight = (await holdOne(d)).answer;
     expect(sockets).toHaveLength(1);

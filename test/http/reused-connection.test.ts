@@ -134,7 +134,7 @@ describe('a reused connection closed under the request', () => {
     }
   });
 
-  it('clients open at once on one pool share one listener pair, and a retry still works after others closed', async () => {
+  it('clients open at once on one pool share one listener pair; a retry works after others closed', async () => {
     const pool = createDispatcher();
     const clients = Array.from({ length: 20 }, () => new HttpClient({ secrets: new Secrets(), dispatcher: pool }));
     try {

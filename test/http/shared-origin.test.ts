@@ -4,7 +4,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig, NodeTarget, ProbeName } from '../../src/domain.js';
+import type { NodeTarget, ProbeName } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { HttpClient } from '../../src/http/client.js';
 import { createDispatcher } from '../../src/http/dispatcher.js';
 import { createLogger } from '../../src/logger.js';
@@ -80,7 +81,7 @@ describe('nodes behind one origin', () => {
     }
   });
 
-  it('an origin sized for one node queues a second behind it; sized again (a reload), each gets its socket', async () => {
+  it('an origin sized for one node queues a second; sized again at a reload, each gets its socket', async () => {
     const { client: c, prober } = client();
     const origin = new URL(fleet.node('hung').url).origin;
     c.fitNodes([nodeTarget('hung')]);
@@ -122,7 +123,7 @@ describe('the daemon over a shared origin', () => {
     return n;
   };
 
-  it('sizes the origin from the config and again on reload: healthy neighbours of a hanging node never fail', async () => {
+  it('sizes the origin from the config and on reload: neighbours of a hanging node never fail', async () => {
     daemon = await startDaemon(config(['hung', ok1]), { logger: createLogger({ level: 'silent' }), evidence: false });
     daemon.applyConfig(config(['hung', ok1, ok2, ok3]));
     await waitFor('four rounds of the healthy nodes', () => healthy.every((n) => runs(n) >= 4) && runs('hung') >= 2, {

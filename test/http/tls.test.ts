@@ -38,7 +38,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** An https node presenting `leaf` and its intermediate (or `cert` alone); with `clientCa`, it requires a client certificate. */
+/**
+ * An https node presenting `leaf` and its intermediate (or `cert` alone); with `clientCa`, it requires a client
+ * certificate.
+ */
 async function httpsNode(
   opts: { cert?: Issued; clientCa?: string } = {},
 ): Promise<{ url: string; server: https.Server }> {
@@ -104,7 +107,7 @@ describe('TLS client settings per origin', () => {
     }
   });
 
-  it('refuses a private CA without caFile (the system CAs), and accepts any chain with insecureSkipVerify', async () => {
+  it('refuses a private CA without caFile, and accepts any chain with insecureSkipVerify', async () => {
     const { url } = await httpsNode();
     const plain = clientFor(url);
     const insecure = clientFor(url, { insecureSkipVerify: true });
@@ -147,7 +150,7 @@ describe('TLS client settings per origin', () => {
     }
   });
 
-  it('reads caFile again when it changes: a rotated node certificate is trusted once the new CA is in the file', async () => {
+  it('reads a changed caFile again: a rotated node certificate is trusted once its CA is in the file', async () => {
     const caFile = join(dir, 'rotating-ca.crt');
     copyFileSync(root.cert, caFile);
     const first = await httpsNode();
@@ -174,7 +177,7 @@ describe('TLS client settings per origin', () => {
     }
   });
 
-  it('takes new settings at a reload: the origin gets a new pool, no socket made under the old settings is used again', async () => {
+  it('takes new settings at a reload: a new pool, no socket of the old settings used again', async () => {
     const { url } = await httpsNode();
     const c = clientFor(url, { insecureSkipVerify: true });
     try {

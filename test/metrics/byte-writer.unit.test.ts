@@ -46,7 +46,7 @@ describe('ByteWriter sink', () => {
     expect(out.bytes().toString()).toBe(line(1));
   });
 
-  it('hands a block as one piece of its own, whatever its size, and a kept block to takeCompressed instead of writing it', async () => {
+  it('hands a block over as one piece whatever its size, and a kept block to takeCompressed', async () => {
     const handed: Array<{ kind: 'take' | 'compressed'; text: string }> = [];
     const out = new ByteWriter(64, undefined, {
       everyBytes: 100,

@@ -148,11 +148,12 @@ describe('kept per-node lines (FleetColumns)', () => {
     expect(lines.slice(first, first + upLines.length)).toEqual(upLines);
     const lagLines = lines.filter((l) => l.startsWith('ledger_node_height_lag_blocks{'));
     expect(lagLines.at(-1)).toBe(
-      `ledger_node_height_lag_blocks{node="n${SEGMENT_NODES + 4}",network="${views.at(-1)!.network}"} ${SEGMENT_NODES + 4}`,
+      `ledger_node_height_lag_blocks{node="n${SEGMENT_NODES + 4}",network="${views.at(-1)!.network}"} ` +
+        `${SEGMENT_NODES + 4}`,
     );
   });
 
-  it('write what a from-scratch build writes after small edits: one value, counters grown in place, NaN, version, network, probe list', () => {
+  it('after small edits write what a fresh build writes: value, counters, NaN, version, network, probes', () => {
     const pick = rng(11);
     const nodes = Array.from({ length: SEGMENT_NODES + 9 }, (_, i) => nodeView(pick, `node-${i}`));
     const live = new FleetColumns();

@@ -77,7 +77,8 @@ describe('kept compression of /metrics blocks', () => {
     expect(third.reused).toBeGreaterThan(0.9 * third.body.length);
     expect(third.reused).toBeLessThan(third.body.length);
 
-    // One node moves on: the families of its changed lines (and the others' height lag) are compressed anew, the rest reused.
+    // One node moves on: the families of its changed lines (and the others' height lag) are compressed anew, the rest
+    // reused.
     state.apply('node-150', health(1_007));
     const fourth = await scrape(view);
     expect(fourth.unzipped).toBe(fourth.body);

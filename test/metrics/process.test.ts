@@ -50,17 +50,23 @@ describe('open descriptors without /proc listing', () => {
 describe.runIf(linux)('the event-loop delay monitor behind nodejs_eventloop_lag_*', () => {
   // A fresh process (the test runner's own timers would count too): both registries built, then
   // how often its main thread woke up in 2 s of doing nothing else, from the kernel's count.
+  const registryModule = new URL('../../dist/metrics/processMetrics.js', import.meta.url).href;
   const script = `
-    const { processMetricsRegistry } = await import(${JSON.stringify(new URL('../../dist/metrics/processMetrics.js', import.meta.url).href)});
+    const { processMetricsRegistry } = await import(${JSON.stringify(registryModule)});
     await processMetricsRegistry('text').metrics();
     await processMetricsRegistry('openmetrics').metrics();
     const { readFileSync } = await import('node:fs');
-    const wakes = () => Number(/voluntary_ctxt_switches:\\s+(\\d+)/.exec(readFileSync('/proc/self/task/' + process.pid + '/status', 'utf8'))[1]);
+    const status = () => readFileSync('/proc/self/task/' + process.pid + '/status', 'utf8');
+    const wakes = () => Number(/voluntary_ctxt_switches:\\s+(\\d+)/.exec(status())[1]);
     await new Promise((r) => setTimeout(r, 300));
     const before = wakes();
     await new Promise((r) => setTimeout(r, 2000));
     const idle = wakes() - before;
-    const lag = async () => Object.fromEntries((await processMetricsRegistry('text').getMetricsAsJSON()).filter((m) => m.name.startsWith('nodejs_eventloop_lag_')).map((m) => [m.name.slice('nodejs_eventloop_lag_'.length, -'_seconds'.length), m.values[0].value]));
+    const lag = async () => Object.fromEntries(
+      (await processMetricsRegistry('text').getMetricsAsJSON())
+        .filter((m) => m.name.startsWith('nodejs_eventloop_lag_'))
+        .map((m) => [m.name.slice('nodejs_eventloop_lag_'.length, -'_seconds'.length), m.values[0].value]),
+    );
     const atRest = await lag();
     // Reading resets the monitor, whose first sample after that only starts a period.
     await new Promise((r) => setTimeout(r, 250));

@@ -104,7 +104,9 @@ describe('TextFamily', () => {
   it('answers getSingleMetricAsString like any metric', async () => {
     const own = textRegistry(new FamilyRegistry(TEXT));
     expect(await own.getSingleMetricAsString('per_node_reason')).toBe(
-      '# HELP per_node_reason Gauge by node and reason.\n# TYPE per_node_reason gauge\nper_node_reason{node="we\\"ird\\\\node\\nx",reason="r\\"1"} 3\nper_node_reason{node="ünïcode",reason="r\\"1"} 2.5',
+      '# HELP per_node_reason Gauge by node and reason.\n# TYPE per_node_reason gauge\n' +
+        'per_node_reason{node="we\\"ird\\\\node\\nx",reason="r\\"1"} 3\n' +
+        'per_node_reason{node="ünïcode",reason="r\\"1"} 2.5',
     );
   });
 });

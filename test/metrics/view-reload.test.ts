@@ -1,7 +1,7 @@
 // Config reloads reuse the one metrics view: prom-client's default metrics (a GC observer and an
 // event-loop monitor per call, never stopped) are collected once per process, not per reload.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
 import { createLogger } from '../../src/logger.js';
 import { target } from '../support/targets.js';

@@ -93,10 +93,12 @@ describe('MetricsView', () => {
     expect(lines).toContain('ledger_node_healthy{node="val-2",network="mainnet"} 0');
     expect(lines).toContain('ledger_node_height_lag_blocks{node="val-2",network="mainnet"} 10');
     expect(lines).toContain(
-      'ledger_node_info{node="val-1",network="mainnet",version="0.5.8",chain_id="claw-mainnet",rpc_namespace="claw",region="eu"} 1',
+      'ledger_node_info{node="val-1",network="mainnet",version="0.5.8",chain_id="claw-mainnet",' +
+        'rpc_namespace="claw",region="eu"} 1',
     );
     expect(lines).toContain(
-      'ledger_node_info{node="val-2",network="mainnet",version="0.5.7",chain_id="",rpc_namespace="claw",role="validator"} 1',
+      'ledger_node_info{node="val-2",network="mainnet",version="0.5.7",chain_id="",' +
+        'rpc_namespace="claw",role="validator"} 1',
     );
     expect(lines).toContain(
       'ledger_probe_failures_total{node="val-2",network="mainnet",probe="blockNumber",reason="timeout"} 1',

@@ -209,7 +209,7 @@ async function goodThenBad(
 }
 
 describe('HTTP status failures', () => {
-  it('502 with an nginx HTML body -> http_5xx, the page kept for evidence, the height gone and the node down', async () => {
+  it('502 with an nginx HTML body -> http_5xx, page kept as evidence, height gone, node down', async () => {
     const { result, server: srv } = await goodThenBad('health', nginxBadGateway(), 'http_5xx');
     expect(result.httpStatus).toBe(502);
     expect(result.response?.method).toBe('GET /health');
@@ -378,7 +378,7 @@ describe('bodies that cannot be used', () => {
   });
 
   it('a 5xx body over the cap stays http_5xx, with the evidence body cut at the cap', async () => {
-    const { result } = await goodThenBad('health', fixed(503, 'text/html', '<p>' + 'z'.repeat(CAP * 3)), 'http_5xx');
+    const { result } = await goodThenBad('health', fixed(503, 'text/html', '<p>z'.repeat(CAP * 3)), 'http_5xx');
     expect(result.response!.body.length).toBe(CAP);
   });
 
@@ -415,7 +415,7 @@ describe('bodies that cannot be used', () => {
     expect(result.message).toMatch(/UTF-8/);
   });
 
-  it('a JSON-RPC answer served as text/html 200 -> invalid_response, even when the body is valid JSON-RPC', async () => {
+  it('a JSON-RPC answer served as text/html 200 -> invalid_response, even when valid JSON-RPC', async () => {
     const { result } = await goodThenBad(
       'blockNumber',
       rpcAnswer((id) => ({ jsonrpc: '2.0', id, result: 4243 }), 'text/html'),
@@ -596,7 +596,9 @@ describe('JSON-RPC errors', () => {
 
   it('an RPC error message that echoes the credentials is scrubbed', async () => {
     const bad: RawHandler = (req, res, body) => {
-      const echo = `invalid params from ${withCredentials('http://127.0.0.1:1')} with ${req.headers.authorization} and ${PASSWORD}`;
+      const echo =
+        `invalid params from ${withCredentials('http://127.0.0.1:1')} with ${req.headers.authorization} and ` +
+        `${PASSWORD}`;
       rpcAnswer((id) => ({ jsonrpc: '2.0', id, error: { code: -32000, message: echo } }))(req, res, body, {
         setInterval,
       });

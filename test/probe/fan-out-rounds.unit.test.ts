@@ -1,7 +1,8 @@
 // The fan-out reader's rounds take the fleet as it is when they start: one snapshot for all the
 // rounds a tick starts (building one walks the whole fleet), none while no round is due.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExporterConfig, FleetSnapshot } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
+import type { FleetSnapshot } from '../../src/domain.js';
 import { HttpClient } from '../../src/http/client.js';
 import { createLogger } from '../../src/logger.js';
 import { FanOutReader } from '../../src/probe/fanOut.js';

@@ -12,7 +12,8 @@ import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, secretsOf } from '../../src/config/index.js';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import { PROBE_NAMES, type ExporterConfig, type ProbeResult } from '../../src/domain.js';
+import { PROBE_NAMES, type ProbeResult } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { buildEvidenceRecord } from '../../src/evidence/record.js';
 import { createLogger } from '../../src/logger.js';
 import { createDispatcher } from '../../src/http/dispatcher.js';
@@ -129,7 +130,7 @@ afterAll(async () => {
 });
 
 describe('per-node headers and URL credentials', () => {
-  it('reach the node on every request: URL credentials as Basic auth, headers from env, file and defaults', async () => {
+  it('reach the node on every request: URL credentials as Basic auth, env, file and default headers', async () => {
     const p = prober();
     // The URL the prober uses carries no credentials.
     expect(p.endpoint.base).toBe(`http://127.0.0.1:${node.port}`);
@@ -206,7 +207,7 @@ describe('per-node headers and URL credentials', () => {
     expect(foreign.requests).toEqual([]);
   });
 
-  it('a file header of the form "<scheme> <credential>": a node echoing the credential alone leaves no trace in evidence', async () => {
+  it('a "<scheme> <credential>" file header echoed by the node without its scheme stays out of evidence', async () => {
     const p = prober();
     await writeFile(join(dir, 'token.txt'), `Token ${C.fileCredential.value}\n`);
     try {

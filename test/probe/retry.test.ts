@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig, NodeTarget } from '../../src/domain.js';
+import type { NodeTarget } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { readEvidence } from '../../src/evidence/index.js';
 import { createLogger } from '../../src/logger.js';
 import { DEFAULT_BACKOFF } from '../../src/state/fleetState.js';
@@ -127,7 +128,7 @@ async function daemonFor(
 const health = (node: string) => ({ node, probe: 'health' });
 
 describe('backoff after 5xx', () => {
-  it('polls less often than the schedule after consecutive failures, never more often, and records every 5xx', async () => {
+  it('backs off after consecutive failures, never polls more often, and records every 5xx', async () => {
     const node = await countingNode(
       fixed(503, 'text/html', '<html><body><h1>503 Service Unavailable</h1></body></html>', { server: 'nginx' }),
     );
@@ -195,7 +196,8 @@ describe('backoff after 5xx', () => {
     node.set(ledgerNode(defaultModel()));
     const requestsAtClear = node.healthArrivals.length;
 
-    // Within about one backoff period (bounded generously), and with a single request: the first one after the fault cleared.
+    // Within about one backoff period (bounded generously), and with a single request: the first one after the fault
+    // cleared.
     const t = await waitForMetrics(
       daemon.url,
       'recovered',

@@ -3,7 +3,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import { PROBE_NAMES, type ExporterConfig } from '../../src/domain.js';
+import { PROBE_NAMES } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { createLogger } from '../../src/logger.js';
 import { mixedFleetSpecs, SimFleet } from '../../src/sim/index.js';
 import { waitFor } from '../support/processes.js';

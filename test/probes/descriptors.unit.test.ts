@@ -46,7 +46,7 @@ describe('probe descriptors', () => {
     }
   });
 
-  it('an answer that says what the node holds keeps the held validators and mining stats; any difference replaces them', () => {
+  it('an answer equal to what is held keeps the validators and mining stats; a different one replaces them', () => {
     const node: NodeValues = { upstreamVersion: 0 };
     const validators = () => [
       { address: 'aa', stake: 5n, weight: 1, agentScore: 7 },
@@ -94,7 +94,7 @@ describe('probe descriptors', () => {
     }
   });
 
-  it("each prober's validators answers are read against its last list: the same answer gives the same list, another node's equal answer shares it", () => {
+  it("validators answers are read against the prober's last list; equal answers share one list", () => {
     const ctx = { budget: nodeBudget({ maxUpstreamSeries: 100 }) };
     const other = { budget: nodeBudget({ maxUpstreamSeries: 100 }) };
     const answer = () => [

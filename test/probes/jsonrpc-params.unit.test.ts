@@ -21,7 +21,8 @@ describe('JSON-RPC params', () => {
 
   it('reads a u128 JSON number of a named field exactly, and leaves other fields and string contents alone', () => {
     const text =
-      '{"pending_rewards": 340282366920938463463374607431768211455,"name":"x\\"pending_rewards\\":5","other":123456789012345678901}';
+      '{"pending_rewards": ' +
+      '340282366920938463463374607431768211455,"name":"x\\"pending_rewards\\":5","other":123456789012345678901}';
     const parsed = JSON.parse(quoteExactNumbers(text, ['pending_rewards'])) as Record<string, unknown>;
     expect(parsed.pending_rewards).toBe('340282366920938463463374607431768211455');
     expect(BigInt(parsed.pending_rewards as string)).toBe(2n ** 128n - 1n);

@@ -16,7 +16,10 @@ const names = Array.from({ length: 18 }, (_, i) => `node-${String(i).padStart(2,
 
 function yaml(count: number): string {
   const nodes = fleet.nodes.slice(0, count).map((n) => `  - {name: ${n.name}, url: "${n.url}", network: ${n.network}}`);
-  return `listen: 127.0.0.1:0\ndefaults: {interval: 1s, timeout: 900ms, probes: [health, blockNumber]}\nnodes:\n${nodes.join('\n')}\n`;
+  return (
+    `listen: 127.0.0.1:0\ndefaults: {interval: 1s, timeout: 900ms, probes: [health, blockNumber]}\nnodes:\n` +
+    `${nodes.join('\n')}\n`
+  );
 }
 const config = (count: number) => parseConfig(yaml(count), { file: 'fleet.yaml' });
 
@@ -37,7 +40,7 @@ describe('a sharded daemon', () => {
     await daemon?.close();
   });
 
-  it('polls only its shard, says so in metrics, and keeps node state across reloads while the shard stays', async () => {
+  it('polls only its shard, says so in metrics, and keeps node state across reloads', async () => {
     const sharding = new ShardAssignment({ shard: '0', totalShards: '2' }, 'host');
     const first = sharding.apply(config(12));
     const mine = names.slice(0, 12).filter((n) => shardOfName(n, 2) === 0);

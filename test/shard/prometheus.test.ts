@@ -213,7 +213,7 @@ describe.skipIf(tools.skip)(`three shards behind a real Prometheus equal one exp
     expect(byKey(await query('node:ledger_node_height_lag_blocks:fleet'), (l) => l.node ?? '')).toEqual(lag);
   }, 90_000);
 
-  it('raises LedgerNodeDown once per down node, with only its identity labels, though a twin polls one of them', async () => {
+  it('raises LedgerNodeDown once per down node with its identity labels only, though a twin polls it', async () => {
     const twinSees = await query(`ledger_node_up{instance="${twinInstance}", node="${DOWN[0]}"}`);
     expect(twinSees.map((s) => s.value)).toEqual([0]);
     // Pending or firing (for: 1m), ALERTS has one series per alert identity.

@@ -61,7 +61,8 @@ describe('resolveShardSpec', () => {
 
 describe('the sharding: config section', () => {
   const doc = (sharding: string) =>
-    `listen: 127.0.0.1:9715\nnodes:\n  - {name: a, url: "http://10.0.0.1:9710"}\n  - {name: b, url: "http://10.0.0.2:9710"}\n${sharding}`;
+    `listen: 127.0.0.1:9715\nnodes:\n  - {name: a, url: "http://10.0.0.1:9710"}\n  - {name: b, url: ` +
+    `"http://10.0.0.2:9710"}\n${sharding}`;
 
   it('resolves to the shard spec, which the flags override key by key', () => {
     const config = parseConfig(doc('sharding: {shard: 1, totalShards: 2}\n'), { file: 'fleet.yaml' });

@@ -232,7 +232,7 @@ describe('the state machine at epoch boundaries', () => {
     expect((await rewards(tip()))!.some((r) => r.recipient === v)).toBe(true);
   });
 
-  it('leaves the active set at the next boundary when its stake drops below 10,000 tokens; jailed for one epoch', async () => {
+  it('leaves the active set at the next boundary below 10,000 tokens of stake; jailed for one epoch', async () => {
     const set = await seats();
     const low = set[set.length - 1]!;
     await control(`/networks/net/validators/${low}`, { stake: String(9_999n * 10n ** 9n) });
@@ -258,7 +258,7 @@ describe('the state machine at epoch boundaries', () => {
     expect((await detail(v))!.commission_bps).toBe(1_234);
   });
 
-  it('a miner that stops checking in: misses, reputation -1%, inactive after 6; back: active, reward reduced', async () => {
+  it('a miner that stops checking in: misses, -1% reputation, inactive after 6; back: reduced reward', async () => {
     const { miner } = fleet.chain('net').watchTargets();
     toEpochOffset(E - 1);
     const before = (await minerInfo(miner))!;

@@ -221,7 +221,7 @@ describe('backoff helpers', () => {
 });
 
 describe('NodeState.revision', () => {
-  it('changes at every result and change of shown settings, never at a read or an unchanged reload, and is never reused by another node', () => {
+  it('changes at each result and shown setting, never at a read or same reload; never reused', () => {
     const s = new FleetState([target('a'), target('b')], noBackoff);
     const a0 = s.get('a')!.revision;
     const b0 = s.get('b')!.revision;

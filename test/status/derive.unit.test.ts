@@ -120,7 +120,7 @@ describe('status derivation', () => {
     });
   });
 
-  it('a stalled node answering 200 is degraded with the block age, a lagging one with the blocks behind, a failing probe by name', () => {
+  it('degraded: a stalled node with its block age, a lagging one with its lag, a failing probe by name', () => {
     const f = fleet(['a', 'b', 'c']);
     for (const n of ['a', 'b', 'c']) f.apply(n, ok({ probe: 'blockNumber', value: 1000 }, f.at()));
     f.apply('a', ok(health(1000, 'degraded', 75), f.at()));
@@ -171,7 +171,7 @@ describe('status derivation', () => {
 });
 
 describe('status across a poll round', () => {
-  it('a change seen mid-round waits for the round to finish (at most one interval): no "degraded" blip from old failures', () => {
+  it('a change seen mid-round waits for the round\'s end: no "degraded" blip from old failures', () => {
     const f = fleet(['a']);
     f.apply('a', proxy502('health', f.at()));
     f.apply('a', proxy502('blockNumber', f.at()));
@@ -204,7 +204,7 @@ describe('status across a poll round', () => {
     ]);
   });
 
-  it('folds a node that went down a third time within the window into one line, keeps two spells as lines, and starts afresh after a quiet window', () => {
+  it('folds a third spell down within the window into one line, keeps two, restarts after quiet', () => {
     const f = fleet(['rpc-flaky', 'val-eu-1'], ['health']);
     // The height moves on between polls: a node answering with the same height for 30 s is stalled (degraded).
     let height = 100;

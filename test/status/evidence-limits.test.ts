@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonContext } from '../../src/daemon/component.js';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { createEvidenceApi, type EvidenceApi } from '../../src/evidence/api.js';
 import { evidenceFileName, readEvidence, type EvidenceQuery, type ReadOptions } from '../../src/evidence/files.js';
 import { buildEvidenceRecord, serializeRecord } from '../../src/evidence/record.js';

@@ -85,7 +85,7 @@ describe('status over HTTP', () => {
     expect(page.text).toContain('HTTP 502 from proxy');
   });
 
-  it("lists the running store's evidence after a reload names another evidence directory (taken at the next restart)", async () => {
+  it("lists the running store's evidence after a reload names another evidence directory", async () => {
     const started = sf.daemon.config();
     sf.daemon.applyConfig({
       ...started,

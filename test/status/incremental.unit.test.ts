@@ -121,7 +121,7 @@ describe('status board updates at fleet scale', () => {
     expect(f.board.lastUpdate).toBe(f.at());
   });
 
-  it('derives a node again when its lag crosses the "behind" limit, and follows a lag beyond it in place (same words), without a result of its own', () => {
+  it('derives a node again when its lag crosses the "behind" limit, beyond it follows in place', () => {
     const f = fleet(['a', 'b'], ['blockNumber']);
     f.apply('a', height(1000, f.at()));
     f.apply('b', height(1000, f.at()));
@@ -150,7 +150,7 @@ describe('status board updates at fleet scale', () => {
     expect(f.lines).toEqual(['warn b degraded: 30 blocks behind the fleet', 'info b healthy again after 2 s']);
   });
 
-  it('notices a stall by the clock alone when /health gives no block age, and counts the age in place until then', () => {
+  it('notices a stall by the clock alone without a /health block age, counting the age in place', () => {
     const f = fleet(['a'], ['blockNumber']);
     f.apply('a', height(50, f.at()));
     f.update();
@@ -170,7 +170,7 @@ describe('status board updates at fleet scale', () => {
     expect(f.lines).toEqual(['warn a degraded: height unchanged for 30 s']);
   });
 
-  it('notices a backoff pause ending by the clock alone, and takes a held change at its deadline without deriving again', () => {
+  it('notices a backoff ending by the clock alone; takes a held change at its deadline, no rederive', () => {
     const f = fleet(['a'], ['health', 'validators']);
     const t0 = f.at();
     f.apply('a', health(100, t0));
@@ -208,7 +208,7 @@ describe('status board updates at fleet scale', () => {
     ]);
   });
 
-  it('shows down with "backing off" while every deciding probe is held back, and drops the tag when the pause ends', () => {
+  it('shows down with "backing off" while every deciding probe is held back, untagged after', () => {
     const f = fleet(['a'], ['health']);
     f.apply('a', proxy502('health', f.at()), '12');
     f.update();
@@ -408,7 +408,7 @@ describe('status service', () => {
     await service.close();
   });
 
-  it("waits for a node's round after the first new result, however long ago the last update was, and takes the round in one update", async () => {
+  it("waits for a node's round after its first new result, whenever the last update, then one update", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     const state = new FleetState([target('a', { probes: ['health', 'blockNumber'], intervalMs: 5000 })], noBackoff);
     let updates = 0;

@@ -16,7 +16,8 @@ const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === '1';
 const skip = !chromiumAvailable() && !REQUIRE_BROWSER;
 if (skip)
   console.warn(
-    `status pager browser test SKIPPED: chromium not found at ${CHROMIUM_PATH} (REQUIRE_BROWSER=1 makes this a failure)`,
+    `status pager browser test SKIPPED: chromium not found at ${CHROMIUM_PATH} (REQUIRE_BROWSER=1 makes this a ` +
+      `failure)`,
   );
 
 const REFRESH_MS = 1000;

@@ -64,7 +64,7 @@ async function get(d: StatusRouteDeps, path: string) {
 }
 
 describe('status pages in windows of the worst-first list', () => {
-  it('shows one page of rows, worst first, with links to the others; the summary and networks count every node', async () => {
+  it('shows one page of rows, worst first, linking the others; summary and networks count all', async () => {
     const d = deps(3);
     const all = JSON.parse((await get(d, '/api/v1/nodes')).body) as { nodes: Array<{ name: string }>; total: number };
     expect(all.total).toBe(7);

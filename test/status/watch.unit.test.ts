@@ -186,7 +186,8 @@ describe('the fleet page and /api/v1/watch', () => {
     expect(page.body).toContain('<a href="nodes/val-us-1">val-us-1</a>');
     const euRow = /<tr class="row-\w+" data-node="val-eu-1">.*?<\/tr>/.exec(page.body)![0];
     expect(euRow).toContain(
-      'serves <a class="tag" href="#watch-val-main">val-main</a> <a class="tag" href="#watch-hot-wallet">hot-wallet</a>',
+      'serves <a class="tag" href="#watch-val-main">val-main</a> <a class="tag" ' +
+        'href="#watch-hot-wallet">hot-wallet</a>',
     );
     const usRow = /<tr class="row-\w+" data-node="val-us-1">.*?<\/tr>/.exec(page.body)![0];
     expect(usRow).toContain('href="#watch-rig-01"');
@@ -201,7 +202,7 @@ describe('the fleet page and /api/v1/watch', () => {
     ]);
   });
 
-  it('answers /api/v1/watch with every value read and the state in words; no section without a watch list', async () => {
+  it('answers /api/v1/watch with each value read and the state in words; no section without a list', async () => {
     const r = await get(deps(watch), '/api/v1/watch');
     expect(r.status).toBe(200);
     expect(r.contentType).toMatch(/^application\/json/);

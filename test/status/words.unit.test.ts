@@ -43,7 +43,7 @@ describe('uptime with the time it covers', () => {
     expect(uptimeText(null, 0, 24 * H)).toBe('—');
   });
 
-  it('gives one figure with its time under an hour of polls, then each window, the unfilled ones with their time', () => {
+  it('gives one figure with its time under an hour of polls, then each window, unfilled ones timed', () => {
     expect(uptimeSummary(figures(20_000, [0.5, 0.5, 0.5]))).toBe('50.00% over the 20 s polled so far');
     expect(uptimeSummary(figures(5 * H + 600_000, [0.999, 0.98, 0.98]))).toBe(
       '1 h 99.90% · 24 h 98.00% (over 5h10m so far) · 7 d 98.00% (over 5h10m so far)',
@@ -107,7 +107,7 @@ describe('repeated evidence', () => {
     return { ...r, time };
   };
 
-  it('shows the same answer once with its count, first time and the requests that got it; each different answer apart, newest first', () => {
+  it('shows a repeated answer once with count, first time and requests; different ones apart, newest first', () => {
     const page = '<html><body><h1>502 Bad Gateway</h1></body></html>';
     const methods = ['POST claw_getValidators', 'GET /health', 'GET /health', 'POST claw_blockNumber', 'GET /metrics'];
     const records = [5, 4, 3, 2, 1].map((i) =>

@@ -1,9 +1,10 @@
 // Set-up shared by the tests that run the built-in alerting inside a daemon in this process: a
 // config over simulated nodes with only the alerts under test enabled, the daemon with its log
-// captured, a loopback webhook receiver, and closing it.
-import { rmSync } from 'node:fs';
+// captured, a loopback webhook receiver, a whole rig of the three, and closing it.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { alertingComponent, type AlertingComponent } from '../../src/alerting/component.js';
@@ -11,9 +12,10 @@ import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js
 import type { RuleOverride } from '../../src/alerting/rules/params.js';
 import type { AlertingSettings } from '../../src/alerting/settings.js';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { createLogger } from '../../src/logger.js';
 import { Secrets } from '../../src/redact.js';
+import { SimFleet } from '../../src/sim/index.js';
 
 /** Every contract alert disabled except the ones given, with their overrides. */
 export function onlyRules(enabled: Record<string, RuleOverride>): Record<string, RuleOverride> {
@@ -151,4 +153,61 @@ export async function startWebhook(
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` };
+}
+
+/** One simulated node under a daemon that pages its going down to a webhook whose first answer is held. */
+export interface HeldAnswerRig {
+  dir: string;
+  fleet: SimFleet;
+  daemon: Daemon;
+  hook: Server;
+  config: ExporterConfig;
+  /** Resolves when the first notification arrives; its answer is then held `holdMs`. */
+  firstPost: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Node `name` (network `network`) polled every 300 ms by a daemon (log silent) running only
+ * LedgerNodeDown to a loopback webhook; each notification's body goes to `onBody`. The first
+ * answer is held `holdMs`, so a reload can land while that send is in flight.
+ */
+export async function startHeldAnswerRig(o: {
+  name: string;
+  network: string;
+  holdMs: number;
+  onBody?: (body: WebhookBody) => void;
+}): Promise<HeldAnswerRig> {
+  const rig: Partial<HeldAnswerRig> = { dir: mkdtempSync(path.join(tmpdir(), `lfe-alerting-${o.network}-`)) };
+  try {
+    const fleet = await SimFleet.start([{ name: o.name, network: o.network, build: 'current', peers: 5 }], {
+      host: '127.0.0.1',
+      layout: 'port-per-node',
+      blockTimeMs: 500,
+    });
+    rig.fleet = fleet;
+    let answered = 0;
+    let onFirstPost: () => void = () => {};
+    rig.firstPost = new Promise<void>((r) => (onFirstPost = r));
+    const { server, url } = await startWebhook((body) => {
+      o.onBody?.(body);
+      const first = ++answered === 1;
+      if (first) onFirstPost();
+      return first ? o.holdMs : 0;
+    });
+    rig.hook = server;
+    const alerting = nodeDownToWebhook(rig.dir!, url);
+    const options = { dir: rig.dir!, network: o.network, intervalMs: 300, timeoutMs: 250, concurrency: 4 };
+    rig.config = alertingFleetConfig(fleet.nodes, { ...options, maxUpstreamSeries: 500, alerting });
+    rig.daemon = await startDaemon(rig.config, {
+      logger: createLogger({ level: 'silent' }),
+      defaultMetrics: false,
+      components: [alertingComponent()],
+    });
+  } catch (err) {
+    await closeAlertingRig({ ...rig, receiver: rig.hook });
+    throw err;
+  }
+  const done = rig as Omit<HeldAnswerRig, 'close'>;
+  return { ...done, close: () => closeAlertingRig({ ...done, receiver: done.hook }) };
 }

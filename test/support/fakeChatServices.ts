@@ -1,6 +1,6 @@
 // Fakes of the chat and paging services over loopback, answering as each documented API does:
-// Telegram's Bot API, Discord webhooks, ntfy, Teams Workflows and Opsgenie's Alert API. Each service has a script of answers for the
-// posts it gets (then it answers success): a status with the service's own body, a hang, a reset.
+// Telegram's Bot API, Discord webhooks, ntfy, Teams Workflows and Opsgenie's Alert API. Each service has a script of
+// answers for the posts it gets (then it answers success): a status with the service's own body, a hang, a reset.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -28,7 +28,9 @@ const REPLIES: Record<Service, Partial<Record<Answer, Reply>>> = {
     bad: { status: 400, body: '{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}' },
     limited: {
       status: 429,
-      body: '{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 1","parameters":{"retry_after":1}}',
+      body:
+        '{"ok":false,"error_code":429,"description":"Too Many Requests: retry after ' +
+        '1","parameters":{"retry_after":1}}',
     },
     refused: { status: 401, body: '{"ok":false,"error_code":401,"description":"Unauthorized"}' },
   },
@@ -36,7 +38,10 @@ const REPLIES: Record<Service, Partial<Record<Answer, Reply>>> = {
     ok: { status: 204 },
     bad: {
       status: 400,
-      body: '{"message":"Invalid Form Body","code":50035,"errors":{"content":{"_errors":[{"code":"BASE_TYPE_MAX_LENGTH","message":"Must be 2000 or fewer in length."}]}}}',
+      body:
+        '{"message":"Invalid Form ' +
+        'Body","code":50035,"errors":{"content":{"_errors":[{"code":"BASE_TYPE_MAX_LENGTH","message":"Must be 2000 ' +
+        'or fewer in length."}]}}}',
     },
     limited: {
       status: 429,
@@ -54,7 +59,9 @@ const REPLIES: Record<Service, Partial<Record<Answer, Reply>>> = {
     },
     bad: {
       status: 400,
-      body: '{"code":40024,"http":400,"error":"invalid request: priority invalid","link":"https://ntfy.sh/docs/publish/#message-priority"}',
+      body:
+        '{"code":40024,"http":400,"error":"invalid request: priority ' +
+        'invalid","link":"https://ntfy.sh/docs/publish/#message-priority"}',
     },
     limited: {
       status: 429,
@@ -67,7 +74,9 @@ const REPLIES: Record<Service, Partial<Record<Answer, Reply>>> = {
     ok: { status: 202 },
     bad: {
       status: 400,
-      body: '{"error":{"code":"TriggerInputSchemaMismatch","message":"The input body for trigger \'manual\' of type \'Request\' did not match its schema definition."}}',
+      body:
+        '{"error":{"code":"TriggerInputSchemaMismatch","message":"The input body for trigger \'manual\' of type ' +
+        "'Request' did not match its schema definition.\"}}",
     },
     limited: {
       status: 429,
@@ -86,12 +95,16 @@ const REPLIES: Record<Service, Partial<Record<Answer, Reply>>> = {
     },
     bad: {
       status: 422,
-      body: '{"message":"Request body is not processable. Please check the errors.","errors":{"message":"Message can not be empty."},"took":0.001,"requestId":"1"}',
+      body:
+        '{"message":"Request body is not processable. Please check the errors.","errors":{"message":"Message can ' +
+        'not be empty."},"took":0.001,"requestId":"1"}',
     },
     // Opsgenie documents no Retry-After: the queue's own backoff applies.
     limited: {
       status: 429,
-      body: '{"message":"You are making too many requests! To avoid errors, we recommend you limit requests.","took":0.0,"requestId":"2"}',
+      body:
+        '{"message":"You are making too many requests! To avoid errors, we recommend you limit ' +
+        'requests.","took":0.0,"requestId":"2"}',
     },
     refused: { status: 401, body: '{"message":"Key format is not valid!","took":0.0,"requestId":"3"}' },
   },

@@ -15,6 +15,8 @@ export interface HouseReport {
   longFiles: { file: string; lines: number }[];
   longFunctions: LongFunction[];
   cycles: string[][];
+  /** `declare module '...'` and `declare global` blocks: types changed from outside their own file. */
+  augmentations: { file: string; line: number; target: string }[];
   /** Every import, file -> imported files, as paths relative to the root. */
   imports: Map<string, string[]>;
 }
@@ -127,6 +129,27 @@ export function relativeImports(file: string, text: string | ts.SourceFile): str
   return out;
 }
 
+/**
+ * Module augmentations (`declare module 'x' { ... }`) and global ones (`declare global`): a reader of
+ * the augmented module never sees what they add.
+ */
+export function moduleAugmentations(
+  file: string,
+  text: string | ts.SourceFile,
+): { file: string; line: number; target: string }[] {
+  const source = parsed(file, text);
+  const out: { file: string; line: number; target: string }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isModuleDeclaration(node) && (ts.isStringLiteral(node.name) || node.name.text === 'global')) {
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      out.push({ file, line, target: node.name.text });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
 /** Strongly connected groups of more than one file (or a file importing itself), by Tarjan. */
 export function importCycles(graph: Map<string, string[]>): string[][] {
   let index = 0;
@@ -167,7 +190,7 @@ export function importCycles(graph: Map<string, string[]>): string[][] {
 
 export function checkHouse(root: string, limits: { fileLines: number; functionLines: number }): HouseReport {
   const files = listSources(root);
-  const report: HouseReport = { longFiles: [], longFunctions: [], cycles: [], imports: new Map() };
+  const report: HouseReport = { longFiles: [], longFunctions: [], cycles: [], augmentations: [], imports: new Map() };
   const graph = new Map<string, string[]>();
   for (const path of files) {
     const text = readFileSync(path, 'utf8');
@@ -176,6 +199,7 @@ export function checkHouse(root: string, limits: { fileLines: number; functionLi
     if (lines > limits.fileLines) report.longFiles.push({ file, lines });
     const source = parsed(path, text);
     for (const fn of functionSizes(file, source)) if (fn.lines > limits.functionLines) report.longFunctions.push(fn);
+    report.augmentations.push(...moduleAugmentations(file, source));
     graph.set(path, relativeImports(path, source));
   }
   report.cycles = importCycles(graph).map((group) => group.map((p) => relative(root, p)));

@@ -42,7 +42,8 @@ export function checkTools(names: string[]): ToolCheck {
   }
   const skip = missing.length > 0 && !REQUIRE_PROMETHEUS;
   const skipNote = skip
-    ? ` [SKIPPED: ${missing.join(', ')} not found; install Debian packages prometheus and prometheus-alertmanager, or set REQUIRE_PROMETHEUS=1 to make this a failure]`
+    ? ` [SKIPPED: ${missing.join(', ')} not found; install Debian packages prometheus and prometheus-alertmanager, ` +
+      `or set REQUIRE_PROMETHEUS=1 to make this a failure]`
     : '';
   if (skip) console.warn(`prometheus tools missing (${missing.join(', ')}): skipping the tests that need them`);
   return { paths, missing, skip, skipNote };

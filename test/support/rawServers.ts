@@ -214,7 +214,8 @@ export function ledgerNode(model: NodeModel): RawHandler {
 export function nginxBadGateway(): RawHandler {
   return (_req, res) => {
     const html =
-      '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n';
+      '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n' +
+      '<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n';
     res
       .writeHead(502, {
         server: 'nginx/1.24.0',

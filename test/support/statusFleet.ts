@@ -79,7 +79,8 @@ export async function startStatusFleet(opts: { statusFile?: boolean } = {}): Pro
       await rm(dir, { recursive: true, force: true });
     },
   };
-  // The board refreshes at most every 250 ms or more (cost-based): wait until it has taken in every probe's first answer.
+  // The board refreshes at most every 250 ms or more (cost-based): wait until it has taken in every probe's first
+  // answer.
   const settled = () =>
     out.daemon.ready() &&
     out.status.board.nodes().length === 3 &&

@@ -1,4 +1,5 @@
-import { PROBE_NAMES, type ExporterConfig, type NodeTarget } from '../../src/domain.js';
+import { PROBE_NAMES, type NodeTarget } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 
 /** A node target with test defaults; override what the test is about. */
 export function target(name: string, over: Partial<NodeTarget> = {}): NodeTarget {
@@ -16,7 +17,10 @@ export function target(name: string, over: Partial<NodeTarget> = {}): NodeTarget
   };
 }
 
-/** A daemon config for `nodes` with test defaults, for a daemon started with `evidence: false` (the evidence dir is never used). */
+/**
+ * A daemon config for `nodes` with test defaults, for a daemon started with `evidence: false` (the evidence dir is
+ * never used).
+ */
 export function daemonConfig(nodes: NodeTarget[]): ExporterConfig {
   return {
     listen: { host: '127.0.0.1', port: 0 },

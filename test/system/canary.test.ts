@@ -227,7 +227,7 @@ describe('canary search', () => {
 });
 
 describe('the whole daemon keeps every secret confined', () => {
-  it('run 1 (key from the environment): success, 401, 403, 5xx echoing the key, redirect to another origin, config reloads', async () => {
+  it('run 1 (key from env): success, 401, 403, 5xx echoing the key, cross-origin redirect, reloads', async () => {
     const d = await startDaemonProcess(
       ['--config', join(dir, ENV_CONFIG), '--log-level', 'debug', '--log-format', 'json'],
       { env: childEnv(), cwd: dir },
@@ -319,7 +319,8 @@ describe('the whole daemon keeps every secret confined', () => {
     // The logs tell the story without the key: each outcome was logged.
     const msgs = jsonLines(r.stdout).map(
       (l) =>
-        `${String(l.msg)} ${typeof l.reason === 'string' ? l.reason : l.reason === undefined ? '' : JSON.stringify(l.reason)}`,
+        `${String(l.msg)} ` +
+        `${typeof l.reason === 'string' ? l.reason : l.reason === undefined ? '' : JSON.stringify(l.reason)}`,
     );
     for (const expected of [
       'agent platform key accepted ok',
@@ -409,7 +410,7 @@ describe('the whole daemon keeps every secret confined', () => {
     expect(platform.foreign.requests).toEqual([]);
   }, 60_000);
 
-  it('the nodes received their credentials: Basic auth from the URL (also after a rotation by reload), the env header and the file header', () => {
+  it('the nodes got their credentials: URL Basic auth (also rotated by reload), env and file headers', () => {
     const basic = basicOf(C.urlPassword);
     const rotated = basicOf(C.urlPasswordRotated);
     // The good node's password was rotated by a reload in run 1: both were used, nothing else.
@@ -529,7 +530,7 @@ describe('the whole daemon keeps every secret confined', () => {
     keepResult('usage error: bad --listen', r3);
   }, 60_000);
 
-  it('a plain-http baseUrl off loopback is refused by check-config and at start-up, before any key is sent', async () => {
+  it('a plain-http baseUrl off loopback is refused by check-config and at start-up, no key sent', async () => {
     const env = childEnv();
     const file = join(dir, 'plain-http.yaml');
     await writeFile(file, configText().replace(`baseUrl: ${platform.url}`, 'baseUrl: http://platform.example.org'));

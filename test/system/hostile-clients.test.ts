@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { DEFAULT_EVIDENCE_API_LIMITS } from '../../src/evidence/index.js';
 import { evidenceFileName } from '../../src/evidence/files.js';
 import { buildEvidenceRecord, serializeRecord } from '../../src/evidence/record.js';
@@ -133,7 +133,7 @@ describe('/api/evidence under hostile queries', () => {
     expect(page).toContain('id="evidence-partial"');
   });
 
-  it('gives node pages places among the same few queries: beyond them a page says "evidence busy" and is still served', async () => {
+  it('gives node pages the same few query places: beyond them a page says "evidence busy" and is served', async () => {
     const pages = async () => {
       const res = await request(daemon.url + '/nodes/old');
       return { status: res.statusCode, text: await res.body.text() };

@@ -6,7 +6,8 @@ import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import { PROBE_NAMES, type ExporterConfig, type NodeTarget } from '../../src/domain.js';
+import { PROBE_NAMES, type NodeTarget } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { headerCacheSize } from '../../src/exposition/familyHeaders.js';
 import { HEADER_CACHE_MAX_CHARS } from '../../src/exposition/budget.js';
 import { parseExposition } from '../../src/exposition/index.js';
@@ -74,7 +75,9 @@ const handlers: Record<string, { network: string; handler: RawHandler; over?: (u
       network: 'main',
       handler: nodeWith(
         (req) =>
-          `# HELP plain seen ${String(req.headers['x-api-key'])}\nplain 1\necho{key="${String(req.headers['x-api-key'])}"} 1\necho{auth="${String(req.headers.authorization)}"} 1\n`,
+          `# HELP plain seen ${String(req.headers['x-api-key'])}\nplain 1\n` +
+          `echo{key="${String(req.headers['x-api-key'])}"} 1\n` +
+          `echo{auth="${String(req.headers.authorization)}"} 1\n`,
       ),
       over: (url) => ({
         url: url.replace('http://', `http://monitor:${PASSWORD}@`),
@@ -236,7 +239,7 @@ describe('one hostile node cannot take the exporter or its output', () => {
     expect(value(text, 'ledger_exporter_upstream_dropped_samples{node="headers",reason="budget"}')).toBe(1);
   });
 
-  it('refuses a validator set beyond the per-node cap instead of adding a series per validator (finding 8)', async () => {
+  it('refuses a validator set beyond the per-node cap instead of adding a series per validator', async () => {
     const text = await metrics();
     expect(text).not.toMatch(/^ledger_validator_stake_tokens\{network="bignet"/m);
     expect(value(text, 'ledger_probe_success{node="manyval",network="bignet",probe="validators"}')).toBe(0);

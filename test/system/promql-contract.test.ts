@@ -65,7 +65,8 @@ function usedMetrics(): Map<string, string[]> {
 describe('PromQL analysis', () => {
   it('finds metric names in selectors, binary expressions, functions, subqueries and __name__ matchers', () => {
     const r = analyzePromql(
-      'sum by (network) (rate(a_total{node="x"}[5m])) / on (network) group_left max(b) + max_over_time(c[1h:1m] offset 5m) + {__name__="d", x="y"} + histogram_quantile(0.9, e_bucket)',
+      'sum by (network) (rate(a_total{node="x"}[5m])) / on (network) group_left max(b) + max_over_time(c[1h:1m] ' +
+        'offset 5m) + {__name__="d", x="y"} + histogram_quantile(0.9, e_bucket)',
     );
     expect(r.errors).toEqual([]);
     expect(r.metricNames).toEqual(['a_total', 'b', 'c', 'd', 'e_bucket']);
@@ -91,7 +92,8 @@ describe('PromQL analysis', () => {
 
   it('replaces Grafana variables with parseable stand-ins', () => {
     const s = substituteGrafanaVariables(
-      'rate(m{network=~"$network", node=~"${node:regex}", d="${datasource}", o="[[old]]"}[$__rate_interval]) * $__range_s',
+      'rate(m{network=~"$network", node=~"${node:regex}", d="${datasource}", o="[[old]]"}[$__rate_interval]) * ' +
+        '$__range_s',
     );
     expect(s).toBe('rate(m{network=~"x", node=~"x", d="x", o="x"}[5m]) * 300');
     expect(analyzePromql(s)).toEqual({ errors: [], metricNames: ['m'] });
@@ -114,7 +116,8 @@ describe('PromQL analysis', () => {
     };
     expect(dashboardExpressions(model, 'f').map((e) => e.expr)).toEqual(['a', 'b', 'c{x="$y"}', 'topk(3, d)']);
     const rules =
-      'groups:\n  - name: g\n    rules:\n      - alert: A\n        expr: up == 0\n      - record: job:r\n        expr: sum(x)\n';
+      'groups:\n  - name: g\n    rules:\n      - alert: A\n        expr: up == 0\n      - record: job:r\n        ' +
+      'expr: sum(x)\n';
     expect(ruleExpressions(rules, 'r.yml').map((e) => [e.where, e.expr])).toEqual([
       ['group "g" alert A', 'up == 0'],
       ['group "g" record job:r', 'sum(x)'],

@@ -62,7 +62,7 @@ function metricsOf(d: Dashboard, file: string): Set<string> {
 }
 
 describe('generated dashboards', () => {
-  it('regenerating yields exactly the committed files (run `npm run dashboards` after changing tools/dashboards)', () => {
+  it('regenerating yields exactly the committed files (else run `npm run dashboards`)', () => {
     const committed = readdirSync(DIR)
       .filter((f) => f.endsWith('.json'))
       .sort();

@@ -14,7 +14,10 @@ interface Shown {
   flags: string[];
 }
 
-/** Every `ledger-fleet-exporter ...` invocation of the page, with its subcommand and flags (usage lines continue on indented `[` lines). */
+/**
+ * Every `ledger-fleet-exporter ...` invocation of the page, with its subcommand and flags (usage lines continue on
+ * indented `[` lines).
+ */
 function shownCommands(page: string): Shown[] {
   const out: Shown[] = [];
   const lines = read(page).split('\n');

@@ -69,7 +69,8 @@ describe('watch: config', () => {
       'fleet.yaml:9:27: watch.validators[0].address: address must not start with 0x: write the 64 hex characters alone',
       'fleet.yaml:10:27: watch.validators[1].address: address must be 64 lowercase hex characters (got 3 characters)',
       'fleet.yaml:11:27: watch.validators[2].address: address must be lowercase hex',
-      'fleet.yaml:12:27: watch.validators[3].address: address must be a string of 64 lowercase hex characters, no 0x prefix',
+      'fleet.yaml:12:27: watch.validators[3].address: address must be a string of 64 lowercase hex characters, ' +
+        'no 0x prefix',
     ]);
   });
 
@@ -92,7 +93,8 @@ describe('watch: config', () => {
   it('reports a network no node belongs to', () => {
     const line = `    - {name: hot, address: ${A}, network: testnet}`;
     expect(problems(yaml('watch:', '  accounts:', line))).toEqual([
-      `fleet.yaml:9:${line.indexOf('testnet') + 1}: watch.accounts[0].network: no node belongs to network "testnet" (nodes are in: default, mainnet)`,
+      `fleet.yaml:9:${line.indexOf('testnet') + 1}: watch.accounts[0].network: no node belongs to network ` +
+        `"testnet" (nodes are in: default, mainnet)`,
     ]);
   });
 

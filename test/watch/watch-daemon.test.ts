@@ -3,7 +3,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { createLogger } from '../../src/logger.js';
 import { fanOutComponent } from '../../src/probe/fanOutComponent.js';
 import { watchComponent } from '../../src/watch/component.js';
@@ -186,7 +186,7 @@ describe('watch over loopback', () => {
     ).toBe(true);
   });
 
-  it('never asks a node of another network or of another chain, and spreads reads over the others, at most 8 at once each', () => {
+  it("asks only nodes of the entry's network and chain, spread over them, at most 8 at once each", () => {
     expect(other.calls).toEqual([]);
     expect(fork.calls).toEqual([]);
     for (const n of main) {

@@ -1,7 +1,7 @@
 // With shards, each watched entry is read and exported by exactly one shard, picked by a jump
 // hash of its name as nodes are; twins of one shard (HA pairs) keep the same entries.
 import { describe, expect, it } from 'vitest';
-import type { ExporterConfig } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { ShardAssignment, shardOfName } from '../../src/shard/index.js';
 import type { WatchEntry } from '../../src/watch/types.js';
 import { daemonConfig, target } from '../support/targets.js';

@@ -2,7 +2,8 @@
 // view is rebuilt only when one of its reads (or the height or epoch it uses) changed, and the
 // rebuilt views say what views built from scratch say.
 import { describe, expect, it } from 'vitest';
-import type { ExporterConfig, FanOutEntity, FleetSnapshot } from '../../src/domain.js';
+import type { FanOutEntity, FleetSnapshot } from '../../src/domain.js';
+import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { EntityReads } from '../../src/state/entityReads.js';
 import { buildWatchSnapshot, WatchViews } from '../../src/watch/views.js';
 import type { WatchEntry } from '../../src/watch/types.js';

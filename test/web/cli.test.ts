@@ -137,7 +137,7 @@ describe('--web.config.file with basic_auth_users', () => {
     expect(head.text).toBe('');
   });
 
-  it('bounds the request: an over-long query gets 414, bad evidence parameters 400, oversized headers 431', async () => {
+  it('bounds the request: over-long query 414, bad evidence parameters 400, oversized headers 431', async () => {
     const auth = { authorization: basic(USER, PASSWORD) };
     const long = await get(`${d.url}/metrics?${'a=1&'.repeat(1000)}`, { headers: auth });
     expect(long.status).toBe(414);

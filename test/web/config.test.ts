@@ -157,7 +157,8 @@ describe('loadWebConfig: invalid files are rejected clearly', () => {
   it('rejects bad TLS versions, header values and client auth types', async () => {
     const msg = await loadError(
       'enums.yml',
-      'tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS14\n  client_auth_type: Sometimes\nhttp_server_config:\n  headers:\n    X-Frame-Options: allow\n',
+      'tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS14\n  client_auth_type: Sometimes\n' +
+        'http_server_config:\n  headers:\n    X-Frame-Options: allow\n',
     );
     expect(msg).toMatch(/enums\.yml:4:16: tls_server_config\.min_version: .*TLS12/);
     expect(msg).toMatch(/enums\.yml:5:21: tls_server_config\.client_auth_type: .*RequireAndVerifyClientCert/);
@@ -206,7 +207,8 @@ describe('createHttpServer without TLS', () => {
     const web = await loadWebConfig(
       await writeWeb(
         'auth.yml',
-        `basic_auth_users:\n  prometheus: ${HASH}\nhttp_server_config:\n  headers:\n    X-Content-Type-Options: nosniff\n`,
+        `basic_auth_users:\n  prometheus: ${HASH}\nhttp_server_config:\n  headers:\n    X-Content-Type-Options: ` +
+          `nosniff\n`,
       ),
     );
     const srv = await serve(web);
@@ -311,7 +313,9 @@ describe.skipIf(!OPENSSL)('createHttpServer with TLS (node_exporter web.yml shap
     const web = await loadWebConfig(
       await writeWeb(
         'ciphers.yml',
-        'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  max_version: TLS12\n  cipher_suites: [TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384]\n  curve_preferences: [CurveP384, CurveP256]\n  prefer_server_cipher_suites: true\n',
+        'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  max_version: TLS12\n  ' +
+          'cipher_suites: [TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384]\n  curve_preferences: [CurveP384, ' +
+          'CurveP256]\n  prefer_server_cipher_suites: true\n',
       ),
     );
     expect(web.tls?.ecdhCurve).toBe('P-384:P-256');
@@ -356,7 +360,8 @@ describe.skipIf(!OPENSSL)('createHttpServer with TLS (node_exporter web.yml shap
     );
     const msg2 = await loadError(
       'verify-no-ca.yml',
-      'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_auth_type: RequireAndVerifyClientCert\n',
+      'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_auth_type: ' +
+        'RequireAndVerifyClientCert\n',
     );
     expect(msg2).toMatch(/needs client_ca_file/);
   });
@@ -365,7 +370,8 @@ describe.skipIf(!OPENSSL)('createHttpServer with TLS (node_exporter web.yml shap
     const web = await loadWebConfig(
       await writeWeb(
         'mtls.yml',
-        'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  client_auth_type: RequireAndVerifyClientCert\n',
+        'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  ' +
+          'client_auth_type: RequireAndVerifyClientCert\n',
       ),
     );
     const ca = await readFile(path.join(dir, 'server.crt'));
@@ -392,7 +398,8 @@ describe.skipIf(!OPENSSL)('createHttpServer with TLS (node_exporter web.yml shap
     const web = await loadWebConfig(
       await writeWeb(
         'ifgiven.yml',
-        'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  client_auth_type: VerifyClientCertIfGiven\n',
+        'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  ' +
+          'client_auth_type: VerifyClientCertIfGiven\n',
       ),
     );
     const ca = await readFile(path.join(dir, 'server.crt'));
@@ -419,7 +426,8 @@ describe.skipIf(!OPENSSL)('createHttpServer with TLS (node_exporter web.yml shap
     const write = (name: string, san: string) =>
       writeWeb(
         name,
-        `tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  client_auth_type: RequireAndVerifyClientCert\n  client_allowed_sans: [${san}]\n`,
+        `tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: client.crt\n  ` +
+          `client_auth_type: RequireAndVerifyClientCert\n  client_allowed_sans: [${san}]\n`,
       );
     const ca = await readFile(path.join(dir, 'server.crt'));
     const client = {

@@ -20,7 +20,8 @@ export function exporterHealth(): dashboard.Dashboard {
     uid: EXPORTER_HEALTH_UID,
     title: 'Ledger fleet / Exporter self-health',
     description:
-      'Poll overruns, probe durations, evidence writing, config reloads, the agent platform check and the exporter process itself.',
+      'Poll overruns, probe durations, evidence writing, config reloads, the agent platform check and the ' +
+      'exporter process itself.',
     nodeSelection: 'multi',
   })
     .withRow(row('Exporter'))
@@ -39,7 +40,8 @@ export function exporterHealth(): dashboard.Dashboard {
       statPanel({
         title: 'Agent platform',
         description:
-          'Whether the agent platform answered its last check (ledger_agent_platform_up). Only present when agentPlatform is configured.',
+          'Whether the agent platform answered its last check (ledger_agent_platform_up). Only present when ' +
+          'agentPlatform is configured.',
         unit: 'none',
         queries: [{ expr: 'max(ledger_agent_platform_up)' }],
         mappings: boolMapping(['DOWN', 'red'], ['up', 'green']),
@@ -85,7 +87,8 @@ export function exporterHealth(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Poll overruns',
         description:
-          'Probe runs skipped because the previous run of the same probe was still in flight (ledger_exporter_poll_overruns_total). Raise the interval or the timeout budget if this is not zero.',
+          'Probe runs skipped because the previous run of the same probe was still in flight ' +
+          '(ledger_exporter_poll_overruns_total). Raise the interval or the timeout budget if this is not zero.',
         unit: 'ops',
         min: 0,
         queries: [
@@ -131,7 +134,8 @@ export function exporterHealth(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Evidence records and drops',
         description:
-          'Evidence records written per node (ledger_evidence_records_total), records dropped to stay within bounds (ledger_evidence_dropped_total) and write errors (ledger_evidence_write_errors_total).',
+          'Evidence records written per node (ledger_evidence_records_total), records dropped to stay within ' +
+          'bounds (ledger_evidence_dropped_total) and write errors (ledger_evidence_write_errors_total).',
         unit: 'ops',
         min: 0,
         queries: [
@@ -157,7 +161,8 @@ export function exporterHealth(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Config reloads',
         description:
-          'Configuration reloads by result (ledger_exporter_config_reloads_total). A failed reload keeps the previous configuration running.',
+          'Configuration reloads by result (ledger_exporter_config_reloads_total). A failed reload keeps the ' +
+          'previous configuration running.',
         unit: 'short',
         min: 0,
         queries: [
@@ -185,7 +190,8 @@ export function exporterHealth(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Memory',
         description:
-          'Resident memory and V8 heap of the exporter process (process_resident_memory_bytes, nodejs_heap_size_used_bytes, nodejs_heap_size_total_bytes).',
+          'Resident memory and V8 heap of the exporter process (process_resident_memory_bytes, ' +
+          'nodejs_heap_size_used_bytes, nodejs_heap_size_total_bytes).',
         unit: 'bytes',
         min: 0,
         queries: [
@@ -199,7 +205,8 @@ export function exporterHealth(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Event loop lag',
         description:
-          'Event loop lag of the exporter process, p99 and mean (nodejs_eventloop_lag_p99_seconds, nodejs_eventloop_lag_mean_seconds). Sustained lag delays probes and scrapes.',
+          'Event loop lag of the exporter process, p99 and mean (nodejs_eventloop_lag_p99_seconds, ' +
+          'nodejs_eventloop_lag_mean_seconds). Sustained lag delays probes and scrapes.',
         unit: 's',
         min: 0,
         queries: [
@@ -226,7 +233,8 @@ export function exporterHealth(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Open file descriptors',
         description:
-          'Open file descriptors against the limit (process_open_fds, process_max_fds). Each node connection holds one.',
+          'Open file descriptors against the limit (process_open_fds, process_max_fds). Each node connection ' +
+          'holds one.',
         unit: 'none',
         min: 0,
         queries: [
@@ -239,7 +247,8 @@ export function exporterHealth(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Active handles',
         description:
-          'Active libuv handles (sockets, timers) of the exporter process (nodejs_active_handles_total). Steady growth means a leak.',
+          'Active libuv handles (sockets, timers) of the exporter process (nodejs_active_handles_total). Steady ' +
+          'growth means a leak.',
         unit: 'none',
         min: 0,
         queries: [{ expr: `nodejs_active_handles_total ${EXPORTER_ONLY}`, legend: '{{instance}}' }],

@@ -29,7 +29,8 @@ export function fleetOverview(): dashboard.Dashboard {
       statPanel({
         title: 'Nodes up',
         description:
-          'Nodes that answered their last health or blockNumber probe, per network, over all exporter shards (recording rule network:ledger_fleet_nodes_up:sum).',
+          'Nodes that answered their last health or blockNumber probe, per network, over all exporter shards ' +
+          '(recording rule network:ledger_fleet_nodes_up:sum).',
         unit: 'none',
         queries: [{ expr: `sum by (network) (network:ledger_fleet_nodes_up:sum{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'green']],
@@ -39,11 +40,14 @@ export function fleetOverview(): dashboard.Dashboard {
       statPanel({
         title: 'Nodes down',
         description:
-          'Configured nodes minus nodes up, per network. Anything above zero deserves a look at the node detail dashboard.',
+          'Configured nodes minus nodes up, per network. Anything above zero deserves a look at the node detail ' +
+          'dashboard.',
         unit: 'none',
         queries: [
           {
-            expr: `sum by (network) (network:ledger_fleet_nodes:count{${NET}} - network:ledger_fleet_nodes_up:sum{${NET}})`,
+            expr:
+              `sum by (network) (network:ledger_fleet_nodes:count{${NET}} - ` +
+              `network:ledger_fleet_nodes_up:sum{${NET}})`,
             legend: '{{network}}',
           },
         ],
@@ -57,7 +61,8 @@ export function fleetOverview(): dashboard.Dashboard {
       statPanel({
         title: 'Configured nodes',
         description:
-          'Nodes in the exporter configuration, per network, over all shards (recording rule network:ledger_fleet_nodes:count).',
+          'Nodes in the exporter configuration, per network, over all shards (recording rule ' +
+          'network:ledger_fleet_nodes:count).',
         unit: 'none',
         queries: [{ expr: `sum by (network) (network:ledger_fleet_nodes:count{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'blue']],
@@ -67,7 +72,8 @@ export function fleetOverview(): dashboard.Dashboard {
       statPanel({
         title: 'Distinct versions',
         description:
-          'Number of distinct node versions running per network (recording rule network:ledger_fleet_versions:count). More than one means an upgrade is in progress or stuck.',
+          'Number of distinct node versions running per network (recording rule ' +
+          'network:ledger_fleet_versions:count). More than one means an upgrade is in progress or stuck.',
         unit: 'none',
         queries: [{ expr: `max by (network) (network:ledger_fleet_versions:count{${NET}})`, legend: '{{network}}' }],
         thresholds: [
@@ -80,7 +86,8 @@ export function fleetOverview(): dashboard.Dashboard {
       statPanel({
         title: 'Validator set',
         description:
-          'Whether the nodes up agree on the active validator set (recording rule network:ledger_fleet_validator_set_mismatch:max).',
+          'Whether the nodes up agree on the active validator set (recording rule ' +
+          'network:ledger_fleet_validator_set_mismatch:max).',
         unit: 'none',
         queries: [
           { expr: `max by (network) (network:ledger_fleet_validator_set_mismatch:max{${NET}})`, legend: '{{network}}' },
@@ -92,7 +99,8 @@ export function fleetOverview(): dashboard.Dashboard {
       statPanel({
         title: 'Max height lag',
         description:
-          'Largest lag of any selected node behind the highest node of its network, in blocks, across all shards (recording rule node:ledger_node_height_lag_blocks:fleet).',
+          'Largest lag of any selected node behind the highest node of its network, in blocks, across all shards ' +
+          '(recording rule node:ledger_node_height_lag_blocks:fleet).',
         unit: 'suffix: blocks',
         queries: [
           { expr: `max by (network) (node:ledger_node_height_lag_blocks:fleet{${NET_NODE}})`, legend: '{{network}}' },
@@ -108,7 +116,8 @@ export function fleetOverview(): dashboard.Dashboard {
       stateTimelinePanel({
         title: 'Node up',
         description:
-          'Per node: 1 when the node answered its last health or blockNumber probe with a valid answer (ledger_node_up).',
+          'Per node: 1 when the node answered its last health or blockNumber probe with a valid answer ' +
+          '(ledger_node_up).',
         unit: 'none',
         queries: [{ expr: perNode(`ledger_node_up{${NET_NODE}}`), legend: '{{network}} / {{node}}' }],
         mappings: boolMapping(['down', 'red'], ['up', 'green']),
@@ -120,7 +129,8 @@ export function fleetOverview(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Fleet block height',
         description:
-          'Highest and lowest block height over the nodes up of each network. The two lines should move together, one block about every 3 s.',
+          'Highest and lowest block height over the nodes up of each network. The two lines should move ' +
+          'together, one block about every 3 s.',
         unit: 'none',
         queries: [
           { expr: `max by (network) (network:ledger_node_block_height:max{${NET}})`, legend: '{{network}} max' },
@@ -132,7 +142,8 @@ export function fleetOverview(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Height lag by node',
         description:
-          'Blocks each node is behind the highest node of its network, across all shards (recording rule node:ledger_node_height_lag_blocks:fleet).',
+          'Blocks each node is behind the highest node of its network, across all shards (recording rule ' +
+          'node:ledger_node_height_lag_blocks:fleet).',
         unit: 'suffix: blocks',
         min: 0,
         queries: [{ expr: `node:ledger_node_height_lag_blocks:fleet{${NET_NODE}}`, legend: '{{node}}' }],
@@ -142,7 +153,8 @@ export function fleetOverview(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Last block age',
         description:
-          'Seconds since each node last saw a block, from its /health (ledger_node_last_block_age_seconds). Nodes report "degraded" at 60 s.',
+          'Seconds since each node last saw a block, from its /health (ledger_node_last_block_age_seconds). ' +
+          'Nodes report "degraded" at 60 s.',
         unit: 's',
         min: 0,
         queries: [{ expr: perNode(`ledger_node_last_block_age_seconds{${NET_NODE}}`), legend: '{{node}}' }],
@@ -152,7 +164,8 @@ export function fleetOverview(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Block production rate',
         description:
-          "Blocks per second seen by the fastest node of each network, from the nodes' own blocks_total counter (ledger_upstream_blocks_total). About 0.33 at a 3 s block time.",
+          "Blocks per second seen by the fastest node of each network, from the nodes' own blocks_total counter " +
+          '(ledger_upstream_blocks_total). About 0.33 at a 3 s block time.',
         unit: 'suffix: blocks/s',
         min: 0,
         queries: [
@@ -192,13 +205,15 @@ export function fleetOverview(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'HTTP 5xx answers',
         description:
-          'Probe requests answered with a 5xx status (ledger_probe_failures_total{reason="http_5xx"}), per node. Each one leaves an evidence record.',
+          'Probe requests answered with a 5xx status (ledger_probe_failures_total{reason="http_5xx"}), per node. ' +
+          'Each one leaves an evidence record.',
         unit: 'reqps',
         min: 0,
         queries: [
           {
             expr: perNode(
-              `sum without (probe, reason) (rate(ledger_probe_failures_total{${NET_NODE}, reason="http_5xx"}[$__rate_interval]))`,
+              `sum without (probe, reason) (rate(ledger_probe_failures_total{${NET_NODE}, ` +
+                `reason="http_5xx"}[$__rate_interval]))`,
             ),
             legend: '{{network}} / {{node}}',
           },
@@ -209,12 +224,15 @@ export function fleetOverview(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Probe failures by reason',
         description:
-          'Failed probe requests of the selected nodes by reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error (ledger_probe_failures_total).',
+          'Failed probe requests of the selected nodes by reason: timeout, connect, http_5xx, http_4xx, ' +
+          'invalid_response, rpc_error (ledger_probe_failures_total).',
         unit: 'reqps',
         min: 0,
         queries: [
           {
-            expr: `sum by (reason) (${perNode(`rate(ledger_probe_failures_total{${NET_NODE}}[$__rate_interval])`, ['probe', 'reason'])})`,
+            expr:
+              `sum by (reason) ` +
+              `(${perNode(`rate(ledger_probe_failures_total{${NET_NODE}}[$__rate_interval])`, ['probe', 'reason'])})`,
             legend: '{{reason}}',
           },
         ],
@@ -224,7 +242,8 @@ export function fleetOverview(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Evidence records written',
         description:
-          'Evidence records (one per 5xx answer) appended per second, per node (ledger_evidence_records_total). Read them at /api/evidence?node=<name>.',
+          'Evidence records (one per 5xx answer) appended per second, per node (ledger_evidence_records_total). ' +
+          'Read them at /api/evidence?node=<name>.',
         unit: 'ops',
         min: 0,
         queries: [

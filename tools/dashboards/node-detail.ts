@@ -21,7 +21,8 @@ export function nodeDetail(): dashboard.Dashboard {
     uid: NODE_DETAIL_UID,
     title: 'Ledger fleet / Node detail',
     description:
-      'One node: health, height, peers, probe latency and failures by reason, and the metrics the node exposes itself (ledger_upstream_*).',
+      'One node: health, height, peers, probe latency and failures by reason, and the metrics the node exposes ' +
+      'itself (ledger_upstream_*).',
     nodeSelection: 'single',
   })
     .withRow(row('Health'))
@@ -61,7 +62,8 @@ export function nodeDetail(): dashboard.Dashboard {
       statPanel({
         title: 'Lag behind fleet',
         description:
-          'Highest height in the network minus this node’s height, across all shards (recording rule node:ledger_node_height_lag_blocks:fleet).',
+          'Highest height in the network minus this node’s height, across all shards (recording rule ' +
+          'node:ledger_node_height_lag_blocks:fleet).',
         unit: 'suffix: blocks',
         queries: [{ expr: `node:ledger_node_height_lag_blocks:fleet{${NET_NODE}}`, legend: '{{node}}' }],
         thresholds: [
@@ -111,7 +113,8 @@ export function nodeDetail(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Block height vs fleet',
         description:
-          'This node’s height against the highest height of its network (ledger_node_block_height, recording rule network:ledger_node_block_height:max).',
+          'This node’s height against the highest height of its network (ledger_node_block_height, recording ' +
+          'rule network:ledger_node_block_height:max).',
         unit: 'none',
         queries: [
           { expr: perNode(`ledger_node_block_height{${NET_NODE}}`), legend: '{{node}}' },
@@ -145,7 +148,8 @@ export function nodeDetail(): dashboard.Dashboard {
       tablePanel({
         title: 'Node info',
         description:
-          'Labels the node reports: version, chain id, RPC namespace and the labels from the configuration (ledger_node_info).',
+          'Labels the node reports: version, chain id, RPC namespace and the labels from the configuration ' +
+          '(ledger_node_info).',
         unit: 'none',
         queries: [{ expr: `max without (${TARGET_LABELS}) (ledger_node_info{${NET_NODE}})` }],
         hideColumns: ['Value'],
@@ -165,7 +169,8 @@ export function nodeDetail(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Probe failures by reason',
         description:
-          'Failed probe requests per probe and reason: timeout, connect, http_5xx, http_4xx, invalid_response, rpc_error (ledger_probe_failures_total).',
+          'Failed probe requests per probe and reason: timeout, connect, http_5xx, http_4xx, invalid_response, ' +
+          'rpc_error (ledger_probe_failures_total).',
         unit: 'reqps',
         min: 0,
         queries: [
@@ -194,7 +199,8 @@ export function nodeDetail(): dashboard.Dashboard {
       tablePanel({
         title: 'Probe status',
         description:
-          'Per probe: last result (ledger_probe_success) and whether the node offers the method at all (ledger_probe_supported; 0 on earlier node builds).',
+          'Per probe: last result (ledger_probe_success) and whether the node offers the method at all ' +
+          '(ledger_probe_supported; 0 on earlier node builds).',
         unit: 'none',
         queries: [
           { expr: perNode(`ledger_probe_success{${NET_NODE}}`, ['probe']) },
@@ -210,7 +216,8 @@ export function nodeDetail(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Blocks and transactions',
         description:
-          'Blocks and transactions per second from the node’s own counters (ledger_upstream_blocks_total, ledger_upstream_transactions_total).',
+          'Blocks and transactions per second from the node’s own counters (ledger_upstream_blocks_total, ' +
+          'ledger_upstream_transactions_total).',
         unit: 'ops',
         min: 0,
         queries: [
@@ -226,20 +233,27 @@ export function nodeDetail(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Block time',
         description:
-          'Block time quantiles and mean from the node’s histogram (ledger_upstream_block_time_seconds). About 3 s on this chain.',
+          'Block time quantiles and mean from the node’s histogram (ledger_upstream_block_time_seconds). About 3 ' +
+          's on this chain.',
         unit: 's',
         min: 0,
         queries: [
           {
-            expr: `histogram_quantile(0.5, sum by (le) (${perNode(`rate(ledger_upstream_block_time_seconds_bucket{${NET_NODE}}[$__rate_interval])`, ['le'])}))`,
+            expr:
+              `histogram_quantile(0.5, sum by (le) ` +
+              `(${perNode(`rate(ledger_upstream_block_time_seconds_bucket{${NET_NODE}}[$__rate_interval])`, ['le'])}))`,
             legend: 'p50',
           },
           {
-            expr: `histogram_quantile(0.9, sum by (le) (${perNode(`rate(ledger_upstream_block_time_seconds_bucket{${NET_NODE}}[$__rate_interval])`, ['le'])}))`,
+            expr:
+              `histogram_quantile(0.9, sum by (le) ` +
+              `(${perNode(`rate(ledger_upstream_block_time_seconds_bucket{${NET_NODE}}[$__rate_interval])`, ['le'])}))`,
             legend: 'p90',
           },
           {
-            expr: `sum(${perNode(`rate(ledger_upstream_block_time_seconds_sum{${NET_NODE}}[$__rate_interval])`)}) / sum(${perNode(`rate(ledger_upstream_block_time_seconds_count{${NET_NODE}}[$__rate_interval])`)})`,
+            expr:
+              `sum(${perNode(`rate(ledger_upstream_block_time_seconds_sum{${NET_NODE}}[$__rate_interval])`)}) / ` +
+              `sum(${perNode(`rate(ledger_upstream_block_time_seconds_count{${NET_NODE}}[$__rate_interval])`)})`,
             legend: 'mean',
           },
         ],
@@ -249,7 +263,8 @@ export function nodeDetail(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Upstream peers and mempool',
         description:
-          'Peers and mempool as the node’s own /metrics reports them (ledger_upstream_peers_connected, ledger_upstream_mempool_size).',
+          'Peers and mempool as the node’s own /metrics reports them (ledger_upstream_peers_connected, ' +
+          'ledger_upstream_mempool_size).',
         unit: 'none',
         min: 0,
         queries: [
@@ -262,7 +277,8 @@ export function nodeDetail(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Upstream height vs probed height',
         description:
-          'Height from the node’s /metrics (ledger_upstream_block_height) against the height the exporter probed (ledger_node_block_height). They should match.',
+          'Height from the node’s /metrics (ledger_upstream_block_height) against the height the exporter probed ' +
+          '(ledger_node_block_height). They should match.',
         unit: 'none',
         queries: [
           { expr: perNode(`ledger_upstream_block_height{${NET_NODE}}`), legend: 'upstream' },
@@ -274,7 +290,8 @@ export function nodeDetail(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Evidence records',
         description:
-          'Evidence records written for this node (one per 5xx answer), per second (ledger_evidence_records_total). Read them at /api/evidence?node=<name>.',
+          'Evidence records written for this node (one per 5xx answer), per second ' +
+          '(ledger_evidence_records_total). Read them at /api/evidence?node=<name>.',
         unit: 'ops',
         min: 0,
         queries: [

@@ -51,7 +51,8 @@ export function analyzePromql(expr: string): PromqlAnalysis {
     enter(ref) {
       if (ref.type.isError) {
         errors.push(
-          `syntax error at offset ${ref.from}: ${JSON.stringify(expr.slice(Math.max(0, ref.from - 20), ref.from + 20))}`,
+          `syntax error at offset ${ref.from}: ` +
+            `${JSON.stringify(expr.slice(Math.max(0, ref.from - 20), ref.from + 20))}`,
         );
         return;
       }

@@ -20,7 +20,8 @@ export function validatorsMining(): dashboard.Dashboard {
     uid: VALIDATORS_MINING_UID,
     title: 'Ledger fleet / Validators and mining',
     description:
-      'Validator set size, stake, weight, agent score and agreement between nodes; miners, block reward and the mining upgrade countdown.',
+      'Validator set size, stake, weight, agent score and agreement between nodes; miners, block reward and the ' +
+      'mining upgrade countdown.',
     nodeSelection: 'multi',
   })
     .withRow(row('Validators'))
@@ -39,7 +40,8 @@ export function validatorsMining(): dashboard.Dashboard {
       statPanel({
         title: 'Total active stake',
         description:
-          'Total stake of the active validators, in tokens (ledger_validators_stake_tokens; base units divided by 10^decimals).',
+          'Total stake of the active validators, in tokens (ledger_validators_stake_tokens; base units divided ' +
+          'by 10^decimals).',
         unit: 'short',
         queries: [{ expr: `max by (network) (ledger_validators_stake_tokens{${NET}})`, legend: '{{network}}' }],
         thresholds: [[null, 'blue']],
@@ -50,7 +52,8 @@ export function validatorsMining(): dashboard.Dashboard {
       statPanel({
         title: 'Validator set agreement',
         description:
-          'Whether the nodes up agree on the validator set (recording rule network:ledger_fleet_validator_set_mismatch:max).',
+          'Whether the nodes up agree on the validator set (recording rule ' +
+          'network:ledger_fleet_validator_set_mismatch:max).',
         unit: 'none',
         queries: [
           { expr: `max by (network) (network:ledger_fleet_validator_set_mismatch:max{${NET}})`, legend: '{{network}}' },
@@ -63,7 +66,8 @@ export function validatorsMining(): dashboard.Dashboard {
       statPanel({
         title: 'Validators reported per node',
         description:
-          'Validators each selected node reports (ledger_node_validators). A node that differs from the others is on another view of the chain.',
+          'Validators each selected node reports (ledger_node_validators). A node that differs from the others ' +
+          'is on another view of the chain.',
         unit: 'none',
         queries: [{ expr: perNode(`ledger_node_validators{${NET_NODE}}`), legend: '{{node}}' }],
         thresholds: [[null, 'blue']],
@@ -74,7 +78,8 @@ export function validatorsMining(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Validator set size',
         description:
-          'Active set size per network (recording rule network:ledger_validators_active:max) and as each node reports it (ledger_node_validators).',
+          'Active set size per network (recording rule network:ledger_validators_active:max) and as each node ' +
+          'reports it (ledger_node_validators).',
         unit: 'none',
         min: 0,
         queries: [
@@ -98,7 +103,8 @@ export function validatorsMining(): dashboard.Dashboard {
       tablePanel({
         title: 'Validators',
         description:
-          'Active validators with stake in tokens, weight and agent score (ledger_validator_stake_tokens, ledger_validator_weight, ledger_validator_agent_score).',
+          'Active validators with stake in tokens, weight and agent score (ledger_validator_stake_tokens, ' +
+          'ledger_validator_weight, ledger_validator_agent_score).',
         unit: 'none',
         queries: [
           { expr: `max by (network, validator) (ledger_validator_stake_tokens{${NET}})` },
@@ -183,7 +189,9 @@ export function validatorsMining(): dashboard.Dashboard {
       statPanel({
         title: 'Blocks until upgrade',
         description:
-          'Blocks left before the mining upgrade height, counted from the highest node over all shards (recording rule network:ledger_mining_blocks_until_upgrade:min). At about 3 s a block, 1200 blocks is one hour.',
+          'Blocks left before the mining upgrade height, counted from the highest node over all shards ' +
+          '(recording rule network:ledger_mining_blocks_until_upgrade:min). At about 3 s a block, 1200 blocks is ' +
+          'one hour.',
         unit: 'suffix: blocks',
         queries: [
           { expr: `min by (network) (network:ledger_mining_blocks_until_upgrade:min{${NET}})`, legend: '{{network}}' },
@@ -198,7 +206,8 @@ export function validatorsMining(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Miners',
         description:
-          'Registered and active miners per network (ledger_mining_miners, ledger_mining_miners_active) and active miners as each node reports them (ledger_node_miners_active).',
+          'Registered and active miners per network (ledger_mining_miners, ledger_mining_miners_active) and ' +
+          'active miners as each node reports them (ledger_node_miners_active).',
         unit: 'none',
         min: 0,
         queries: [
@@ -212,12 +221,15 @@ export function validatorsMining(): dashboard.Dashboard {
       timeSeriesPanel({
         title: 'Time until mining upgrade',
         description:
-          'Blocks until the upgrade (ledger_mining_blocks_until_upgrade) divided by the observed block rate (ledger_upstream_blocks_total): an estimate of the time left.',
+          'Blocks until the upgrade (ledger_mining_blocks_until_upgrade) divided by the observed block rate ' +
+          '(ledger_upstream_blocks_total): an estimate of the time left.',
         unit: 's',
         min: 0,
         queries: [
           {
-            expr: `min by (network) (network:ledger_mining_blocks_until_upgrade:min{${NET}}) / on (network) max by (network) (rate(ledger_upstream_blocks_total{${NET}}[$__rate_interval]))`,
+            expr:
+              `min by (network) (network:ledger_mining_blocks_until_upgrade:min{${NET}}) / on (network) max by ` +
+              `(network) (rate(ledger_upstream_blocks_total{${NET}}[$__rate_interval]))`,
             legend: '{{network}}',
           },
         ],

@@ -28,7 +28,8 @@ function validatorPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuil
       statPanel({
         title: 'In the active set',
         description:
-          'Whether each watched validator is in the active set (ledger_watch_validator_active); the set is elected at epoch boundaries.',
+          'Whether each watched validator is in the active set (ledger_watch_validator_active); the set is ' +
+          'elected at epoch boundaries.',
         unit: 'none',
         queries: [{ expr: of(V, 'ledger_watch_validator_active'), legend: '{{name}}' }],
         mappings: boolMapping(['OUT', 'red'], ['active', 'green']),
@@ -39,7 +40,8 @@ function validatorPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuil
       statPanel({
         title: 'Paid in the newest block',
         description:
-          'Whether it was paid in the newest block read (ledger_watch_validator_rewarded): 0 while active means offline, unpaid until the next epoch.',
+          'Whether it was paid in the newest block read (ledger_watch_validator_rewarded): 0 while active means ' +
+          'offline, unpaid until the next epoch.',
         unit: 'none',
         queries: [{ expr: of(V, 'ledger_watch_validator_rewarded'), legend: '{{name}}' }],
         mappings: boolMapping(['UNPAID', 'red'], ['paid', 'green']),
@@ -80,7 +82,8 @@ function validatorTrendPanels(b: dashboard.DashboardBuilder): dashboard.Dashboar
       timeSeriesPanel({
         title: 'Seat margin',
         description:
-          "(own weight - lowest seat's weight) / own weight while the set is full, 1 while seats are free (ledger_watch_validator_seat_margin_ratio), and the configured warning margin.",
+          "(own weight - lowest seat's weight) / own weight while the set is full, 1 while seats are free " +
+          '(ledger_watch_validator_seat_margin_ratio), and the configured warning margin.',
         unit: 'percentunit',
         queries: [
           { expr: of(V, 'ledger_watch_validator_seat_margin_ratio'), legend: '{{name}}' },
@@ -92,7 +95,8 @@ function validatorTrendPanels(b: dashboard.DashboardBuilder): dashboard.Dashboar
       timeSeriesPanel({
         title: 'Blocks this epoch',
         description:
-          'Slots expected, blocks produced and signed in the current epoch (ledger_watch_validator_epoch_blocks); reset at each boundary.',
+          'Slots expected, blocks produced and signed in the current epoch ' +
+          '(ledger_watch_validator_epoch_blocks); reset at each boundary.',
         unit: 'none',
         min: 0,
         queries: [{ expr: of(V, 'ledger_watch_validator_epoch_blocks', ', kind'), legend: '{{name}} {{kind}}' }],
@@ -102,7 +106,8 @@ function validatorTrendPanels(b: dashboard.DashboardBuilder): dashboard.Dashboar
       stateTimelinePanel({
         title: 'Active and paid over time',
         description:
-          'In the active set (ledger_watch_validator_active) and paid (ledger_watch_validator_rewarded), over the time range.',
+          'In the active set (ledger_watch_validator_active) and paid (ledger_watch_validator_rewarded), over ' +
+          'the time range.',
         unit: 'none',
         queries: [
           { expr: of(V, 'ledger_watch_validator_active'), legend: '{{name}} active' },
@@ -120,7 +125,8 @@ function minerPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilder 
       statPanel({
         title: 'Miner active',
         description:
-          'Whether each watched miner is active (ledger_watch_miner_active): 6 missed check-ins in a row make it inactive.',
+          'Whether each watched miner is active (ledger_watch_miner_active): 6 missed check-ins in a row make it ' +
+          'inactive.',
         unit: 'none',
         queries: [{ expr: of(MI, 'ledger_watch_miner_active'), legend: '{{name}}' }],
         mappings: boolMapping(['INACTIVE', 'red'], ['active', 'green']),
@@ -131,7 +137,8 @@ function minerPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilder 
       statPanel({
         title: 'Reward multiplier',
         description:
-          'The multiplier the node pays (ledger_watch_miner_reward_multiplier): 1 with 12 check-ins in the last 12 epochs, 0.8 with 9-11, 0.5 with 6-8.',
+          'The multiplier the node pays (ledger_watch_miner_reward_multiplier): 1 with 12 check-ins in the last ' +
+          '12 epochs, 0.8 with 9-11, 0.5 with 6-8.',
         unit: 'none',
         decimals: 1,
         queries: [{ expr: of(MI, 'ledger_watch_miner_reward_multiplier'), legend: '{{name}}' }],
@@ -147,7 +154,8 @@ function minerPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilder 
       statPanel({
         title: 'Pending rewards',
         description:
-          'Rewards of the current epoch, paid at the boundary if it checked in (ledger_watch_miner_pending_rewards_tokens).',
+          'Rewards of the current epoch, paid at the boundary if it checked in ' +
+          '(ledger_watch_miner_pending_rewards_tokens).',
         unit: 'short',
         queries: [{ expr: of(MI, 'ledger_watch_miner_pending_rewards_tokens'), legend: '{{name}}' }],
         thresholds: [[null, 'blue']],
@@ -158,7 +166,8 @@ function minerPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilder 
       timeSeriesPanel({
         title: 'Missed check-ins',
         description:
-          'Epochs missed in a row (ledger_watch_miner_consecutive_misses) and epochs since the last check-in (ledger_watch_miner_epochs_since_checkin).',
+          'Epochs missed in a row (ledger_watch_miner_consecutive_misses) and epochs since the last check-in ' +
+          '(ledger_watch_miner_epochs_since_checkin).',
         unit: 'none',
         min: 0,
         queries: [
@@ -171,7 +180,8 @@ function minerPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilder 
       timeSeriesPanel({
         title: 'Attendance and reputation',
         description:
-          'Check-ins among the last 12 epochs (ledger_watch_miner_attendance_epochs) and reputation (ledger_watch_miner_reputation_ratio, x12 to share the axis).',
+          'Check-ins among the last 12 epochs (ledger_watch_miner_attendance_epochs) and reputation ' +
+          '(ledger_watch_miner_reputation_ratio, x12 to share the axis).',
         unit: 'none',
         min: 0,
         queries: [
@@ -189,7 +199,8 @@ function accountPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilde
       timeSeriesPanel({
         title: 'Balance',
         description:
-          'Balance of each watched account in tokens (ledger_watch_account_balance_tokens) and its configured minimum (ledger_watch_account_min_balance_tokens).',
+          'Balance of each watched account in tokens (ledger_watch_account_balance_tokens) and its configured ' +
+          'minimum (ledger_watch_account_min_balance_tokens).',
         unit: 'short',
         queries: [
           { expr: of(A, 'ledger_watch_account_balance_tokens'), legend: '{{name}}' },
@@ -201,7 +212,8 @@ function accountPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilde
       timeSeriesPanel({
         title: 'Unbonding',
         description:
-          'Unbonding stake in tokens, pending and released but not claimed (ledger_watch_account_unbonding_tokens{state}).',
+          'Unbonding stake in tokens, pending and released but not claimed ' +
+          '(ledger_watch_account_unbonding_tokens{state}).',
         unit: 'short',
         min: 0,
         queries: [{ expr: of(A, 'ledger_watch_account_unbonding_tokens', ', state'), legend: '{{name}} {{state}}' }],
@@ -211,7 +223,8 @@ function accountPanels(b: dashboard.DashboardBuilder): dashboard.DashboardBuilde
       timeSeriesPanel({
         title: 'Time since the last successful read',
         description:
-          'Seconds since each entry was last read (ledger_watch_last_success_timestamp_seconds); LedgerWatchReadFailing fires after 3 read intervals.',
+          'Seconds since each entry was last read (ledger_watch_last_success_timestamp_seconds); ' +
+          'LedgerWatchReadFailing fires after 3 read intervals.',
         unit: 's',
         min: 0,
         queries: [
@@ -243,7 +256,8 @@ export function watchDashboard(): dashboard.Dashboard {
     uid: WATCH_UID,
     title: 'Ledger fleet / Validators, miners and accounts',
     description:
-      "The operator's own validators, miners and accounts (the watch: section): active set, payment, check-ins, balances.",
+      "The operator's own validators, miners and accounts (the watch: section): active set, payment, check-ins, " +
+      'balances.',
     nodeSelection: 'multi',
   });
   return finish(accountPanels(minerPanels(validatorTrendPanels(validatorPanels(b)))));

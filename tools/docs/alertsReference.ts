@@ -39,19 +39,35 @@ export function alertsReferencePage(defs: readonly AlertDefinition[]): string {
 
 function alertSection(d: AlertDefinition): string {
   const p = d.defaults;
-  const overrides = ['enabled', 'for', 'keepFiringFor', 'severity', ...(p.threshold === undefined ? [] : ['threshold'])];
+  const overrides = [
+    'enabled',
+    'for',
+    'keepFiringFor',
+    'severity',
+    ...(p.threshold === undefined ? [] : ['threshold']),
+  ];
   const facts = [
-    `- **Severity** ${code(p.severity)}; **for** ${code(promDuration(p.forMs))}; **keep firing for** ${code(promDuration(p.keepFiringForMs))}` +
+    `- **Severity** ${code(p.severity)}; **for** ${code(promDuration(p.forMs))}; **keep firing for** ` +
+      `${code(promDuration(p.keepFiringForMs))}` +
       (p.threshold === undefined ? '; no threshold' : `; **threshold** ${code(String(p.threshold))}`),
     `- **Labels**: ${code('alertname')}, ${code('severity')}, ${scopeLabels(d)}`,
     `- **Override** with \`alerting.rules.${d.name}\`: ${overrides.map((k) => code(k)).join(', ')}`,
-    `- **Evaluated by** ${d.evaluate ? 'the built-in engine and Prometheus' : 'Prometheus only (the built-in engine cannot see it)'}; rule group ${code(d.group)}`,
-    ...(d.delivery?.onlyKinds ? [`- **Sent only to** receivers of kind ${d.delivery.onlyKinds.map((k) => code(k)).join(', ')}`] : []),
-    ...(d.delivery?.exceptLabelledReceiver ? ['- **Never sent to** the receiver it names (a failing receiver cannot report itself)'] : []),
+    `- **Evaluated by** ` +
+      `${d.evaluate ? 'the built-in engine and Prometheus' : 'Prometheus only (the built-in engine cannot see it)'}; ` +
+      `rule group ${code(d.group)}`,
+    ...(d.delivery?.onlyKinds
+      ? [`- **Sent only to** receivers of kind ${d.delivery.onlyKinds.map((k) => code(k)).join(', ')}`]
+      : []),
+    ...(d.delivery?.exceptLabelledReceiver
+      ? ['- **Never sent to** the receiver it names (a failing receiver cannot report itself)']
+      : []),
     `- **Runbook**: [${d.name}](${runbookUrl(RUNBOOKS, d.name)})`,
   ];
   const why = d.comment ? `\n${escapeHtml(d.comment.replace(/\n/g, ' '))}\n` : '';
-  return `## ${d.name}\n\n**${escapeHtml(plain(d.summary(p)))}.** ${escapeHtml(plain(d.description(p)))}\n${why}\n${facts.join('\n')}\n\n\`\`\`promql\n${d.promql(p)}\n\`\`\`\n`;
+  return (
+    `## ${d.name}\n\n**${escapeHtml(plain(d.summary(p)))}.** ` +
+    `${escapeHtml(plain(d.description(p)))}\n${why}\n${facts.join('\n')}\n\n\`\`\`promql\n${d.promql(p)}\n\`\`\`\n`
+  );
 }
 
 /** An annotation's Go template as a reader sees it: `<node>` for `{{ $labels.node }}`, `<value>` for the value. */

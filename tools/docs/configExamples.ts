@@ -17,7 +17,14 @@ export const SECTION_EXAMPLES: Readonly<Record<string, string>> = {
     '    x-api-key: ${RPC_TOKEN}        # from the environment',
     '',
   ].join('\n'),
-  polling: ['polling:', '  concurrency: 64', '  maxResponseBytes: 4MiB', '  maxUpstreamSeries: 2000', '  maxUpstreamBytes: 512KiB', ''].join('\n'),
+  polling: [
+    'polling:',
+    '  concurrency: 64',
+    '  maxResponseBytes: 4MiB',
+    '  maxUpstreamSeries: 2000',
+    '  maxUpstreamBytes: 512KiB',
+    '',
+  ].join('\n'),
   networks: 'networks:\n  mainnet: {decimals: 9}\n  testnet: {decimals: 6}\n',
   nodes: [
     'nodes:',
@@ -33,7 +40,9 @@ export const SECTION_EXAMPLES: Readonly<Record<string, string>> = {
     '      authorization: {file: /run/secrets/rpc-auth}   # read at request time',
     '',
   ].join('\n'),
-  evidence: 'evidence:\n  dir: ./data/evidence             # relative to the config file\n  maxBytes: 256MiB\n  maxAgeDays: 30\n',
+  evidence:
+    'evidence:\n  dir: ./data/evidence             # relative to the config file\n  maxBytes: 256MiB\n  ' +
+    'maxAgeDays: 30\n',
   agentPlatform: [
     'agentPlatform:',
     '  baseUrl: https://platform.example.org',
@@ -55,7 +64,8 @@ export const SECTION_EXAMPLES: Readonly<Record<string, string>> = {
     '      receivers: [pager, slack]',
     '    - receivers: [slack]',
     '  maintenance:',
-    '    - {name: weekly-upgrade, schedule: "0 3 * * 0", timezone: Europe/Berlin, duration: 2h, match: {network: testnet}}',
+    '    - {name: weekly-upgrade, schedule: "0 3 * * 0", timezone: Europe/Berlin, duration: 2h, match: {network: ' +
+      'testnet}}',
     '  heartbeat:',
     '    url: https://hc-ping.example.org/3f2a',
     '',

@@ -35,8 +35,13 @@ Key paths: \`a.b\` is key \`b\` inside \`a\`; \`a[].b\` is key \`b\` of each ite
 export function configReferencePage(schema: SchemaNode): string {
   const sections = Object.entries(schema.properties ?? {});
   const contents = sections.map(([key]) => `- [\`${key}\`](#${anchorOf(key)})`).join('\n');
-  const body = sections.map(([key, node]) => sectionText(key, node, schema.required?.includes(key) ?? false)).join('\n');
-  return `${generatedNotice('the config schema (src/config/sections/, src/alerting/configSchema.ts)')}\n${INTRO}\n${contents}\n\n${body}`;
+  const body = sections
+    .map(([key, node]) => sectionText(key, node, schema.required?.includes(key) ?? false))
+    .join('\n');
+  return (
+    `${generatedNotice('the config schema (src/config/sections/, src/alerting/configSchema.ts)')}\n` +
+    `${INTRO}\n${contents}\n\n${body}`
+  );
 }
 
 function sectionText(key: string, node: SchemaNode, required: boolean): string {
@@ -50,7 +55,13 @@ function sectionText(key: string, node: SchemaNode, required: boolean): string {
 function keyTable(rows: KeyRow[]): string {
   return table(
     ['key', 'type', 'default', 'bounds', 'description'],
-    rows.map((r) => [code(r.path), r.type, r.default !== undefined ? code(r.default) : r.required ? '**required**' : '', r.bounds, r.description ?? '']),
+    rows.map((r) => [
+      code(r.path),
+      r.type,
+      r.default !== undefined ? code(r.default) : r.required ? '**required**' : '',
+      r.bounds,
+      r.description ?? '',
+    ]),
   );
 }
 
@@ -64,7 +75,13 @@ function outlineValue(node: SchemaNode, depth: number): string {
   if (node.properties) {
     const lines = Object.entries(node.properties)
       .filter(([k, child]) => node.required?.includes(k) || child.default !== undefined)
-      .map(([k, child]) => `\n${pad}${k}:${child.default !== undefined && !child.properties ? ` ${yamlValue(child.default)}` : outlineValue(child, depth + 1)}`);
+      .map(
+        ([k, child]) =>
+          `\n${pad}${k}:` +
+          (child.default !== undefined && !child.properties
+            ? ` ${yamlValue(child.default)}`
+            : outlineValue(child, depth + 1)),
+      );
     return lines.length > 0 ? lines.join('') : ' {}';
   }
   if (node.items?.properties) return `\n${pad}-${outlineValue(node.items, depth + 1).replace(/^\n\s*/, ' ')}`;

@@ -62,7 +62,9 @@ export async function metricCatalogue(): Promise<MetricCatalogue> {
 function fleetFamilies(): MetricDoc[] {
   const shared = fleetLayout([]);
   const fromProbe = new Map<string, { source: string; per: string }>();
-  for (const d of nodeProbes()) for (const f of d.metrics) fromProbe.set(f.name, { source: `probe \`${probeRequest(d)}\``, per: f.per === 'entity' ? f.label : f.per });
+  for (const d of nodeProbes())
+    for (const f of d.metrics)
+      fromProbe.set(f.name, { source: `probe \`${probeRequest(d)}\``, per: f.per === 'entity' ? f.label : f.per });
   const layout = fleetLayout(nodeProbes());
   const doc = (f: FleetFamily | NetworkFamily, labels: readonly string[], defaultPresence: string): MetricDoc => {
     const probe = fromProbe.get(f.name);
@@ -77,11 +79,23 @@ function fleetFamilies(): MetricDoc[] {
   };
   const sharedNames = new Set([...shared.nodeFamilies, ...shared.networkFamilies].map((f) => f.name));
   const nodeDocs = layout.nodeFamilies.map((f) =>
-    doc(f, KIND_LABELS[f.kind] ?? NODE, sharedNames.has(f.name) ? 'One series per polled node (per probe it runs, for per-probe families).' : PROBE_VALUE_PRESENCE),
+    doc(
+      f,
+      KIND_LABELS[f.kind] ?? NODE,
+      sharedNames.has(f.name)
+        ? 'One series per polled node (per probe it runs, for per-probe families).'
+        : PROBE_VALUE_PRESENCE,
+    ),
   );
   const networkDocs = layout.networkFamilies.map((f) => {
     const per = fromProbe.get(f.name)?.per ?? (f.per === 'entity' ? f.label : f.per);
-    return doc(f, perLabels(per), per === 'validator' ? 'One series per active validator of the network, from the highest node up.' : 'One series per network with a value; absent while no node up has given it.');
+    return doc(
+      f,
+      perLabels(per),
+      per === 'validator'
+        ? 'One series per active validator of the network, from the highest node up.'
+        : 'One series per network with a value; absent while no node up has given it.',
+    );
   });
   return [...nodeDocs, ...networkDocs, ...fanOutFamilies(), ...watchFamilies()];
 }
@@ -92,7 +106,7 @@ function fanOutFamilies(): MetricDoc[] {
     probe.metrics.map((f) => ({
       name: f.name,
       type: 'gauge',
-      labels: ['network', '<the entry\'s labels>', '<its kind: validator, miner or account>'],
+      labels: ['network', "<the entry's labels>", '<its kind: validator, miner or account>'],
       help: f.help,
       source: `fan-out probe \`${name}\` (\`<ns>_${probe.method}\`)`,
       presence: 'One series per entity read; absent until its first successful read, and while its last read failed.',
@@ -105,14 +119,22 @@ function watchFamilies(): MetricDoc[] {
   return WATCH_FAMILIES.map((f) => ({
     name: f.name,
     type: f.type,
-    labels: ['network', 'name', f.kinds.length === 1 ? f.kinds[0]! : f.kinds.join(' | '), ...(f.extraLabel ? [f.extraLabel] : [])],
+    labels: [
+      'network',
+      'name',
+      f.kinds.length === 1 ? f.kinds[0]! : f.kinds.join(' | '),
+      ...(f.extraLabel ? [f.extraLabel] : []),
+    ],
     help: f.help,
     source: `watch: (${f.kinds.join(', ')} entries)`,
-    presence: 'One series per watched entry of the kinds named, in the shard that reads it; absent while its value is unknown (not read yet, or the last read failed).',
+    presence:
+      'One series per watched entry of the kinds named, in the shard that reads it; absent while its value is ' +
+      'unknown (not read yet, or the last read failed).',
   }));
 }
 
-const PROBE_VALUE_PRESENCE = 'Absent while the probe has no value: not run on the node, failed at its last run, or not offered by its build.';
+const PROBE_VALUE_PRESENCE =
+  'Absent while the probe has no value: not run on the node, failed at its last run, or not offered by its build.';
 
 function helpIn(headerText: string): string {
   const line = /# HELP \S+ (.*)/.exec(headerText)?.[1] ?? '';
@@ -132,7 +154,14 @@ async function registryFamilies(): Promise<MetricDoc[]> {
     const registry = new Registry();
     src.register(registry);
     for (const m of registry.getMetricsAsArray() as unknown as PromMetric[]) {
-      out.push({ name: m.name, type: m.type ?? 'untyped', labels: m.labelNames ?? [], help: m.help, source: src.source, presence: REGISTRY_SOURCES[src.source] ?? '' });
+      out.push({
+        name: m.name,
+        type: m.type ?? 'untyped',
+        labels: m.labelNames ?? [],
+        help: m.help,
+        source: src.source,
+        presence: REGISTRY_SOURCES[src.source] ?? '',
+      });
     }
   }
   return out;
@@ -153,12 +182,23 @@ async function processFamilies(): Promise<MetricDoc[]> {
 function registrySources(): Array<{ source: string; register(r: Registry): void }> {
   const noCounters = () => ({ counters: { configReloads: { success: 0, failure: 0 }, pollOverruns: new Map() } });
   const silent = createLogger({ level: 'silent' });
-  const components = [...standardComponents(silent), shardComponent({ spec: () => ({ shard: 0, totalShards: 1 }), assigned: () => 0 })];
+  const components = [
+    ...standardComponents(silent),
+    shardComponent({ spec: () => ({ shard: 0, totalShards: 1 }), assigned: () => 0 }),
+  ];
   return [
     { source: 'exporter', register: (r) => exporterCollectors(r, '0.0.0', noCounters) },
     { source: 'metrics probe', register: (r) => new FleetUpstream(() => []).collectors(r) },
-    { source: 'evidence', register: (r) => evidenceCollectors(r, { stats: () => ({ recordsByNode: new Map(), writeErrors: 0, dropped: 0, bytes: 0 }) }) },
-    { source: 'agentPlatform', register: (r) => agentPlatformCollectors(r, { last: () => undefined, lastKeyVerdict: () => undefined, counts: () => new Map() }) },
+    {
+      source: 'evidence',
+      register: (r) =>
+        evidenceCollectors(r, { stats: () => ({ recordsByNode: new Map(), writeErrors: 0, dropped: 0, bytes: 0 }) }),
+    },
+    {
+      source: 'agentPlatform',
+      register: (r) =>
+        agentPlatformCollectors(r, { last: () => undefined, lastKeyVerdict: () => undefined, counts: () => new Map() }),
+    },
     ...components.flatMap((c) => (c.collectors ? [{ source: c.name, register: c.collectors }] : [])),
   ];
 }

@@ -8,7 +8,9 @@ export const FLEET_PRESENCE: Readonly<Record<string, string>> = {
   ledger_node_info: 'Always, for every polled node (value 1); labels the node has not reported are empty.',
   ledger_node_block_height: 'Absent until /health or blockNumber gave a height, and again after both fail.',
   ledger_node_height_lag_blocks: 'Absent while the node has no height.',
-  ledger_probe_success: 'One series per probe the node runs; absent while the node does not offer the method (see ledger_probe_supported).',
+  ledger_probe_success:
+    'One series per probe the node runs; absent while the node does not offer the method (see ' +
+    'ledger_probe_supported).',
   ledger_probe_duration_seconds: 'One series per probe the node runs, from its first run.',
   ledger_probe_last_success_timestamp_seconds: 'One series per probe the node runs, from its first success.',
   ledger_probe_failures_total: 'reason="http_5xx" from 0 for every probe; other reasons from their first occurrence.',

@@ -18,11 +18,14 @@ families only see the replica's own nodes: use the recorded series of
 the shipped alerts and dashboards read.
 `;
 
-const UPSTREAM = `## Re-exposed node metrics
+const UPSTREAM =
+  `## Re-exposed node metrics
 
 | family | labels | meaning |
 | --- | --- | --- |
-| \`ledger_upstream_<family>\` | the node's own labels, \`node\`, \`network\` | Each family of the node's own \`/metrics\`, renamed. Upstream labels named \`node\`, \`network\` or \`exported_…\` get one more \`exported_\` prefix, so two upstream series never become one. |
+| \`ledger_upstream_<family>\` | the node's own labels, \`node\`, \`network\` | Each family of the node's own ` +
+  `\`/metrics\`, renamed. Upstream labels named \`node\`, \`network\` or \`exported_…\` get one more \`exported_\` ` +
+  `prefix, so two upstream series never become one. |
 
 What one node can make the exporter hold is bounded by the per-node budget of
 [\`polling\`](configuration.md#polling) (\`maxUpstreamSeries\`, \`maxUpstreamBytes\`,
@@ -38,21 +41,47 @@ export function metricsReferencePage(c: MetricCatalogue): string {
   return [
     generatedNotice('the families the code declares (tools/docs/metricCatalogue.ts reads them)'),
     INTRO,
-    `${count} families, in four groups: [per node](#per-node), [per network and validator](#per-network-and-validator), [the exporter itself](#the-exporter-itself), [process](#process), and the [re-exposed node metrics](#re-exposed-node-metrics).\n`,
-    section('Per node', 'Labels `node` and `network` on every family, plus the ones named.', c.fleet.filter((m) => m.labels.includes('node'))),
-    section('Per network and validator', 'Label `network` on every family.', c.fleet.filter((m) => !m.labels.includes('node'))),
-    section('The exporter itself', 'About the exporter, its evidence store, agent platform check, alerting and shard.', c.exporter),
+    `${count} families, in four groups: [per node](#per-node), [per network and ` +
+      `validator](#per-network-and-validator), [the exporter itself](#the-exporter-itself), [process](#process), ` +
+      `and the [re-exposed node metrics](#re-exposed-node-metrics).\n`,
+    section(
+      'Per node',
+      'Labels `node` and `network` on every family, plus the ones named.',
+      c.fleet.filter((m) => m.labels.includes('node')),
+    ),
+    section(
+      'Per network and validator',
+      'Label `network` on every family.',
+      c.fleet.filter((m) => !m.labels.includes('node')),
+    ),
+    section(
+      'The exporter itself',
+      'About the exporter, its evidence store, agent platform check, alerting and shard.',
+      c.exporter,
+    ),
     processSection(c.process),
     UPSTREAM,
   ].join('\n');
 }
 
 function section(title: string, lead: string, docs: MetricDoc[]): string {
-  const rows = docs.map((m) => [code(m.name), m.type, m.labels.map((l) => code(l)).join(', '), m.help, m.source, m.presence]);
-  return `## ${title}\n\n${lead}\n\n${table(['metric', 'type', 'labels', 'meaning', 'produced by', 'present'], rows)}\n`;
+  const rows = docs.map((m) => [
+    code(m.name),
+    m.type,
+    m.labels.map((l) => code(l)).join(', '),
+    m.help,
+    m.source,
+    m.presence,
+  ]);
+  const columns = ['metric', 'type', 'labels', 'meaning', 'produced by', 'present'];
+  return `## ${title}\n\n${lead}\n\n${table(columns, rows)}\n`;
 }
 
 function processSection(docs: MetricDoc[]): string {
   const rows = docs.map((m) => [code(m.name), m.type, m.labels.map((l) => code(l)).join(', '), m.help]);
-  return `## Process\n\nprom-client's default metrics of the exporter's process. ${docs[0]?.presence ?? ''} \`nodejs_eventloop_lag_*\` show the delay beyond the 100 ms sampling interval (~0 at rest).\n\n${table(['metric', 'type', 'labels', 'meaning'], rows)}\n`;
+  return (
+    `## Process\n\nprom-client's default metrics of the exporter's process. ${docs[0]?.presence ?? ''} ` +
+    `\`nodejs_eventloop_lag_*\` show the delay beyond the 100 ms sampling interval (~0 at rest).\n` +
+    `\n${table(['metric', 'type', 'labels', 'meaning'], rows)}\n`
+  );
 }

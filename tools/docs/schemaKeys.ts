@@ -50,7 +50,8 @@ export function typeOf(n: SchemaNode): string {
   if (n.const !== undefined) return JSON.stringify(n.const);
   const t = Array.isArray(n.type) ? n.type.join(' or ') : (n.type ?? 'any');
   if (t === 'array') return `list of ${n.items ? typeOf(n.items) : 'any'}`;
-  if (t === 'object' && !n.properties && typeof n.additionalProperties === 'object') return `map of ${typeOf(n.additionalProperties)}`;
+  if (t === 'object' && !n.properties && typeof n.additionalProperties === 'object')
+    return `map of ${typeOf(n.additionalProperties)}`;
   return t;
 }
 
@@ -69,7 +70,8 @@ export function yamlValue(v: unknown): string {
     const entries = Object.entries(v);
     return entries.length === 0 ? '{}' : `{${entries.map(([k, x]) => `${k}: ${yamlValue(x)}`).join(', ')}}`;
   }
-  if (typeof v === 'string') return v === '' || /^[\w./:@~-][\w ./:@~-]*$/.test(v) ? (v === '' ? '""' : v) : JSON.stringify(v);
+  if (typeof v === 'string')
+    return v === '' || /^[\w./:@~-][\w ./:@~-]*$/.test(v) ? (v === '' ? '""' : v) : JSON.stringify(v);
   return String(v);
 }
 
@@ -82,7 +84,8 @@ export function boundsOf(n: SchemaNode): string {
   else if (hi !== undefined) out.push(`<= ${hi}`);
   if (n.enum) out.push(`one of ${n.enum.map((e) => yamlValue(e)).join(', ')}`);
   if (n.items?.enum) out.push(`each one of ${n.items.enum.map((e) => yamlValue(e)).join(', ')}`);
-  if (n.minLength !== undefined && n.minLength > 0) out.push(n.minLength === 1 ? 'not empty' : `at least ${n.minLength} characters`);
+  if (n.minLength !== undefined && n.minLength > 0)
+    out.push(n.minLength === 1 ? 'not empty' : `at least ${n.minLength} characters`);
   if (n.maxLength !== undefined) out.push(`at most ${n.maxLength} characters`);
   if (n.minItems !== undefined && n.minItems > 0) out.push(`at least ${n.minItems} item${n.minItems === 1 ? '' : 's'}`);
   if (n.maxItems !== undefined) out.push(`at most ${n.maxItems} items`);
@@ -106,8 +109,10 @@ export function keyRows(node: SchemaNode, path: string, required: boolean): KeyR
 
 function childRows(node: SchemaNode, path: string): KeyRow[] {
   const out: KeyRow[] = [];
-  for (const [key, child] of Object.entries(node.properties ?? {})) out.push(...keyRows(child, `${path}.${key}`, node.required?.includes(key) ?? false));
-  if (node.items && (node.items.properties || variants(node.items).length > 0)) out.push(...childRows(node.items, `${path}[]`));
+  for (const [key, child] of Object.entries(node.properties ?? {}))
+    out.push(...keyRows(child, `${path}.${key}`, node.required?.includes(key) ?? false));
+  if (node.items && (node.items.properties || variants(node.items).length > 0))
+    out.push(...childRows(node.items, `${path}[]`));
   if (typeof node.additionalProperties === 'object') {
     const value = node.additionalProperties;
     if (value.properties || variants(value).some((v) => v.properties)) out.push(...childRows(value, `${path}.<name>`));

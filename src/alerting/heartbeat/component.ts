@@ -3,7 +3,7 @@
 // restart only when a reload changes its settings or the bounds derived from the intervals.
 import type { DaemonComponent, DaemonContext } from '../../daemon/component.js';
 import { SYSTEM_CLOCK, type Clock } from '../../clock/clock.js';
-import type { ExporterConfig } from '../../domain.js';
+import type { ExporterConfig } from '../../config/exporterConfig.js';
 import { Heartbeat, heartbeatCollectors } from './heartbeat.js';
 import { heartbeatSecrets, type HeartbeatSettings } from './config.js';
 import { PipelineHealth, stallBound } from './health.js';

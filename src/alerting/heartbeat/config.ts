@@ -53,7 +53,9 @@ export const heartbeatSchema = z
     timeout: boundedDuration(TIMEOUT)
       .optional()
       .meta({
-        description: `Timeout of one ping; at most interval. Default: ${HEARTBEAT_DEFAULT_TIMEOUT}, or interval when shorter. Go-style duration, 100ms to 1m.`,
+        description:
+          `Timeout of one ping; at most interval. Default: ${HEARTBEAT_DEFAULT_TIMEOUT}, or interval when shorter. ` +
+          `Go-style duration, 100ms to 1m.`,
       }),
   })
   .superRefine((h, ctx) => {

@@ -142,7 +142,9 @@ export class Heartbeat {
 export function heartbeatCollectors(registry: Registry, heartbeat: () => Heartbeat | undefined): void {
   new Gauge({
     name: 'ledger_alert_heartbeat_last_success_timestamp_seconds',
-    help: 'Time of the last heartbeat ping the heartbeat URL accepted, seconds since the epoch; 0: none yet, or no heartbeat configured.',
+    help:
+      'Time of the last heartbeat ping the heartbeat URL accepted, seconds since the epoch; 0: none yet, or no ' +
+      'heartbeat configured.',
     registers: [registry],
     collect() {
       this.reset();

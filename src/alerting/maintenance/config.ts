@@ -15,11 +15,17 @@ export const MAX_RECURRING_DURATION_MS = 7 * 24 * 3_600_000;
 export function cronReason(expr: string): string | undefined {
   const fields = expr.trim().split(/\s+/);
   if (fields.length !== 5) {
-    return `invalid cron expression: expected 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
+    return (
+      `invalid cron expression: expected 5 fields (minute hour day-of-month month day-of-week), got ` +
+      `${fields.length}`
+    );
   }
   const v = validateDetailed(expr);
   if (v.valid) return undefined;
-  return `invalid cron expression: ${v.errors.map((e) => (e.field === 'expression' ? e.message : `${e.field}: ${e.message}`)).join('; ')}`;
+  return (
+    `invalid cron expression: ` +
+    `${v.errors.map((e) => (e.field === 'expression' ? e.message : `${e.field}: ${e.message}`)).join('; ')}`
+  );
 }
 
 function windowDurationReason(text: string): string | undefined {

@@ -1,6 +1,7 @@
 // `notify-test --node NAME`: which receivers a critical alert about that node would reach now,
 // through the same routes, delivery rules and maintenance windows as real alerts.
-import type { ExporterConfig } from '../../domain.js';
+import type { NodeTarget } from '../../domain.js';
+import type { AlertingSettings } from '../settings.js';
 import { deliveryTargets, type ReceiverRef } from './deliveryFilter.js';
 import { MaintenanceWindows } from '../maintenance/windows.js';
 import { Router, type RoutingSpec } from './routing.js';
@@ -46,7 +47,7 @@ export function describeReach(r: NodeReach): string {
 
 /** notify-test --node: the line to print and the receivers to send to, or why not. */
 export function reachForNode(
-  config: ExporterConfig,
+  config: { nodes: readonly NodeTarget[]; alerting?: AlertingSettings },
   nodeName: string,
   now = Date.now(),
 ): { line: string; receivers: string[] } | { error: string } {

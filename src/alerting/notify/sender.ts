@@ -56,7 +56,10 @@ export function httpSend(
   };
 }
 
-/** Characters of a refusal's body put in the message: receivers say why there (Slack's `invalid_token`, PagerDuty's `errors`). */
+/**
+ * Characters of a refusal's body put in the message: receivers say why there (Slack's `invalid_token`, PagerDuty's
+ * `errors`).
+ */
 export const ANSWER_EXCERPT_CHARS = 200;
 
 /**

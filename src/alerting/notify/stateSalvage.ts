@@ -124,7 +124,9 @@ function put<T>(rec: Record<string, T>, key: string, parsed: { success: true; da
   return parsed.success;
 }
 
-/** Log entries whose delivery the unconfirmed list cannot vouch for (all, when `lost` is undefined) become unconfirmed. */
+/**
+ * Log entries whose delivery the unconfirmed list cannot vouch for (all, when `lost` is undefined) become unconfirmed.
+ */
 function markUnproved(d: DispatcherState, lost: ReadonlySet<string> | undefined): number {
   const unconfirmed = (d.unconfirmed ??= {});
   let n = 0;
@@ -150,7 +152,8 @@ export function describeSalvage(s: StateSalvage): string {
     );
   lines.push(
     `recovered ${many(r.log, 'notification log entry', 'notification log entries')}, ` +
-      `${many(r.unconfirmed, 'unconfirmed notification')}, ${many(r.pushed, 'alertmanager push', 'alertmanager pushes')} ` +
+      `${many(r.unconfirmed, 'unconfirmed notification')}, ` +
+      `${many(r.pushed, 'alertmanager push', 'alertmanager pushes')} ` +
       `and ${many(r.instances, 'alert instance')} (${saved})`,
   );
   const lost = (p: Part) => (s.dropped[p] > 0 ? ` (${many(s.dropped[p], 'entry', 'entries')} cut or invalid)` : '');

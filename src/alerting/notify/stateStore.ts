@@ -161,7 +161,8 @@ export class AlertStateStore {
     const p = this.problem;
     if (!p) return [];
     return [
-      `alert state not written since ${new Date(p.since).toISOString()} (${this.failures} failed writes, retrying): ${p.message}`,
+      `alert state not written since ${new Date(p.since).toISOString()} (${this.failures} failed writes, ` +
+        `retrying): ${p.message}`,
     ];
   }
 

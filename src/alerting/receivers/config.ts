@@ -37,7 +37,9 @@ function entrySchema() {
       if (found.length !== 1)
         ctx.addIssue({
           code: 'custom',
-          message: `a receiver has exactly one of ${names.join(', ')} (found ${found.length ? found.join(', ') : 'none'})`,
+          message:
+            `a receiver has exactly one of ${names.join(', ')} ` +
+            `(found ${found.length ? found.join(', ') : 'none'})`,
         });
     });
 }

@@ -56,10 +56,14 @@ export const emailKind = defineReceiverKind({
     to: z.array(ADDRESS).min(1, 'at least one recipient').meta({ description: 'Recipient addresses.' }),
     username: z.string().min(1).optional().meta({ description: 'SMTP AUTH user; AUTH is used when set.' }),
     ...secretFields('password', 'SMTP AUTH password'),
-    tls: z.enum(['starttls', 'tls', 'none']).default('starttls').meta({
-      description:
-        'starttls (required, usually port 587), tls (from the first byte, usually 465), none (only to a loopback host).',
-    }),
+    tls: z
+      .enum(['starttls', 'tls', 'none'])
+      .default('starttls')
+      .meta({
+        description:
+          'starttls (required, usually port 587), tls (from the first byte, usually 465), none (only to a loopback ' +
+          'host).',
+      }),
     caFile: filePath(
       'PEM file of the CA the smarthost certificate is checked against; default the system CAs.',
     ).optional(),
@@ -193,7 +197,10 @@ export function mailOf(n: Notification, ctx: PayloadContext): { subject: string;
   const alerts = alertTexts(n);
   const page = statusPageUrl(ctx);
   const textLine = (a: AlertText) =>
-    `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})${a.description ? `\n  ${a.description}` : ''}${a.runbookUrl ? `\n  Runbook: ${a.runbookUrl}` : ''}`;
+    `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} ` +
+    `(${a.severity})${a.description ? `\n  ${a.description}` : ''}${
+      a.runbookUrl ? `\n  Runbook: ${a.runbookUrl}` : ''
+    }`;
   const htmlLine = (a: AlertText) =>
     `<li><b>${a.firing ? 'FIRING' : 'RESOLVED'}: ${escapeHtml(a.summary)}</b> (${escapeHtml(a.severity)})` +
     (a.description ? `<br>${escapeHtml(a.description)}` : '') +
@@ -215,6 +222,10 @@ export function mailOf(n: Notification, ctx: PayloadContext): { subject: string;
     MAX_MAIL_CHARS,
   );
   const subject = title(n).replace(/[\u0000-\u001f\u007f]+/gu, ' ');
-  const html = `<!doctype html><html><body><h2>${escapeHtml(subject)}</h2>${body}${page ? `<p><a href="${escapeHtml(page)}">Fleet status page</a></p>` : ''}</body></html>`;
+  const html =
+    `<!doctype ` +
+    `html><html><body><h2>${escapeHtml(subject)}</h2>${body}${
+      page ? `<p><a href="${escapeHtml(page)}">Fleet status page</a></p>` : ''
+    }</body></html>`;
   return { subject, text, html };
 }

@@ -20,7 +20,8 @@ export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
 export const durationField = (description: string, bounds: DurationBounds) =>
   reasoned(
     (s) => configDurationReason(s, bounds),
-    `${description} Go-style duration, e.g. 30s, 5m, 4h; whole milliseconds, ${bounds.minMs === 0 ? '0s' : formatDuration(bounds.minMs)} to 168h.`,
+    `${description} Go-style duration, e.g. 30s, 5m, 4h; whole milliseconds, ` +
+      `${bounds.minMs === 0 ? '0s' : formatDuration(bounds.minMs)} to 168h.`,
   );
 
 /** Receiver URLs: http(s), no credentials in the URL (the alertmanager kind has basicAuth for that). */

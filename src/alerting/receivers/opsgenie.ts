@@ -62,7 +62,8 @@ export function opsgeniePayload(n: Notification, ctx: PayloadContext): object {
   const severity = firing[0]?.labels.severity ?? '';
   const lines = alertTexts(n).map(
     (a) =>
-      `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})${a.description ? `\n${a.description}` : ''}${a.runbookUrl ? `\nRunbook: ${a.runbookUrl}` : ''}`,
+      `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} ` +
+      `(${a.severity})${a.description ? `\n${a.description}` : ''}${a.runbookUrl ? `\nRunbook: ${a.runbookUrl}` : ''}`,
   );
   const page = statusPageUrl(ctx);
   const render = (shown: readonly string[], more: number) =>

@@ -47,7 +47,11 @@ export function dedupKey(groupKey: string): string {
 export function pagerdutyPayload(spec: PagerdutySpec, n: Notification, ctx: PayloadContext): object {
   const firing = n.alerts.filter((a) => a.status === 'firing');
   const first = firing[0] ?? n.alerts[0];
-  const summary = `[${n.status.toUpperCase()}:${firing.length}] ${first?.annotations.summary ?? first?.labels.alertname ?? 'alert'}${n.alerts.length > 1 ? ` (+${n.alerts.length - 1} more)` : ''}`;
+  const summary =
+    `[${n.status.toUpperCase()}:${firing.length}] ` +
+    `${first?.annotations.summary ?? first?.labels.alertname ?? 'alert'}${
+      n.alerts.length > 1 ? ` (+${n.alerts.length - 1} more)` : ''
+    }`;
   const links = [{ href: `${ctx.externalUrl.replace(/\/+$/, '')}/`, text: 'Fleet status page' }];
   if (first?.annotations.runbook_url && /^https?:\/\//.test(first.annotations.runbook_url))
     links.push({ href: first.annotations.runbook_url, text: 'Runbook' });

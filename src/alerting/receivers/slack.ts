@@ -57,7 +57,9 @@ export function slackPayload(spec: SlackSpec & ReceiverBase, n: Notification, ct
   const groupText = Object.entries(n.groupLabels)
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
-  const headline = `${n.status === 'firing' ? 'FIRING' : 'RESOLVED'} ${name}${groupText ? ` (${groupText})` : ''}: ${firing} firing, ${resolved} resolved`;
+  const headline =
+    `${n.status === 'firing' ? 'FIRING' : 'RESOLVED'} ${name}${groupText ? ` (${groupText})` : ''}: ${firing} ` +
+    `firing, ${resolved} resolved`;
   const statusPage = statusPageUrl(ctx);
   const shown = alertTexts(n).slice(0, MAX_ALERT_BLOCKS);
   // Text from nodes and config goes in plain_text only: it cannot format or mention (<!channel>).

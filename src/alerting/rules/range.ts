@@ -26,7 +26,10 @@ export class RangeStore {
     return s.points.map((p) => p.v);
   }
 
-  /** How long `key` has been recorded at `now` (0 when never): PromQL's `x offset <window>` exists iff it is at least the window. */
+  /**
+   * How long `key` has been recorded at `now` (0 when never): PromQL's `x offset <window>` exists iff it is at least
+   * the window.
+   */
   age(key: string, now: number): number {
     const s = this.series.get(key);
     return s ? now - s.since : 0;

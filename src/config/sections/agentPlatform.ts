@@ -25,7 +25,8 @@ const schema = z
     interval: duration('How often the platform is checked.').default(AGENT_PLATFORM_DEFAULTS.interval),
     // No zod default: an unset timeout is min(10s, interval), which needs to know it was unset.
     timeout: duration(
-      `Timeout of one platform request; at most interval. Default: ${AGENT_PLATFORM_DEFAULTS.timeout}, or interval when shorter.`,
+      `Timeout of one platform request; at most interval. Default: ${AGENT_PLATFORM_DEFAULTS.timeout}, or ` +
+        `interval when shorter.`,
     ).optional(),
   })
   .optional()

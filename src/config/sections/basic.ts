@@ -40,7 +40,9 @@ export const networksSection = defineSection({
       .record(nameOf('network name'), networkSchema)
       .default({})
       .meta({
-        description: `Per-network settings; unlisted networks get decimals ${DEFAULT_DECIMALS} and epochBlocks ${DEFAULT_EPOCH_BLOCKS}.`,
+        description:
+          `Per-network settings; unlisted networks get decimals ${DEFAULT_DECIMALS} and epochBlocks ` +
+          `${DEFAULT_EPOCH_BLOCKS}.`,
       }),
   },
   resolve(raw) {

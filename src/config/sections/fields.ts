@@ -46,7 +46,9 @@ export function byteSize(description: string, min: number, max: number) {
         ctx.addIssue({ code: 'custom', message: `must be between ${min} and ${max} bytes` });
     })
     .meta({
-      description: `${description} A number of bytes, or a size with unit: KB, MB, GB (1000-based), KiB, MiB, GiB (1024-based).`,
+      description:
+        `${description} A number of bytes, or a size with unit: KB, MB, GB (1000-based), KiB, MiB, GiB ` +
+        `(1024-based).`,
     });
 }
 

@@ -1,8 +1,9 @@
 // Every configuration section, in the order of the document's top-level keys. A new section
-// (alerting:, sharding:) is one module in this folder and one entry here; its secrets, checks
-// and resolution are then picked up by the parser, the JSON schema and the daemon's Secrets.
+// (alerting:, sharding:) is one module in this folder, one entry here and its field in
+// ExporterConfig (../exporterConfig.ts); its secrets, checks and resolution are then picked up by
+// the parser, the JSON schema and the daemon's Secrets.
 import * as z from 'zod';
-import type { ExporterConfig } from '../../domain.js';
+import type { ExporterConfig } from '../exporterConfig.js';
 import type { PathProblem } from '../problems.js';
 import { agentPlatformSection } from './agentPlatform.js';
 import { alertingSection } from './alerting.js';

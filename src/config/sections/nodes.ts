@@ -57,8 +57,11 @@ const labelsSchema = z
 
 // Kept in step with config/sections/stallWindow.ts, which refuses the longer intervals.
 const INTERVAL_HELP =
-  'How often each probe runs; with built-in alerting, at most half the LedgerNodeHeightStalled threshold (1m by default), so its window spans two polls.';
-const TIMEOUT_HELP = `Timeout of one probe request; at most interval. Unset: the inherited one (${NODE_DEFAULTS.timeout} built in), lowered to interval when longer.`;
+  'How often each probe runs; with built-in alerting, at most half the LedgerNodeHeightStalled threshold (1m by ' +
+  'default), so its window spans two polls.';
+const TIMEOUT_HELP =
+  `Timeout of one probe request; at most interval. Unset: the inherited one (${NODE_DEFAULTS.timeout} built in), ` +
+  `lowered to interval when longer.`;
 
 const defaultsSchema = z
   .strictObject({

@@ -21,10 +21,12 @@ export const pollingSection = defineSection({
         maxUpstreamSeries: count(
           1_000_000,
           DEFAULT_UPSTREAM_BUDGET.maxSeries,
-          'Per-node budget: upstream /metrics series kept (a histogram or summary series counts whole); parsing stops here.',
+          'Per-node budget: upstream /metrics series kept (a histogram or summary series counts whole); parsing ' +
+            'stops here.',
         ),
         maxUpstreamBytes: byteSize(
-          "Per-node budget: characters learned from a node's /metrics (names, label names and values, HELP) plus 120 per sample and 300 per family; parsing stops here.",
+          "Per-node budget: characters learned from a node's /metrics (names, label names and values, HELP) plus " +
+            '120 per sample and 300 per family; parsing stops here.',
           KIB,
           2 ** 30,
         ).default(`${DEFAULT_UPSTREAM_BUDGET.maxBytes / KIB}KiB`),
@@ -41,7 +43,8 @@ export const pollingSection = defineSection({
         maxValidators: count(
           1_000_000,
           DEFAULT_MAX_VALIDATORS,
-          'Per-node budget: validators one getValidators answer may list; a longer list is refused as an invalid response.',
+          'Per-node budget: validators one getValidators answer may list; a longer list is refused as an invalid ' +
+            'response.',
         ),
       })
       .prefault({})

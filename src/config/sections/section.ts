@@ -2,7 +2,7 @@
 // defaults, the checks that span its fields, its resolution into ExporterConfig and its secrets.
 // A new section is one module beside this one plus one line in sections/index.ts.
 import type * as z from 'zod';
-import type { ExporterConfig } from '../../domain.js';
+import type { ExporterConfig } from '../exporterConfig.js';
 import type { PathProblem } from '../problems.js';
 
 export interface ResolveContext {

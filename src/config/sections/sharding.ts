@@ -2,16 +2,8 @@
 // Owns its schema, the range rule shard < totalShards (reported at sharding.shard) and its
 // resolution; applying the shard to the nodes is src/shard's job.
 import * as z from 'zod';
-import type { ShardSpec } from '../../shard/assign.js';
 import { isObj } from './fields.js';
 import { defineSection } from './section.js';
-
-declare module '../../domain.js' {
-  interface ExporterConfig {
-    /** This replica's shard from the config file; absent: one shard (flags may still set it). */
-    sharding?: ShardSpec;
-  }
-}
 
 const schema = z
   .strictObject({

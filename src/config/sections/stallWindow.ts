@@ -34,7 +34,8 @@ function message(nodes: string[], intervalMs: number, window: { ms: number; over
     : `its default threshold of ${window.ms / 1000} s`;
   return (
     `${who} polled every ${formatDuration(intervalMs)}, but ${HEIGHT_STALLED} looks for a height change within ` +
-    `${formatDuration(window.ms)} (${threshold}), so it would fire between two polls of an advancing node: the window must ` +
+    `${formatDuration(window.ms)} (${threshold}), so it would fire between two polls of an advancing node: the ` +
+    `window must ` +
     `span at least two polls. Poll every ${formatDuration(window.ms / 2)} or faster, or set ${THRESHOLD_KEY} to ` +
     `${(2 * intervalMs) / 1000} or more`
   );

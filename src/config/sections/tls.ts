@@ -89,7 +89,9 @@ export function sharedOriginProblems(nodes: unknown[], defaults: Obj): PathProbl
     else if (seen.key !== key)
       out.push({
         path: ['nodes', i, node.tls === undefined ? 'url' : 'tls'],
-        message: `tls differs from nodes[${seen.i}] at the same origin ${origin}: nodes behind one origin share its connections and their TLS settings`,
+        message:
+          `tls differs from nodes[${seen.i}] at the same origin ${origin}: nodes behind one origin share its ` +
+          `connections and their TLS settings`,
       });
   });
   return out;

@@ -1,7 +1,8 @@
 // The entities the watch's fan-out probes read, made once per accepted `watch:` section (so each
 // entity's request is built once): one per watched entry of a kind (labels network, name and the
 // kind = address), and one per network with watched validators (its set and newest rewards).
-import type { ExporterConfig, FanOutEntity } from '../../domain.js';
+import type { FanOutEntity } from '../../domain.js';
+import type { FanOutConfig } from '../types.js';
 import type { WatchKind, WatchSettings } from '../../watch/types.js';
 
 interface Lists {
@@ -36,12 +37,12 @@ function listsOf(w: WatchSettings): Lists {
 /** The watched entries of a kind, as fan-out entities. */
 export const watchedOf =
   (kind: WatchKind) =>
-  (config: ExporterConfig): readonly FanOutEntity[] =>
+  (config: FanOutConfig): readonly FanOutEntity[] =>
     config.watch ? listsOf(config.watch).byKind[kind] : [];
 
 /** One entity per network with watched validators. */
-export const validatorNetworks = (config: ExporterConfig): readonly FanOutEntity[] =>
+export const validatorNetworks = (config: FanOutConfig): readonly FanOutEntity[] =>
   config.watch ? listsOf(config.watch).validatorNetworks : [];
 
 /** How often the watch reads. */
-export const watchInterval = (config: ExporterConfig): number => config.watch?.intervalMs ?? 30_000;
+export const watchInterval = (config: FanOutConfig): number => config.watch?.intervalMs ?? 30_000;

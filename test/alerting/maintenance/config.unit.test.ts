@@ -77,7 +77,8 @@ describe('maintenance windows config', () => {
     ).toEqual([
       'maintenance[0].schedule: invalid cron expression: minute: 61 is a invalid expression for minute',
       'maintenance[1].timezone: unknown timezone: expected an IANA name such as Europe/Berlin, America/New_York or UTC',
-      'maintenance[2].schedule: invalid cron expression: expected 5 fields (minute hour day-of-month month day-of-week), got 6',
+      'maintenance[2].schedule: invalid cron expression: expected 5 fields (minute hour day-of-month month ' +
+        'day-of-week), got 6',
       'maintenance[3].schedule: a recurring window needs a duration',
       'maintenance[4].duration: duration must be at most 168h (use a one-off window with start/end for longer work)',
       'maintenance[4].match.network: invalid regex after "~": /^(?:(test)$/u: Unterminated group',
@@ -183,7 +184,8 @@ describe('maintenance and heartbeat in a config file', () => {
     const lines = message.split('\n').slice(1);
     expect(lines).toEqual([
       expect.stringMatching(/^cfg\.yaml:8:17: alerting\.maintenance\[0\]\.schedule: invalid cron expression: /),
-      'cfg.yaml:9:17: alerting.maintenance[0].timezone: unknown timezone: expected an IANA name such as Europe/Berlin, America/New_York or UTC',
+      'cfg.yaml:9:17: alerting.maintenance[0].timezone: unknown timezone: expected an IANA name such as ' +
+        'Europe/Berlin, America/New_York or UTC',
       'cfg.yaml:12:10: alerting.heartbeat.url: URL scheme must be http or https',
     ]);
   });

@@ -129,7 +129,7 @@ describe('daylight saving (Europe/Berlin, a window at 02:30)', () => {
     match: {},
   };
 
-  it('spring forward: 02:30 does not exist, the window starts when the gap ends (03:00 CEST) and lasts its duration', () => {
+  it('spring forward: 02:30 does not exist, the window starts at 03:00 CEST and lasts its duration', () => {
     const w = windows([daily]);
     // The day before: 02:30 CET = 01:30 UTC.
     expect(w.active(at('2026-03-28T01:30:00Z'))[0]?.since).toBe(at('2026-03-28T01:30:00Z'));

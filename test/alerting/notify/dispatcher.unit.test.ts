@@ -142,7 +142,7 @@ describe('routes', () => {
 });
 
 describe('silences (maintenance hook)', () => {
-  it('a silenced alert is not sent; still firing when the window ends it is sent once as new; resolved inside it sends nothing', () => {
+  it("silenced: not sent; still firing at the window's end: sent once as new; resolved inside: nothing", () => {
     let windowOpen = true;
     const d = dispatcher(
       { groupWaitMs: 10 * S, groupIntervalMs: M },
@@ -230,7 +230,7 @@ describe('what each receiver was told', () => {
   const critical: RouteSpec = { match: { severity: 'critical' }, receivers: ['pager'] };
   const H = 3600 * S;
 
-  it('a reload that adds a route above keeps the group (no second page); one that moves it stops the old receiver', () => {
+  it('a reload adding a route above keeps the group; one moving it stops the old receiver', () => {
     const d = dispatcher({
       groupWaitMs: 0,
       groupIntervalMs: M,
@@ -270,7 +270,7 @@ describe('what each receiver was told', () => {
     ]);
   });
 
-  it('a notification handed out but never confirmed (kill -9 while queued or in flight) is sent again after the restart', () => {
+  it('a notification never confirmed (kill -9 while queued or in flight) is sent again after restart', () => {
     const d = dispatcher({ groupWaitMs: 0, groupIntervalMs: M });
     const a = alert('LedgerNodeDown', { node: 'a', network: 'main' });
     d.update([a], T0);
@@ -320,7 +320,7 @@ describe('what each receiver was told', () => {
     ]);
   });
 
-  it("a state saved when groups were keyed by route position is read in today's keys: no second page after an upgrade", () => {
+  it("a state keyed by route position is read in today's keys: no second page after an upgrade", () => {
     const routing = {
       groupWaitMs: 0,
       groupIntervalMs: M,

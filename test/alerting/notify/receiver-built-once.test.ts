@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertingSettings } from '../../../src/alerting/settings.js';
 import type { Daemon } from '../../../src/daemon/index.js';
-import type { ExporterConfig } from '../../../src/domain.js';
+import type { ExporterConfig } from '../../../src/config/exporterConfig.js';
 import { alertingFleetConfig, closeAlertingRig, onlyRules, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { freePort, waitFor } from '../../support/processes.js';
 

@@ -98,8 +98,9 @@ describe('salvage of a damaged alert state file', () => {
     // Over all cuts, the share of log entries kept (the figure in the report).
     expect(logShare / (text.length + 1)).toBeGreaterThan(0.5);
     console.info(
-      `state file of ${text.length} chars cut at ${text.length + 1} offsets; mean share of the 20 log entries recovered: ` +
-        `${((100 * logShare) / (text.length + 1)).toFixed(1)}%; log complete for cuts past ${logEnd} (${((100 * logEnd) / text.length).toFixed(1)}% of the file)`,
+      `state file of ${text.length} chars cut at ${text.length + 1} offsets; mean share of the 20 log entries ` +
+        `recovered: ${((100 * logShare) / (text.length + 1)).toFixed(1)}%; log complete for cuts past ${logEnd} ` +
+        `(${((100 * logEnd) / text.length).toFixed(1)}% of the file)`,
     );
   });
 

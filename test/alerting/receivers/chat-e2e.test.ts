@@ -1,6 +1,6 @@
 // Telegram, Discord, ntfy, Teams, Opsgenie and e-mail (to an SMTP server in the test) configured in
-// YAML (secrets inline and as files): one dead simulated node pages all six through the built-in engine in the daemon and resolves; each
-// outcome is counted; notify-test reaches each kind and says per receiver what happened.
+// YAML (secrets inline and as files): one dead simulated node pages all six through the built-in engine in the daemon
+// and resolves; each outcome is counted; notify-test reaches each kind and says per receiver what happened.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,9 +13,10 @@ import { loadConfigFile } from '../../../src/config/index.js';
 import type { Daemon } from '../../../src/daemon/index.js';
 import { Secrets } from '../../../src/redact.js';
 import { SimFleet } from '../../../src/sim/index.js';
-import { closeAlertingRig, onlyRules, startAlertingDaemon } from '../../support/alertingDaemon.js';
+import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { FakeChatServices, type Service } from '../../support/fakeChatServices.js';
 import { waitFor } from '../../support/processes.js';
+import { writeNodeDownYaml } from '../../support/receiverTests.js';
 
 const TG_TOKEN = '7000002:AAe2eTelegramCanary';
 const DC_PATH = 'api/webhooks/2/e2eDiscordCanary';
@@ -59,42 +60,25 @@ describe('chat receivers in the daemon', () => {
       ['chat-1', 'chat-2'].map((name) => ({ name, network: 'chat', build: 'current' as const, peers: 5 })),
       { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
     );
-    configFile = path.join(dir, 'fleet.yaml');
-    writeFileSync(
-      configFile,
-      stringify({
-        listen: '127.0.0.1:0',
-        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'chat' })),
-        evidence: { dir: path.join(dir, 'evidence') },
-        alerting: {
-          stateDir: 'state',
-          evaluationInterval: '250ms',
-          rules: { ...onlyRules({}), LedgerNodeDown: { for: '500ms', keepFiringFor: '0s' } },
-          groupWait: '0s',
-          groupInterval: '1s',
-          receivers: [
-            {
-              name: 'tg',
-              telegram: { botTokenFile: 'tg', chatId: -1001234567890, messageThreadId: 7, apiUrl: `${fake.base}/tg` },
-            },
-            { name: 'dc', discord: { webhookUrl: `${fake.base}/discord/${DC_PATH}` } },
-            { name: 'nt', ntfy: { url: `${fake.base}/ntfy/ledger-oncall`, tokenFile: 'ntfy' } },
-            { name: 'teams', msteams: { webhookUrlFile: 'teams' } },
-            { name: 'genie', opsgenie: { apiKey: OG_KEY, url: `${fake.base}/opsgenie` } },
-            {
-              name: 'mail',
-              email: {
-                smarthost: `127.0.0.1:${smtpPort}`,
-                from: 'exporter@example.org',
-                to: ['oncall@example.org'],
-                tls: 'none',
-              },
-            },
-          ],
+    configFile = writeNodeDownYaml(dir, fleet.nodes, 'chat', [
+      {
+        name: 'tg',
+        telegram: { botTokenFile: 'tg', chatId: -1001234567890, messageThreadId: 7, apiUrl: `${fake.base}/tg` },
+      },
+      { name: 'dc', discord: { webhookUrl: `${fake.base}/discord/${DC_PATH}` } },
+      { name: 'nt', ntfy: { url: `${fake.base}/ntfy/ledger-oncall`, tokenFile: 'ntfy' } },
+      { name: 'teams', msteams: { webhookUrlFile: 'teams' } },
+      { name: 'genie', opsgenie: { apiKey: OG_KEY, url: `${fake.base}/opsgenie` } },
+      {
+        name: 'mail',
+        email: {
+          smarthost: `127.0.0.1:${smtpPort}`,
+          from: 'exporter@example.org',
+          to: ['oncall@example.org'],
+          tls: 'none',
         },
-      }),
-    );
+      },
+    ]);
     ({ daemon, log } = await startAlertingDaemon(await loadConfigFile(configFile)));
   }, 60_000);
 
@@ -146,7 +130,8 @@ describe('chat receivers in the daemon', () => {
         expect(metrics).toMatch(
           new RegExp(`ledger_alert_notifications_total\\{receiver="${r}",result="success"\\} 2\\n`),
         );
-      // The start-up dry checks ran (GETs, no posts; Teams gets a HEAD on its origin only) and found every receiver usable.
+      // The start-up dry checks ran (GETs, no posts; Teams gets a HEAD on its origin only) and found every receiver
+      // usable.
       expect(
         fake.seen
           .filter((s) => s.method !== 'POST')

@@ -3,15 +3,15 @@
 // a reset; a 400 with the service's error shape fails at once and says why; the dry checks send nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../../src/alerting/notify/notification.js';
-import { backoffMs, DEFAULT_RETRY, ReceiverQueue, type DeliveryReport } from '../../../src/alerting/notify/queue.js';
+import { backoffMs, DEFAULT_RETRY } from '../../../src/alerting/notify/queue.js';
 import { dryCheckReceivers } from '../../../src/alerting/receivers/dryCheck.js';
 import type { ReceiverSettings } from '../../../src/alerting/receivers/kind.js';
-import { deliveryParts, kindSend, materializeReceiver } from '../../../src/alerting/receivers/materialize.js';
+import { materializeReceiver } from '../../../src/alerting/receivers/materialize.js';
 import { opsgenieAlias } from '../../../src/alerting/receivers/opsgenie.js';
 import { HttpClient } from '../../../src/http/client.js';
 import { Secrets } from '../../../src/redact.js';
 import { FakeChatServices, type Service } from '../../support/fakeChatServices.js';
-import { waitFor } from '../../support/processes.js';
+import { deliverOnce } from '../../support/receiverTests.js';
 
 const TG_TOKEN = '7000001:AAtelegramTokenCanary55';
 const DC_TOKEN = 'discordWebhookTokenCanary66';
@@ -78,23 +78,8 @@ const note: Notification = {
 };
 
 /** One notification through the real queue and transport; waits are recorded, not slept. */
-async function deliver(service: Service, n = note): Promise<{ report: DeliveryReport; sleeps: number[] }> {
-  const r = settings(service);
-  const spec = await materializeReceiver(r, secrets);
-  const sleeps: number[] = [];
-  const reports: DeliveryReport[] = [];
-  const queue = new ReceiverQueue({
-    receiver: r.name,
-    send: kindSend(r, { client, secrets }),
-    sleep: async (ms) => void sleeps.push(ms),
-    now: Date.now,
-    random: () => 0.5,
-    onReport: (x) => reports.push(x),
-  });
-  queue.enqueue(n, deliveryParts(spec, n, CTX));
-  await waitFor('the delivery report', () => (reports.length > 0 ? true : undefined), { timeoutMs: 10_000 });
-  return { report: reports[0]!, sleeps };
-}
+const deliver = (service: Service, n = note) =>
+  deliverOnce(settings(service), n, { client, secrets, ctx: CTX, timeoutMs: 10_000 });
 
 const SERVICES: Service[] = ['telegram', 'discord', 'ntfy', 'msteams', 'opsgenie'];
 const ERRORS: Record<Service, string> = {

@@ -11,16 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { Notification } from '../../../src/alerting/notify/notification.js';
 import { runNotifyTest } from '../../../src/cli/notifyTest.js';
-import { ReceiverQueue, type DeliveryReport } from '../../../src/alerting/notify/queue.js';
 import { dryCheckReceivers } from '../../../src/alerting/receivers/dryCheck.js';
 import type { ReceiverSettings } from '../../../src/alerting/receivers/kind.js';
-import { deliveryParts, kindSend, materializeReceiver } from '../../../src/alerting/receivers/materialize.js';
+import { materializeReceiver } from '../../../src/alerting/receivers/materialize.js';
 import { loadConfigFile } from '../../../src/config/index.js';
 import { HttpClient } from '../../../src/http/client.js';
 import { Secrets } from '../../../src/redact.js';
 import { SimFleet } from '../../../src/sim/index.js';
-import { closeAlertingRig, onlyRules, startAlertingDaemon } from '../../support/alertingDaemon.js';
+import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { waitFor } from '../../support/processes.js';
+import { deliverOnce, writeNodeDownYaml } from '../../support/receiverTests.js';
 import { issue, makeCa, serverExt } from '../../support/testCa.js';
 
 const PASSWORD = 'smtp-password-canary-4711';
@@ -123,25 +123,10 @@ const note: Notification = {
   createdAt: CTX.now,
 };
 
-async function deliver(r: ReceiverSettings): Promise<{ report: DeliveryReport; sleeps: number[] }> {
-  const spec = await materializeReceiver(r, secrets);
-  const reports: DeliveryReport[] = [];
-  const sleeps: number[] = [];
-  const q = new ReceiverQueue({
-    receiver: r.name,
-    send: kindSend(r, { client, secrets }),
-    sleep: async (ms) => void sleeps.push(ms),
-    now: Date.now,
-    random: () => 0.5,
-    onReport: (x) => reports.push(x),
-  });
-  q.enqueue(note, deliveryParts(spec, note, CTX));
-  await waitFor('the delivery report', () => (reports.length > 0 ? true : undefined), { timeoutMs: 15_000 });
-  return { report: reports[0]!, sleeps };
-}
+const deliver = (r: ReceiverSettings) => deliverOnce(r, note, { client, secrets, ctx: CTX, timeoutMs: 15_000 });
 
 describe('email over SMTP', () => {
-  it('STARTTLS and AUTH: one mail to every recipient, subject like Alertmanager, plain text and HTML parts', async () => {
+  it("STARTTLS and AUTH: one mail to all recipients, Alertmanager's subject, text and HTML parts", async () => {
     received.length = 0;
     const { report } = await deliver(mailer());
     expect(report).toMatchObject({ result: 'success', attempts: 1, status: 250 });
@@ -168,7 +153,7 @@ describe('email over SMTP', () => {
     expect(received[0]?.secure).toBe(true);
   });
 
-  it('a recipient refused with a temporary 451 is retried with backoff; refused credentials (535) fail at once, the password never shown', async () => {
+  it('retries a temporary 451 with backoff; refused credentials (535) fail at once, password unshown', async () => {
     received.length = 0;
     rcptAnswers.push(451);
     const retried = await deliver(mailer());
@@ -227,7 +212,6 @@ describe('email over SMTP', () => {
         blockTimeMs: 500,
       });
       writeFileSync(path.join(dir, 'smtp-password'), `${PASSWORD}\n`);
-      const configFile = path.join(dir, 'fleet.yaml');
       const email = {
         smarthost: `127.0.0.1:${starttls.port}`,
         from: 'exporter@example.org',
@@ -236,23 +220,7 @@ describe('email over SMTP', () => {
         passwordFile: 'smtp-password',
         caFile: 'ca.crt',
       };
-      writeFileSync(
-        configFile,
-        stringify({
-          listen: '127.0.0.1:0',
-          defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-          nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'mainnet' })),
-          evidence: { dir: path.join(dir, 'evidence') },
-          alerting: {
-            stateDir: 'state',
-            evaluationInterval: '250ms',
-            rules: { ...onlyRules({}), LedgerNodeDown: { for: '500ms', keepFiringFor: '0s' } },
-            groupWait: '0s',
-            groupInterval: '1s',
-            receivers: [{ name: 'mail', email }],
-          },
-        }),
-      );
+      const configFile = writeNodeDownYaml(dir, fleet.nodes, 'mainnet', [{ name: 'mail', email }]);
       const { daemon, log } = await startAlertingDaemon(await loadConfigFile(configFile));
       try {
         await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: 20_000 });

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { stringify } from 'yaml';
 import { alertingComponent } from '../../../src/alerting/component.js';
 import { checkSecretPair, secretFields, secretOf, slot } from '../../../src/alerting/receivers/fields.js';
 import { defineReceiverKind, type DeliveryPart } from '../../../src/alerting/receivers/kind.js';
@@ -17,8 +16,9 @@ import { loadConfigFile } from '../../../src/config/index.js';
 import { generateSchemaJson } from '../../../src/config/jsonSchema.js';
 import type { Daemon } from '../../../src/daemon/index.js';
 import { SimFleet } from '../../../src/sim/index.js';
-import { closeAlertingRig, onlyRules, startAlertingDaemon } from '../../support/alertingDaemon.js';
+import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { waitFor } from '../../support/processes.js';
+import { writeNodeDownYaml } from '../../support/receiverTests.js';
 
 const SEAL = 'pigeon-seal-canary-5521';
 const WAIT = 20_000;
@@ -88,24 +88,8 @@ describe('a receiver kind registered at run time', () => {
       ['plg-1', 'plg-2'].map((name) => ({ name, network: 'plg', build: 'current' as const, peers: 5 })),
       { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
     );
-    configFile = path.join(dir, 'fleet.yaml');
-    writeFileSync(
-      configFile,
-      stringify({
-        listen: '127.0.0.1:0',
-        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'plg' })),
-        evidence: { dir: path.join(dir, 'evidence') },
-        alerting: {
-          stateDir: 'state',
-          evaluationInterval: '250ms',
-          rules: { ...onlyRules({}), LedgerNodeDown: { for: '500ms', keepFiringFor: '0s' } },
-          groupWait: '0s',
-          groupInterval: '1s',
-          receivers: [{ name: 'coop', pigeon: { loft: 'loft', timeout: '2s', sealFile: 'seal' } }],
-        },
-      }),
-    );
+    const receivers = [{ name: 'coop', pigeon: { loft: 'loft', timeout: '2s', sealFile: 'seal' } }];
+    configFile = writeNodeDownYaml(dir, fleet.nodes, 'plg', receivers);
     const config = await loadConfigFile(configFile);
     ({ daemon, log } = await startAlertingDaemon(config, alertingComponent()));
   }, 60_000);

@@ -53,7 +53,7 @@ const buildRequests = (spec: ReceiverSpec, n: Notification, c: PayloadContext) =
 const body = (r: OutboundRequest) => JSON.parse(r.body) as Record<string, unknown>;
 
 describe('payloads', () => {
-  it('alertmanager: POST /api/v2/alerts on every URL, firing valid for 4 minutes, resolved ending at its resolve time, auth header', () => {
+  it('alertmanager: POST /api/v2/alerts to each URL, firing for 4 min, resolved ends then, auth header', () => {
     const spec: ReceiverSpec = {
       name: 'am',
       kind: 'alertmanager',

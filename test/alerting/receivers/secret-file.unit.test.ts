@@ -12,7 +12,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'lfe-receiver-secret-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a receiver secret file', () => {
-  it('is read again once it changes (also when replaced by a rename), and a missing file keeps the last spec', async () => {
+  it('is read again once it changes (also by a rename), and a missing file keeps the last spec', async () => {
     const file = path.join(dir, 'slack-url');
     writeFileSync(file, 'https://hooks.example.org/services/T0/B0/first-secret-1111\n');
     const secrets = new Secrets();

@@ -176,7 +176,7 @@ describe('alert rules match the exporter contract', () => {
     expect(rule.for).toMatch(/^[1-9][0-9]*[smh]$/);
   });
 
-  it('every expression parses and selects only metrics of the contract or series our recording rules record from them', () => {
+  it("every expression parses and selects only contract metrics or our recording rules' series", () => {
     const recorded = new Set<string>();
     for (const rule of recordingRules) {
       const info = inspectPromql(rule.expr);

@@ -216,7 +216,7 @@ describe('alert instance transitions (LedgerNodeDown: for 1m, keep_firing_for 5m
     });
   });
 
-  it('a pending instance saved more than an hour before the restart starts pending again (nobody watched meanwhile)', () => {
+  it('a pending instance saved over an hour before the restart starts pending again', () => {
     const first = new AlertEngine(opts());
     run(first, T0, T0 + 45 * S, 15 * S, () => down);
     const saved = structuredClone(first.list());
@@ -301,7 +301,7 @@ describe('the other definitions over snapshots', () => {
     return { risingSeen, stuckFiring };
   }
 
-  it('LedgerNodeHeightStalled: a node polled every 5 minutes whose height rises at every poll never fires (threshold 600)', () => {
+  it('LedgerNodeHeightStalled: a node polled every 5 min, rising at each poll, never fires (600 s)', () => {
     // 600 s is the least check-config accepts for a 5-minute node: two polls per window.
     const r = slowPolls(5 * M, 600, T0 + 30 * M, T0 + 60 * M);
     expect(r.risingSeen).toBe(false);
@@ -309,13 +309,13 @@ describe('the other definitions over snapshots', () => {
     expect(r.stuckFiring).toBe(T0 + 40 * M + 60 * S);
   });
 
-  it('LedgerNodeHeightStalled: a node polled every minute (the slowest the default 120 s allows) stays quiet; a stuck one fires', () => {
+  it('LedgerNodeHeightStalled at 120 s: a node polled each minute stays quiet; a stuck one fires', () => {
     const r = slowPolls(M, undefined, T0 + 10 * M, T0 + 30 * M);
     expect(r.risingSeen).toBe(false);
     expect(r.stuckFiring).toBe(T0 + 12 * M + 60 * S);
   });
 
-  it('LedgerNodeHeightStalled: the 120 s window against a 5-minute node pages while it advances (why check-config refuses it)', () => {
+  it('LedgerNodeHeightStalled at 120 s pages an advancing 5-minute node (check-config refuses it)', () => {
     expect(slowPolls(5 * M, undefined, T0 + 60 * M, T0 + 60 * M).risingSeen).toBe(true);
   });
 

@@ -148,7 +148,8 @@ describe.skipIf(tools.skip)(
     let recording = false;
     let loop: Promise<void> | undefined;
     const context = () =>
-      `--- prometheus ---\n${prometheus?.output() ?? ''}\n--- exporter ---\n${exporter?.stdout().slice(-3000) ?? ''}${exporter?.stderr().slice(-1000) ?? ''}`;
+      `--- prometheus ---\n${prometheus?.output() ?? ''}\n--- exporter ---\n` +
+      `${exporter?.stdout().slice(-3000) ?? ''}${exporter?.stderr().slice(-1000) ?? ''}`;
 
     const getJson = async <T>(url: string): Promise<T> => {
       const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
@@ -207,8 +208,11 @@ describe.skipIf(tools.skip)(
       await waitFor(
         'all nodes up in Prometheus for 8 s, and only the Watchdog firing on either side',
         async () => {
+          const allUp =
+            `min_over_time(ledger_node_up{job="${JOB}"}[8s]) == 1 ` +
+            `and count_over_time(ledger_node_up{job="${JOB}"}[8s]) >= 6`;
           const up = await getJson<{ data: { result: unknown[] } }>(
-            `${promUrl}/api/v1/query?query=${encodeURIComponent(`min_over_time(ledger_node_up{job="${JOB}"}[8s]) == 1 and count_over_time(ledger_node_up{job="${JOB}"}[8s]) >= 6`)}`,
+            `${promUrl}/api/v1/query?query=${encodeURIComponent(allUp)}`,
           );
           const [p, e] = await Promise.all([prom.firing(), engine.firing()]);
           const ids = (list: Labels[]) => JSON.stringify(list.map(identity).sort());
@@ -324,10 +328,12 @@ describe.skipIf(tools.skip)(
             spread
               .map(
                 (s) =>
-                  `  ${s.episode}: fire ${s.fire} ms, resolve ${s.resolve}${typeof s.resolve === 'number' ? ' ms' : ''} (bound ${s.bound} ms)`,
+                  `  ${s.episode}: fire ${s.fire} ms, resolve ` +
+                  `${s.resolve}${typeof s.resolve === 'number' ? ' ms' : ''} (bound ${s.bound} ms)`,
               )
               .join('\n') +
-            `\n  episodes: prometheus ${JSON.stringify(Object.fromEntries(prom.episodes))}\n  engine ${JSON.stringify(Object.fromEntries(engine.episodes))}`,
+            `\n  episodes: prometheus ${JSON.stringify(Object.fromEntries(prom.episodes))}\n  engine ` +
+            `${JSON.stringify(Object.fromEntries(engine.episodes))}`,
         );
 
         // Same alerts with the same labels on both sides, every one of the scenario among them.

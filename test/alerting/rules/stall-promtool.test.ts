@@ -22,12 +22,14 @@ function polls(count: number, stopAfter = count): string {
   return out.join(' ');
 }
 
-const firing = (node: string) => `
+const firing = (node: string) =>
+  `
         exp_alerts:
           - exp_labels: {severity: critical, node: ${node}, network: mainnet}
             exp_annotations:
               summary: "Ledger node ${node} (mainnet) is not advancing"
-              description: "Node ${node} in network mainnet answers, but its block height has not changed for more than 10 minutes (block time is about 3 s)."
+              description: "Node ${node} in network mainnet answers, but its block height has not ` +
+  `changed for more than 10 minutes (block time is about 3 s)."
               runbook_url: "alerts/RUNBOOKS.md#ledgernodeheightstalled"`;
 
 const unitTest = `rule_files: [rules.yml]

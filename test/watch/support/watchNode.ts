@@ -132,8 +132,9 @@ export function minerInfoText(
 ): string {
   const bytes = Array.from({ length: 32 }, (_, i) => parseInt(address.slice(2 * i, 2 * i + 2), 16));
   return (
-    `{"address":${JSON.stringify(bytes)},"tier":"Online","name":"rig","registered_at":5,"last_heartbeat":90,"ip_prefix":[10,0,0],` +
-    `"active":${m.active},"reputation_bps":${m.reputationBps},"pending_rewards":${m.pendingRewards},"pending_epoch":9,` +
+    `{"address":${JSON.stringify(bytes)},"tier":"Online","name":"rig","registered_at":5,"last_heartbeat":90,` +
+    `"ip_prefix":[10,0,0],"active":${m.active},"reputation_bps":${m.reputationBps},` +
+    `"pending_rewards":${m.pendingRewards},"pending_epoch":9,` +
     `"epoch_attendance":${m.attendance},"consecutive_misses":${m.misses},"last_checkin_epoch":${m.lastCheckin}}`
   );
 }

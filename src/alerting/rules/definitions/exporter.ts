@@ -50,7 +50,8 @@ export const EXPORTER_ALERTS: AlertDefinition[] = [
     promql: () => 'ledger_agent_platform_key_valid == 0',
     summary: () => "Agent platform rejects the exporter's API key",
     description: (p) =>
-      `The agent platform has rejected the API key of exporter {{ $labels.instance }} for more than ${durationWords(p.forMs)}.`,
+      `The agent platform has rejected the API key of exporter {{ $labels.instance }} for more than ` +
+      `${durationWords(p.forMs)}.`,
     evaluate: (ctx) => (ctx.exporter.agentKeyValid === false ? [{ labels: {}, value: 0 }] : []),
   },
   counterRose({
@@ -61,7 +62,8 @@ export const EXPORTER_ALERTS: AlertDefinition[] = [
     windowMs: 300_000,
     summary: 'Exporter {{ $labels.instance }} cannot keep up with its {{ $labels.probe }} polls',
     description: (p) =>
-      `Exporter {{ $labels.instance }} started {{ printf "%.0f" $value }} {{ $labels.probe }} poll rounds late in the last 5 minutes, and has kept overrunning for more than ${durationWords(p.forMs)}.`,
+      `Exporter {{ $labels.instance }} started {{ printf "%.0f" $value }} {{ $labels.probe }} poll rounds late ` +
+      `in the last 5 minutes, and has kept overrunning for more than ${durationWords(p.forMs)}.`,
     counters: (ex) =>
       [...ex.pollOverruns].map(([probe, value]) => ({ key: `overruns\u0000${probe}`, labels: { probe }, value })),
   }),
@@ -73,7 +75,8 @@ export const EXPORTER_ALERTS: AlertDefinition[] = [
     windowMs: 600_000,
     summary: 'Exporter {{ $labels.instance }} cannot write evidence',
     description: () =>
-      'Exporter {{ $labels.instance }} failed {{ printf "%.0f" $value }} evidence writes in the last 10 minutes; records of node 5xx answers are being lost.',
+      'Exporter {{ $labels.instance }} failed {{ printf "%.0f" $value }} evidence writes in the last 10 minutes; ' +
+      'records of node 5xx answers are being lost.',
     counters: (ex) => [{ key: 'evidence-errors', labels: {}, value: ex.evidenceWriteErrors }],
   }),
   {
@@ -86,6 +89,8 @@ export const EXPORTER_ALERTS: AlertDefinition[] = [
     promql: () => 'up{job="ledger-fleet-exporter"} == 0 or absent(up{job="ledger-fleet-exporter"})',
     summary: () => 'ledger-fleet-exporter is down or not scraped',
     description: (p) =>
-      `{{ if $labels.instance }}Prometheus has failed to scrape exporter {{ $labels.instance }}{{ else }}Prometheus has no target of job ledger-fleet-exporter{{ end }} for more than ${durationWords(p.forMs)}; every other ledger alert is blind meanwhile.`,
+      `{{ if $labels.instance }}Prometheus has failed to scrape exporter {{ $labels.instance }}{{ else ` +
+      `}}Prometheus has no target of job ledger-fleet-exporter{{ end }} for more than ${durationWords(p.forMs)}; ` +
+      `every other ledger alert is blind meanwhile.`,
   },
 ];

@@ -25,12 +25,14 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     group: GROUP,
     scope: 'network',
     comment:
-      'Fewer than three quarters of the configured nodes of a network are up\n(in a fleet of 3, one node down is a third of the capacity).',
+      'Fewer than three quarters of the configured nodes of a network are up\n' +
+      '(in a fleet of 3, one node down is a third of the capacity).',
     defaults: { severity: 'critical', forMs: 120_000, keepFiringForMs: 300_000, threshold: 0.75 },
     promql: (p) => `${RECORDED.nodesUp} / ${RECORDED.nodes} < ${p.threshold}`,
     summary: () => 'Fleet of network {{ $labels.network }} is degraded',
     description: (p) =>
-      `Only {{ $value | humanizePercentage }} of the configured nodes of network {{ $labels.network }} are up (threshold ${percent(p.threshold ?? 0)}) for more than ${durationWords(p.forMs)}.`,
+      `Only {{ $value | humanizePercentage }} of the configured nodes of network {{ $labels.network }} are up ` +
+      `(threshold ${percent(p.threshold ?? 0)}) for more than ${durationWords(p.forMs)}.`,
     evaluate: (ctx) =>
       perNetwork(ctx, (n) => {
         if (n.nodes === 0) return undefined;
@@ -47,7 +49,8 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     promql: (p) => `${RECORDED.versions} > ${p.threshold}`,
     summary: () => 'Network {{ $labels.network }} runs {{ printf "%.0f" $value }} node versions',
     description: (p) =>
-      `The nodes up in network {{ $labels.network }} have run {{ printf "%.0f" $value }} distinct versions for more than ${durationWords(p.forMs)}.`,
+      `The nodes up in network {{ $labels.network }} have run {{ printf "%.0f" $value }} distinct versions for ` +
+      `more than ${durationWords(p.forMs)}.`,
     evaluate: (ctx) => perNetwork(ctx, (n) => (n.versions > threshold(ctx) ? n.versions : undefined)),
   },
   {
@@ -55,12 +58,14 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     group: GROUP,
     scope: 'network',
     comment:
-      'Value: validators lost against the largest set seen in the last hour. Resolves by\nitself an hour after the drop, or as soon as the set grows back.',
+      'Value: validators lost against the largest set seen in the last hour. Resolves by\n' +
+      'itself an hour after the drop, or as soon as the set grows back.',
     defaults: { severity: 'warning', forMs: 300_000, keepFiringForMs: 0, threshold: 0 },
     promql: (p) => `max_over_time(${RECORDED.validatorsActive}[1h]) - ${RECORDED.validatorsActive} > ${p.threshold}`,
     summary: () => 'Active validator set of network {{ $labels.network }} shrank',
     description: () =>
-      'The active validator set of network {{ $labels.network }} has {{ printf "%.0f" $value }} fewer validators than its largest size in the last hour.',
+      'The active validator set of network {{ $labels.network }} has {{ printf "%.0f" $value }} fewer validators ' +
+      'than its largest size in the last hour.',
     evaluate: (ctx) =>
       perNetwork(ctx, (n) => {
         const active = n.validators?.list.length;
@@ -79,7 +84,8 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     promql: () => `${RECORDED.validatorSetMismatch} == 1`,
     summary: () => 'Nodes of network {{ $labels.network }} disagree on the validator set',
     description: (p) =>
-      `The nodes up in network {{ $labels.network }} have reported different validator sets for more than ${durationWords(p.forMs)}.`,
+      `The nodes up in network {{ $labels.network }} have reported different validator sets for more than ` +
+      `${durationWords(p.forMs)}.`,
     evaluate: (ctx) => perNetwork(ctx, (n) => (n.validatorSetMismatch === 1 ? 1 : undefined)),
   },
   {
@@ -91,7 +97,8 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     promql: (p) => `${RECORDED.minersActive} < ${p.threshold} * max_over_time(${RECORDED.minersActive}[1h])`,
     summary: () => 'Active miners of network {{ $labels.network }} dropped',
     description: (p) =>
-      `Network {{ $labels.network }} has {{ printf "%.0f" $value }} active miners, below ${percent(p.threshold ?? 0)} of its maximum in the last hour, for more than ${durationWords(p.forMs)}.`,
+      `Network {{ $labels.network }} has {{ printf "%.0f" $value }} active miners, below ` +
+      `${percent(p.threshold ?? 0)} of its maximum in the last hour, for more than ${durationWords(p.forMs)}.`,
     evaluate: (ctx) =>
       perNetwork(ctx, (n) => {
         const active = n.mining?.active;
@@ -109,7 +116,8 @@ export const NETWORK_ALERTS: AlertDefinition[] = [
     promql: (p) => `${RECORDED.blocksUntilUpgrade} > 0 and ${RECORDED.blocksUntilUpgrade} <= ${p.threshold}`,
     summary: () => 'Mining upgrade of network {{ $labels.network }} is near',
     description: (p) =>
-      `The mining upgrade of network {{ $labels.network }} activates in {{ printf "%.0f" $value }} blocks (about 3 s per block, so within ${aboutTime(p.threshold ?? 0)}).`,
+      `The mining upgrade of network {{ $labels.network }} activates in {{ printf "%.0f" $value }} blocks (about ` +
+      `3 s per block, so within ${aboutTime(p.threshold ?? 0)}).`,
     evaluate: (ctx) =>
       perNetwork(ctx, (n) => {
         const left = n.mining?.blocksUntilUpgrade;

@@ -35,7 +35,8 @@ export const NODE_ALERTS: AlertDefinition[] = [
     promql: () => oncePerNode('ledger_node_up == 0'),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) is down',
     description: (p) =>
-      `Node {{ $labels.node }} in network {{ $labels.network }} has not given a valid answer to its health or blockNumber probe for more than ${durationWords(p.forMs)}.`,
+      `Node {{ $labels.node }} in network {{ $labels.network }} has not given a valid answer to its health or ` +
+      `blockNumber probe for more than ${durationWords(p.forMs)}.`,
     evaluate: (ctx) => perNode(ctx, (n) => (n.up ? undefined : 0)),
   },
   {
@@ -47,7 +48,8 @@ export const NODE_ALERTS: AlertDefinition[] = [
     promql: () => oncePerNode(`ledger_node_healthy == 0${GATED_ON_UP}${GATED_ON_HEALTH}`),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) reports itself unhealthy',
     description: (p) =>
-      `Node {{ $labels.node }} in network {{ $labels.network }} answers, but its /health status has not been "ok" for more than ${durationWords(p.forMs)}.`,
+      `Node {{ $labels.node }} in network {{ $labels.network }} answers, but its /health status has not been ` +
+      `"ok" for more than ${durationWords(p.forMs)}.`,
     evaluate: (ctx) =>
       perNode(ctx, (n) =>
         n.up && healthSupported(n) && n.health?.status !== undefined && n.health.status !== 'ok' ? 0 : undefined,
@@ -58,19 +60,24 @@ export const NODE_ALERTS: AlertDefinition[] = [
     group: GROUP,
     scope: 'node',
     comment:
-      'No height change in 2 minutes (~40 blocks; the threshold, in seconds) while the node answers, over a\nheight series at least that old (a fresh exporter or node waits a whole window).\n' +
-      'The window spans at least two polls of every node: with built-in alerting, check-config refuses a node\npolled less often than every half window (2 x interval > threshold), which would look stalled between polls.',
+      'No height change in 2 minutes (~40 blocks; the threshold, in seconds) while the node answers, over a\n' +
+      'height series at least that old (a fresh exporter or node waits a whole window).\n' +
+      'The window spans at least two polls of every node: with built-in alerting, check-config refuses a node\n' +
+      'polled less often than every half window (2 x interval > threshold), which would look stalled between ' +
+      'polls.',
     defaults: { severity: 'critical', forMs: 60_000, keepFiringForMs: 300_000, threshold: STALL_THRESHOLD_S },
     promql: (p) => {
       const window = promDuration(stallWindowMs(p.threshold));
       // The series must reach back a whole window: a fresh one (new exporter or node) has seen no poll yet.
       return oncePerNode(
-        `changes(ledger_node_block_height[${window}]) == 0${GATED_ON_UP}\n  and on (node, network) ledger_node_block_height offset ${window}`,
+        `changes(ledger_node_block_height[${window}]) == 0${GATED_ON_UP}\n  and on (node, network) ` +
+          `ledger_node_block_height offset ${window}`,
       );
     },
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) is not advancing',
     description: (p) =>
-      `Node {{ $labels.node }} in network {{ $labels.network }} answers, but its block height has not changed for more than ${durationWords(stallWindowMs(p.threshold))} (block time is about 3 s).`,
+      `Node {{ $labels.node }} in network {{ $labels.network }} answers, but its block height has not changed ` +
+      `for more than ${durationWords(stallWindowMs(p.threshold))} (block time is about 3 s).`,
     evaluate: (ctx) =>
       perNode(ctx, (n) => {
         const window = stallWindowMs(ctx.params.threshold);
@@ -89,7 +96,9 @@ export const NODE_ALERTS: AlertDefinition[] = [
     promql: (p) => oncePerNode(`${RECORDED.lagBlocks} > ${p.threshold}${GATED_ON_UP}`),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) is behind the fleet',
     description: (p) =>
-      `Node {{ $labels.node }} in network {{ $labels.network }} is {{ printf "%.0f" $value }} blocks behind the highest node of its network, and has been more than ${p.threshold} blocks behind for ${durationWords(p.forMs)}.`,
+      `Node {{ $labels.node }} in network {{ $labels.network }} is {{ printf "%.0f" $value }} blocks behind the ` +
+      `highest node of its network, and has been more than ${p.threshold} blocks behind for ` +
+      `${durationWords(p.forMs)}.`,
     evaluate: (ctx) =>
       perNode(ctx, (n) =>
         n.up && n.lagBlocks !== undefined && n.lagBlocks > (ctx.params.threshold ?? 0) ? n.lagBlocks : undefined,
@@ -103,7 +112,8 @@ export const NODE_ALERTS: AlertDefinition[] = [
     promql: (p) => oncePerNode(`ledger_node_peers < ${p.threshold}${GATED_ON_UP}${GATED_ON_HEALTH}`),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) has few peers',
     description: (p) =>
-      `Node {{ $labels.node }} in network {{ $labels.network }} has had fewer than ${p.threshold} peers for ${durationWords(p.forMs)} (now {{ printf "%.0f" $value }}).`,
+      `Node {{ $labels.node }} in network {{ $labels.network }} has had fewer than ${p.threshold} peers for ` +
+      `${durationWords(p.forMs)} (now {{ printf "%.0f" $value }}).`,
     evaluate: (ctx) =>
       perNode(ctx, (n) => {
         const peers = n.health?.peerCount;
@@ -129,7 +139,8 @@ export const NODE_ALERTS: AlertDefinition[] = [
       ),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) answers with HTTP 5xx',
     description: () =>
-      'Node {{ $labels.node }} in network {{ $labels.network }} answered {{ printf "%.0f" $value }} probes with HTTP 5xx in the last 5 minutes. The exporter recorded each answer as evidence.',
+      'Node {{ $labels.node }} in network {{ $labels.network }} answered {{ printf "%.0f" $value }} probes with ' +
+      'HTTP 5xx in the last 5 minutes. The exporter recorded each answer as evidence.',
     evaluate: (ctx) =>
       perNode(ctx, (n) => {
         let sum = 0;
@@ -159,13 +170,17 @@ function certificateAlerts(): AlertDefinition[] {
     name,
     group: GROUP,
     scope: 'node',
-    comment: `Days until the earliest certificate of the chain the node presents expires (threshold in days; ${days} by default).`,
+    comment:
+      `Days until the earliest certificate of the chain the node presents expires (threshold in days; ${days} by ` +
+      `default).`,
     defaults: { severity, forMs: 300_000, keepFiringForMs: 600_000, threshold: days },
     promql: (p) =>
       oncePerNode(`(ledger_node_tls_cert_expiry_timestamp_seconds - time()) / ${DAY_SECONDS} < ${p.threshold}`),
     summary: () => 'Ledger node {{ $labels.node }} ({{ $labels.network }}) has a TLS certificate expiring',
     description: (p) =>
-      `A certificate in the chain node {{ $labels.node }} in network {{ $labels.network }} presents expires in {{ printf "%.0f" $value }} days (alert under ${p.threshold}; 0 or less: expired, and the node's probes fail as TLS failures).`,
+      `A certificate in the chain node {{ $labels.node }} in network {{ $labels.network }} presents expires in ` +
+      `{{ printf "%.0f" $value }} days (alert under ${p.threshold}; 0 or less: expired, and the node's probes ` +
+      `fail as TLS failures).`,
     evaluate: (ctx) =>
       perNode(ctx, (n) => {
         const expiry = n.values?.tlsCertExpirySeconds;

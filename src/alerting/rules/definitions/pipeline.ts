@@ -17,12 +17,14 @@ export const PIPELINE_ALERTS: AlertDefinition[] = [
     group: GROUP,
     scope: 'exporter',
     comment:
-      "Always firing while the exporter runs: its absence at Alertmanager (or a dead man's switch\nfed by it) means the alerting pipeline is broken. Route it to nobody who gets paged.",
+      "Always firing while the exporter runs: its absence at Alertmanager (or a dead man's switch\n" +
+      'fed by it) means the alerting pipeline is broken. Route it to nobody who gets paged.',
     defaults: { severity: 'info', forMs: 60_000, keepFiringForMs: 0 },
     promql: () => 'count(ledger_exporter_build_info) > 0',
     summary: () => 'Alerting pipeline of ledger-fleet-exporter is alive',
     description: () =>
-      'Always firing while {{ $value }} ledger-fleet-exporter instance(s) run; it proves alerts reach Alertmanager. Page when it stops arriving, not when it fires.',
+      'Always firing while {{ $value }} ledger-fleet-exporter instance(s) run; it proves alerts reach ' +
+      'Alertmanager. Page when it stops arriving, not when it fires.',
     delivery: { onlyKinds: ['alertmanager'] },
     evaluate: () => [{ labels: {}, value: 1 }],
   },
@@ -37,7 +39,9 @@ export const PIPELINE_ALERTS: AlertDefinition[] = [
       'unless sum without(result) (increase(ledger_alert_notifications_total{result="success"}[15m])) > 0',
     summary: () => 'Receiver {{ $labels.receiver }} keeps failing to deliver notifications',
     description: (p) =>
-      `Receiver {{ $labels.receiver }} failed {{ printf "%.0f" $value }} notifications in the last 15 minutes without one success, for more than ${durationWords(p.forMs)}; alerts routed only to it are not reaching anyone.`,
+      `Receiver {{ $labels.receiver }} failed {{ printf "%.0f" $value }} notifications in the last 15 minutes ` +
+      `without one success, for more than ${durationWords(p.forMs)}; alerts routed only to it are not reaching ` +
+      `anyone.`,
     delivery: { exceptLabelledReceiver: true },
     evaluate: (ctx) => {
       const out: AlertSample[] = [];

@@ -53,7 +53,8 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
     promql: (p) => byEntry('miner', `${M.minerMisses} >= ${p.threshold}`),
     summary: () => 'Miner {{ $labels.name }} ({{ $labels.network }}) missed its check-in',
     description: () =>
-      `${miner} has missed {{ $value }} epoch check-ins in a row: the pending rewards of each missed epoch are forfeited, and 6 in a row make it inactive.`,
+      `${miner} has missed {{ $value }} epoch check-ins in a row: the pending rewards of each missed epoch are ` +
+      `forfeited, and 6 in a row make it inactive.`,
     evaluate: (ctx) =>
       perEntry(miners(ctx), (m) => minerValue(m, m.consecutiveMisses, (x) => x >= (ctx.params.threshold ?? 1))),
   },
@@ -66,7 +67,8 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
     promql: () => byEntry('miner', `${M.minerMultiplier} < 1`),
     summary: () => 'Miner {{ $labels.name }} ({{ $labels.network }}) is paid a reduced reward',
     description: () =>
-      `${miner} is paid x{{ $value }} of its mining reward: it checked in fewer than 12 times in the last 12 epochs, or is inactive.`,
+      `${miner} is paid x{{ $value }} of its mining reward: it checked in fewer than 12 times in the last 12 ` +
+      `epochs, or is inactive.`,
     evaluate: (ctx) => perEntry(miners(ctx), (m) => minerValue(m, m.rewardMultiplier, (x) => x < 1)),
   },
   {
@@ -78,7 +80,8 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
     promql: () => byEntry('account', `${M.accountBalance} < ${M.accountMinBalance}`),
     summary: () => 'Account {{ $labels.name }} ({{ $labels.network }}) is running low',
     description: () =>
-      `${account} holds {{ $value }} tokens, below its configured minimum balance: payments from it fail once it runs dry.`,
+      `${account} holds {{ $value }} tokens, below its configured minimum balance: payments from it fail once it ` +
+      `runs dry.`,
     evaluate: (ctx) => perEntry(accounts(ctx), balanceLow),
   },
   {
@@ -104,12 +107,14 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
     group: WATCH_GROUP,
     scope: 'watch',
     comment:
-      'The threshold counts read intervals. While an entry cannot be read, its other alerts are held\nas they were: a failing read neither fires nor resolves them.',
+      'The threshold counts read intervals. While an entry cannot be read, its other alerts are held\n' +
+      'as they were: a failing read neither fires nor resolves them.',
     defaults: { severity: 'warning', forMs: 60_000, keepFiringForMs: 300_000, threshold: 3 },
     promql: (p) => byEntry('any', `${M.consecutiveFailures} >= ${p.threshold}`),
     summary: () => 'Watched entry {{ $labels.name }} ({{ $labels.network }}) cannot be read',
     description: (p) =>
-      `The exporter has not read watched entry {{ $labels.name }} of network {{ $labels.network }} for ${p.threshold} read intervals: no node of the network answered for it, so its state is unknown.`,
+      `The exporter has not read watched entry {{ $labels.name }} of network {{ $labels.network }} for ` +
+      `${p.threshold} read intervals: no node of the network answered for it, so its state is unknown.`,
     // Not read since the exporter started: held (a restart resolves nothing).
     evaluate: (ctx) =>
       perEntry(allEntries(ctx.snapshot.watch), (e) =>

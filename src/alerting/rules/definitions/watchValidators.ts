@@ -43,7 +43,8 @@ export const WATCH_VALIDATOR_ALERTS: AlertDefinition[] = [
     promql: () => byEntry('validator', `${M.validatorActive} == 0`),
     summary: () => 'Validator {{ $labels.name }} ({{ $labels.network }}) is not in the active set',
     description: (p) =>
-      `${who} has been out of the active set for more than ${durationWords(p.forMs)}: it produces no blocks and earns nothing.`,
+      `${who} has been out of the active set for more than ${durationWords(p.forMs)}: it produces no blocks and ` +
+      `earns nothing.`,
     evaluate: (ctx) => perEntry(validators(ctx), (v) => (v.active === undefined ? undefined : v.active ? false : 0)),
   },
   {
@@ -51,12 +52,14 @@ export const WATCH_VALIDATOR_ALERTS: AlertDefinition[] = [
     group: WATCH_GROUP,
     scope: 'watch',
     comment:
-      'Active and not paid in the newest block read: it missed a slot and is excluded from rewards\nfor the rest of the epoch (an empty reward pool pays nobody; the reader reports no value then).',
+      'Active and not paid in the newest block read: it missed a slot and is excluded from rewards\n' +
+      'for the rest of the epoch (an empty reward pool pays nobody; the reader reports no value then).',
     defaults: { severity: 'critical', forMs: 120_000, keepFiringForMs: 300_000 },
     promql: () => byEntry('validator', `${M.validatorRewarded} == 0\nand ${M.validatorActive} == 1`),
     summary: () => 'Validator {{ $labels.name }} ({{ $labels.network }}) is offline and unpaid',
     description: (p) =>
-      `${who} is in the active set but has not been paid for more than ${durationWords(p.forMs)}: it missed its slot and earns nothing until the next epoch.`,
+      `${who} is in the active set but has not been paid for more than ${durationWords(p.forMs)}: it missed its ` +
+      `slot and earns nothing until the next epoch.`,
     evaluate: (ctx) => perEntry(validators(ctx), offline),
   },
   {
@@ -76,13 +79,15 @@ export const WATCH_VALIDATOR_ALERTS: AlertDefinition[] = [
     group: WATCH_GROUP,
     scope: 'watch',
     comment:
-      "Only for validators with seatMarginBelow (exported as the _below_ratio series); the margin is\n(own weight - lowest seat's weight) / own weight while all 21 seats are taken.",
+      'Only for validators with seatMarginBelow (exported as the _below_ratio series); the margin is\n' +
+      "(own weight - lowest seat's weight) / own weight while all 21 seats are taken.",
     defaults: { severity: 'warning', forMs: 600_000, keepFiringForMs: 900_000 },
     promql: () =>
       byEntry('validator', `${M.validatorSeatMargin} < ${M.validatorSeatMarginBelow}\nand ${M.validatorActive} == 1`),
     summary: () => 'Validator {{ $labels.name }} ({{ $labels.network }}) may lose its seat',
     description: () =>
-      `${who} weighs only {{ $value | humanizePercentage }} more than the lowest seat of the full active set, less than its configured margin: a heavier candidate takes the seat at an epoch boundary.`,
+      `${who} weighs only {{ $value | humanizePercentage }} more than the lowest seat of the full active set, ` +
+      `less than its configured margin: a heavier candidate takes the seat at an epoch boundary.`,
     evaluate: (ctx) => perEntry(validators(ctx), seatAtRisk),
   },
   {
@@ -103,7 +108,8 @@ export const WATCH_VALIDATOR_ALERTS: AlertDefinition[] = [
       ),
     summary: () => 'Validator {{ $labels.name }} ({{ $labels.network }}) changed its commission',
     description: () =>
-      `${who} charges a commission of {{ $value | humanizePercentage }}: not the commission it should charge, or changed within the last hour.`,
+      `${who} charges a commission of {{ $value | humanizePercentage }}: not the commission it should charge, or ` +
+      `changed within the last hour.`,
     evaluate: (ctx) => perEntry(validators(ctx), (v) => commissionChanged(ctx, v)),
   },
 ];
