@@ -66,7 +66,8 @@ function logResult(log: Logger, target: NodeTarget, result: ProbeResult, lastOk:
   }
 }
 
-/** The evidence record input for a failed probe that got an answer (its times wall times: records outlive the process). */
+/** The evidence record input for a failed probe that got an answer. Its times are wall times: records outlive
+ * the process. */
 export function evidenceOf(
   target: NodeTarget,
   result: ProbeResult & { kind: 'failed' },

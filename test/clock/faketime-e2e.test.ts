@@ -2,7 +2,8 @@
 // then forward an hour through FAKETIME_TIMESTAMP_FILE (read at every call), its monotonic clock
 // left real, as NTP, a VM resume or a hand-set clock do. Polling keeps its pace through both
 // steps, a pending LedgerNodeDown (for: 2m) does not fire at the forward step, each step is
-// logged once and counted, and the times the status API and /metrics show follow the wall clock. Skipped without libfaketime, unless REQUIRE_FAKETIME=1 (CI).
+// logged once and counted, and the times the status API and /metrics show follow the wall clock.
+// Skipped without libfaketime, unless REQUIRE_FAKETIME=1 (CI).
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
