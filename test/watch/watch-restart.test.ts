@@ -105,6 +105,15 @@ const readOnce = (e: ExporterChild, name: string) =>
     { timeoutMs: WAIT, intervalMs: 100 },
   );
 
+/** The exporter the tests before left running, or a new one (a test run alone). */
+async function running(): Promise<ExporterChild> {
+  if (!exporter) {
+    exporter = await startExporter(writeConfig(true));
+    await readOnce(exporter, 'val');
+  }
+  return exporter;
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'lfe-watch-restart-'));
   fleet = await SimFleet.start(
@@ -191,7 +200,7 @@ describe('watch alert state is changed by the chain only', () => {
     'seat at risk: pending, then firing, when the full set puts the validator near its lowest seat; resolved when its stake is back',
     { timeout: 5 * WAIT },
     async () => {
-      const e = exporter!;
+      const e = await running();
       const before = pages.length;
       const own = await validatorState(targets.validator);
       const stake = BigInt(own.stake);
@@ -235,6 +244,31 @@ describe('watch alert state is changed by the chain only', () => {
       expect(await seatMargin(e)).toBeGreaterThan(0.1);
       expect(await watchAlerts(e)).toEqual([]);
       for (const f of fillers) await validatorControl({ stake: '0' }, f);
+    },
+  );
+
+  it(
+    'a commission change (none configured) pages once; kill -9 forgets the hour behind it but neither resolves nor repeats it',
+    { timeout: 5 * WAIT },
+    async () => {
+      await running();
+      const before = pages.length;
+      const bps = ((await validatorState(targets.validator)) as unknown as { commissionBps: number }).commissionBps;
+      await validatorControl({ commissionBps: bps + 100 });
+      await waitFor('the firing page', () => (pages.length === before + 1 ? true : undefined), { timeoutMs: WAIT });
+      expect(pages.at(-1)).toMatchObject({
+        status: 'firing',
+        alerts: [{ labels: { alertname: 'LedgerValidatorCommissionChanged', name: 'val' } }],
+      });
+      await quiet(1_000);
+      await exporter!.kill();
+      exporter = await startExporter(writeConfig(true));
+      await readOnce(exporter, 'val');
+      await quiet(3_000);
+      expect((await watchAlerts(exporter)).map((a) => [a.name, a.state])).toEqual([
+        ['LedgerValidatorCommissionChanged', 'firing'],
+      ]);
+      expect(pages.length).toBe(before + 1);
     },
   );
 });
