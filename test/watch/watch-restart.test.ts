@@ -86,6 +86,7 @@ const validatorState = async (address: string) =>
   (await (await fetch(`${fleet.controlUrl}/networks/${NETWORK}/validators/${address}`)).json()) as {
     stake: string;
     agentScore: number;
+    commissionBps: number;
   };
 const seatMargin = async (e: ExporterChild) =>
   sampleValue(await scrapeText(e.url), 'ledger_watch_validator_seat_margin_ratio', { name: 'val' });
@@ -253,7 +254,7 @@ describe('watch alert state is changed by the chain only', () => {
     async () => {
       await running();
       const before = pages.length;
-      const bps = ((await validatorState(targets.validator)) as unknown as { commissionBps: number }).commissionBps;
+      const bps = (await validatorState(targets.validator)).commissionBps;
       await validatorControl({ commissionBps: bps + 100 });
       await waitFor('the firing page', () => (pages.length === before + 1 ? true : undefined), { timeoutMs: WAIT });
       expect(pages.at(-1)).toMatchObject({
