@@ -1,6 +1,6 @@
 // The watch joins the daemon as a component: each snapshot gets FleetSnapshot.watch, built from
 // the fan-out reads on it (the fan-out component reads, and adds them first). Built when first
-// read: most snapshots are the fan-out's own, taken for its nodes at each round, and never look at
+// read: many snapshots are the fan-out's own, taken for its nodes when it starts rounds, and never look at
 // the watch. Every snapshot's watch comes from the one WatchViews, so an unchanged state is built once.
 import type { DaemonComponent } from '../daemon/component.js';
 import type { ExporterConfig, FleetSnapshot } from '../domain.js';
