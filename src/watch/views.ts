@@ -1,7 +1,8 @@
 // The watch's view of each entry, from what the fan-out probes last read (FleetSnapshot.fanOut)
 // and the fleet (heights, epochs): pure. A value not read, or whose last read failed, is absent.
-// Snapshots come often (alerts, scrapes, pages) and most entries' reads have not changed since
-// the last one, so a WatchViews keeps each entry's view until one of its inputs changes.
+// Snapshots come often (alerts, scrapes, pages, each fan-out round) and most often nothing the
+// watch is built from changed since the last one: a WatchViews then hands out the same snapshot
+// again, so every consumer shares one; otherwise it rebuilds only the entries whose inputs changed.
 import {
   DEFAULT_DECIMALS,
   DEFAULT_EPOCH_BLOCKS,
@@ -44,10 +45,22 @@ interface Kept {
 export class WatchViews {
   private kept = new WeakMap<WatchEntry, Kept>();
   private readonly indexed = new WeakMap<readonly EntityReadView[], Map<string, EntityReadView>>();
+  private last: { signature: Signature; snapshot: WatchSnapshot } | undefined;
 
   build(config: WatchViewConfig, fleet: FleetSnapshot): WatchSnapshot | undefined {
-    const w = config.watch;
-    if (!w) return undefined;
+    if (!config.watch) return undefined;
+    const signature = snapshotSignature(config, fleet);
+    if (this.last && sameSignature(this.last.signature, signature)) return this.last.snapshot;
+    const snapshot = this.assemble(config.watch, config, fleet);
+    this.last = { signature, snapshot };
+    return snapshot;
+  }
+
+  private assemble(
+    w: NonNullable<WatchViewConfig['watch']>,
+    config: WatchViewConfig,
+    fleet: FleetSnapshot,
+  ): WatchSnapshot {
     const reads = this.index(fleet);
     const networks = new Map(fleet.networks.map((n) => [n.network, n]));
     const nodes = new Map(fleet.nodes.map((n) => [n.name, n]));
@@ -101,6 +114,20 @@ export class WatchViews {
 function viewOf(inputs: EntryInputs): WatchedView {
   const kind = inputs.entry.kind;
   return kind === 'validator' ? validatorView(inputs) : kind === 'miner' ? minerView(inputs) : accountView(inputs);
+}
+
+/**
+ * Everything any entry's view reads: the config (a reload makes a new one), the fan-out reads (one
+ * map while no read changed) and each network's height and epoch (its source node's /health).
+ */
+function snapshotSignature(config: WatchViewConfig, fleet: FleetSnapshot): Signature {
+  const sources = new Map<string, number | undefined>();
+  for (const n of fleet.networks) if (n.sourceNode !== undefined) sources.set(n.sourceNode, undefined);
+  for (const n of fleet.nodes) if (sources.has(n.name)) sources.set(n.name, n.health?.epoch);
+  const out: unknown[] = [config.watch, config.networks, fleet.fanOut];
+  for (const n of fleet.networks)
+    out.push(n.network, n.heightMax, n.sourceNode, n.sourceNode === undefined ? undefined : sources.get(n.sourceNode));
+  return out;
 }
 
 function sameSignature(a: Signature, b: Signature): boolean {

@@ -1,16 +1,20 @@
-// The watch alerts end to end over loopback: the simulator's ledger (epochs of 10 blocks of
-// 100 ms), the exporter reading it through its nodes, and the built-in engine over the daemon's
-// snapshots. Each fault of the control API fires its alert, and healing it resolves the alert.
+// The watch alerts end to end over loopback: the simulator's ledger (epochs of 25 blocks of 50 ms,
+// so every seat has a slot in each), the exporter reading it through its nodes, and the daemon's
+// own built-in alerting paging a webhook. Each fault of the control API fires its alert and pages
+// once; healing it resolves the alert and sends the resolve once.
+import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findDefinition } from '../../src/alerting/rules/definitions/index.js';
-import { AlertEngine } from '../../src/alerting/rules/engine.js';
-import type { AlertDefinition } from '../../src/alerting/rules/types.js';
+import { alertingComponent, type AlertingComponent } from '../../src/alerting/component.js';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
 import { simulatedFleetConfig } from '../../src/demo/fleet.js';
 import { createLogger } from '../../src/logger.js';
 import { fanOutComponent } from '../../src/probe/fanOutComponent.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { watchComponent } from '../../src/watch/component.js';
+import { closeAlertingRig, onlyRules, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
 import { waitFor } from '../support/processes.js';
 
 const NAMES = [
@@ -25,48 +29,62 @@ const NAMES = [
   'LedgerUnbondingClaimable',
   'LedgerWatchReadFailing',
 ];
-// No `for` and no keep_firing_for: the test sees the chain's state as soon as it is read.
-const DEFS: AlertDefinition[] = NAMES.map((n) => {
-  const d = findDefinition(n)!;
-  return { ...d, defaults: { ...d.defaults, forMs: 0, keepFiringForMs: 0 } };
-});
 const UNIT = 10n ** 9n;
 
 let fleet: SimFleet;
 let daemon: Daemon;
-let engine: AlertEngine;
-let timer: NodeJS.Timeout;
+let alerting: AlertingComponent;
+let receiver: Server;
+let dir: string;
+const pages: WebhookBody[] = [];
 let t: { validator: string; miner: string; account: string };
 
-const state = (name: string) => engine.list().find((i) => i.alertname === name)?.state;
-const firing = (name: string) =>
-  waitFor(`${name} firing`, () => state(name) === 'firing', { timeoutMs: 20_000, intervalMs: 50 });
-const resolved = (name: string) =>
-  waitFor(`${name} resolved`, () => state(name) === 'resolved' || state(name) === undefined, {
-    timeoutMs: 30_000,
+const state = (name: string) => alerting.statusAlerts()?.find((a) => a.name === name)?.state;
+/** The webhook pages for one alert, by status. */
+const paged = (name: string, status: string) =>
+  pages.filter((p) => p.status === status && p.alerts?.some((a) => a.labels.alertname === name)).length;
+/** How many times each alert was seen to fire and resolve: each one is paged once. */
+const seen = new Map<string, number>();
+const notified = async (name: string, status: 'firing' | 'resolved') => {
+  const key = `${name} ${status}`;
+  seen.set(key, (seen.get(key) ?? 0) + 1);
+  await waitFor(`${name} ${status} paged`, () => paged(name, status) === seen.get(key), {
+    timeoutMs: 10_000,
     intervalMs: 50,
   });
+};
+const firing = async (name: string) => {
+  await waitFor(`${name} firing`, () => state(name) === 'firing', { timeoutMs: 20_000, intervalMs: 50 });
+  await notified(name, 'firing');
+};
+const resolved = async (name: string) => {
+  await waitFor(`${name} resolved`, () => state(name) === undefined, { timeoutMs: 30_000, intervalMs: 50 });
+  await notified(name, 'resolved');
+};
 
 beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'lfe-watch-alerts-'));
   fleet = await SimFleet.start(
     [
       { name: 'n-1', network: 'net' },
       { name: 'n-2', network: 'net' },
     ],
-    { blockTimeMs: 100, epochBlocks: 10, unbondingBlocks: 1_000 },
+    { blockTimeMs: 50, epochBlocks: 25, unbondingBlocks: 1_000 },
   );
   const chain = fleet.chain('net');
   t = chain.watchTargets();
   const commissionBps = chain.ledger().validators.get(t.validator)!.commissionBps;
+  const hook = await startWebhook((body) => void pages.push(body));
+  receiver = hook.server;
   const base = simulatedFleetConfig(fleet.nodes, {
     listen: { host: '127.0.0.1', port: 0 },
     intervalMs: 200,
     timeoutMs: 150,
-    evidenceDir: '/tmp/unused',
+    evidenceDir: path.join(dir, 'evidence'),
   });
   const config = {
     ...base,
-    networks: { net: { decimals: 9, epochBlocks: 10 } },
+    networks: { net: { decimals: 9, epochBlocks: 25 } },
     watch: {
       intervalMs: 200,
       entries: [
@@ -75,39 +93,45 @@ beforeAll(async () => {
         { kind: 'account' as const, name: 'hot', address: t.account, network: 'net', minBalance: 25 },
       ],
     },
+    // No `for` and no keep_firing_for: the daemon acts on the chain's state as soon as it is read.
+    alerting: {
+      stateDir: path.join(dir, 'state'),
+      evaluationIntervalMs: 50,
+      runbookBase: 'alerts/RUNBOOKS.md',
+      rules: onlyRules(Object.fromEntries(NAMES.map((n) => [n, { enabled: true, forMs: 0, keepFiringForMs: 0 }]))),
+      routing: {
+        groupBy: ['alertname'],
+        groupWaitMs: 0,
+        groupIntervalMs: 100,
+        repeatIntervalMs: 3_600_000,
+        sendResolved: true,
+        routes: [],
+        receivers: ['hook'],
+      },
+      receivers: [{ name: 'hook', kind: 'webhook' as const, url: hook.url, headers: {}, timeoutMs: 5_000 }],
+      maintenance: [],
+    },
   };
-  const logger = createLogger({ level: 'silent' });
+  alerting = alertingComponent();
   daemon = await startDaemon(config, {
-    logger,
+    logger: createLogger({ level: 'silent' }),
     evidence: false,
     defaultMetrics: false,
-    components: [fanOutComponent(), watchComponent()],
+    components: [fanOutComponent(), watchComponent(), alerting],
   });
-  engine = new AlertEngine({ runbookBase: 'alerts/RUNBOOKS.md', instance: 'exp', definitions: DEFS });
-  timer = setInterval(
-    () =>
-      engine.evaluate(
-        { snapshot: daemon.snapshot(), exporter: { pollOverruns: new Map(), evidenceWriteErrors: 0 } },
-        Date.now(),
-      ),
-    50,
-  );
   await waitFor('the first watch read', () => daemon.snapshot().watch?.validators[0]?.active !== undefined, {
     timeoutMs: 15_000,
     intervalMs: 50,
   });
 }, 30_000);
 
-afterAll(async () => {
-  clearInterval(timer);
-  await daemon?.close();
-  await fleet?.close();
-});
+afterAll(() => closeAlertingRig({ daemon, fleet, receiver, dir }));
 
 describe('watch alerts against the simulator', () => {
   it('a healthy start fires nothing', async () => {
     await new Promise((r) => setTimeout(r, 1_500));
-    expect(engine.active()).toEqual([]);
+    expect(alerting.statusAlerts()).toEqual([]);
+    expect(pages).toEqual([]);
   });
 
   it('offline: unpaid from the next epoch, paid again after a clean one', async () => {

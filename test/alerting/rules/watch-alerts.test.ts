@@ -212,6 +212,25 @@ describe('restarts, reloads and commission history', () => {
     expect(state(engine)).toEqual(['resolved']);
   });
 
+  it('no configured commission: after a restart nothing resolves or fires until an hour is seen', () => {
+    const first = engineFor('LedgerValidatorCommissionChanged');
+    run(first, T0, T0 + 10 * M, validator({ commissionRatio: 0.05 }));
+    run(first, T0 + 10 * M + 30 * S, T0 + 15 * M, validator({ commissionRatio: 0.07 }));
+    const saved = first.list();
+    expect(saved.map((i) => i.state)).toEqual(['firing']);
+    // Restarted 5 minutes later: the hour before it is gone from memory, the alert is not.
+    const restarted = engineFor('LedgerValidatorCommissionChanged');
+    restarted.restore(saved);
+    run(restarted, T0 + 20 * M, T0 + 79 * M, validator({ commissionRatio: 0.07 }));
+    expect(state(restarted)).toEqual(['firing']);
+    run(restarted, T0 + 80 * M, T0 + 80 * M + 6 * M, validator({ commissionRatio: 0.07 }));
+    expect(state(restarted)).toEqual(['resolved']);
+    // Another validator, watched from the restart on with an unchanged commission: nothing.
+    const fresh = engineFor('LedgerValidatorCommissionChanged');
+    run(fresh, T0, T0 + 30 * M, validator({ commissionRatio: 0.05 }));
+    expect(fresh.list()).toEqual([]);
+  });
+
   it('offline needs the validator in the set: an inactive unpaid validator is not offline', () => {
     const engine = engineFor('LedgerValidatorOffline');
     run(engine, T0, T0 + 30 * M, validator({ active: false, rewarded: false }));

@@ -24,13 +24,19 @@ function seatAtRisk(v: WatchedValidatorView): Verdict {
   return v.seatMarginRatio < v.seatMarginBelow ? v.seatMarginRatio : false;
 }
 
-/** Against the configured commission, or, without one, against every value of the last hour. */
+/**
+ * Against the configured commission, or, without one, against every value of the last hour. The
+ * hour is kept in memory: until the engine has seen a whole hour of it (after a restart, or for an
+ * entry just added), an unchanged commission is not known to have stayed so, and decides nothing.
+ */
 function commissionChanged(ctx: EvalContext, v: WatchedValidatorView): Verdict {
   const ratio = v.commissionRatio;
-  const seen = ctx.range(`commission\u0000${v.network}\u0000${v.name}\u0000${v.address}`, ratio, HOUR_MS);
+  const key = `commission\u0000${v.network}\u0000${v.name}\u0000${v.address}`;
+  const seen = ctx.range(key, ratio, HOUR_MS);
   if (ratio === undefined) return undefined;
   if (v.commissionBps !== undefined) return Math.round(ratio * 10_000) !== v.commissionBps ? ratio : false;
-  return seen.some((x) => x !== ratio) ? ratio : false;
+  if (seen.some((x) => x !== ratio)) return ratio;
+  return (ctx.rangeAge?.(key) ?? HOUR_MS) < HOUR_MS ? undefined : false;
 }
 
 export const WATCH_VALIDATOR_ALERTS: AlertDefinition[] = [
@@ -94,7 +100,9 @@ export const WATCH_VALIDATOR_ALERTS: AlertDefinition[] = [
     name: 'LedgerValidatorCommissionChanged',
     group: WATCH_GROUP,
     scope: 'watch',
-    comment: 'Against commissionBps when the entry sets it (the _expected_ series), else any change in the last hour.',
+    comment:
+      'Against commissionBps when the entry sets it (the _expected_ series), else any change in the last hour\n' +
+      '(the built-in engine holds it as it is until it has seen that hour after a restart).',
     defaults: { severity: 'warning', forMs: 60_000, keepFiringForMs: 300_000 },
     promql: () =>
       byEntry(
