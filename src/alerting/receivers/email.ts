@@ -197,10 +197,13 @@ export function mailOf(n: Notification, ctx: PayloadContext): { subject: string;
   const alerts = alertTexts(n);
   const page = statusPageUrl(ctx);
   const textLine = (a: AlertText) =>
-    `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} ` +
-    `(${a.severity})${a.description ? `\n  ${a.description}` : ''}${
-      a.runbookUrl ? `\n  Runbook: ${a.runbookUrl}` : ''
-    }`;
+    [
+      `${a.firing ? 'FIRING' : 'RESOLVED'}: ${a.summary} (${a.severity})`,
+      a.description ? `  ${a.description}` : '',
+      a.runbookUrl ? `  Runbook: ${a.runbookUrl}` : '',
+    ]
+      .filter((line) => line !== '')
+      .join('\n');
   const htmlLine = (a: AlertText) =>
     `<li><b>${a.firing ? 'FIRING' : 'RESOLVED'}: ${escapeHtml(a.summary)}</b> (${escapeHtml(a.severity)})` +
     (a.description ? `<br>${escapeHtml(a.description)}` : '') +
@@ -222,10 +225,7 @@ export function mailOf(n: Notification, ctx: PayloadContext): { subject: string;
     MAX_MAIL_CHARS,
   );
   const subject = title(n).replace(/[\u0000-\u001f\u007f]+/gu, ' ');
-  const html =
-    `<!doctype ` +
-    `html><html><body><h2>${escapeHtml(subject)}</h2>${body}${
-      page ? `<p><a href="${escapeHtml(page)}">Fleet status page</a></p>` : ''
-    }</body></html>`;
+  const link = page ? `<p><a href="${escapeHtml(page)}">Fleet status page</a></p>` : '';
+  const html = `<!doctype html><html><body><h2>${escapeHtml(subject)}</h2>${body}${link}</body></html>`;
   return { subject, text, html };
 }
