@@ -2,6 +2,7 @@
 // hundreds of HTTP clients): a component that notes when each probe result of a node arrives,
 // and loopback HTTP clients with their own source address (127.0.0.x), so per-client limits
 // see them as different clients.
+import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import type { DaemonComponent } from '../../src/daemon/component.js';
 
@@ -14,28 +15,39 @@ export interface PaceReport {
   worstGapMs: number;
 }
 
-/** Notes the time of every result of `probe` of every node. */
-export function paceRecorder(probe: string): {
+/** Notes when each result of `probe` arrives, per node. */
+export function paceRecorder(
+  probe: string,
+  nodes: number,
+): {
   component: DaemonComponent;
   report(from: number, to: number, intervalMs: number): PaceReport;
 } {
-  const times: number[] = [];
+  const times = new Map<string, number[]>();
   return {
     component: {
       name: 'pace-recorder',
-      onProbeResult: (_t, r) => {
-        if (r.probe === probe) times.push(performance.now());
+      onProbeResult: (t, r) => {
+        if (r.probe !== probe) return;
+        const list = times.get(t.name) ?? [];
+        list.push(performance.now());
+        times.set(t.name, list);
       },
     },
     report(from, to, intervalMs) {
-      const inside = times.filter((t) => t >= from && t <= to);
+      let done = 0;
       let worst = 0;
-      let last = from;
-      for (const t of [...inside, to]) {
-        worst = Math.max(worst, t - last);
-        last = t;
+      for (const list of times.values()) {
+        const inside = list.filter((t) => t >= from && t <= to);
+        done += inside.length;
+        let last = from;
+        for (const t of [...inside, to]) {
+          worst = Math.max(worst, t - last);
+          last = t;
+        }
       }
-      return { done: inside.length, expected: Math.floor((to - from) / intervalMs), worstGapMs: Math.round(worst) };
+      const expected = nodes * Math.round((to - from) / intervalMs);
+      return { done, expected, worstGapMs: Math.round(worst) };
     },
   };
 }
@@ -91,4 +103,51 @@ export async function loadUntil(
     }),
   );
   return counts;
+}
+
+/** The load of `loadInChild`, as a script: one keep-alive connection per client, each from its address. */
+const CHILD_LOAD = `
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+const { urls, addresses, ms } = JSON.parse(process.env.LOAD_SPEC);
+const until = performance.now() + ms;
+const counts = {};
+let n = 0;
+await Promise.all(addresses.map(async (localAddress) => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  while (performance.now() < until) {
+    const status = await new Promise((resolve) => {
+      const req = request(urls[n++ % urls.length], { agent, localAddress }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(0));
+      });
+      req.setTimeout(30000, () => req.destroy());
+      req.on('error', () => resolve(0));
+      req.end();
+    });
+    counts[status] = (counts[status] ?? 0) + 1;
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  agent.destroy();
+}));
+process.stdout.write(JSON.stringify(counts));
+`;
+
+/**
+ * Runs the load in a child process for `ms` (so the clients' own work does not run on the
+ * daemon's event loop): each address one client, asking `urls` in turn without pause. Returns
+ * how often each status was seen.
+ */
+export async function loadInChild(urls: string[], addresses: string[], ms: number): Promise<Map<number, number>> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD_LOAD], {
+    env: { ...process.env, LOAD_SPEC: JSON.stringify({ urls, addresses, ms }) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`load child exited ${code}`);
+  const counts = JSON.parse(out) as Record<string, number>;
+  return new Map(Object.entries(counts).map(([k, v]) => [Number(k), v]));
 }

@@ -19,7 +19,7 @@ const basic = (user: string, pw: string) => `Basic ${Buffer.from(`${user}:${pw}`
 
 let fleet: SimFleet;
 let daemon: Daemon;
-const pace = paceRecorder('health');
+const pace = paceRecorder('health', 1);
 
 beforeAll(async () => {
   fleet = await SimFleet.start([{ name: 'n1' }], { host: '127.0.0.1', layout: 'port-per-node' });
