@@ -24,6 +24,8 @@ export interface AlertingSettings {
   receivers: ReceiverSettings[];
   maintenance: MaintenanceWindowSpec[];
   heartbeat?: HeartbeatSettings;
+  /** Who may write through the HTTP API; absent (or no `writers`): every basic-auth user. */
+  api?: { writers?: string[] };
 }
 
 const ms = (d: string | undefined) => (d === undefined ? undefined : parseDuration(d));
@@ -66,6 +68,7 @@ export function resolveAlerting(a: AlertingRaw, baseDir: string): AlertingSettin
     receivers: a.receivers.map((r) => resolveReceiver(r as ReceiverRaw, baseDir)),
     maintenance: resolveMaintenance(a.maintenance),
     ...(a.heartbeat ? { heartbeat: resolveHeartbeat(a.heartbeat) } : {}),
+    ...(a.api.writers ? { api: { writers: [...a.api.writers] } } : {}),
   };
 }
 
