@@ -72,11 +72,11 @@ const text = async (path: string) => (await fetch(daemon.url + path)).text();
 
 describe('a node echoing its credentials into /health', () => {
   it('has them scrubbed from version and chain_id everywhere they are shown', { timeout: 30_000 }, async () => {
-    await waitFor('n1 health read', () => daemon.snapshot().nodes[0]?.values.health?.version !== undefined, {
+    await waitFor('n1 health read', () => daemon.snapshot().nodes[0]?.values?.health?.version !== undefined, {
       timeoutMs: 15_000,
       intervalMs: 50,
     });
-    const health = daemon.snapshot().nodes[0]!.values.health!;
+    const health = daemon.snapshot().nodes[0]!.values!.health!;
     expect(health.version).toBe('0.5.8 ([REDACTED])');
     expect(health.chainId).toBe('ledger-[REDACTED]');
     expect(health.genesisHash).toBe('0x[REDACTED]');
