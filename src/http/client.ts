@@ -178,6 +178,11 @@ export class HttpClient {
     return this.dispatcher instanceof NodeDispatcher ? this.dispatcher.certExpiry(origin) : undefined;
   }
 
+  /** Re-reads `origin`'s certificate on a fresh handshake when one is due (certRecheck.ts); no-op for other pools. */
+  recheckCertificate(origin: string): void {
+    if (this.dispatcher instanceof NodeDispatcher) this.dispatcher.recheckCertificate(origin);
+  }
+
   /** What fitNodes set for `origin` (diagnostics); undefined for a pool of another kind. */
   fitOf(origin: string): { idleKeepMs: number; sockets: number } | undefined {
     return this.dispatcher instanceof NodeDispatcher ? this.dispatcher.fit(origin) : undefined;

@@ -69,6 +69,8 @@ export interface OriginTls {
   /** Build options of a connector made for settings (connect timeout). */
   base: buildConnector.BuildOptions;
   settings?: TlsSettings;
+  /** No TLS session resumption (a re-check must see the certificate served now). */
+  fresh?: boolean;
   /** Called with the earliest expiry of each new TLS connection's verified chain (verifiedChain.ts). */
   onExpiry: (unixSeconds: number) => void;
 }
@@ -107,7 +109,12 @@ export function originConnector(o: OriginTls): Connector {
           const own = material.ca ? anchorsOf(material.ca) : undefined;
           built = {
             stamp,
-            connect: buildConnector({ ...o.base, ...material, rejectUnauthorized: false, maxCachedSessions: 16 }),
+            connect: buildConnector({
+              ...o.base,
+              ...material,
+              rejectUnauthorized: false,
+              maxCachedSessions: o.fresh ? 0 : 16,
+            }),
             anchors: own ? () => own : systemAnchors,
           };
         }

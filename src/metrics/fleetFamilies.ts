@@ -55,7 +55,7 @@ const NODE_GAUGES: Array<[string, string, (n: NodeView) => number | undefined]> 
   [
     'ledger_node_tls_cert_expiry_timestamp_seconds',
     'Unix time when the earliest certificate of the chain the node was verified through expires (the leaf, ' +
-      'intermediates and trusted root; https nodes, from the connection the probes use).',
+      'intermediates and trusted root; https nodes, from the connection the probes use, re-read daily).',
     (n) => n.values?.tlsCertExpirySeconds,
   ],
 ];
