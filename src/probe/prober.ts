@@ -85,7 +85,8 @@ export class NodeProber {
         answer = decodeUtf8(answerOf(await sendProbe(this.opts.client, this.endpoint, req), req).body, req.label);
       } else answer = await this.rpc(ask);
       // Whatever field the node echoed its credentials into: scrubbed before anything keeps it.
-      const data = scrubNodeData(d.parse(answer, this.ctx), this.endpoint.secrets);
+      const parsed = d.parse(answer, this.ctx);
+      const data = d.scrubbedWhenRendered ? parsed : scrubNodeData(parsed, this.endpoint.secrets);
       return { kind: 'ok', probe, startedAt, durationMs: performance.now() - t0, data, namespace: this.detected };
     } catch (err) {
       const durationMs = performance.now() - t0;
