@@ -38,7 +38,7 @@ export function createLogger(
       logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {
         method.apply(
           this,
-          args.map((a) => (typeof a === 'string' ? secrets.scrub(a) : a)),
+          args.map((a) => (typeof a === 'string' ? logText(a, secrets) : a)),
         );
       },
     },
@@ -62,8 +62,8 @@ export function createLogger(
 
 function scrubObject(value: unknown, secrets: Secrets, depth = 0): unknown {
   if (depth > 6) return value;
-  if (typeof value === 'string') return secrets.scrub(value);
-  if (value instanceof Error) return { type: value.name, message: secrets.scrub(value.message) };
+  if (typeof value === 'string') return logText(value, secrets);
+  if (value instanceof Error) return { type: value.name, message: logText(value.message, secrets) };
   if (Array.isArray(value)) return value.map((v) => scrubObject(v, secrets, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -71,4 +71,16 @@ function scrubObject(value: unknown, secrets: Secrets, depth = 0): unknown {
     return out;
   }
   return value;
+}
+
+/** C0 and C1 controls, DEL and the Unicode line and paragraph separators. */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** A text as logged: scrubbed, then its control characters written as escapes (`\n`, `\u001b`). */
+export function logText(text: string, secrets: Secrets): string {
+  const clean = secrets.scrub(text);
+  CONTROLS.lastIndex = 0;
+  if (!CONTROLS.test(clean)) return clean;
+  return clean.replace(CONTROLS, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -73,10 +73,14 @@ export function nodeUrlReason(raw: string): string | undefined {
   return commonUrlReason(raw, parseUrl(raw));
 }
 
-/** Hosts that never leave the machine (plain http is acceptable for them). */
+/**
+ * Hosts that never leave the machine (plain http is acceptable for them): literal loopback addresses
+ * and `localhost` itself. Not `*.localhost`: RFC 6761 only asks resolvers to keep it local, and
+ * here such a name goes through ordinary DNS, so it may resolve anywhere.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === 'localhost') return true;
   if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
   if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
   // IPv4-mapped loopback as normalised by WHATWG URL (e.g. [::ffff:127.0.0.1] -> ::ffff:7f00:1).

@@ -7,7 +7,7 @@ import type { Secrets } from '../redact.js';
 import { classifyTransportError, errorCode, statusReason, type HttpFailureReason } from './classify.js';
 import { ConnectionLog } from './connections.js';
 import { Destination } from './destination.js';
-import type { TlsSettings } from '../domain.js';
+import type { NodeTarget } from '../domain.js';
 import { createDispatcher, idleKeepMs, NodeDispatcher, nodesPerOrigin, tlsPerOrigin } from './dispatcher.js';
 import { Deadlines, type DeadlineClock } from './deadlines.js';
 import { exchange, ExchangeError, type Answer } from './exchange.js';
@@ -70,6 +70,9 @@ export interface HttpClientOptions {
   /** Clock and timers of the exchanges' deadlines (tests); default performance.now and setTimeout. */
   deadlineClock?: DeadlineClock;
 }
+
+/** What the pool needs of a node to reach it: its URL, connection settings and polling pace. */
+export type NodeConnection = Pick<NodeTarget, 'url' | 'intervalMs' | 'timeoutMs' | 'tls'>;
 
 const MAX_REDIRECTS = 5;
 
@@ -151,14 +154,20 @@ export class HttpClient {
   }
 
   /**
-   * Fits the pool to the nodes polled (see dispatcher.ts): one socket per node behind each origin,
-   * idle sockets kept past the longest poll interval. A pool of another kind keeps its own policy.
+   * Fits the pool to the nodes it sends to, whatever sends (probes, fan-out reads), as the config
+   * gives them: each node's connection settings (its `tls`) are taken from the node here, so no
+   * caller can drop them. One socket per node behind each origin, idle sockets kept past the
+   * longest gap between two requests to a node (its interval, or `everyMs` when requests are rarer).
+   * A pool of another kind keeps its own policy.
    */
-  fitNodes(nodes: readonly { url: string; intervalMs: number; timeoutMs: number; tls?: TlsSettings }[]): void {
+  fitNodes(nodes: readonly NodeConnection[], opts: { everyMs?: number } = {}): void {
     if (!(this.dispatcher instanceof NodeDispatcher)) return;
+    const every = opts.everyMs ?? 0;
     this.dispatcher.setConnectionsPerOrigin(nodesPerOrigin(nodes.map((n) => n.url)));
     this.dispatcher.setTlsPerOrigin(tlsPerOrigin(nodes));
-    this.dispatcher.keepIdleFor(idleKeepMs(nodes));
+    this.dispatcher.keepIdleFor(
+      idleKeepMs(nodes.map((n) => ({ intervalMs: Math.max(n.intervalMs, every), timeoutMs: n.timeoutMs }))),
+    );
   }
 
   /**
@@ -167,6 +176,11 @@ export class HttpClient {
    */
   certExpiry(origin: string): number | undefined {
     return this.dispatcher instanceof NodeDispatcher ? this.dispatcher.certExpiry(origin) : undefined;
+  }
+
+  /** Re-reads `origin`'s certificate on a fresh handshake when one is due (certRecheck.ts); no-op for other pools. */
+  recheckCertificate(origin: string): void {
+    if (this.dispatcher instanceof NodeDispatcher) this.dispatcher.recheckCertificate(origin);
   }
 
   /** What fitNodes set for `origin` (diagnostics); undefined for a pool of another kind. */

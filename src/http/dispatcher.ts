@@ -2,6 +2,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { buildConnector, Client, Dispatcher, errors, Pool } from 'undici';
 import type { TlsSettings } from '../domain.js';
+import { CertExpiries } from './certRecheck.js';
 import { trimFinished } from './queueTrim.js';
 import { originConnector, sharedConnectOptions } from './tls.js';
 
@@ -16,6 +17,8 @@ const SERVER_KEEP_MAX_MS = 120_000;
 
 export interface DispatcherOptions {
   connectTimeoutMs?: number;
+  /** ms: the clock certificate re-checks are scheduled on (tests); default performance.now. */
+  now?: () => number;
 }
 
 /** One origin's dispatcher, the sockets it may hold, and how many are open now. */
@@ -54,10 +57,12 @@ export class NodeDispatcher extends Dispatcher {
   private readonly retired = new Set<Client | Pool>();
   private perOrigin: ReadonlyMap<string, number> = new Map();
   private tlsPerOrigin: ReadonlyMap<string, TlsSettings> = new Map();
-  /** Unix seconds: the earliest certificate expiry each origin's newest TLS connection showed. */
-  private readonly expiries = new Map<string, number>();
+  /** The earliest certificate expiry each origin's newest TLS handshake showed, and its re-checks. */
+  private readonly expiries: CertExpiries;
   private readonly connectBase: buildConnector.BuildOptions;
   private readonly sharedConnect: buildConnector.connector;
+  /** The shared connector without session resumption, for certificate re-checks. */
+  private readonly freshConnect: buildConnector.connector;
   private state: 'open' | 'closed' | 'destroyed' = 'open';
   private readonly trimTimer: NodeJS.Timeout;
 
@@ -71,6 +76,8 @@ export class NodeDispatcher extends Dispatcher {
     // by server name, so each TLS node still resumes its own; they are held weakly, so the bound
     // is on names, not on memory. Each origin wraps it (originConnector) to read certificates.
     this.sharedConnect = buildConnector(this.connectBase);
+    this.freshConnect = buildConnector({ ...this.connectBase, maxCachedSessions: 0 });
+    this.expiries = new CertExpiries(opts.now);
     this.options = {
       keepAliveTimeout: IDLE_KEEP_MIN_MS,
       keepAliveMaxTimeout: SERVER_KEEP_MAX_MS,
@@ -111,13 +118,30 @@ export class NodeDispatcher extends Dispatcher {
       this.origins.delete(origin);
       this.retire(e.dispatcher);
     }
-    for (const origin of this.expiries.keys())
-      if (!this.origins.has(origin) && !this.perOrigin.has(origin)) this.expiries.delete(origin);
+    for (const origin of [...this.expiries.origins()])
+      if (!this.origins.has(origin) && !this.perOrigin.has(origin)) this.expiries.forget(origin);
   }
 
-  /** Unix seconds: the earliest certificate expiry the origin's newest TLS connection showed. */
+  /** Unix seconds: the earliest certificate expiry the origin's newest TLS handshake showed. */
   certExpiry(origin: string): number | undefined {
     return this.expiries.get(origin);
+  }
+
+  /**
+   * Starts a fresh handshake with the origin, on a connection of its own, when its certificate is
+   * due a re-check (certRecheck.ts); the probes' keep-alive connections are left alone.
+   */
+  recheckCertificate(origin: string): void {
+    if (this.state !== 'open') return;
+    this.expiries.recheck(origin, () =>
+      originConnector({
+        shared: this.freshConnect,
+        base: this.connectBase,
+        settings: this.tlsPerOrigin.get(origin),
+        fresh: true,
+        onExpiry: (s) => this.expiries.note(origin, s),
+      }),
+    );
   }
 
   /**
@@ -202,7 +226,7 @@ export class NodeDispatcher extends Dispatcher {
           shared: this.sharedConnect,
           base: this.connectBase,
           settings: tls,
-          onExpiry: (s) => this.expiries.set(origin, s),
+          onExpiry: (s) => this.expiries.note(origin, s),
         });
     const options = { ...this.options, connect };
     const d = connections === 1 ? new Client(origin, options) : new Pool(origin, { ...options, connections });

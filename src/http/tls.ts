@@ -1,10 +1,12 @@
 // TLS of node connections: per-origin client settings (Prometheus's tls_config: caFile, certFile +
 // keyFile, serverName, insecureSkipVerify) with their files read at connect time and again when
-// they change, and the earliest certificate expiry of the chain each new connection presents.
+// they change, and the earliest certificate expiry of the chain each new connection was verified through.
 // File contents never go into a message: errors name the setting and an error code only.
 import { readFile, stat } from 'node:fs/promises';
 import type { TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
+import type { X509Certificate } from 'node:crypto';
+import { anchorsOf, systemAnchors, verifiedChainExpiry } from './verifiedChain.js';
 import type { TlsSettings } from '../domain.js';
 
 type Connector = buildConnector.connector;
@@ -61,29 +63,15 @@ export class TlsFiles {
   }
 }
 
-/** Unix seconds of the earliest `valid_to` in the peer's chain; undefined when it shows none. */
-export function earliestExpiry(socket: Pick<TLSSocket, 'getPeerCertificate'>): number | undefined {
-  let cert = socket.getPeerCertificate(true) as
-    (ReturnType<TLSSocket['getPeerCertificate']> & { issuerCertificate?: unknown }) | undefined;
-  let earliest: number | undefined;
-  const seen = new Set<unknown>();
-  while (cert && cert.valid_to && !seen.has(cert)) {
-    seen.add(cert);
-    const t = Date.parse(cert.valid_to);
-    if (Number.isFinite(t)) earliest = Math.min(earliest ?? Infinity, Math.floor(t / 1000));
-    // A root names itself as its issuer: the walk ends there (seen).
-    cert = cert.issuerCertificate as typeof cert;
-  }
-  return earliest;
-}
-
 export interface OriginTls {
   /** The connector for origins without settings (shared: one session cache for them all). */
   shared: Connector;
   /** Build options of a connector made for settings (connect timeout). */
   base: buildConnector.BuildOptions;
   settings?: TlsSettings;
-  /** Called with the earliest expiry of each new TLS connection's chain. */
+  /** No TLS session resumption (a re-check must see the certificate served now). */
+  fresh?: boolean;
+  /** Called with the earliest expiry of each new TLS connection's verified chain (verifiedChain.ts). */
   onExpiry: (unixSeconds: number) => void;
 }
 
@@ -95,11 +83,12 @@ export interface OriginTls {
 export function originConnector(o: OriginTls): Connector {
   const verify = !o.settings?.insecureSkipVerify;
   const finish =
-    (cb: buildConnector.Callback) => (err: Error | null, socket: Parameters<buildConnector.Callback>[1]) => {
+    (cb: buildConnector.Callback, anchors: () => readonly X509Certificate[]) =>
+    (err: Error | null, socket: Parameters<buildConnector.Callback>[1]) => {
       if (err || !socket) return cb(err ?? new Error('no socket'), null);
       const tls = socket as TLSSocket;
       if (typeof tls.getPeerCertificate !== 'function') return cb(null, socket);
-      const expiry = earliestExpiry(tls);
+      const expiry = verifiedChainExpiry(tls, anchors());
       if (expiry !== undefined) o.onExpiry(expiry);
       if (verify && !tls.authorized) {
         const code = String(tls.authorizationError ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
@@ -108,20 +97,29 @@ export function originConnector(o: OriginTls): Connector {
       }
       cb(null, socket);
     };
-  if (!o.settings) return (opts, cb) => o.shared(opts, finish(cb));
+  if (!o.settings) return (opts, cb) => o.shared(opts, finish(cb, systemAnchors));
   const files = new TlsFiles(o.settings);
   const serverName = o.settings.serverName;
-  let built: { stamp: string; connect: Connector } | undefined;
+  let built: { stamp: string; connect: Connector; anchors: () => readonly X509Certificate[] } | undefined;
   return (opts, cb) => {
     files.load().then(
       ({ stamp, material }) => {
-        if (built?.stamp !== stamp)
+        if (built?.stamp !== stamp) {
+          // A caFile replaces the system roots (as Node's `ca` does): its certificates are the anchors.
+          const own = material.ca ? anchorsOf(material.ca) : undefined;
           built = {
             stamp,
-            connect: buildConnector({ ...o.base, ...material, rejectUnauthorized: false, maxCachedSessions: 16 }),
+            connect: buildConnector({
+              ...o.base,
+              ...material,
+              rejectUnauthorized: false,
+              maxCachedSessions: o.fresh ? 0 : 16,
+            }),
+            anchors: own ? () => own : systemAnchors,
           };
+        }
         try {
-          built.connect(serverName ? { ...opts, servername: serverName } : opts, finish(cb));
+          built.connect(serverName ? { ...opts, servername: serverName } : opts, finish(cb, built.anchors));
         } catch (err) {
           // Files that are no certificate or key: the TLS context cannot be made (OpenSSL's code only).
           const code = `TLS_FILES_${(err as NodeJS.ErrnoException).code ?? 'UNUSABLE'}`;

@@ -54,8 +54,8 @@ const NODE_GAUGES: Array<[string, string, (n: NodeView) => number | undefined]> 
   ['ledger_node_block_height', 'Block height of the node, from /health, else from blockNumber.', (n) => n.height],
   [
     'ledger_node_tls_cert_expiry_timestamp_seconds',
-    'Unix time when the earliest certificate of the chain the node presents expires (https nodes, from the ' +
-      'connection the probes use).',
+    'Unix time when the earliest certificate of the chain the node was verified through expires (the leaf, ' +
+      'intermediates and trusted root; https nodes, from the connection the probes use, re-read daily).',
     (n) => n.values?.tlsCertExpirySeconds,
   ],
 ];

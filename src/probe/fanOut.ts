@@ -14,6 +14,7 @@ import type { FanOutProbe, RpcParams } from '../probes/types.js';
 import type { EntityReads } from '../state/entityReads.js';
 import { endpointFor, type Endpoint, type ProbeRequest } from './http.js';
 import { prepareRpcPost, rpcCall, rpcRequestOf, rpcTail } from './jsonrpc.js';
+import { scrubNodeData } from './nodeText.js';
 import { servingNodes, type ServingNode } from './servingNodes.js';
 import { Slots } from './slots.js';
 
@@ -171,9 +172,9 @@ export class FanOutReader {
         return {
           ok: false,
           reason: 'rpc_error',
-          message: `${method}: JSON-RPC error ${answer.code}: ${answer.message}`,
+          message: this.opts.client.secrets.scrub(`${method}: JSON-RPC error ${answer.code}: ${answer.message}`),
         };
-      return { ok: true, data: probe.parse(answer.result, entity, { params }) };
+      return { ok: true, data: scrubNodeData(probe.parse(answer.result, entity, { params }), endpoint.secrets) };
     } catch (err) {
       if (err instanceof ProbeError)
         return { ok: false, reason: err.reason, message: this.opts.client.secrets.scrub(err.message) };

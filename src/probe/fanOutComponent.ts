@@ -54,7 +54,6 @@ export function fanOutComponent(
  */
 function fit(client: HttpClient, config: ExporterConfig): void {
   const longest = Math.max(0, ...fanOutProbes().map(([, p]) => p.intervalMs(config)));
-  client.fitNodes(
-    config.nodes.map((n) => ({ url: n.url, timeoutMs: n.timeoutMs, intervalMs: Math.max(n.intervalMs, longest) })),
-  );
+  // The nodes as configured: their connection settings (tls) come with them.
+  client.fitNodes(config.nodes, { everyMs: longest });
 }

@@ -6,7 +6,8 @@ import type { FailureReason, NodeTarget, SecretValue } from '../domain.js';
 import type { HttpClient, HttpOutcome, HttpRequest, HttpResponse } from '../http/client.js';
 import { Destination } from '../http/destination.js';
 import { ProbeError } from '../probes/errors.js';
-import { basicToken, redactUrl } from '../redact.js';
+import { basicToken, redactUrl, type Secrets } from '../redact.js';
+import { nodeSecrets } from './nodeText.js';
 
 export type RawResponse = HttpResponse;
 
@@ -18,6 +19,8 @@ export interface Endpoint {
   display: string;
   staticHeaders: Record<string, string>;
   fileHeaders: Array<[string, string]>;
+  /** What this node is sent that is secret (nodeText.ts scrubs its answers of them); header files add theirs. */
+  secrets: Secrets;
 }
 
 export function endpointFor(target: Pick<NodeTarget, 'url' | 'headers'>): Endpoint {
@@ -36,7 +39,8 @@ export function endpointFor(target: Pick<NodeTarget, 'url' | 'headers'>): Endpoi
   u.search = '';
   u.hash = '';
   const base = u.toString().replace(/\/+$/, '');
-  return { base, display: redactUrl(base), staticHeaders, fileHeaders };
+  const secrets = nodeSecrets(target.url, Object.values(staticHeaders));
+  return { base, display: redactUrl(base), staticHeaders, fileHeaders, secrets };
 }
 
 /**
@@ -118,6 +122,7 @@ async function withFileHeaders(client: HttpClient, ep: Endpoint, req: ProbeReque
     // Read at request time so a rotated secret is used without a restart; a secret from then on.
     const value = (await readFile(file, 'utf8')).trim();
     client.secrets.add(value);
+    ep.secrets.add(value);
     headers[name] = value;
   }
   return { ...req, headers };

@@ -19,6 +19,7 @@ import {
   type RequestLimits,
 } from './http.js';
 import { prepareRpc, rpcCall, type RpcAnswer, type RpcRequest } from './jsonrpc.js';
+import { scrubNodeData } from './nodeText.js';
 
 type RpcAsk = ProbeAsk & { kind: 'rpc' };
 
@@ -83,7 +84,9 @@ export class NodeProber {
         const req = this.getRequest(ask);
         answer = decodeUtf8(answerOf(await sendProbe(this.opts.client, this.endpoint, req), req).body, req.label);
       } else answer = await this.rpc(ask);
-      const data = d.parse(answer, this.ctx);
+      // Whatever field the node echoed its credentials into: scrubbed before anything keeps it.
+      const parsed = d.parse(answer, this.ctx);
+      const data = d.scrubbedWhenRendered ? parsed : scrubNodeData(parsed, this.endpoint.secrets);
       return { kind: 'ok', probe, startedAt, durationMs: performance.now() - t0, data, namespace: this.detected };
     } catch (err) {
       const durationMs = performance.now() - t0;

@@ -23,6 +23,8 @@ export const metricsProbe: NodeProbe<MetricsProbeData> = {
   target: 'node',
   // The classic text format: the Rust crate's dialect, and what the parser reads.
   request: { kind: 'get', path: '/metrics', accept: 'text/plain;version=0.0.4;q=1,*/*;q=0.1' },
+  // exposition/fleetUpstream.ts drops (and counts) every sample holding a secret, scrubs HELP text.
+  scrubbedWhenRendered: true,
   parse(text, ctx) {
     let reader = readers.get(ctx);
     if (!reader) readers.set(ctx, (reader = new UpstreamReader(ctx.budget.upstream)));

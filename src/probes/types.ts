@@ -62,6 +62,12 @@ export function entityFamily<E>(f: EntityFamily<E>): ProbeFamily {
 export interface NodeProbe<D extends ProbeData = ProbeData> {
   target: 'node';
   request: ProbeAsk;
+  /**
+   * Its data is scrubbed of secrets where it is rendered instead of when kept (probe/nodeText.ts):
+   * re-exposed series drop a sample holding a secret whole, since redacting a label value could
+   * make two series one.
+   */
+  scrubbedWhenRendered?: true;
   /** The answer (body text for a GET, the JSON-RPC result) as the probe's data; throws a ProbeError. */
   parse(answer: unknown, ctx: ParseContext): D;
   /** Stores a success on the node; true when the answer shows a new process (restart, new build). */

@@ -3,6 +3,7 @@
 // (Alertmanager reads its status with the same credentials; a webhook API that offers no check
 // that sends nothing gets a reachability check of its origin).
 import type { HttpOutcome, HttpRequest } from '../../http/index.js';
+import { withDeadline } from './deadline.js';
 import type { DryCheckResult, ReceiverSpec } from './kind.js';
 import { receiverKind } from './registry.js';
 
@@ -15,13 +16,15 @@ const TIMEOUT_MS = 5_000;
 export async function dryCheckReceivers(specs: readonly ReceiverSpec[], send: Send): Promise<DryCheckResult[]> {
   return Promise.all(
     specs.map((s) =>
-      receiverKind(s.kind)
-        .dryCheck(s, { http: send, timeoutMs: TIMEOUT_MS })
-        .catch((err: Error) => ({
-          receiver: s.name,
-          ok: false,
-          detail: `${s.kind} ${s.name}: check failed (${err.message})`,
-        })),
+      withDeadline(
+        TIMEOUT_MS,
+        (signal) => receiverKind(s.kind).dryCheck(s, { http: send, timeoutMs: TIMEOUT_MS, signal }),
+        (why): DryCheckResult => ({ receiver: s.name, ok: false, detail: `${s.kind} ${s.name}: ${why}` }),
+      ).catch((err: Error) => ({
+        receiver: s.name,
+        ok: false,
+        detail: `${s.kind} ${s.name}: check failed (${err.message})`,
+      })),
     ),
   );
 }

@@ -3,6 +3,7 @@
 // username is set, TLS from the first byte, STARTTLS required, or none (only to a loopback relay).
 // SMTP 4xx and connection failures are retried; 5xx (a refused recipient, refused credentials) not.
 import { readFile } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import * as z from 'zod';
 import { isLoopbackHost } from '../../config/rules.js';
 import type { Notification } from '../notify/notification.js';
@@ -102,7 +103,7 @@ export const emailKind = defineReceiverKind({
   dryCheck: checkSmarthost,
 });
 
-async function transportOf(spec: EmailSpec, timeoutMs: number) {
+async function transportOf(spec: EmailSpec, timeoutMs: number, signal: AbortSignal) {
   const ca = spec.caFile ? await readFile(spec.caFile) : undefined;
   // Loaded at the first mail or check: nodemailer costs every exporter ~2 MB of heap and ~10 MB of
   // RSS at start-up, and most have no email receiver.
@@ -117,7 +118,32 @@ async function transportOf(spec: EmailSpec, timeoutMs: number) {
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
+    // nodemailer's timeouts are per phase and per line: a server dripping a line a second never
+    // trips them. The socket is connected here and handed over, so the attempt's deadline can
+    // destroy it (nodemailer upgrades it to TLS itself, from the first byte or at STARTTLS).
+    getSocket: (_options, callback) => connectUntil(spec, signal, callback),
     ...(ca ? { tls: { ca } } : {}),
+  });
+}
+
+/** A TCP connection to the smarthost, destroyed when `signal` aborts (the TLS layered on it ends with it). */
+function connectUntil(
+  spec: EmailSpec,
+  signal: AbortSignal,
+  callback: (err: Error | null, socketOptions?: { connection: Socket }) => void,
+): void {
+  if (signal.aborted) return callback(new Error('deadline passed before connecting'));
+  const socket = connect({ host: spec.host, port: spec.port });
+  // Ours as well as nodemailer's: an error after nodemailer let go of the socket is not unhandled.
+  socket.on('error', () => undefined);
+  const destroy = () => socket.destroy(new Error('deadline passed'));
+  signal.addEventListener('abort', destroy, { once: true });
+  socket.once('close', () => signal.removeEventListener('abort', destroy));
+  const failed = (err: Error) => callback(err);
+  socket.once('error', failed);
+  socket.once('connect', () => {
+    socket.off('error', failed);
+    callback(null, { connection: socket });
   });
 }
 
@@ -145,7 +171,7 @@ interface SentInfo {
 async function sendMail(mail: Mail, io: DeliveryIO): Promise<DeliveryOutcome> {
   const spec = mail.spec;
   try {
-    const transport = await transportOf(spec, io.timeoutMs);
+    const transport = await transportOf(spec, io.timeoutMs, io.signal);
     try {
       const info = (await transport.sendMail({
         from: spec.from,
@@ -153,6 +179,7 @@ async function sendMail(mail: Mail, io: DeliveryIO): Promise<DeliveryOutcome> {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        signal: io.signal,
       })) as SentInfo;
       // A recipient refused is a page not delivered: retried (to all: at least once) while its refusal is temporary.
       const refused = info.rejectedErrors ?? [];
@@ -167,14 +194,17 @@ async function sendMail(mail: Mail, io: DeliveryIO): Promise<DeliveryOutcome> {
       transport.close();
     }
   } catch (err) {
+    if (io.signal.aborted) return { ok: false, retryable: true, message: `${mail.label}: ${deadlineText(io)}` };
     return outcomeOf(err, mail.label, (s) => io.secrets.scrub(s));
   }
 }
 
+const deadlineText = (io: { timeoutMs: number }) => `no answer within ${io.timeoutMs} ms`;
+
 /** Connects, says EHLO, upgrades with STARTTLS and authenticates as a send would; sends no mail. */
 async function checkSmarthost(spec: EmailSpecOf, io: DryCheckIO): Promise<DryCheckResult> {
   try {
-    const transport = await transportOf(spec, io.timeoutMs);
+    const transport = await transportOf(spec, io.timeoutMs, io.signal);
     try {
       await transport.verify();
     } finally {
@@ -186,6 +216,7 @@ async function checkSmarthost(spec: EmailSpecOf, io: DryCheckIO): Promise<DryChe
       detail: `SMTP smarthost answers EHLO${spec.username ? ' and accepts the credentials' : ''}`,
     };
   } catch (err) {
+    if (io.signal.aborted) return { receiver: spec.name, ok: false, detail: `email ${spec.name}: ${deadlineText(io)}` };
     const o = outcomeOf(err, `email ${spec.name}`, (s) =>
       spec.password ? s.split(spec.password).join('[REDACTED]') : s,
     );

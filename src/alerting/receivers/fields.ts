@@ -52,7 +52,11 @@ export const filePath = (description: string) => z.string().min(1, 'path must no
 /** Receiver timeouts share the floor of poll intervals and probe timeouts. */
 export const RECEIVER_TIMEOUT: DurationBounds = { minMs: 100, maxMs: MAX_DURATION_MS };
 export const timeoutField = () =>
-  durationField('Timeout of one request to this receiver (default 10s).', RECEIVER_TIMEOUT).optional();
+  durationField(
+    'Deadline of one delivery attempt to this receiver, whole (connect, TLS, the HTTP exchange or SMTP dialogue; ' +
+      'default 10s).',
+    RECEIVER_TIMEOUT,
+  ).optional();
 
 /**
  * A secret given inline (`key`) or as a file (`keyFile`): the two optional fields of a section.

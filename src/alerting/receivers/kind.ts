@@ -47,6 +47,11 @@ export interface DeliveryIO {
   client: HttpClient;
   /** Deadline of one attempt. */
   timeoutMs: number;
+  /**
+   * Aborted when the attempt's deadline passes (deadline.ts): a transport other than `client`
+   * stops its work then; a kind that has not returned soon after is answered for as failed.
+   */
+  signal: AbortSignal;
   secrets: Secrets;
 }
 
@@ -61,6 +66,8 @@ export interface DryCheckResult {
 export interface DryCheckIO {
   http: (req: HttpRequest) => Promise<HttpOutcome>;
   timeoutMs: number;
+  /** Aborted when the check's deadline passes, as DeliveryIO's. */
+  signal: AbortSignal;
 }
 
 /** One secret of a receiver: a value from the config, or a file read at start and whenever it changes. */

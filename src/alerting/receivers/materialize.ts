@@ -8,6 +8,7 @@ import { urlCredentials, urlSecretParts, type Secrets } from '../../redact.js';
 import type { Notification } from '../notify/notification.js';
 import type { SendFn } from '../notify/queue.js';
 import type { DeliveryPart, PayloadContext, ReceiverSettings, ReceiverSpec } from './kind.js';
+import { withDeadline } from './deadline.js';
 import { receiverKind } from './registry.js';
 
 /** Reads secret files, again only when one changed (size, mtime or inode: an atomic replace too). */
@@ -62,8 +63,16 @@ export function deliveryParts(spec: ReceiverSpec, n: Notification, ctx: PayloadC
   return receiverKind(spec.kind).parts(spec, n, ctx);
 }
 
-/** The receiver's own transport (HTTP through the one client, or its kind's other protocol). */
+/**
+ * The receiver's own transport (HTTP through the one client, or its kind's other protocol), every
+ * attempt bounded by the receiver's timeout whatever the transport does.
+ */
 export function kindSend(r: ReceiverSettings, io: { client: HttpClient; secrets: Secrets }): SendFn {
   const kind = receiverKind(r.kind);
-  return (part) => kind.send(part, { client: io.client, secrets: io.secrets, timeoutMs: r.timeoutMs });
+  return (part) =>
+    withDeadline(
+      r.timeoutMs,
+      (signal) => kind.send(part, { client: io.client, secrets: io.secrets, timeoutMs: r.timeoutMs, signal }),
+      (why) => ({ ok: false, retryable: true, message: `${part.label}: ${why}` }),
+    );
 }
