@@ -173,7 +173,7 @@ export class FanOutReader {
           reason: 'rpc_error',
           message: `${method}: JSON-RPC error ${answer.code}: ${answer.message}`,
         };
-      return { ok: true, data: probe.parse(answer.result, entity, { params }) };
+      return { ok: true, data: probe.parse(answer.result, entity, { params, config }) };
     } catch (err) {
       if (err instanceof ProbeError)
         return { ok: false, reason: err.reason, message: this.opts.client.secrets.scrub(err.message) };
