@@ -12,6 +12,7 @@ import { watchComponent } from '../../src/watch/component.js';
 import { waitFor } from '../support/processes.js';
 import { target } from '../support/targets.js';
 import { startWatchNode, type WatchChain, type WatchNode } from './support/watchNode.js';
+import { entriesOf } from '../../src/watch/types.js';
 
 const addr = (n: number) => n.toString(16).padStart(64, '0');
 const [VAL_A, VAL_B] = [0xa1, 0xb2].map(addr) as [string, string];
@@ -103,7 +104,7 @@ const metricLines = async () => (await (await request(`${daemon.url}/metrics`)).
 
 describe('fan-out answers checked against the address asked (45.11)', () => {
   it('fails the read of a validator whose detail names another address, and never shows it jailed', async () => {
-    const a = daemon.snapshot().watch!.validators.find((v) => v.name === 'val-a')!;
+    const a = entriesOf(daemon.snapshot().watch, 'validator').find((v) => v.name === 'val-a')!;
     expect(a.jailed).toBeUndefined();
     expect(a.commissionRatio).toBeUndefined();
     expect(a.failures.invalid_response ?? 0).toBeGreaterThan(0);
@@ -116,7 +117,7 @@ describe('fan-out answers checked against the address asked (45.11)', () => {
   });
 
   it('still believes a detail that names the address asked', () => {
-    const b = daemon.snapshot().watch!.validators.find((v) => v.name === 'val-b')!;
+    const b = entriesOf(daemon.snapshot().watch, 'validator').find((v) => v.name === 'val-b')!;
     expect(b.jailed).toBe(false);
     expect(b.commissionRatio).toBe(0.05);
     expect(b.failures).toEqual({});
@@ -127,7 +128,7 @@ describe('one validator-set cap for the node probe and the watch (45.7)', () => 
   it('accepts a set over 10,000 in both when polling.maxValidators allows it', () => {
     const snap = daemon.snapshot();
     expect(snap.networks.find((n) => n.network === 'main')?.validators?.list.length).toBe(SET);
-    const b = snap.watch!.validators.find((v) => v.name === 'val-b')!;
+    const b = entriesOf(snap.watch, 'validator').find((v) => v.name === 'val-b')!;
     expect(b.active).toBe(true);
     expect(b.rank).toBe(2);
     expect(b.setSize).toBe(SET);
