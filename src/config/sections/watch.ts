@@ -30,7 +30,7 @@ function sectionSchema() {
     .strictObject({
       interval: duration('How often each entry is read.').default(DEFAULT_WATCH_INTERVAL),
       ...Object.fromEntries(
-        watchKinds().map((k) => [
+        watchKinds(true).map((k) => [
           k.list,
           z
             .array(z.strictObject({ ...base(), ...k.fields }))

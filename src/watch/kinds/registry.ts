@@ -11,8 +11,14 @@ import { validatorKind } from './validator.js';
 const KINDS = new Map<string, WatchKindDef>();
 /** Bumped at every change of the list: what is built from it (families, alerts) is rebuilt. */
 let version = 0;
+/** Set once the config schema was built from the list: a kind added later could never be configured. */
+let frozen = false;
 
 export function registerWatchKind(k: WatchKindDef): void {
+  if (frozen)
+    throw new Error(
+      `watch kind "${k.kind}" registered after the config schema was built: register kinds before parsing a config`,
+    );
   if (KINDS.has(k.kind)) throw new Error(`watch kind "${k.kind}" is registered twice`);
   if ([...KINDS.values()].some((o) => o.list === k.list)) throw new Error(`watch list "${k.list}" is taken`);
   const reads = Object.entries({ ...k.networkReads, ...k.reads });
@@ -43,8 +49,9 @@ registerWatchKind(validatorKind);
 registerWatchKind(minerKind);
 registerWatchKind(accountKind);
 
-/** Every kind, in registration order. */
-export function watchKinds(): WatchKindDef[] {
+/** Every kind, in registration order; `forSchema` freezes the list (the schema cannot change later). */
+export function watchKinds(forSchema = false): WatchKindDef[] {
+  if (forSchema) frozen = true;
   return [...KINDS.values()];
 }
 
