@@ -52,8 +52,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['exposition/', 'recording/'],
   // The domain types every stage shares.
   ['domain.ts'],
-  // Config helpers (durations, rules, YAML positions) and the one outbound HTTP client.
-  ['config/', 'http/'],
+  // Config helpers (durations, rules, YAML positions, the sections' shared field schemas) and the
+  // one outbound HTTP client.
+  ['config/', 'config/sections/fields.ts', 'http/'],
   // The probe catalogue: what each probe asks, parses and stores.
   ['probes/'],
   // Fleet state and the poll schedule.

@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import type { DurationBounds } from '../config/duration.js';
 import { LABEL_NAME_RE, parseUrl } from '../config/rules.js';
-import { ALERT_DEFINITIONS } from './rules/definitions/index.js';
+import { alertDefinitions } from './rules/definitions/index.js';
 import { heartbeatSchema } from './heartbeat/config.js';
 import { maintenanceSchema } from './maintenance/config.js';
 import { matchValueReason } from './maintenance/match.js';
@@ -134,12 +134,14 @@ export const alertingSchema = z
     (a, ctx) => {
       const rules = isRecord(a.rules) ? a.rules : {};
       for (const [name, rule] of Object.entries(rules)) {
-        const def = ALERT_DEFINITIONS.find((d) => d.name === name);
+        const def = alertDefinitions().find((d) => d.name === name);
         if (!def)
           ctx.addIssue({
             code: 'custom',
             path: ['rules', name],
-            message: `unknown alert "${name}"; known: ${ALERT_DEFINITIONS.map((d) => d.name).join(', ')}`,
+            message: `unknown alert "${name}"; known: ${alertDefinitions()
+              .map((d) => d.name)
+              .join(', ')}`,
           });
         else if (isRecord(rule) && rule.threshold !== undefined && def.defaults.threshold === undefined)
           ctx.addIssue({ code: 'custom', path: ['rules', name, 'threshold'], message: `${name} has no threshold` });

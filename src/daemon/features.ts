@@ -2,7 +2,7 @@
 // benchmark, so it measures what operators run): the status pages, the built-in alerting, its
 // heartbeat and, when sharded, the shard metrics. Each lives in its own folder's component.ts.
 import { alertingComponent } from '../alerting/component.js';
-import { ALERT_DEFINITIONS } from '../alerting/rules/definitions/index.js';
+import { alertDefinitions } from '../alerting/rules/definitions/index.js';
 import { heartbeatComponent } from '../alerting/heartbeat/component.js';
 import type { Logger } from '../logger.js';
 import { fanOutComponent } from '../probe/fanOutComponent.js';
@@ -16,7 +16,7 @@ import type { DaemonComponent } from './component.js';
 /** The status page lists the active alerts and their changes; the heartbeat follows evaluation. */
 export function standardComponents(log: Logger, sharding?: ShardAssignment): DaemonComponent[] {
   const heartbeat = heartbeatComponent((c) => c.alerting);
-  const shardAlerts = () => (sharding?.sharded() ? alertsForShard(ALERT_DEFINITIONS, sharding.spec()) : undefined);
+  const shardAlerts = () => (sharding?.sharded() ? alertsForShard(alertDefinitions(), sharding.spec()) : undefined);
   const alerting = alertingComponent({
     onAlertChange: (e) => status.board.noteAlert(e),
     onEvaluated: (t) => heartbeat.evaluated(t),

@@ -3,8 +3,8 @@
 // the few per-network lines are written here.
 import { escapeHelpOpenMetrics, escapeHelpText, escapeLabelValue, formatValue } from '../exposition/grammar.js';
 import { fanOutProbes } from '../probes/registry.js';
-import { WATCH_FAMILIES } from '../watch/families.js';
-import type { WatchedView, WatchSnapshot } from '../watch/types.js';
+import { watchFamilies } from '../watch/kinds/registry.js';
+import type { WatchedEntryView, WatchSnapshot } from '../watch/types.js';
 import type { FanOutEntity } from '../domain.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
 import type { ByteWriter } from './byteWriter.js';
@@ -35,9 +35,14 @@ export function writeFleet(
 
 /** The ledger_watch_* families: one sample per entry (and extra label value), labels network, name, kind = address. */
 function writeWatchFamilies(out: ByteWriter, watch: WatchSnapshot, om: boolean, wallOffsetMs: number): void {
-  const lists = { validator: watch.validators, miner: watch.miners, account: watch.accounts };
-  const labels = new Map<WatchedView, string>();
-  const labelsOf = (v: WatchedView) => {
+  const lists = new Map<string, WatchedEntryView[]>();
+  for (const v of watch.entries) {
+    const list = lists.get(v.kind);
+    if (list) list.push(v);
+    else lists.set(v.kind, [v]);
+  }
+  const labels = new Map<WatchedEntryView, string>();
+  const labelsOf = (v: WatchedEntryView) => {
     let l = labels.get(v);
     if (l === undefined) {
       l =
@@ -47,13 +52,13 @@ function writeWatchFamilies(out: ByteWriter, watch: WatchSnapshot, om: boolean, 
     }
     return l;
   };
-  for (const f of WATCH_FAMILIES) {
+  for (const f of watchFamilies()) {
     const name = om && f.type === 'counter' ? f.name.replace(/_total$/, '') : f.name;
     out.write(
       `# HELP ${name} ${om ? escapeHelpOpenMetrics(f.help) : escapeHelpText(f.help)}\n# TYPE ${name} ${f.type}\n`,
     );
     for (const kind of f.kinds) {
-      for (const v of lists[kind]) {
+      for (const v of lists.get(kind) ?? []) {
         for (const [extra, x] of f.samples(v))
           if (x !== undefined)
             out.write(

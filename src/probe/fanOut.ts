@@ -10,6 +10,8 @@ import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../logger.js';
 import { ProbeError } from '../probes/errors.js';
 import { fanOutProbes } from '../probes/registry.js';
+// The watch kinds' reads join the probe registry with their kinds: loaded wherever fan-out runs.
+import '../watch/kinds/registry.js';
 import type { FanOutProbe, RpcParams } from '../probes/types.js';
 import type { EntityReads } from '../state/entityReads.js';
 import { endpointFor, type Endpoint, type ProbeRequest } from './http.js';
@@ -44,17 +46,25 @@ type CallResult = { ok: true; data: unknown } | { ok: false; reason: FailureReas
 
 /** A node's requests, built once per node target: a fan-out call only adds its body. */
 interface NodeRequests {
+  /** The target they were built for: another target of the same name (a reload) builds them again. */
+  target: NodeTarget;
+  maxBytes: number;
   endpoint: Endpoint;
   posts: Map<string, ProbeRequest>;
 }
+
+/** Entries beyond this in the tails cache start it over (entries removed by reloads leave with it). */
+const MAX_TAILS = 200_000;
 
 export class FanOutReader {
   private timer: NodeJS.Timeout | undefined;
   private readonly due = new Map<string, number>();
   private readonly rounds = new Map<string, Promise<void>>();
   private readonly slots: Slots;
-  private readonly requests = new WeakMap<NodeTarget, NodeRequests>();
-  private readonly tails = new WeakMap<FanOutEntity, Map<string, string>>();
+  /** By node name. */
+  private readonly requests = new Map<string, NodeRequests>();
+  /** By method and entity key; the params they were built from are kept to tell a change. */
+  private readonly tails = new Map<string, { params: RpcParams; tail: string }>();
   private readonly now: () => number;
   private stopped = false;
 
@@ -174,7 +184,10 @@ export class FanOutReader {
           reason: 'rpc_error',
           message: this.opts.client.secrets.scrub(`${method}: JSON-RPC error ${answer.code}: ${answer.message}`),
         };
-      return { ok: true, data: scrubNodeData(probe.parse(answer.result, entity, { params }), endpoint.secrets) };
+      return {
+        ok: true,
+        data: scrubNodeData(probe.parse(answer.result, entity, { params, config }), endpoint.secrets),
+      };
     } catch (err) {
       if (err instanceof ProbeError)
         return { ok: false, reason: err.reason, message: this.opts.client.secrets.scrub(err.message) };
@@ -187,27 +200,33 @@ export class FanOutReader {
     method: string,
     config: ExporterConfig,
   ): { endpoint: Endpoint; post: ProbeRequest } {
-    let r = this.requests.get(target);
-    if (!r) this.requests.set(target, (r = { endpoint: endpointFor(target), posts: new Map() }));
+    const maxBytes = config.polling.maxResponseBytes;
+    let r = this.requests.get(target.name);
+    if (r?.target !== target || r.maxBytes !== maxBytes)
+      this.requests.set(
+        target.name,
+        (r = { target, maxBytes, endpoint: endpointFor(target), posts: new Map<string, ProbeRequest>() }),
+      );
     let post = r.posts.get(method);
     if (!post)
-      r.posts.set(
-        method,
-        (post = prepareRpcPost(r.endpoint, method, {
-          timeoutMs: target.timeoutMs,
-          maxBytes: config.polling.maxResponseBytes,
-        })),
-      );
+      r.posts.set(method, (post = prepareRpcPost(r.endpoint, method, { timeoutMs: target.timeoutMs, maxBytes })));
     return { endpoint: r.endpoint, post };
   }
 
   private tailOf(entity: FanOutEntity, method: string): string {
-    let byMethod = this.tails.get(entity);
-    if (!byMethod) this.tails.set(entity, (byMethod = new Map<string, string>()));
-    let tail = byMethod.get(method);
-    if (tail === undefined) byMethod.set(method, (tail = rpcTail(method, entity.params)));
+    const key = `${method}\u0000${entity.key}`;
+    const kept = this.tails.get(key);
+    if (kept && sameParams(kept.params, entity.params)) return kept.tail;
+    if (this.tails.size >= MAX_TAILS) this.tails.clear();
+    const tail = rpcTail(method, entity.params);
+    this.tails.set(key, { params: entity.params, tail });
     return tail;
   }
+}
+
+/** The same params: the same array, or the same values (a copy of an entity keeps its request). */
+function sameParams(a: RpcParams, b: RpcParams): boolean {
+  return a === b || (a.length === b.length && a.every((x, i) => Object.is(x, b[i])));
 }
 
 /** Networks with a node whose every probe has finished once (its liveness and namespace are known). */

@@ -25,6 +25,11 @@ export function nodeBudget(p: BudgetSettings): NodeBudget {
       maxFamilies: p.maxUpstreamFamilies ?? DEFAULT_UPSTREAM_BUDGET.maxFamilies,
       maxHelpChars: p.maxUpstreamHelpChars ?? DEFAULT_UPSTREAM_BUDGET.maxHelpChars,
     },
-    maxValidators: p.maxValidators ?? DEFAULT_MAX_VALIDATORS,
+    maxValidators: maxValidatorsOf(p),
   };
+}
+
+/** The one cap on a validator list, for the node probe and the watch's read of the set alike. */
+export function maxValidatorsOf(p: Pick<PollingSettings, 'maxValidators'>): number {
+  return p.maxValidators ?? DEFAULT_MAX_VALIDATORS;
 }

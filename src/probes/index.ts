@@ -7,12 +7,6 @@ import { miningStatsProbe, type MiningStatsProbeData } from './miningStats.js';
 import type { ProbeName } from '../domain.js';
 import type { FanOutProbe, NodeProbe } from './types.js';
 import { validatorsProbe, type ValidatorsProbeData } from './validators.js';
-import { watchBalanceProbe } from './watch/balance.js';
-import { watchBlockRewardsProbe } from './watch/blockRewards.js';
-import { watchMinerInfoProbe } from './watch/minerInfo.js';
-import { watchUnbondingProbe } from './watch/unbonding.js';
-import { watchValidatorDetailProbe } from './watch/validatorDetail.js';
-import { watchValidatorSetProbe } from './watch/validatorSet.js';
 
 export const BUILT_IN_PROBES: Readonly<Record<ProbeName, NodeProbe>> = {
   health: healthProbe,
@@ -22,15 +16,11 @@ export const BUILT_IN_PROBES: Readonly<Record<ProbeName, NodeProbe>> = {
   validators: validatorsProbe,
 };
 
-/** The built-in fan-out probes: what the `watch:` section reads (src/watch builds its views from them). */
-export const BUILT_IN_FAN_OUT: Readonly<Record<string, FanOutProbe>> = {
-  watchValidatorSet: watchValidatorSetProbe,
-  watchBlockRewards: watchBlockRewardsProbe,
-  watchValidatorDetail: watchValidatorDetailProbe,
-  watchMinerInfo: watchMinerInfoProbe,
-  watchBalance: watchBalanceProbe,
-  watchUnbonding: watchUnbondingProbe,
-};
+/**
+ * The built-in fan-out probes that no watch kind owns (none yet): each watch kind's reads are
+ * registered with the kind (src/watch/kinds/registry.ts).
+ */
+export const BUILT_IN_FAN_OUT: Readonly<Record<string, FanOutProbe>> = {};
 
 /** What any built-in probe answers (tests and benchmarks build results of it). */
 export type BuiltInProbeData =

@@ -11,6 +11,7 @@ import type {
   NodeTarget,
   NodeValues,
   NodeView,
+  PollingSettings,
   ProbeData,
 } from '../domain.js';
 import type { WatchSettings } from '../watch/types.js';
@@ -91,6 +92,8 @@ export interface FanOutFamily<D> {
 /** What a fan-out probe reads of the config (the whole config is one; these sections sit below it). */
 export interface FanOutConfig {
   nodes: readonly NodeTarget[];
+  /** The limits a read's answer is held to (e.g. polling.maxValidators). */
+  polling: Pick<PollingSettings, 'maxValidators'>;
   networks: Readonly<Record<string, NetworkSettings>>;
   watch?: WatchSettings;
 }
@@ -114,7 +117,7 @@ export interface FanOutProbe<D = unknown> {
   /** Params that depend on the node asked (e.g. its newest height); default: the entity's own. */
   paramsFor?(entity: FanOutEntity, node: { height?: number }): RpcParams;
   /** The JSON-RPC result as the probe's data; throws a ProbeError (the read fails, for this entity only). */
-  parse(result: unknown, entity: FanOutEntity, call: { params: RpcParams }): D;
+  parse(result: unknown, entity: FanOutEntity, call: { params: RpcParams; config: FanOutConfig }): D;
   metrics: readonly FanOutFamily<D>[];
 }
 

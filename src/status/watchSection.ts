@@ -1,7 +1,8 @@
 // The watched validators, miners and accounts on the status page and in /api/v1/watch: one row
 // per entry with its state in words and the node that answered its last read (whose row on the
 // fleet page links back to it).
-import type { WatchSnapshot, WatchedView } from '../watch/types.js';
+import { watchKinds } from '../watch/kinds/registry.js';
+import { entriesOf, type WatchSnapshot, type WatchedEntryView } from '../watch/types.js';
 import { esc, timeCell } from './html.js';
 import type { StatusKind } from './types.js';
 import { watchState } from './watchWords.js';
@@ -15,7 +16,7 @@ export const WATCH_LABEL: Record<StatusKind, string> = {
 export const WATCH_COLUMNS = ['Name', 'Status', 'State', 'Read through', 'Last read'] as const;
 
 export interface WatchRow {
-  kind: WatchedView['kind'];
+  kind: string;
   name: string;
   network: string;
   address: string;
@@ -30,15 +31,15 @@ export interface WatchRow {
 
 export const watchAnchor = (name: string): string => `watch-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
-function entries(watch: WatchSnapshot | undefined): WatchedView[] {
-  return watch ? [...watch.validators, ...watch.miners, ...watch.accounts] : [];
+function entries(watch: WatchSnapshot | undefined): WatchedEntryView[] {
+  return watch?.entries ?? [];
 }
 
 /** `toWall`: the wall time of a monotonic one (the reads' times are monotonic), for the times shown. */
 type ToWall = ((mono: number) => number) | undefined;
 
 /** The last complete read as shown: its wall time, in seconds as the snapshot has it. */
-const lastReadSeconds = (v: WatchedView, toWall: ToWall): number | undefined =>
+const lastReadSeconds = (v: WatchedEntryView, toWall: ToWall): number | undefined =>
   v.lastSuccessSeconds === undefined || !toWall ? v.lastSuccessSeconds : toWall(v.lastSuccessSeconds * 1000) / 1000;
 
 export function watchRows(watch: WatchSnapshot | undefined, toWall?: ToWall): WatchRow[] {
@@ -60,18 +61,17 @@ export function watchRows(watch: WatchSnapshot | undefined, toWall?: ToWall): Wa
   });
 }
 
-/** GET /api/v1/watch: every value read, and the state in words. */
+/** GET /api/v1/watch: every value read, and the state in words, by kind. */
 export function watchJson(watch: WatchSnapshot | undefined, toWall?: ToWall) {
-  const words = (v: WatchedView) => {
+  const words = (v: WatchedEntryView) => {
     const s = watchState(v);
     const last = lastReadSeconds(v, toWall);
     return { ...v, ...(last !== undefined && { lastSuccessSeconds: last }), status: s.status, text: s.text };
   };
+  // One list per kind, under its config list's name (validators, miners, accounts, ...).
   return {
     configured: watch !== undefined,
-    validators: (watch?.validators ?? []).map(words),
-    miners: (watch?.miners ?? []).map(words),
-    accounts: (watch?.accounts ?? []).map(words),
+    ...Object.fromEntries(watchKinds().map((k) => [k.list, entriesOf(watch, k.kind).map(words)])),
   };
 }
 

@@ -46,25 +46,25 @@ interface Ranking {
   lowest: number;
 }
 
-// The set's data is the same object while a re-read says the same (EntityReads keeps it), so the
-// sort runs once per network per set change, not once per watched validator per snapshot.
-const rankings = new WeakMap<readonly ValidatorInfo[], Ranking>();
+// By network: the set's data is the same object while a re-read says the same (EntityReads keeps
+// it), so the sort runs once per network per set change, not once per watched validator per snapshot.
+const rankings = new Map<string, { set: readonly ValidatorInfo[]; ranking: Ranking }>();
 
-function rankingOf(set: readonly ValidatorInfo[]): Ranking {
-  let r = rankings.get(set);
+function rankingOf(set: readonly ValidatorInfo[], network: string): Ranking {
+  let r = rankings.get(network)?.set === set ? rankings.get(network)!.ranking : undefined;
   if (!r) {
     const ranked = [...set].sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0) || (a.address < b.address ? -1 : 1));
     const places = new Map<string, number>();
     // The first of an address listed twice, as a search from the top would find.
     ranked.forEach((x, i) => places.has(x.address) || places.set(x.address, i));
     r = { places, weights: ranked.map((x) => x.weight ?? 0), lowest: ranked[ranked.length - 1]?.weight ?? 0 };
-    rankings.set(set, r);
+    rankings.set(network, { set, ranking: r });
   }
   return r;
 }
 
 function placeInSet(v: WatchedValidatorView, set: readonly ValidatorInfo[], address: string): void {
-  const ranking = rankingOf(set);
+  const ranking = rankingOf(set, v.network);
   const at = ranking.places.get(address) ?? -1;
   v.active = at >= 0;
   v.setSize = set.length;

@@ -3,7 +3,13 @@
 // entry's kind (validator, miner, account) = its address, plus the family's own label if any.
 // No value, no sample.
 import { WATCH_METRICS as M } from './metricNames.js';
-import type { WatchedAccountView, WatchedMinerView, WatchedValidatorView, WatchedView, WatchKind } from './types.js';
+import type {
+  WatchedAccountView,
+  WatchedEntryView,
+  WatchedMinerView,
+  WatchedValidatorView,
+  WatchKind,
+} from './types.js';
 
 type Value<V> = (v: V) => number | undefined;
 
@@ -16,16 +22,23 @@ export interface WatchFamily {
   /** The label beyond network, name and the address, when it has one (kind, state, reason). */
   extraLabel?: string;
   /** One sample, or one per value of the extra label. */
-  samples(v: WatchedView): Array<[extra: string, value: number | undefined]>;
+  samples(v: WatchedEntryView): Array<[extra: string, value: number | undefined]>;
   /** The samples are monotonic times (s): written as their wall times, Unix timestamps. */
   wallTime?: boolean;
 }
 
 const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
 
-function gauge<V extends WatchedView>(kind: V['kind'], name: string, help: string, value: Value<V>): WatchFamily {
+/** A gauge of one sample per entry of `kind`; `V` is that kind's view. */
+export function watchGauge<V extends WatchedEntryView>(
+  kind: WatchKind,
+  name: string,
+  help: string,
+  value: Value<V>,
+): WatchFamily {
   return { name, help, type: 'gauge', kinds: [kind], samples: (v) => [['', value(v as V)]] };
 }
+const gauge = watchGauge;
 
 const validator = (name: string, help: string, value: Value<WatchedValidatorView>) =>
   gauge('validator', `ledger_watch_validator_${name}`, help, value);
@@ -33,9 +46,7 @@ const miner = (name: string, help: string, value: Value<WatchedMinerView>) =>
   gauge('miner', `ledger_watch_miner_${name}`, help, value);
 const account = (name: string, help: string, value: Value<WatchedAccountView>) =>
   gauge('account', `ledger_watch_account_${name}`, help, value);
-const ALL: readonly WatchKind[] = ['validator', 'miner', 'account'];
-
-export const WATCH_FAMILIES: readonly WatchFamily[] = [
+export const VALIDATOR_FAMILIES: readonly WatchFamily[] = [
   validator('active', 'Whether the watched validator is in the active set (1) or not (0).', (v) => bool(v.active)),
   validator(
     'rank',
@@ -81,6 +92,21 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
     '(own weight - lowest active weight) / own weight while the active set is full; 1 while seats are free.',
     (v) => v.seatMarginRatio,
   ),
+  gauge<WatchedValidatorView>(
+    'validator',
+    M.validatorSeatMarginBelow,
+    "The watched validator's seatMarginBelow setting, as a ratio.",
+    (v) => v.seatMarginBelow,
+  ),
+  gauge<WatchedValidatorView>(
+    'validator',
+    M.validatorExpectedCommission,
+    "The watched validator's commissionBps setting / 10000.",
+    (v) => (v.commissionBps === undefined ? undefined : v.commissionBps / 10_000),
+  ),
+];
+
+export const MINER_FAMILIES: readonly WatchFamily[] = [
   miner('registered', 'Whether the watched miner is registered (1) or not (0).', (v) => bool(v.registered)),
   miner('active', 'Whether the watched miner is active (1) or not (0).', (v) => bool(v.active)),
   miner(
@@ -105,6 +131,9 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
   ),
   miner('reputation_ratio', 'Reputation of the watched miner: reputation_bps / 10000.', (v) => v.reputationRatio),
   miner('pending_rewards_tokens', 'Rewards pending for the watched miner, in tokens.', (v) => v.pendingRewardsTokens),
+];
+
+export const ACCOUNT_FAMILIES: readonly WatchFamily[] = [
   account('balance_tokens', 'Balance of the watched account, in tokens.', (v) => v.balanceTokens),
   {
     name: 'ledger_watch_account_unbonding_tokens',
@@ -127,30 +156,22 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
     "Blocks until the watched account's next pending unbonding is released; absent when nothing is pending.",
     (v) => v.nextReleaseBlocks,
   ),
-  // The entries' own settings, so Prometheus rules compare with per-entry thresholds (metricNames.ts).
-  gauge<WatchedValidatorView>(
-    'validator',
-    M.validatorSeatMarginBelow,
-    "The watched validator's seatMarginBelow setting, as a ratio.",
-    (v) => v.seatMarginBelow,
-  ),
-  gauge<WatchedValidatorView>(
-    'validator',
-    M.validatorExpectedCommission,
-    "The watched validator's commissionBps setting / 10000.",
-    (v) => (v.commissionBps === undefined ? undefined : v.commissionBps / 10_000),
-  ),
+  // The entry's own setting, so Prometheus rules compare with per-entry thresholds (metricNames.ts).
   gauge<WatchedAccountView>(
     'account',
     M.accountMinBalance,
     "The watched account's minBalance setting, in tokens.",
     (v) => v.minBalance,
   ),
+];
+
+/** The families of every kind: how reading each entry goes. */
+export const commonFamilies = (kinds: readonly WatchKind[]): WatchFamily[] => [
   {
     name: 'ledger_watch_last_success_timestamp_seconds',
     help: 'Unix time of the last complete successful read of the watched entry.',
     type: 'gauge',
-    kinds: ALL,
+    kinds,
     samples: (v) => [['', v.lastSuccessSeconds]],
     wallTime: true,
   },
@@ -158,7 +179,7 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
     name: M.consecutiveFailures,
     help: 'Reads of the watched entry that failed in a row (0 after a success).',
     type: 'gauge',
-    kinds: ALL,
+    kinds,
     samples: (v) => [['', v.consecutiveFailures]],
   },
   {
@@ -167,7 +188,7 @@ export const WATCH_FAMILIES: readonly WatchFamily[] = [
       'Failed reads of the watched entry by reason: timeout, connect, http_5xx, http_4xx, invalid_response, ' +
       'rpc_error.',
     type: 'counter',
-    kinds: ALL,
+    kinds,
     extraLabel: 'reason',
     samples: (v) => Object.entries(v.failures).map(([reason, n]): [string, number] => [`,reason="${reason}"`, n]),
   },

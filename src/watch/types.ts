@@ -3,9 +3,14 @@
 // Every chain value is optional: absent means "not known yet" (never read, or the last read
 // failed), which alerts treat as "no change" so a restart, reload or node switch decides nothing.
 
-export type WatchKind = 'validator' | 'miner' | 'account';
+/** A kind's word (`validator`, `miner`, ...): its address label too; the registered kinds are in kinds/registry.ts. */
+export type WatchKind = string;
 
-/** One configured watch entry, defaults applied. `address`: 64 lowercase hex characters. */
+/**
+ * One configured watch entry, defaults applied. `address`: 64 lowercase hex characters. The fields
+ * beyond the first four are its kind's settings (kinds/<kind>.ts resolves them; a kind registered
+ * at run time adds its own beside them).
+ */
 export interface WatchEntry {
   kind: WatchKind;
   name: string;
@@ -86,11 +91,33 @@ export interface WatchedAccountView extends WatchEntry, WatchReadView {
   nextReleaseBlocks?: number;
 }
 
+/** Any entry's view, whatever its kind: the entry, how reading it goes, and its kind's values. */
+export interface WatchedEntryView extends WatchEntry, WatchReadView {}
+
+/** The built-in kinds' views, typed. */
 export type WatchedView = WatchedValidatorView | WatchedMinerView | WatchedAccountView;
 
-/** FleetSnapshot.watch: the entries this exporter (this shard) reads, in config order. */
+/** The state of an entry in words, as the status page and /api/v1/watch show it. */
+export interface WatchState {
+  /** The row's pill: down = losing money now, degraded = at risk (status/types.ts StatusKind). */
+  status: 'up' | 'degraded' | 'down' | 'unknown';
+  text: string;
+}
+
+/** FleetSnapshot.watch: the entries this exporter (this shard) reads, of every kind, in config order. */
 export interface WatchSnapshot {
-  validators: WatchedValidatorView[];
-  miners: WatchedMinerView[];
-  accounts: WatchedAccountView[];
+  entries: WatchedEntryView[];
+}
+
+interface BuiltInViews {
+  validator: WatchedValidatorView;
+  miner: WatchedMinerView;
+  account: WatchedAccountView;
+}
+
+/** The entries of one kind, in config order. */
+export function entriesOf<K extends keyof BuiltInViews>(w: WatchSnapshot | undefined, kind: K): BuiltInViews[K][];
+export function entriesOf(w: WatchSnapshot | undefined, kind: string): WatchedEntryView[];
+export function entriesOf(w: WatchSnapshot | undefined, kind: string): WatchedEntryView[] {
+  return (w?.entries ?? []).filter((e) => e.kind === kind);
 }

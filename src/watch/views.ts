@@ -10,26 +10,15 @@ import {
   type FleetSnapshot,
   type NetworkSettings,
 } from '../domain.js';
-import { accountView, minerView, validatorView } from './entryViews.js';
 import type { EntryInputs } from './inputs.js';
-import type { WatchEntry, WatchSettings, WatchSnapshot, WatchedView } from './types.js';
+import { watchKind, watchKindsVersion } from './kinds/registry.js';
+import type { WatchEntry, WatchSettings, WatchSnapshot, WatchedEntryView } from './types.js';
 
 /** The parts of the config the views read. */
 export interface WatchViewConfig {
   networks: Readonly<Record<string, NetworkSettings>>;
   watch?: WatchSettings;
 }
-
-const OWN: Record<WatchEntry['kind'], string[]> = {
-  validator: ['watchValidatorDetail'],
-  miner: ['watchMinerInfo'],
-  account: ['watchBalance', 'watchUnbonding'],
-};
-const NETWORK: Record<WatchEntry['kind'], string[]> = {
-  validator: ['watchValidatorSet', 'watchBlockRewards'],
-  miner: [],
-  account: [],
-};
 
 type Reads = ReadonlyMap<string, ReadonlyMap<string, EntityReadView>>;
 
@@ -38,13 +27,18 @@ type Signature = ReadonlyArray<unknown>;
 
 interface Kept {
   signature: Signature;
-  view: WatchedView;
+  view: WatchedEntryView;
 }
+
+/** An entry's own settings as one string: a reload that changes one rebuilds its view. */
+const entryContent = (e: WatchEntry): string => JSON.stringify(e);
 
 /** Builds watch snapshots, rebuilding an entry's view only when what it is built from changed. */
 export class WatchViews {
-  private kept = new WeakMap<WatchEntry, Kept>();
-  private readonly indexed = new WeakMap<readonly EntityReadView[], Map<string, EntityReadView>>();
+  /** By entry name (unique across watch:); the entry's content is part of the signature. */
+  private kept = new Map<string, Kept>();
+  /** Each probe's reads by entity key, kept while the probe's list is the same. */
+  private readonly indexed = new Map<string, { list: readonly EntityReadView[]; byKey: Map<string, EntityReadView> }>();
   private last: { signature: Signature; snapshot: WatchSnapshot } | undefined;
 
   build(config: WatchViewConfig, fleet: FleetSnapshot): WatchSnapshot | undefined {
@@ -62,21 +56,28 @@ export class WatchViews {
     fleet: FleetSnapshot,
   ): WatchSnapshot {
     const reads = this.index(fleet);
+    const content = this.contentOf(w);
     const networks = new Map(fleet.networks.map((n) => [n.network, n]));
     const nodes = new Map(fleet.nodes.map((n) => [n.name, n]));
-    const out: WatchSnapshot = { validators: [], miners: [], accounts: [] };
+    const out: WatchSnapshot = { entries: [] };
+    const names = new Set<string>();
     for (const entry of w.entries) {
+      const kind = watchKind(entry.kind);
+      const ownNames = Object.keys(kind.reads);
+      const networkNames = Object.keys(kind.networkReads ?? {});
       const network = networks.get(entry.network);
       const settings = config.networks[entry.network];
       const epoch = network?.sourceNode === undefined ? undefined : nodes.get(network.sourceNode)?.health?.epoch;
-      const own = OWN[entry.kind].map((p) => reads.get(p)?.get(entry.name));
-      const shared = NETWORK[entry.kind].map((p) => reads.get(p)?.get(entry.network));
+      const own = ownNames.map((p) => reads.get(p)?.get(entry.name));
+      const shared = networkNames.map((p) => reads.get(p)?.get(entry.network));
       const decimals = settings?.decimals ?? DEFAULT_DECIMALS;
       const epochBlocks = settings?.epochBlocks ?? DEFAULT_EPOCH_BLOCKS;
       // Only what the entry's kind reads from the network: a new height rebuilds accounts alone.
-      const fromNetwork = entry.kind === 'miner' ? epoch : entry.kind === 'account' ? network?.heightMax : undefined;
-      const signature = [...own, ...shared, decimals, epochBlocks, w.intervalMs, fromNetwork];
-      let k = this.kept.get(entry);
+      const fromNetwork =
+        kind.fromNetwork === 'epoch' ? epoch : kind.fromNetwork === 'height' ? network?.heightMax : undefined;
+      const signature = [kind, content.get(entry), ...own, ...shared, decimals, epochBlocks, w.intervalMs, fromNetwork];
+      names.add(entry.name);
+      let k = this.kept.get(entry.name);
       if (!k || !sameSignature(k.signature, signature)) {
         const inputs: EntryInputs = {
           entry,
@@ -84,18 +85,16 @@ export class WatchViews {
           epoch,
           decimals,
           epochBlocks,
-          own: Object.fromEntries(OWN[entry.kind].map((p, i) => [p, own[i]])),
-          networkReads: Object.fromEntries(NETWORK[entry.kind].map((p, i) => [p, shared[i]])),
+          own: Object.fromEntries(ownNames.map((p, i) => [p, own[i]])),
+          networkReads: Object.fromEntries(networkNames.map((p, i) => [p, shared[i]])),
           intervalMs: w.intervalMs,
         };
-        k = { signature, view: viewOf(inputs) };
-        this.kept.set(entry, k);
+        k = { signature, view: kind.view(inputs) };
+        this.kept.set(entry.name, k);
       }
-      const v = k.view;
-      if (v.kind === 'validator') out.validators.push(v);
-      else if (v.kind === 'miner') out.miners.push(v);
-      else out.accounts.push(v);
+      out.entries.push(k.view);
     }
+    for (const name of this.kept.keys()) if (!names.has(name)) this.kept.delete(name);
     return out;
   }
 
@@ -103,17 +102,22 @@ export class WatchViews {
   private index(fleet: FleetSnapshot): Reads {
     const out = new Map<string, ReadonlyMap<string, EntityReadView>>();
     for (const [probe, list] of fleet.fanOut ?? []) {
-      let byKey = this.indexed.get(list);
-      if (!byKey) this.indexed.set(list, (byKey = new Map(list.map((r) => [r.entity.key, r]))));
-      out.set(probe, byKey);
+      let kept = this.indexed.get(probe);
+      if (kept?.list !== list)
+        this.indexed.set(probe, (kept = { list, byKey: new Map(list.map((r) => [r.entity.key, r])) }));
+      out.set(probe, kept.byKey);
     }
     return out;
   }
-}
 
-function viewOf(inputs: EntryInputs): WatchedView {
-  const kind = inputs.entry.kind;
-  return kind === 'validator' ? validatorView(inputs) : kind === 'miner' ? minerView(inputs) : accountView(inputs);
+  private contents: { settings: WatchSettings; byEntry: Map<WatchEntry, string> } | undefined;
+
+  /** Each entry's content string, made once per section (the same section object between reloads). */
+  private contentOf(w: WatchSettings): Map<WatchEntry, string> {
+    if (this.contents?.settings !== w)
+      this.contents = { settings: w, byEntry: new Map(w.entries.map((e) => [e, entryContent(e)])) };
+    return this.contents.byEntry;
+  }
 }
 
 /**
@@ -124,7 +128,7 @@ function snapshotSignature(config: WatchViewConfig, fleet: FleetSnapshot): Signa
   const sources = new Map<string, number | undefined>();
   for (const n of fleet.networks) if (n.sourceNode !== undefined) sources.set(n.sourceNode, undefined);
   for (const n of fleet.nodes) if (sources.has(n.name)) sources.set(n.name, n.health?.epoch);
-  const out: unknown[] = [config.watch, config.networks, fleet.fanOut];
+  const out: unknown[] = [config.watch, config.networks, fleet.fanOut, watchKindsVersion()];
   for (const n of fleet.networks)
     out.push(n.network, n.heightMax, n.sourceNode, n.sourceNode === undefined ? undefined : sources.get(n.sourceNode));
   return out;

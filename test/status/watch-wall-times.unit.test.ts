@@ -23,7 +23,7 @@ const account: WatchedAccountView = {
   minBalance: 25,
   balanceTokens: 100,
 };
-const watch: WatchSnapshot = { validators: [], miners: [], accounts: [account] };
+const watch: WatchSnapshot = { entries: [account] };
 
 function deps(): StatusRouteDeps {
   const board = new StatusBoard({ now: () => NOW });

@@ -170,9 +170,7 @@ async function get(d: StatusRouteDeps, path: string) {
 
 describe('the fleet page and /api/v1/watch', () => {
   const watch: WatchSnapshot = {
-    validators: [v()],
-    miners: [m({ consecutiveMisses: 2, servedBy: 'val-us-1' })],
-    accounts: [a({ balanceTokens: 10 })],
+    entries: [v(), m({ consecutiveMisses: 2, servedBy: 'val-us-1' }), a({ balanceTokens: 10 })],
   };
 
   it('lists each entry with its state, linked from the rows of the nodes that served it', async () => {

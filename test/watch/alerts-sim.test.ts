@@ -13,6 +13,7 @@ import { simulatedFleetConfig } from '../../src/demo/fleet.js';
 import { createLogger } from '../../src/logger.js';
 import { fanOutComponent } from '../../src/probe/fanOutComponent.js';
 import { SimFleet } from '../../src/sim/index.js';
+import { entriesOf } from '../../src/watch/types.js';
 import { watchComponent } from '../../src/watch/component.js';
 import { closeAlertingRig, onlyRules, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
 import { waitFor } from '../support/processes.js';
@@ -119,10 +120,14 @@ beforeAll(async () => {
     defaultMetrics: false,
     components: [fanOutComponent(), watchComponent(), alerting],
   });
-  await waitFor('the first watch read', () => daemon.snapshot().watch?.validators[0]?.active !== undefined, {
-    timeoutMs: 15_000,
-    intervalMs: 50,
-  });
+  await waitFor(
+    'the first watch read',
+    () => entriesOf(daemon.snapshot().watch, 'validator')[0]?.active !== undefined,
+    {
+      timeoutMs: 15_000,
+      intervalMs: 50,
+    },
+  );
 }, 30_000);
 
 afterAll(() => closeAlertingRig({ daemon, fleet, receiver, dir }));

@@ -7,7 +7,7 @@ import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import type { FleetSnapshot } from '../../src/domain.js';
 import { EntityReads } from '../../src/state/entityReads.js';
 import { watchComponent } from '../../src/watch/component.js';
-import type { WatchSnapshot } from '../../src/watch/types.js';
+import { entriesOf, type WatchSnapshot } from '../../src/watch/types.js';
 import { WatchViews } from '../../src/watch/views.js';
 
 class CountingViews extends WatchViews {
@@ -60,13 +60,13 @@ describe('the watch component', () => {
     const first = snap.watch;
     expect(snap.watch).toBe(first);
     expect(views.calls).toBe(1);
-    expect(first!.accounts[0]!.balanceTokens).toBe(7);
+    expect(entriesOf(first, 'account')[0]!.balanceTokens).toBe(7);
     // The alerts, a scrape, the status page and /api/v1/watch, each with its own snapshot.
     const seen = Array.from({ length: 4 }, () => snapshot().watch);
     expect(new Set([first, ...seen]).size).toBe(1);
     expect(views.built.size).toBe(1);
     reads.succeeded('watchBalance', 'a1', 2n * 10n ** 9n, 'n1', 2_000);
-    expect(snapshot().watch!.accounts[0]!.balanceTokens).toBe(2);
+    expect(entriesOf(snapshot().watch, 'account')[0]!.balanceTokens).toBe(2);
     expect(views.built.size).toBe(2);
   });
 

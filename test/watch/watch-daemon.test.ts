@@ -7,7 +7,7 @@ import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { createLogger } from '../../src/logger.js';
 import { fanOutComponent } from '../../src/probe/fanOutComponent.js';
 import { watchComponent } from '../../src/watch/component.js';
-import type { WatchEntry } from '../../src/watch/types.js';
+import { entriesOf, type WatchEntry } from '../../src/watch/types.js';
 import { waitFor } from '../support/processes.js';
 import { target } from '../support/targets.js';
 import { minerInfoText, startWatchNode, type WatchChain, type WatchNode } from './support/watchNode.js';
@@ -114,7 +114,7 @@ afterAll(async () => {
 const metricLines = async () => (await (await request(`${daemon.url}/metrics`)).body.text()).split('\n');
 const allRead = () => {
   const w = daemon.snapshot().watch;
-  const views = w ? [...w.validators, ...w.miners, ...w.accounts] : [];
+  const views = w ? w.entries : [];
   return (
     views.length === entries.length &&
     views.every((v) =>
@@ -180,7 +180,7 @@ describe('watch over loopback', () => {
     expect(lines.filter((l) => l.startsWith(`ledger_watch_account_balance_tokens{${bad}`))).toEqual([]);
     const w = daemon.snapshot().watch!;
     expect(
-      w.accounts
+      entriesOf(w, 'account')
         .filter((a) => a.name !== 'bad')
         .every((a) => a.consecutiveFailures === 0 && a.balanceTokens !== undefined),
     ).toBe(true);
@@ -213,15 +213,14 @@ describe('watch over loopback', () => {
       () => {
         const w = daemon.snapshot().watch!;
         return (
-          [...w.validators, ...w.miners, ...w.accounts].every(
-            (v) => v.name === 'bad' || (v.lastSuccessSeconds ?? 0) > since + 0.5,
-          ) && main[1]!.calls.length > before
+          w.entries.every((v) => v.name === 'bad' || (v.lastSuccessSeconds ?? 0) > since + 0.5) &&
+          main[1]!.calls.length > before
         );
       },
       { timeoutMs: 20_000, intervalMs: 50 },
     );
     const w = daemon.snapshot().watch!;
-    for (const v of [...w.validators, ...w.miners, ...w.accounts]) {
+    for (const v of w.entries) {
       if (v.name === 'bad') continue;
       expect(v.consecutiveFailures, v.name).toBe(0);
       expect(v.failures, v.name).toEqual({});

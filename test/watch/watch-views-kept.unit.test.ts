@@ -6,7 +6,7 @@ import type { FanOutEntity, FleetSnapshot } from '../../src/domain.js';
 import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { EntityReads } from '../../src/state/entityReads.js';
 import { buildWatchSnapshot, WatchViews } from '../../src/watch/views.js';
-import type { WatchEntry } from '../../src/watch/types.js';
+import { entriesOf, type WatchEntry } from '../../src/watch/types.js';
 
 const addr = (i: number) => i.toString(16).padStart(64, '0');
 const entries: WatchEntry[] = [
@@ -45,10 +45,10 @@ describe('watch views kept between snapshots', () => {
     const views = new WatchViews();
     const first = views.build(config, fleet(reads))!;
     const second = views.build(config, fleet(reads))!;
-    expect(second.validators[0]).toBe(first.validators[0]);
-    expect(second.accounts[0]).toBe(first.accounts[0]);
+    expect(entriesOf(second, 'validator')[0]).toBe(entriesOf(first, 'validator')[0]);
+    expect(entriesOf(second, 'account')[0]).toBe(entriesOf(first, 'account')[0]);
     expect(second).toEqual(buildWatchSnapshot(config, fleet(reads)));
-    expect(first.validators.map((v) => [v.rank, v.active, v.seatMarginRatio])).toEqual([
+    expect(entriesOf(first, 'validator').map((v) => [v.rank, v.active, v.seatMarginRatio])).toEqual([
       [3, true, (980 - 760) / 980],
       [undefined, false, (5 - 760) / 5],
     ]);
@@ -60,14 +60,14 @@ describe('watch views kept between snapshots', () => {
     const before = views.build(config, fleet(reads))!;
     reads.succeeded('watchBalance', 'a1', 2n * 10n ** 9n, 'n2', 2_000);
     const after = views.build(config, fleet(reads))!;
-    expect(after.validators[0]).toBe(before.validators[0]);
-    expect(after.validators[1]).toBe(before.validators[1]);
-    expect(after.accounts[0]).not.toBe(before.accounts[0]);
-    expect(after.accounts[0]!.balanceTokens).toBe(2);
-    expect(after.accounts[0]!.servedBy).toBe('n2');
+    expect(entriesOf(after, 'validator')[0]).toBe(entriesOf(before, 'validator')[0]);
+    expect(entriesOf(after, 'validator')[1]).toBe(entriesOf(before, 'validator')[1]);
+    expect(entriesOf(after, 'account')[0]).not.toBe(entriesOf(before, 'account')[0]);
+    expect(entriesOf(after, 'account')[0]!.balanceTokens).toBe(2);
+    expect(entriesOf(after, 'account')[0]!.servedBy).toBe('n2');
     const higher = views.build(config, fleet(reads, 501))!;
-    expect(higher.validators[0]).toBe(before.validators[0]);
-    expect(higher.accounts[0]).not.toBe(after.accounts[0]);
+    expect(entriesOf(higher, 'validator')[0]).toBe(entriesOf(before, 'validator')[0]);
+    expect(entriesOf(higher, 'account')[0]).not.toBe(entriesOf(after, 'account')[0]);
   });
 
   it('re-ranks every validator when the set changes', () => {
@@ -77,7 +77,7 @@ describe('watch views kept between snapshots', () => {
     const heavier = set.map((s) => (s.address === addr(3) ? { ...s, weight: 2000 } : s));
     reads.succeeded('watchValidatorSet', 'main', heavier, 'n1', 2_000);
     const after = views.build(config, fleet(reads))!;
-    expect(after.validators[0]!.rank).toBe(1);
+    expect(entriesOf(after, 'validator')[0]!.rank).toBe(1);
     expect(after).toEqual(buildWatchSnapshot(config, fleet(reads)));
   });
 
@@ -87,9 +87,9 @@ describe('watch views kept between snapshots', () => {
     const before = views.build(config, fleet(reads))!;
     reads.failed('watchBalance', 'a1', 'timeout');
     const after = views.build(config, fleet(reads))!;
-    expect(after.accounts[0]!.balanceTokens).toBeUndefined();
-    expect(after.accounts[0]!.consecutiveFailures).toBe(1);
-    expect(before.accounts[0]!.balanceTokens).toBe(7);
-    expect(before.accounts[0]!.consecutiveFailures).toBe(0);
+    expect(entriesOf(after, 'account')[0]!.balanceTokens).toBeUndefined();
+    expect(entriesOf(after, 'account')[0]!.consecutiveFailures).toBe(1);
+    expect(entriesOf(before, 'account')[0]!.balanceTokens).toBe(7);
+    expect(entriesOf(before, 'account')[0]!.consecutiveFailures).toBe(0);
   });
 });

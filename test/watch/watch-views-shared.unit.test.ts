@@ -7,7 +7,7 @@ import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import type { FanOutEntity, FleetSnapshot } from '../../src/domain.js';
 import { EntityReads } from '../../src/state/entityReads.js';
 import { buildWatchSnapshot, WatchViews } from '../../src/watch/views.js';
-import type { WatchEntry, WatchSnapshot } from '../../src/watch/types.js';
+import { entriesOf, type WatchEntry, type WatchSnapshot } from '../../src/watch/types.js';
 
 const addr = (i: number) => i.toString(16).padStart(64, '0');
 const entries: WatchEntry[] = [
@@ -60,10 +60,10 @@ describe('one watch snapshot per change, shared by every consumer', () => {
     reads.succeeded('watchBalance', 'a1', 2n * 10n ** 9n, 'n1', 2_000);
     const after = Array.from({ length: 5 }, () => views.build(config, fleet(reads))!);
     expect(distinct([before, ...after])).toBe(2);
-    const views2 = (s: WatchSnapshot) => [...s.validators, ...s.miners, ...s.accounts];
+    const views2 = (s: WatchSnapshot) => s.entries;
     expect(distinct([...views2(before), ...views2(after[0]!)])).toBe(4);
-    expect(after[0]!.accounts[0]!.balanceTokens).toBe(2);
-    expect(after[0]!.validators[0]).toBe(before.validators[0]);
+    expect(entriesOf(after[0], 'account')[0]!.balanceTokens).toBe(2);
+    expect(entriesOf(after[0], 'validator')[0]).toBe(entriesOf(before, 'validator')[0]);
   });
 
   it('builds again when the height, the epoch or the config changed, and not otherwise', () => {
@@ -73,12 +73,12 @@ describe('one watch snapshot per change, shared by every consumer', () => {
     const base = views.build(config, fleet(reads))!;
     const higher = views.build(config, fleet(reads, 501))!;
     expect(higher).not.toBe(base);
-    expect(higher.validators[0]).toBe(base.validators[0]);
-    expect(higher.accounts[0]).not.toBe(base.accounts[0]);
+    expect(entriesOf(higher, 'validator')[0]).toBe(entriesOf(base, 'validator')[0]);
+    expect(entriesOf(higher, 'account')[0]).not.toBe(entriesOf(base, 'account')[0]);
     const nextEpoch = views.build(config, fleet(reads, 501, 6))!;
     expect(nextEpoch).not.toBe(higher);
-    expect(nextEpoch.miners[0]).not.toBe(higher.miners[0]);
-    expect(nextEpoch.accounts[0]).toBe(higher.accounts[0]);
+    expect(entriesOf(nextEpoch, 'miner')[0]).not.toBe(entriesOf(higher, 'miner')[0]);
+    expect(entriesOf(nextEpoch, 'account')[0]).toBe(entriesOf(higher, 'account')[0]);
     expect(views.build(config, fleet(reads, 501, 6))).toBe(nextEpoch);
     // A reload: a new config, so a new snapshot, even with the same entries.
     const reloaded = views.build(configOf(), fleet(reads, 501, 6))!;

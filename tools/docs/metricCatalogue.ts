@@ -14,7 +14,7 @@ import { exporterCollectors } from '../../src/metrics/view.js';
 import { fanOutProbes, nodeProbes } from '../../src/probes/registry.js';
 import type { NodeProbe } from '../../src/probes/types.js';
 import { shardComponent } from '../../src/shard/component.js';
-import { WATCH_FAMILIES } from '../../src/watch/families.js';
+import { watchFamilies as registeredWatchFamilies } from '../../src/watch/kinds/registry.js';
 import { FLEET_PRESENCE, REGISTRY_SOURCES } from './metricPresence.js';
 
 export interface MetricDoc {
@@ -116,7 +116,7 @@ function fanOutFamilies(): MetricDoc[] {
 
 /** The ledger_watch_* families (src/watch/families.ts): one series per watched entry of their kinds. */
 function watchFamilies(): MetricDoc[] {
-  return WATCH_FAMILIES.map((f) => ({
+  return registeredWatchFamilies().map((f) => ({
     name: f.name,
     type: f.type,
     labels: [

@@ -1,7 +1,8 @@
 // The built-in alert engine: evaluates the alert definitions over the FleetSnapshot that /metrics
 // renders, and keeps one state machine per alert instance. Pure apart from the injected time.
-import { ALERT_DEFINITIONS, annotationTemplates } from './definitions/index.js';
+import { alertDefinitions, annotationTemplates } from './definitions/index.js';
 import { watchEntryGone } from './definitions/watchSupport.js';
+import { watchKindNames } from '../../watch/kinds/registry.js';
 import { fingerprint } from './labels.js';
 import { observeActive, observeInactive, type AlertInstance } from './instance.js';
 import { RangeStore } from './range.js';
@@ -58,7 +59,7 @@ export class AlertEngine {
   /** Applies new options (a config reload); instances of disabled alerts resolve at the next evaluation. */
   configure(opts: EngineOptions): void {
     this.opts = opts;
-    this.rules = (opts.definitions ?? ALERT_DEFINITIONS).flatMap((def) => {
+    this.rules = (opts.definitions ?? alertDefinitions()).flatMap((def) => {
       const params = def.evaluate ? effectiveParams(def, opts.rules) : undefined;
       if (!params) return [];
       return [
@@ -131,7 +132,7 @@ export class AlertEngine {
         !rule ||
         (inst.labels.node !== undefined && !nodes.has(inst.labels.node)) ||
         (inst.labels.network !== undefined && !networks.has(inst.labels.network)) ||
-        watchEntryGone(inst.labels, inputs.snapshot.watch);
+        watchEntryGone(inst.labels, inputs.snapshot.watch, watchKindNames());
       const next = observeInactive(inst, rule?.params ?? { forMs: 0, keepFiringForMs: 0 }, now, {
         gone,
         resolvedRetentionMs: this.opts.resolvedRetentionMs ?? RESOLVED_RETENTION_MS,

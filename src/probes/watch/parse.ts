@@ -26,10 +26,12 @@ export type ValidatorDetail =
       uptime?: { expected: number; produced: number; signed: number };
     };
 
-/** getValidatorDetail [addr]: null when the address has no stake. */
-export function parseValidatorDetail(result: unknown): ValidatorDetail {
+/** getValidatorDetail [addr]: null when the address has no stake; the address checked against the one asked. */
+export function parseValidatorDetail(result: unknown, address: string): ValidatorDetail {
   if (result === null) return { registered: false };
   if (!isObject(result)) throw invalid(`getValidatorDetail: expected an object or null, got ${describe(result)}`);
+  if (parseAddress(result.address, 'getValidatorDetail.address') !== address)
+    throw invalid('getValidatorDetail answered for another address');
   if (result.jailed !== undefined && typeof result.jailed !== 'boolean')
     throw invalid('getValidatorDetail.jailed is not a boolean');
   const u = result.uptime;

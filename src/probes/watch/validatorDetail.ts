@@ -1,5 +1,6 @@
 // <ns>_getValidatorDetail [address] per watched validator: stake, commission, jailed, this
-// epoch's production; null (no stake) is a value, not a failure.
+// epoch's production; null (no stake) is a value, not a failure; an answer about another address
+// fails the read.
 import type { FanOutProbe } from '../types.js';
 import { watchedOf, watchInterval } from './entities.js';
 import { parseValidatorDetail, type ValidatorDetail } from './parse.js';
@@ -9,6 +10,6 @@ export const watchValidatorDetailProbe: FanOutProbe<ValidatorDetail> = {
   method: 'getValidatorDetail',
   entities: watchedOf('validator'),
   intervalMs: watchInterval,
-  parse: (result) => parseValidatorDetail(result),
+  parse: (result, e) => parseValidatorDetail(result, e.id),
   metrics: [],
 };

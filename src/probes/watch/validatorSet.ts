@@ -1,6 +1,7 @@
 // <ns>_getValidators once per network with watched validators: the active set every watched
 // validator's place, rank and seat margin come from.
 import type { ValidatorInfo } from '../../domain.js';
+import { maxValidatorsOf } from '../budget.js';
 import { parseValidators } from '../parse.js';
 import type { FanOutProbe } from '../types.js';
 import { validatorNetworks, watchInterval } from './entities.js';
@@ -10,6 +11,7 @@ export const watchValidatorSetProbe: FanOutProbe<ValidatorInfo[]> = {
   method: 'getValidators',
   entities: validatorNetworks,
   intervalMs: watchInterval,
-  parse: (result) => parseValidators(result),
+  // The node probe's cap (polling.maxValidators): a set one path accepts, the other must too.
+  parse: (result, _e, call) => parseValidators(result, maxValidatorsOf(call.config.polling)),
   metrics: [],
 };

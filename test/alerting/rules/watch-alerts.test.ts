@@ -80,11 +80,7 @@ function unknown<V extends WatchedView>(v: V, failures = 1): V {
 }
 
 function snapshot(entries: WatchedView[]): FleetSnapshot {
-  const watch: WatchSnapshot = {
-    validators: entries.filter((e): e is WatchedValidatorView => e.kind === 'validator'),
-    miners: entries.filter((e): e is WatchedMinerView => e.kind === 'miner'),
-    accounts: entries.filter((e): e is WatchedAccountView => e.kind === 'account'),
-  };
+  const watch: WatchSnapshot = { entries };
   return { nodes: [], networks: [{ network: 'main', decimals: 9, nodes: 1, nodesUp: 1, versions: 1 }], watch };
 }
 

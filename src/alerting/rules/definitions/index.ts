@@ -6,24 +6,40 @@ import { NETWORK_ALERTS } from './network.js';
 import { NODE_ALERTS } from './nodes.js';
 import { PIPELINE_ALERTS } from './pipeline.js';
 import { SHARDING_ALERTS } from './sharding.js';
-import { WATCH_ENTRY_ALERTS } from './watchEntries.js';
-import { WATCH_VALIDATOR_ALERTS } from './watchValidators.js';
+import { watchKindNames, watchKinds, watchKindsVersion } from '../../../watch/kinds/registry.js';
+import { readFailingAlert } from './watchEntries.js';
 
-/** Every alert, in rules-file order (groups as they appear). */
-export const ALERT_DEFINITIONS: readonly AlertDefinition[] = [
-  ...NODE_ALERTS,
-  ...NETWORK_ALERTS,
-  ...WATCH_VALIDATOR_ALERTS,
-  ...WATCH_ENTRY_ALERTS,
-  ...EXPORTER_ALERTS,
-  ...PIPELINE_ALERTS,
-  ...SHARDING_ALERTS,
-];
+function build(): readonly AlertDefinition[] {
+  return [
+    ...NODE_ALERTS,
+    ...NETWORK_ALERTS,
+    // Each watch kind's, then reading any entry.
+    ...watchKinds().flatMap((k) => k.alerts),
+    readFailingAlert(watchKindNames()),
+    ...EXPORTER_ALERTS,
+    ...PIPELINE_ALERTS,
+    ...SHARDING_ALERTS,
+  ];
+}
+
+let current = { version: watchKindsVersion(), list: build() };
+
+/**
+ * Every alert, in rules-file order (groups as they appear), with the watch kinds registered now:
+ * the engine, the config's alert names and the shard split read it when they start.
+ */
+export function alertDefinitions(): readonly AlertDefinition[] {
+  if (current.version !== watchKindsVersion()) current = { version: watchKindsVersion(), list: build() };
+  return current.list;
+}
+
+/** The built-in alerts (what the generated rules file, runbooks and docs hold). */
+export const ALERT_DEFINITIONS: readonly AlertDefinition[] = current.list;
 
 export const ALERT_NAMES: readonly string[] = ALERT_DEFINITIONS.map((d) => d.name);
 
 export function findDefinition(name: string): AlertDefinition | undefined {
-  return ALERT_DEFINITIONS.find((d) => d.name === name);
+  return alertDefinitions().find((d) => d.name === name);
 }
 
 /** Repository path of the runbooks: the default link base (set alerting.runbookBaseUrl for a web address). */

@@ -2,13 +2,13 @@
 // ledger-fleet-watch): inactive miners, missed check-ins, a reduced reward, a wallet running dry,
 // unbonded stake waiting to be claimed, an entry that cannot be read.
 import { WATCH_METRICS as M } from '../../../watch/metricNames.js';
-import type { WatchedAccountView, WatchedMinerView } from '../../../watch/types.js';
+import { entriesOf, type WatchedAccountView, type WatchedMinerView } from '../../../watch/types.js';
 import { durationWords } from '../format.js';
 import type { AlertDefinition, EvalContext } from '../types.js';
 import { allEntries, byEntry, perEntry, WATCH_GROUP, type Verdict } from './watchSupport.js';
 
-const miners = (ctx: EvalContext) => ctx.snapshot.watch?.miners;
-const accounts = (ctx: EvalContext) => ctx.snapshot.watch?.accounts;
+const miners = (ctx: EvalContext) => entriesOf(ctx.snapshot.watch, 'miner');
+const accounts = (ctx: EvalContext) => entriesOf(ctx.snapshot.watch, 'account');
 const miner = 'Miner {{ $labels.name }} ({{ $labels.miner }}) of network {{ $labels.network }}';
 const account = 'Account {{ $labels.name }} ({{ $labels.account }}) of network {{ $labels.network }}';
 
@@ -31,7 +31,7 @@ function balanceLow(a: WatchedAccountView): Verdict {
   return a.balanceTokens < a.minBalance ? a.balanceTokens : false;
 }
 
-export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
+export const MINER_ALERTS: AlertDefinition[] = [
   {
     name: 'LedgerMinerInactive',
     group: WATCH_GROUP,
@@ -71,6 +71,9 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
       `epochs, or is inactive.`,
     evaluate: (ctx) => perEntry(miners(ctx), (m) => minerValue(m, m.rewardMultiplier, (x) => x < 1)),
   },
+];
+
+export const ACCOUNT_ALERTS: AlertDefinition[] = [
   {
     name: 'LedgerAccountBalanceLow',
     group: WATCH_GROUP,
@@ -102,7 +105,11 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
             : false,
       ),
   },
-  {
+];
+
+/** Reading any entry, of every kind (`kinds`: their address labels). */
+export const readFailingAlert = (kinds: readonly string[]): AlertDefinition =>
+  ({
     name: 'LedgerWatchReadFailing',
     group: WATCH_GROUP,
     scope: 'watch',
@@ -110,7 +117,7 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
       'The threshold counts read intervals. While an entry cannot be read, its other alerts are held\n' +
       'as they were: a failing read neither fires nor resolves them.',
     defaults: { severity: 'warning', forMs: 60_000, keepFiringForMs: 300_000, threshold: 3 },
-    promql: (p) => byEntry('any', `${M.consecutiveFailures} >= ${p.threshold}`),
+    promql: (p) => byEntry(kinds, `${M.consecutiveFailures} >= ${p.threshold}`),
     summary: () => 'Watched entry {{ $labels.name }} ({{ $labels.network }}) cannot be read',
     description: (p) =>
       `The exporter has not read watched entry {{ $labels.name }} of network {{ $labels.network }} for ` +
@@ -124,5 +131,4 @@ export const WATCH_ENTRY_ALERTS: AlertDefinition[] = [
             ? undefined
             : false,
       ),
-  },
-];
+  }) satisfies AlertDefinition;

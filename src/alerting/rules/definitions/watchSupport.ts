@@ -2,26 +2,29 @@
 // entry, labelled name, network and its address (validator|miner|account), and the rule that a
 // value not known (never read, or the last read failed) decides nothing: such an entry's
 // instances are held as they are, neither fired nor resolved.
-import type { WatchKind, WatchSnapshot, WatchedView } from '../../../watch/types.js';
+import type { WatchKind, WatchSnapshot, WatchedEntryView } from '../../../watch/types.js';
 import type { AlertSample, Labels } from '../types.js';
 
 export const WATCH_GROUP = 'ledger-fleet-watch';
-export const WATCH_KINDS: readonly WatchKind[] = ['validator', 'miner', 'account'];
 
 /** A number: the condition holds, with this value; false: it does not; undefined: not known. */
 export type Verdict = number | false | undefined;
 
-// A view is kept while its entry's reads do not change (watch/views.ts), so are its labels: the
-// engine then knows the instance without hashing them again.
-const labelsOf = new WeakMap<WatchedView, Record<string, string>>();
+// Each entry's labels, kept by its name (unique across watch:) while its network and address stay:
+// the engine then knows the instance without hashing them again. Entries of a previous config
+// leave with the next prune.
+const labelsByName = new Map<string, { kind: string; network: string; address: string; labels: Labels }>();
 
-export function watchLabels(v: WatchedView): Record<string, string> {
-  let l = labelsOf.get(v);
-  if (!l) labelsOf.set(v, (l = { name: v.name, network: v.network, [v.kind]: v.address }));
-  return l;
+export function watchLabels(v: WatchedEntryView): Labels {
+  const kept = labelsByName.get(v.name);
+  if (kept && kept.kind === v.kind && kept.network === v.network && kept.address === v.address) return kept.labels;
+  const labels = { name: v.name, network: v.network, [v.kind]: v.address };
+  if (labelsByName.size > 100_000) labelsByName.clear();
+  labelsByName.set(v.name, { kind: v.kind, network: v.network, address: v.address, labels });
+  return labels;
 }
 
-export function perEntry<V extends WatchedView>(
+export function perEntry<V extends WatchedEntryView>(
   list: readonly V[] | undefined,
   verdict: (v: V) => Verdict,
 ): AlertSample[] {
@@ -35,13 +38,13 @@ export function perEntry<V extends WatchedView>(
 }
 
 /** Every entry of the snapshot, whatever its kind. */
-export function allEntries(watch: WatchSnapshot | undefined): WatchedView[] {
-  return watch ? [...watch.validators, ...watch.miners, ...watch.accounts] : [];
+export function allEntries(watch: WatchSnapshot | undefined): WatchedEntryView[] {
+  return watch?.entries ?? [];
 }
 
-/** One series per entry, whichever exporter (shard, HA twin) exported it. */
-export function byEntry(kind: WatchKind | 'any', expr: string): string {
-  const by = kind === 'any' ? 'name, network, validator, miner, account' : `name, network, ${kind}`;
+/** One series per entry, whichever exporter (shard, HA twin) exported it; `kind` a list for several kinds. */
+export function byEntry(kind: WatchKind | readonly WatchKind[], expr: string): string {
+  const by = typeof kind === 'string' ? `name, network, ${kind}` : `name, network, ${kind.join(', ')}`;
   if (!expr.includes('\n')) return `max by (${by}) (${expr})`;
   return `max by (${by}) (\n${expr
     .split('\n')
@@ -49,20 +52,21 @@ export function byEntry(kind: WatchKind | 'any', expr: string): string {
     .join('\n')}\n)`;
 }
 
-const entryKeys = new WeakMap<WatchSnapshot, Set<string>>();
 const entryKey = (kind: string, name: string, network: string, address: string) =>
   `${kind}\u0000${name}\u0000${network}\u0000${address}`;
 
-/** An instance of a watch alert whose entry is no longer configured (a reload removed it). */
-export function watchEntryGone(labels: Labels, watch: WatchSnapshot | undefined): boolean {
-  const kind = WATCH_KINDS.find((k) => labels[k] !== undefined);
+/** The last snapshot's entry keys (snapshots are shared while nothing changed: one set per change). */
+let keysOf: { watch: WatchSnapshot; keys: Set<string> } | undefined;
+
+/**
+ * An instance of a watch alert whose entry is no longer configured (a reload removed it). `kinds`:
+ * the address labels of the kinds registered (an instance without one is not a watch entry's).
+ */
+export function watchEntryGone(labels: Labels, watch: WatchSnapshot | undefined, kinds: readonly WatchKind[]): boolean {
+  const kind = kinds.find((k) => labels[k] !== undefined);
   if (!kind) return false;
   if (!watch || labels.name === undefined || labels.network === undefined) return true;
-  let keys = entryKeys.get(watch);
-  if (!keys)
-    entryKeys.set(
-      watch,
-      (keys = new Set(allEntries(watch).map((e) => entryKey(e.kind, e.name, e.network, e.address)))),
-    );
-  return !keys.has(entryKey(kind, labels.name, labels.network, labels[kind]!));
+  if (keysOf?.watch !== watch)
+    keysOf = { watch, keys: new Set(watch.entries.map((e) => entryKey(e.kind, e.name, e.network, e.address))) };
+  return !keysOf.keys.has(entryKey(kind, labels.name, labels.network, labels[kind]!));
 }

@@ -1,13 +1,13 @@
 // Alerts on the operator's own validators (rule group ledger-fleet-watch): out of the active set,
 // unpaid while in it (offline), jailed, close to losing its seat, charging another commission.
 import { WATCH_METRICS as M } from '../../../watch/metricNames.js';
-import type { WatchedValidatorView } from '../../../watch/types.js';
+import { entriesOf, type WatchedValidatorView } from '../../../watch/types.js';
 import { durationWords } from '../format.js';
 import type { AlertDefinition, EvalContext } from '../types.js';
 import { byEntry, perEntry, WATCH_GROUP, type Verdict } from './watchSupport.js';
 
 const HOUR_MS = 3_600_000;
-const validators = (ctx: EvalContext) => ctx.snapshot.watch?.validators;
+const validators = (ctx: EvalContext) => entriesOf(ctx.snapshot.watch, 'validator');
 const who = 'Validator {{ $labels.name }} ({{ $labels.validator }}) of network {{ $labels.network }}';
 
 function offline(v: WatchedValidatorView): Verdict {

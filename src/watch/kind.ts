@@ -1,0 +1,42 @@
+// The one interface a watch kind implements (as a receiver kind does, alerting/receivers/kind.ts):
+// its config list (fields, defaults, descriptions; the parser gives file:line:col errors), its
+// fan-out reads, its view, its ledger_watch_* families, its state in words and its alerts. A kind
+// is one module in kinds/ plus one line in kinds/registry.ts; nothing else in the code names it.
+import type * as z from 'zod';
+import type { AlertDefinition } from '../alerting/rules/types.js';
+import type { FanOutProbe } from '../probes/types.js';
+import type { WatchFamily } from './families.js';
+import type { EntryInputs } from './inputs.js';
+import type { WatchedEntryView, WatchState } from './types.js';
+
+export interface WatchKindDef<V extends WatchedEntryView = WatchedEntryView> {
+  /** The kind's word: `kind` of its entries, its address label, its tag on the page. */
+  kind: string;
+  /** Its list under `watch:` (e.g. `validators`). */
+  list: string;
+  /** The list's description in the JSON schema and reference. */
+  description: string;
+  /** Fields of an entry beyond name, address and network (zod, with descriptions and defaults). */
+  fields: z.ZodRawShape;
+  /** An entry's settings, from its validated fields (name, address and network are set by the section). */
+  resolve(raw: Record<string, unknown>): Record<string, unknown>;
+  /** Reads per entry, by probe name (unique across kinds): one call each per interval. */
+  reads: Readonly<Record<string, FanOutProbe>>;
+  /** Reads per network with entries of this kind (e.g. the active set), by probe name. */
+  networkReads?: Readonly<Record<string, FanOutProbe>>;
+  /** What of the network the view reads besides the reads (a change rebuilds the view): its epoch or height. */
+  fromNetwork?: 'epoch' | 'height';
+  /** The entry's view from its reads: pure. */
+  view(inputs: EntryInputs): V;
+  /** Its ledger_watch_* families (labels network, name and `kind` = the address, plus one of their own). */
+  families: readonly WatchFamily[];
+  /** Its state in words for the status page and /api/v1/watch. */
+  state(view: V): WatchState;
+  /** Its alerts (group ledger-fleet-watch); LedgerWatchReadFailing covers every kind. */
+  alerts: readonly AlertDefinition[];
+}
+
+/** Keeps a kind's view type checked where it is declared. */
+export function defineWatchKind<V extends WatchedEntryView>(k: WatchKindDef<V>): WatchKindDef {
+  return k;
+}

@@ -1,0 +1,81 @@
+// Every watch kind, one line each. A kind registered at run time (a test, an embedding program)
+// must be registered before the first config is parsed (the `watch:` schema is built from this
+// list) and before the daemon starts; its reads join the probe registry with it.
+import { registerProbe, unregisterProbe } from '../../probes/registry.js';
+import { commonFamilies, type WatchFamily } from '../families.js';
+import type { WatchKindDef } from '../kind.js';
+import { accountKind } from './account.js';
+import { minerKind } from './miner.js';
+import { validatorKind } from './validator.js';
+
+const KINDS = new Map<string, WatchKindDef>();
+/** Bumped at every change of the list: what is built from it (families, alerts) is rebuilt. */
+let version = 0;
+/** Set once the config schema was built from the list: a kind added later could never be configured. */
+let frozen = false;
+
+export function registerWatchKind(k: WatchKindDef): void {
+  if (frozen)
+    throw new Error(
+      `watch kind "${k.kind}" registered after the config schema was built: register kinds before parsing a config`,
+    );
+  if (KINDS.has(k.kind)) throw new Error(`watch kind "${k.kind}" is registered twice`);
+  if ([...KINDS.values()].some((o) => o.list === k.list)) throw new Error(`watch list "${k.list}" is taken`);
+  const reads = Object.entries({ ...k.networkReads, ...k.reads });
+  const done: string[] = [];
+  try {
+    for (const [name, probe] of reads) {
+      registerProbe(name, probe);
+      done.push(name);
+    }
+  } catch (err) {
+    done.forEach(unregisterProbe);
+    throw err;
+  }
+  KINDS.set(k.kind, k);
+  version++;
+}
+
+/** Removes a kind registered at run time, and its reads. */
+export function unregisterWatchKind(kind: string): void {
+  const k = KINDS.get(kind);
+  if (!k) return;
+  for (const name of Object.keys({ ...k.networkReads, ...k.reads })) unregisterProbe(name);
+  KINDS.delete(kind);
+  version++;
+}
+
+registerWatchKind(validatorKind);
+registerWatchKind(minerKind);
+registerWatchKind(accountKind);
+
+/** Every kind, in registration order; `forSchema` freezes the list (the schema cannot change later). */
+export function watchKinds(forSchema = false): WatchKindDef[] {
+  if (forSchema) frozen = true;
+  return [...KINDS.values()];
+}
+
+/** The kinds' words (their address labels), in registration order. */
+export function watchKindNames(): string[] {
+  return [...KINDS.keys()];
+}
+
+export function watchKind(kind: string): WatchKindDef {
+  const k = KINDS.get(kind);
+  if (!k) throw new Error(`unknown watch kind "${kind}"`);
+  return k;
+}
+
+/** Changes with every registration: a cache of something built from the kinds keeps it. */
+export function watchKindsVersion(): number {
+  return version;
+}
+
+let families: { version: number; list: readonly WatchFamily[] } | undefined;
+
+/** The ledger_watch_* families: each kind's, then those of every kind (how reading goes). */
+export function watchFamilies(): readonly WatchFamily[] {
+  if (families?.version !== version)
+    families = { version, list: [...watchKinds().flatMap((k) => k.families), ...commonFamilies(watchKindNames())] };
+  return families.list;
+}
