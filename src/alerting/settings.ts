@@ -24,6 +24,8 @@ export interface AlertingSettings {
   receivers: ReceiverSettings[];
   maintenance: MaintenanceWindowSpec[];
   heartbeat?: HeartbeatSettings;
+  /** Longest an acknowledgement silences its alert (default 24h). */
+  ackMaxMs?: number;
 }
 
 const ms = (d: string | undefined) => (d === undefined ? undefined : parseDuration(d));
@@ -65,6 +67,7 @@ export function resolveAlerting(a: AlertingRaw, baseDir: string): AlertingSettin
     },
     receivers: a.receivers.map((r) => resolveReceiver(r as ReceiverRaw, baseDir)),
     maintenance: resolveMaintenance(a.maintenance),
+    ackMaxMs: parseDuration(a.ackMaxDuration),
     ...(a.heartbeat ? { heartbeat: resolveHeartbeat(a.heartbeat) } : {}),
   };
 }
