@@ -8,6 +8,7 @@ import { maintenanceCollectors, MaintenanceSchedule } from './maintenance/schedu
 import { AlertingRuntime, type AlertingDeps } from './runtime.js';
 import { warnUnusableReceivers } from './receivers/dryCheck.js';
 import { kindSend } from './receivers/materialize.js';
+import { get } from '../web/route.js';
 
 export interface AlertingComponent extends DaemonComponent {
   /** Pending and firing alerts, in the status page's shape; undefined while alerting is off. */
@@ -54,14 +55,11 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
   return {
     name: 'alerting',
     routes: [
-      (req) => {
-        if (req.pathname !== '/api/alerts') return undefined;
-        return {
-          status: 200,
-          contentType: 'application/json; charset=utf-8',
-          body: `${JSON.stringify({ enabled: live.runtime !== undefined, alerts: live.runtime?.list() ?? [] })}\n`,
-        };
-      },
+      get('/api/alerts', () => ({
+        status: 200,
+        contentType: 'application/json; charset=utf-8',
+        body: `${JSON.stringify({ enabled: live.runtime !== undefined, alerts: live.runtime?.list() ?? [] })}\n`,
+      })),
     ],
     collectors: (registry) => {
       alertingCollectors(registry, () => live.runtime, counts);
