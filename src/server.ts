@@ -10,9 +10,10 @@ import type { ListenAddress } from './domain.js';
 import type { Logger } from './logger.js';
 import type { MetricsView } from './metrics/view.js';
 import type { FleetSnapshot } from './state/snapshot.js';
-import { get, type Endpoint, type Reply, type Route } from './web/route.js';
+import { get, jsonReply, type Endpoint, type Reply, type Route } from './web/route.js';
 import { createRouter, send, type WriteGate } from './web/router.js';
 import { createHttpServer, type WebConfig } from './web/webConfig.js';
+import { sessionInfo, writeGate, type WritePolicy } from './web/writeAccess.js';
 
 export interface EvidenceApi {
   /** Validates the query string; an error string becomes a 400. */
@@ -30,7 +31,9 @@ export interface HandlerDeps {
   routes?: readonly (Endpoint | Route)[];
   /** Problems shown as warnings on /readyz (it stays 200: the exporter still works). */
   problems?: () => string[];
-  /** Lets writes through (basic-auth writers, browser checks); without it every write is refused. */
+  /** Who may write (basic-auth writers, browser checks) and GET /api/v1/session; without it every write is refused. */
+  writePolicy?: WritePolicy;
+  /** Overrides the gate writePolicy builds (tests of the router). */
   writeGate?: WriteGate;
 }
 
@@ -82,6 +85,9 @@ function builtInRoutes(deps: HandlerDeps): Endpoint[] {
         ? text(200, ['ready', ...(deps.problems?.() ?? []).map((p) => `warning: ${p}`), ''].join('\n'))
         : text(503, 'not ready: first poll round in progress\n'),
     ),
+    get('/api/v1/session', (req) =>
+      jsonReply(200, deps.writePolicy ? sessionInfo(deps.writePolicy, req.headers.authorization) : { writer: false }),
+    ),
     get('/api/evidence', async (req) => {
       if (!deps.evidence)
         return {
@@ -107,7 +113,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         body: landingPage(deps.version, deps.snapshot(), deps.ready()),
       })),
     ],
-    writeGate: deps.writeGate,
+    writeGate: deps.writeGate ?? (deps.writePolicy && writeGate(deps.writePolicy)),
   });
   return (req, res) => {
     route(req, res).catch((err: unknown) => {

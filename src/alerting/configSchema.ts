@@ -53,6 +53,20 @@ const routeSchema = z.strictObject({
   ...timingShape,
 });
 
+const apiSchema = z
+  .strictObject({
+    writers: z
+      .array(z.string().min(1, { error: 'a writer is a user name of basic_auth_users' }))
+      .optional()
+      .meta({
+        description:
+          'Users of basic_auth_users in --web.config.file who may write (silences, acknowledgements); ' +
+          'absent: every basic-auth user; []: nobody. Without basic auth every write is refused.',
+      }),
+  })
+  .default({})
+  .meta({ description: 'Who may act through the HTTP API (silences, acknowledgements).' });
+
 const ruleSchema = z.strictObject({
   enabled: z
     .boolean()
@@ -119,6 +133,7 @@ export const alertingSchema = z
       'Longest an acknowledgement (POST /api/v1/alerts/ack) silences its alert when the alert does not resolve.',
       NOTIFY,
     ).default(ALERTING_DEFAULTS.ackMaxDuration),
+    api: apiSchema,
   })
   .superRefine(
     (a, ctx) => {

@@ -26,6 +26,8 @@ export interface AlertingSettings {
   heartbeat?: HeartbeatSettings;
   /** Longest an acknowledgement silences its alert (default 24h). */
   ackMaxMs?: number;
+  /** Who may write through the HTTP API; absent (or no `writers`): every basic-auth user. */
+  api?: { writers?: string[] };
 }
 
 const ms = (d: string | undefined) => (d === undefined ? undefined : parseDuration(d));
@@ -69,6 +71,7 @@ export function resolveAlerting(a: AlertingRaw, baseDir: string): AlertingSettin
     maintenance: resolveMaintenance(a.maintenance),
     ackMaxMs: parseDuration(a.ackMaxDuration),
     ...(a.heartbeat ? { heartbeat: resolveHeartbeat(a.heartbeat) } : {}),
+    ...(a.api.writers ? { api: { writers: [...a.api.writers] } } : {}),
   };
 }
 
