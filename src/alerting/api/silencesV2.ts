@@ -129,7 +129,8 @@ export async function postSilence(deps: SilenceApiDeps, call: ApiCall): Promise<
     if (!r.success) return bodyError(r.error);
     const { ackOf, ...rest } = r.data;
     const copy: Silence = { ...rest, ...(ackOf !== undefined ? { ackOf } : {}) };
-    if (!(copy.startsAt <= copy.endsAt)) return { status: 400, body: 'invalid silence: end time must not be before start time' };
+    if (!(copy.startsAt <= copy.endsAt))
+      return { status: 400, body: 'invalid silence: end time must not be before start time' };
     deps.silences.applyRemote(copy, now);
     await deps.saved();
     return { status: 200, body: { silenceID: copy.id } };

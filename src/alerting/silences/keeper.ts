@@ -106,13 +106,18 @@ export class SilenceKeeper {
         comment: scrub(s.comment),
         ...(s.ackOf ? { ackOf: s.ackOf } : {}),
       },
-      `silence ${s.id} ${e.action === 'replicate' ? 'replicated from a peer' : `${e.action}d`} by ${scrub(e.actor.user)} via ${e.actor.via}`,
+      `silence ${s.id} ${e.action === 'replicate' ? 'replicated from a peer' : `${e.action}d`} ` +
+        `by ${scrub(e.actor.user)} via ${e.actor.via}`,
     );
   }
 }
 
 /** ledger_alert_silences{state}: the kept silences by state (pending | active | expired). */
-export function silenceCollectors(registry: Registry, keeper: () => SilenceKeeper | undefined, now: () => number): void {
+export function silenceCollectors(
+  registry: Registry,
+  keeper: () => SilenceKeeper | undefined,
+  now: () => number,
+): void {
   new Gauge({
     name: 'ledger_alert_silences',
     help: 'Silences and acknowledgements of the built-in alerting by state (pending | active | expired).',
