@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Labels } from '../rules/types.js';
 import { compileMatchers, type LabelTest } from './matchers.js';
+import { SilenceIndex } from './matchIndex.js';
 import type {
   Actor,
   Matcher,
@@ -53,7 +54,7 @@ export function silenceState(s: Silence, now: number): SilenceState {
 const refuse = (status: number, error: string): SilenceRefusal => ({ status, error });
 
 export class SilenceStore implements SilenceService {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new SilenceIndex<Entry>();
   private readonly listeners = new Set<(s: Silence) => void>();
 
   constructor(private readonly opts: SilenceStoreOptions) {}
@@ -148,8 +149,8 @@ export class SilenceStore implements SilenceService {
 
   silencedBy(labels: Labels, now: number): string[] {
     const out: string[] = [];
-    for (const e of this.entries.values())
-      if (now >= e.silence.startsAt && now < e.silence.endsAt && e.test(labels)) out.push(e.silence.id);
+    for (const e of this.entries.matching(labels))
+      if (now >= e.silence.startsAt && now < e.silence.endsAt) out.push(e.silence.id);
     return out;
   }
 
