@@ -107,6 +107,20 @@ describe('SilenceStore', () => {
     expect(s.list(T0 + 2 * H + EXPIRED_RETENTION_MS)).toHaveLength(0);
   });
 
+  it('answers for a label set again once a silence is added, updated or forgotten (nothing stale remembered)', () => {
+    const { s } = store();
+    const other = { alertname: 'X', node: 'val-2' };
+    s.upsert(silence(), api, T0);
+    expect(s.silencedBy(other, T0)).toEqual([]);
+    s.upsert(silence({ matchers: [re('node', 'val-[0-9]')] }), api, T0);
+    expect(s.silencedBy(other, T0)).toEqual(['id-2']);
+    s.upsert(silence({ matchers: [eq('alertname', 'X'), eq('node', 'val-2')] }), api, T0);
+    expect(s.silencedBy(other, T0)).toEqual(['id-2', 'id-3']);
+    s.expire('id-2', api, T0);
+    s.gc(T0 + EXPIRED_RETENTION_MS);
+    expect(s.silencedBy(other, T0)).toEqual(['id-3']);
+  });
+
   it('refuses bad silences with Alertmanager reasons and status 400, an unknown id with 404', () => {
     const { s, events } = store();
     expect(s.upsert(silence({ endsAt: T0 }), api, T0)).toEqual({
