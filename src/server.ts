@@ -79,12 +79,15 @@ function builtInRoutes(deps: HandlerDeps): Endpoint[] {
       release();
       return { status: 200, contentType, body: zipped, headers: { 'content-encoding': 'gzip', vary } };
     }),
-    get('/healthz', () => text(200, 'ok\n')),
-    get('/readyz', () =>
-      deps.ready()
-        ? text(200, ['ready', ...(deps.problems?.() ?? []).map((p) => `warning: ${p}`), ''].join('\n'))
-        : text(503, 'not ready: first poll round in progress\n'),
-    ),
+    { ...get('/healthz', () => text(200, 'ok\n')), light: true },
+    {
+      ...get('/readyz', () =>
+        deps.ready()
+          ? text(200, ['ready', ...(deps.problems?.() ?? []).map((p) => `warning: ${p}`), ''].join('\n'))
+          : text(503, 'not ready: first poll round in progress\n'),
+      ),
+      light: true,
+    },
     get('/api/v1/session', (req) =>
       jsonReply(200, deps.writePolicy ? sessionInfo(deps.writePolicy, req.headers.authorization) : { writer: false }),
     ),

@@ -68,6 +68,11 @@ interface EndpointBase {
   /** Literal segments and `{name}` parameters, e.g. `/api/v2/silence/{id}`; `*` alone matches every path. */
   path: string;
   body?: BodySpec;
+  /**
+   * Tiny constant work (/healthz, /readyz): answered at once, outside the request queue, so a
+   * liveness probe is never refused or delayed by client load (admission.ts).
+   */
+  light?: boolean;
 }
 
 export interface ReadEndpoint extends EndpointBase {

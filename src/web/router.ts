@@ -3,6 +3,7 @@
 // write routes let through only by the write gate (writeAccess.ts); request bodies read within a
 // size limit (413), JSON parsed with the reason of a failure in the 400.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Admission, isRefusal, type AdmissionOptions } from './admission.js';
 import { parseBasicAuth } from './basicAuth.js';
 import { DEFAULT_MAX_BODY_BYTES, type BodySpec, type Endpoint, type Method, type Reply, type Route } from './route.js';
 
@@ -19,6 +20,8 @@ export interface RouterOptions {
   routes: readonly (Endpoint | Route)[];
   /** Decides every write; without one every write is refused. */
   writeGate?: WriteGate;
+  /** Bounds on the requests served at once and waiting (client load must not starve polls). */
+  admission?: AdmissionOptions;
 }
 
 interface Compiled {
@@ -136,6 +139,7 @@ function allowOf(candidates: readonly Compiled[]): string {
 /** The handler the server runs for every request it let in (basic auth, TLS and headers are applied before). */
 export function createRouter(opts: RouterOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const routes = opts.routes.map(compile);
+  const admission = new Admission(opts.admission);
   return async (req, res) => {
     const rawUrl = req.url ?? '/';
     if (rawUrl.length > MAX_URL_LENGTH) return send(res, 414, TEXT, 'request target too long\n', false);
@@ -187,12 +191,30 @@ export function createRouter(opts: RouterOptions): (req: IncomingMessage, res: S
         body: body?.value,
         user,
       };
-      const reply = await (e.access === 'write' ? e.handle({ ...request, user: user! }) : e.handle(request));
+      const work = () => {
+        // A client gone while its request waited: its work is not done.
+        if (res.destroyed) return GONE;
+        return e.access === 'write' ? e.handle({ ...request, user: user! }) : e.handle(request);
+      };
+      const reply = e.light ? await work() : await admission.run(req.socket.remoteAddress ?? '', work);
+      if (reply === GONE) return;
+      if (isRefusal(reply)) {
+        const why = reply.refused === 429 ? 'too many requests from this address' : 'busy';
+        // Answered after the wait it asks for: a client that does not wait still sends at most
+        // one request a second per connection, and a held request costs only a timer.
+        return void setTimeout(() => {
+          if (!res.destroyed) send(res, reply.refused, TEXT, `${why}: try again later\n`, head, { 'retry-after': '1' });
+        }, REFUSAL_HOLD_MS).unref();
+      }
       if (reply) return send(res, reply.status, reply.contentType, reply.body, head, reply.headers);
     }
     return send(res, 404, TEXT, 'not found\n', head);
   };
 }
+
+const GONE = Symbol('client gone');
+/** How long a refused request is held before its 429 or 503 (its Retry-After). */
+const REFUSAL_HOLD_MS = 1_000;
 
 const refuseAllWrites: Reply = {
   status: 403,

@@ -10,7 +10,7 @@ import tls from 'node:tls';
 import { LineCounter, parseDocument } from 'yaml';
 import { webConfigSchema, type RawWebConfig } from './schema.js';
 import { formatPath, locate, where } from './yamlLocate.js';
-import { verifyBasicAuth, WWW_AUTHENTICATE } from './basicAuth.js';
+import { BasicAuthGuard, verifyBasicAuth, WWW_AUTHENTICATE } from './basicAuth.js';
 import { closeIdleConnections } from './idleConnections.js';
 import { secureContextOptions, tlsSettings, type WebConfigRefs, type WebTlsConfig } from './tlsSettings.js';
 
@@ -181,14 +181,22 @@ function wrapHandler(web: WebConfig | undefined, handler: Handler): Handler {
   const headers = web?.headers;
   const users = web?.basicAuthUsers;
   if (!headers && !users) return handler;
+  const guard = new BasicAuthGuard();
   return (req, res) => {
     if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     if (!users) return handler(req, res);
-    verifyBasicAuth(users, req.headers.authorization).then(
-      (ok) => {
-        if (ok) return handler(req, res);
-        res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': WWW_AUTHENTICATE });
-        res.end('Unauthorized\n');
+    guard.check(users, req.headers.authorization, req.socket.remoteAddress ?? '').then(
+      (verdict) => {
+        if (verdict.status === 200) return handler(req, res);
+        if (verdict.status === 401) {
+          res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': WWW_AUTHENTICATE });
+          return res.end('Unauthorized\n');
+        }
+        res.writeHead(verdict.status, {
+          'content-type': 'text/plain; charset=utf-8',
+          'retry-after': String(verdict.retryAfterS),
+        });
+        res.end(verdict.status === 429 ? 'Too many failed sign-ins: try again later\n' : 'Busy: try again later\n');
       },
       () => {
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
