@@ -10,4 +10,6 @@ export declare function openBrowser(options?: {
   isMobile?: boolean;
   hasTouch?: boolean;
   colorScheme?: 'light' | 'dark';
+  /** Basic-auth user and password the browser answers a 401 with. */
+  httpCredentials?: { username: string; password: string };
 }): Promise<{ context: BrowserContext; close(): Promise<void> }>;

@@ -24,7 +24,7 @@ import { DEFAULT_BACKOFF, FleetState, type BackoffPolicy } from '../state/fleetS
 import { buildSnapshot, type FleetSnapshot } from '../state/snapshot.js';
 import { VERSION } from '../version.js';
 import type { WebConfig } from '../web/webConfig.js';
-import { WriteTokens } from '../web/writeAccess.js';
+import { unknownWriters, WriteTokens, type WritePolicy } from '../web/writeAccess.js';
 import type { AssemblyContext, DaemonComponent, DaemonContext } from './component.js';
 import type { ExporterSignals } from '../alerting/rules/types.js';
 
@@ -64,6 +64,14 @@ export interface Pipeline {
   close(graceMs?: number): Promise<void>;
 }
 
+/** Who may write: the web config's users, the running config's writers (warned about when unknown). */
+function writePolicy(web: WebConfig | undefined, config: () => ExporterConfig, log: Logger): WritePolicy {
+  const strangers = unknownWriters(web?.basicAuthUsers, config().alerting?.api?.writers);
+  if (strangers.length > 0)
+    log.warn({ writers: strangers }, 'alerting.api.writers names users not in basic_auth_users');
+  return { users: web?.basicAuthUsers, writers: () => config().alerting?.api?.writers, tokens: new WriteTokens() };
+}
+
 const defaultRecheck = (t: NodeTarget) => Math.max(10 * t.intervalMs, 60_000);
 
 /** Assembles the pipeline with `components`, listens, starts polling, then starts the components. */
@@ -85,11 +93,7 @@ export async function startPipeline(
     evidence,
     routes: components.flatMap((c) => c.routes ?? []),
     problems: () => components.flatMap((c) => c.problems?.() ?? []),
-    writePolicy: {
-      users: opts.web?.basicAuthUsers,
-      writers: () => current.config.alerting?.api?.writers,
-      tokens: new WriteTokens(),
-    },
+    writePolicy: writePolicy(opts.web, () => current.config, log),
   });
   const server = buildServer(opts.web, handler);
   const url = await listenOrRelease(server, opts, initial.listen, async () => {

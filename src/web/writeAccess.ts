@@ -99,3 +99,11 @@ export function sessionInfo(policy: WritePolicy, authorization: string | undefin
   if (user === undefined || !mayWrite(policy, user)) return { user: user ?? null, writer: false };
   return { user, writer: true, writeToken: policy.tokens.tokenFor(user), tokenHeader: WRITE_TOKEN_HEADER };
 }
+
+/** Names in `alerting.api.writers` that no basic-auth user has: they can never write (a typo, or a user removed). */
+export function unknownWriters(
+  users: ReadonlyMap<string, string> | undefined,
+  writers: readonly string[] | undefined,
+): string[] {
+  return (writers ?? []).filter((w) => !users?.has(w));
+}
