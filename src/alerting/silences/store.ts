@@ -141,7 +141,8 @@ export class SilenceStore implements SilenceService {
     for (const e of [...this.entries.values()]) {
       const s = e.silence;
       if (s.ackOf === undefined || stillActive(s.ackOf) || silenceState(s, now) === 'expired') continue;
-      this.expire(s.id, { user: 'exporter', via: 'api' }, now);
+      // The exporter itself ends it; the log line says why.
+      this.expire(s.id, { user: 'exporter (its alert resolved)', via: 'api' }, now);
       done.push(s.id);
     }
     return done;
