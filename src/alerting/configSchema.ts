@@ -91,6 +91,7 @@ export const ALERTING_DEFAULTS = {
   groupWait: '30s',
   groupInterval: '5m',
   repeatInterval: '4h',
+  ackMaxDuration: '24h',
 } as const;
 
 export const alertingSchema = z
@@ -128,6 +129,10 @@ export const alertingSchema = z
       .meta({ description: 'First matching route picks the receivers; no routes: every receiver gets every alert.' }),
     maintenance: maintenanceSchema,
     heartbeat: heartbeatSchema,
+    ackMaxDuration: durationField(
+      'Longest an acknowledgement (POST /api/v1/alerts/ack) silences its alert when the alert does not resolve.',
+      NOTIFY,
+    ).default(ALERTING_DEFAULTS.ackMaxDuration),
     api: apiSchema,
   })
   .superRefine(

@@ -24,6 +24,8 @@ export interface AlertingSettings {
   receivers: ReceiverSettings[];
   maintenance: MaintenanceWindowSpec[];
   heartbeat?: HeartbeatSettings;
+  /** Longest an acknowledgement silences its alert (default 24h). */
+  ackMaxMs?: number;
   /** Who may write through the HTTP API; absent (or no `writers`): every basic-auth user. */
   api?: { writers?: string[] };
 }
@@ -67,6 +69,7 @@ export function resolveAlerting(a: AlertingRaw, baseDir: string): AlertingSettin
     },
     receivers: a.receivers.map((r) => resolveReceiver(r as ReceiverRaw, baseDir)),
     maintenance: resolveMaintenance(a.maintenance),
+    ackMaxMs: parseDuration(a.ackMaxDuration),
     ...(a.heartbeat ? { heartbeat: resolveHeartbeat(a.heartbeat) } : {}),
     ...(a.api.writers ? { api: { writers: [...a.api.writers] } } : {}),
   };
