@@ -37,7 +37,7 @@ describe.skipIf(tools.skip)(`silence add, query, expire against a real Alertmana
     });
     return (await res.json()) as AmSilence[];
   };
-  const clean = (r: { stdout: string; stderr: string }) => {
+  const clean = <R extends { stdout: string; stderr: string }>(r: R): R => {
     expect(r.stdout + r.stderr).not.toContain(PASSWORD);
     return r;
   };
