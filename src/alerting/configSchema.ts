@@ -7,6 +7,7 @@ import { LABEL_NAME_RE, parseUrl } from '../config/rules.js';
 import { ALERT_DEFINITIONS } from './rules/definitions/index.js';
 import { heartbeatSchema } from './heartbeat/config.js';
 import { maintenanceSchema } from './maintenance/config.js';
+import { peersSchema } from './peers/config.js';
 import { matchValueReason } from './maintenance/match.js';
 import { receiverSchema } from './receivers/config.js';
 import { baseUrl, durationField, filePath as path, MAX_DURATION_MS as MAX_MS, reasoned } from './receivers/fields.js';
@@ -114,6 +115,7 @@ export const alertingSchema = z
       .meta({ description: 'First matching route picks the receivers; no routes: every receiver gets every alert.' }),
     maintenance: maintenanceSchema,
     heartbeat: heartbeatSchema,
+    peers: peersSchema,
   })
   .superRefine(
     (a, ctx) => {

@@ -11,6 +11,7 @@ import { resolveMaintenance } from './maintenance/config.js';
 import { receiverConfigSecrets, resolveReceiver, type ReceiverRaw } from './receivers/config.js';
 import type { ReceiverSettings } from './receivers/kind.js';
 import type { RouteSpec, RoutingSpec } from './notify/routing.js';
+import { resolvePeers, type PeerSettings } from './peers/config.js';
 
 export type { ReceiverSettings };
 
@@ -24,6 +25,8 @@ export interface AlertingSettings {
   receivers: ReceiverSettings[];
   maintenance: MaintenanceWindowSpec[];
   heartbeat?: HeartbeatSettings;
+  /** Twin replicas silences are replicated to (absent: none). */
+  peers?: PeerSettings[];
 }
 
 const ms = (d: string | undefined) => (d === undefined ? undefined : parseDuration(d));
@@ -66,6 +69,7 @@ export function resolveAlerting(a: AlertingRaw, baseDir: string): AlertingSettin
     receivers: a.receivers.map((r) => resolveReceiver(r as ReceiverRaw, baseDir)),
     maintenance: resolveMaintenance(a.maintenance),
     ...(a.heartbeat ? { heartbeat: resolveHeartbeat(a.heartbeat) } : {}),
+    ...(a.peers.length > 0 ? { peers: resolvePeers(a.peers, baseDir) } : {}),
   };
 }
 
