@@ -1,7 +1,8 @@
-// The exporter's own HTTP surface: /metrics, /healthz, /readyz, /api/evidence, routes other
-// modules register (status pages, /api/alerts, ...) and the landing page at /. Read-only: GET
-// and HEAD only; no request path ever reaches the filesystem. The server itself is always built
-// by buildServer, so plain HTTP and TLS get the same header-size and idle limits.
+// The exporter's own HTTP surface: /metrics, /healthz, /readyz, /api/evidence, the routes other
+// modules declare (status pages, /api/alerts, ...) and the landing page at /, all on one
+// method-aware router (src/web/router.ts); no request path ever reaches the filesystem. The
+// server itself is always built by buildServer, so plain HTTP and TLS get the same header-size
+// and idle limits.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { landingPage } from './landingPage.js';
@@ -9,11 +10,10 @@ import type { ListenAddress } from './domain.js';
 import type { Logger } from './logger.js';
 import type { MetricsView } from './metrics/view.js';
 import type { FleetSnapshot } from './state/snapshot.js';
-import type { Route } from './web/route.js';
+import { get, jsonReply, type Endpoint, type Reply, type Route } from './web/route.js';
+import { createRouter, send, type WriteGate } from './web/router.js';
 import { createHttpServer, type WebConfig } from './web/webConfig.js';
-
-/** Longest request target we accept; everything we serve fits in far less. */
-const MAX_URL_LENGTH = 2048;
+import { sessionInfo, writeGate, type WritePolicy } from './web/writeAccess.js';
 
 export interface EvidenceApi {
   /** Validates the query string; an error string becomes a 400. */
@@ -28,29 +28,13 @@ export interface HandlerDeps {
   snapshot: () => FleetSnapshot;
   evidence?: EvidenceApi;
   /** Routes of other modules, tried in order after the built-in ones and before the landing page. */
-  routes?: readonly Route[];
+  routes?: readonly (Endpoint | Route)[];
   /** Problems shown as warnings on /readyz (it stays 200: the exporter still works). */
   problems?: () => string[];
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  contentType: string,
-  body: string | Buffer,
-  head: boolean,
-  extra: Record<string, string> = {},
-): void {
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  // nosniff on every answer: a JSON answer carrying a node's text must never be read as a page.
-  const headers = {
-    'content-type': contentType,
-    'content-length': String(length),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  };
-  res.writeHead(status, { ...headers, ...extra });
-  res.end(head ? undefined : body);
+  /** Who may write (basic-auth writers, browser checks) and GET /api/v1/session; without it every write is refused. */
+  writePolicy?: WritePolicy;
+  /** Overrides the gate writePolicy builds (tests of the router). */
+  writeGate?: WriteGate;
 }
 
 /** Accept header asks for OpenMetrics (and does not rank it below text). */
@@ -76,87 +60,68 @@ function acceptsGzip(header: string | undefined): boolean {
   );
 }
 
-export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
-    handle(deps, req, res).catch((err: unknown) => {
-      deps.logger.error({ err }, 'request handler failed');
-      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error\n', false);
-      else res.destroy();
-    });
-  };
-}
+const text = (status: number, body: string): Reply => ({ status, contentType: 'text/plain; charset=utf-8', body });
 
-/**
- * The request target as a URL. An origin-form target ("/...") is all path: resolved against a
- * base, "//metrics" would name host "metrics" with path "/" (the status page).
- */
-function parseTarget(raw: string): URL {
-  return new URL(raw.startsWith('/') ? `http://localhost${raw}` : raw, 'http://localhost');
-}
-
-async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const rawUrl = req.url ?? '/';
-  if (rawUrl.length > MAX_URL_LENGTH)
-    return send(res, 414, 'text/plain; charset=utf-8', 'request target too long\n', false);
-  const method = req.method ?? 'GET';
-  if (method !== 'GET' && method !== 'HEAD') {
-    return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed: use GET or HEAD\n', false, {
-      allow: 'GET, HEAD',
-    });
-  }
-  const head = method === 'HEAD';
-  let url: URL;
-  try {
-    url = parseTarget(rawUrl);
-  } catch {
-    return send(res, 400, 'text/plain; charset=utf-8', 'bad request target\n', head);
-  }
-  // Basic auth, TLS and configured headers are applied by the server itself (src/web), before this.
-  switch (url.pathname) {
-    case '/metrics': {
+/** The server's own routes: the scrape target, the probes of health and readiness, the evidence API. */
+function builtInRoutes(deps: HandlerDeps): Endpoint[] {
+  return [
+    get('/metrics', async (req): Promise<Reply> => {
       const om = wantsOpenMetrics(req.headers.accept);
       const gzip = acceptsGzip(req.headers['accept-encoding']);
       const { contentType, body, gzipped, release } = await deps
         .metrics()
         .render(om ? 'openmetrics' : 'text', { gzip });
-      if (gzipped) {
-        const zipped = await gzipped;
-        // The compressed copy is what goes out: the body's memory can serve the next render.
-        // An uncompressed body is never released (the socket may still be writing it).
-        release();
-        return send(res, 200, contentType, zipped, head, {
-          'content-encoding': 'gzip',
-          vary: 'Accept, Accept-Encoding',
-        });
-      }
-      return send(res, 200, contentType, body, head, { vary: 'Accept, Accept-Encoding' });
-    }
-    case '/healthz':
-      return send(res, 200, 'text/plain; charset=utf-8', 'ok\n', head);
-    case '/readyz':
-      return deps.ready()
-        ? send(
-            res,
-            200,
-            'text/plain; charset=utf-8',
-            ['ready', ...(deps.problems?.() ?? []).map((p) => `warning: ${p}`), ''].join('\n'),
-            head,
-          )
-        : send(res, 503, 'text/plain; charset=utf-8', 'not ready: first poll round in progress\n', head);
-    case '/api/evidence': {
+      const vary = 'Accept, Accept-Encoding';
+      if (!gzipped) return { status: 200, contentType, body, headers: { vary } };
+      const zipped = await gzipped;
+      // The compressed copy is what goes out: the body's memory can serve the next render.
+      // An uncompressed body is never released (the socket may still be writing it).
+      release();
+      return { status: 200, contentType, body: zipped, headers: { 'content-encoding': 'gzip', vary } };
+    }),
+    get('/healthz', () => text(200, 'ok\n')),
+    get('/readyz', () =>
+      deps.ready()
+        ? text(200, ['ready', ...(deps.problems?.() ?? []).map((p) => `warning: ${p}`), ''].join('\n'))
+        : text(503, 'not ready: first poll round in progress\n'),
+    ),
+    get('/api/v1/session', (req) =>
+      jsonReply(200, deps.writePolicy ? sessionInfo(deps.writePolicy, req.headers.authorization) : { writer: false }),
+    ),
+    get('/api/evidence', async (req) => {
       if (!deps.evidence)
-        return send(res, 404, 'application/json', JSON.stringify({ error: 'evidence store is not enabled' }), head);
-      const { status, body, headers } = await deps.evidence.handle(url.searchParams);
-      return send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), head, headers);
-    }
-  }
-  for (const route of deps.routes ?? []) {
-    const reply = await route({ pathname: url.pathname, params: url.searchParams, headers: req.headers });
-    if (reply) return send(res, reply.status, reply.contentType, reply.body, head, reply.headers);
-  }
-  if (url.pathname === '/')
-    return send(res, 200, 'text/html; charset=utf-8', landingPage(deps.version, deps.snapshot(), deps.ready()), head);
-  return send(res, 404, 'text/plain; charset=utf-8', 'not found\n', head);
+        return {
+          status: 404,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'evidence store is not enabled' }),
+        };
+      const { status, body, headers } = await deps.evidence.handle(req.params);
+      const reply: Reply = { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+      return headers ? { ...reply, headers } : reply;
+    }),
+  ];
+}
+
+export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const route = createRouter({
+    routes: [
+      ...builtInRoutes(deps),
+      ...(deps.routes ?? []),
+      get('/', () => ({
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        body: landingPage(deps.version, deps.snapshot(), deps.ready()),
+      })),
+    ],
+    writeGate: deps.writeGate ?? (deps.writePolicy && writeGate(deps.writePolicy)),
+  });
+  return (req, res) => {
+    route(req, res).catch((err: unknown) => {
+      deps.logger.error({ err }, 'request handler failed');
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error\n', false);
+      else res.destroy();
+    });
+  };
 }
 
 /** The exporter's server: HTTPS, basic auth and headers when a web config is given; the same limits either way. */

@@ -1,5 +1,6 @@
-// Joins the built-in alerting to the daemon: /api/alerts, the alerting metrics, maintenance
-// windows, start/stop and reloads. Off (and quiet) while the config has no `alerting:` section.
+// Joins the built-in alerting to the daemon: /api/alerts, the Alertmanager API v2 (silences,
+// acknowledgements), the alerting metrics, maintenance windows and silences (muting through one
+// stage), start/stop and reloads. Off (and quiet) while the config has no `alerting:` section.
 import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import { SYSTEM_CLOCK, toWall } from '../clock/clock.js';
 import type { ConfigDiff } from '../config/diff.js';
@@ -8,6 +9,11 @@ import { maintenanceCollectors, MaintenanceSchedule } from './maintenance/schedu
 import { AlertingRuntime, type AlertingDeps } from './runtime.js';
 import { warnUnusableReceivers } from './receivers/dryCheck.js';
 import { kindSend } from './receivers/materialize.js';
+import { get } from '../web/route.js';
+import { REVISION, VERSION } from '../version.js';
+import { alertingApiRoutes, type AlertingApiLive } from './api/routes.js';
+import { muting, mutedBy, type MuteSources } from './notify/mute.js';
+import { DEFAULT_ACK_MAX_MS, SilenceKeeper, silenceCollectors } from './silences/keeper.js';
 
 export interface AlertingComponent extends DaemonComponent {
   /** Pending and firing alerts, in the status page's shape; undefined while alerting is off. */
@@ -41,6 +47,8 @@ export interface AlertingComponentOptions {
 interface Live {
   runtime?: AlertingRuntime;
   schedule?: MaintenanceSchedule;
+  silences?: SilenceKeeper;
+  api?: AlertingApiLive;
 }
 
 export function alertingComponent(opts: AlertingComponentOptions = {}): AlertingComponent {
@@ -50,22 +58,23 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
   // Reloads apply one after another: one that takes alerting away waits for sends in flight, and
   // one that gives it back meanwhile must build after that shutdown, not reconfigure what it stops.
   let reloads: Promise<void> = Promise.resolve();
+  const startedAt = Date.now();
+  const wallNow = () => (opts.clock ?? ctx?.clock ?? SYSTEM_CLOCK).wall();
 
   return {
     name: 'alerting',
     routes: [
-      (req) => {
-        if (req.pathname !== '/api/alerts') return undefined;
-        return {
-          status: 200,
-          contentType: 'application/json; charset=utf-8',
-          body: `${JSON.stringify({ enabled: live.runtime !== undefined, alerts: live.runtime?.list() ?? [] })}\n`,
-        };
-      },
+      get('/api/alerts', () => ({
+        status: 200,
+        contentType: 'application/json; charset=utf-8',
+        body: `${JSON.stringify({ enabled: live.runtime !== undefined, alerts: live.runtime?.list() ?? [] })}\n`,
+      })),
+      ...alertingApiRoutes(() => live.api, { version: VERSION, revision: REVISION, startedAt }),
     ],
     collectors: (registry) => {
-      alertingCollectors(registry, () => live.runtime, counts);
+      alertingCollectors(registry, () => live.runtime && live.api && stats(live.runtime, live.api), counts);
       maintenanceCollectors(registry, () => live.schedule);
+      silenceCollectors(registry, () => live.silences, wallNow);
     },
     async start(c) {
       ctx = c;
@@ -104,7 +113,16 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
         since: toWall(opts.clock ?? ctx?.clock ?? SYSTEM_CLOCK, i.firingSince ?? i.activeAt),
       })),
     evaluateNow: () => live.runtime?.evaluate(),
-    problems: () => live.runtime?.store.problemLines() ?? [],
+    problems: () => [...(live.runtime?.store.problemLines() ?? []), ...(live.silences?.problems() ?? [])],
+  };
+}
+
+/** What the metrics read: the instances, the queues, and whether the mute stage mutes an alert now. */
+function stats(runtime: AlertingRuntime, api: AlertingApiLive) {
+  return {
+    instances: () => runtime.instances(),
+    queueLengths: () => runtime.queueLengths(),
+    isMuted: (labels: Record<string, string>) => muting(api.mute, labels, api.clock.wall()) !== undefined,
   };
 }
 
@@ -121,6 +139,20 @@ async function build(
   const clock = opts.clock ?? c.clock;
   live.schedule = new MaintenanceSchedule({ log, onChange: () => live.runtime?.evaluate(), now: () => clock.wall() });
   live.schedule.apply(settings.maintenance);
+  const silences = (live.silences = new SilenceKeeper({
+    stateDir: () => c.config().alerting?.stateDir ?? settings.stateDir,
+    wallNow: () => clock.wall(),
+    ackMaxMs: () => c.config().alerting?.ackMaxMs ?? DEFAULT_ACK_MAX_MS,
+    alertLabels: (fp) => live.runtime?.active().find((i) => i.id === fp)?.labels,
+    logger: c.logger,
+    secrets: c.secrets,
+  }));
+  await silences.start();
+  // The mute stage's sources; windows are cron schedules and silences hold wall times.
+  const mute: MuteSources = {
+    window: (labels, wall) => live.schedule?.isSilenced(labels, wall),
+    silences: (labels, wall) => silences.store.silencedBy(labels, wall),
+  };
   const url = new URL(c.url);
   live.runtime = new AlertingRuntime(settings, {
     logger: c.logger,
@@ -131,15 +163,28 @@ async function build(
     sendFor: opts.sendFor ?? ((r) => kindSend(r, c)),
     defaultExternalUrl: `${url.protocol}//${url.host}`,
     instance: url.host,
-    // Windows are cron schedules: asked on the wall clock.
-    isSilenced: (labels, now) => live.schedule?.isSilenced(labels, toWall(clock, now)),
+    isSilenced: (labels, now) => mutedBy(muting(mute, labels, toWall(clock, now))),
     counts,
     onAlertChange: opts.onAlertChange,
-    onEvaluated: opts.onEvaluated,
+    onEvaluated: (now) => {
+      // An acknowledgement ends when its alert is no longer pending or firing.
+      silences.endAcks(new Set(live.runtime?.active().map((i) => i.id)));
+      opts.onEvaluated?.(now);
+    },
     definitions: opts.definitions?.(),
     clock: opts.clock ?? c.clock,
   });
   await live.runtime.start();
+  const runtime = live.runtime;
+  live.api = {
+    keeper: silences,
+    active: () => runtime.active(),
+    routing: () => c.config().alerting?.routing ?? settings.routing,
+    evaluationIntervalMs: () => c.config().alerting?.evaluationIntervalMs ?? settings.evaluationIntervalMs,
+    mute,
+    clock,
+    externalUrl: settings.externalUrl ?? `${url.protocol}//${url.host}`,
+  };
   // Sends nothing; a receiver that cannot work is named now rather than at the first outage. It
   // checks what the runtime built, so each secret is read, and an unreadable one logged, once.
   void warnUnusableReceivers(live.runtime.builtReceivers(), { send: (req) => c.client.send(req), log });
@@ -150,8 +195,11 @@ async function build(
 }
 
 async function teardown(live: Live): Promise<void> {
+  live.api = undefined;
   await live.runtime?.stop();
   live.schedule?.stop();
+  await live.silences?.stop();
   live.runtime = undefined;
   live.schedule = undefined;
+  live.silences = undefined;
 }

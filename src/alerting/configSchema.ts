@@ -54,6 +54,20 @@ const routeSchema = z.strictObject({
   ...timingShape,
 });
 
+const apiSchema = z
+  .strictObject({
+    writers: z
+      .array(z.string().min(1, { error: 'a writer is a user name of basic_auth_users' }))
+      .optional()
+      .meta({
+        description:
+          'Users of basic_auth_users in --web.config.file who may write (silences, acknowledgements); ' +
+          'absent: every basic-auth user; []: nobody. Without basic auth every write is refused.',
+      }),
+  })
+  .default({})
+  .meta({ description: 'Who may act through the HTTP API (silences, acknowledgements).' });
+
 const ruleSchema = z.strictObject({
   enabled: z
     .boolean()
@@ -78,6 +92,7 @@ export const ALERTING_DEFAULTS = {
   groupWait: '30s',
   groupInterval: '5m',
   repeatInterval: '4h',
+  ackMaxDuration: '24h',
 } as const;
 
 export const alertingSchema = z
@@ -115,6 +130,11 @@ export const alertingSchema = z
       .meta({ description: 'First matching route picks the receivers; no routes: every receiver gets every alert.' }),
     maintenance: maintenanceSchema,
     heartbeat: heartbeatSchema,
+    ackMaxDuration: durationField(
+      'Longest an acknowledgement (POST /api/v1/alerts/ack) silences its alert when the alert does not resolve.',
+      NOTIFY,
+    ).default(ALERTING_DEFAULTS.ackMaxDuration),
+    api: apiSchema,
     peers: peersSchema,
   })
   .superRefine(

@@ -8,6 +8,8 @@ import type { DeliveryReport } from './notify/queue.js';
 export interface AlertingStats {
   instances(): readonly AlertInstance[];
   queueLengths(): ReadonlyMap<string, number>;
+  /** Whether the mute stage (maintenance windows, silences) mutes these labels now. */
+  isMuted?(labels: AlertInstance['labels']): boolean;
 }
 
 /** Counts kept outside prom-client so they survive registry rebuilds and feed NotificationsFailing. */
@@ -34,14 +36,18 @@ export function alertingCollectors(
   const registers = [registry];
   new Gauge({
     name: 'ledger_alerts',
-    help: 'Alerts of the built-in engine by name, severity and state (pending | firing).',
+    help:
+      'Alerts of the built-in engine by name, severity and state (pending | firing | suppressed: ' +
+      'firing, muted by a silence or maintenance window).',
     labelNames: ['alertname', 'severity', 'state'],
     registers,
     collect() {
       this.reset();
-      for (const i of stats()?.instances() ?? []) {
+      const s = stats();
+      for (const i of s?.instances() ?? []) {
         if (i.state === 'resolved') continue;
-        this.inc({ alertname: i.alertname, severity: i.labels.severity ?? '', state: i.state });
+        const state = i.state === 'firing' && s?.isMuted?.(i.labels) ? 'suppressed' : i.state;
+        this.inc({ alertname: i.alertname, severity: i.labels.severity ?? '', state });
       }
     },
   });

@@ -25,6 +25,10 @@ export interface AlertingSettings {
   receivers: ReceiverSettings[];
   maintenance: MaintenanceWindowSpec[];
   heartbeat?: HeartbeatSettings;
+  /** Longest an acknowledgement silences its alert (default 24h). */
+  ackMaxMs?: number;
+  /** Who may write through the HTTP API; absent (or no `writers`): every basic-auth user. */
+  api?: { writers?: string[] };
   /** Twin replicas silences are replicated to (absent: none). */
   peers?: PeerSettings[];
 }
@@ -68,7 +72,9 @@ export function resolveAlerting(a: AlertingRaw, baseDir: string): AlertingSettin
     },
     receivers: a.receivers.map((r) => resolveReceiver(r as ReceiverRaw, baseDir)),
     maintenance: resolveMaintenance(a.maintenance),
+    ackMaxMs: parseDuration(a.ackMaxDuration),
     ...(a.heartbeat ? { heartbeat: resolveHeartbeat(a.heartbeat) } : {}),
+    ...(a.api.writers ? { api: { writers: [...a.api.writers] } } : {}),
     ...(a.peers.length > 0 ? { peers: resolvePeers(a.peers, baseDir) } : {}),
   };
 }

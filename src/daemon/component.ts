@@ -17,7 +17,7 @@ import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../logger.js';
 import type { RegistryExtension } from '../metrics/view.js';
 import type { Secrets } from '../redact.js';
-import type { Route } from '../web/route.js';
+import type { Endpoint, Route } from '../web/route.js';
 import type { FleetState, NodeState } from '../state/fleetState.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
 import type { ByteWriter } from '../metrics/byteWriter.js';
@@ -80,8 +80,11 @@ export interface DaemonComponent {
   name: string;
   /** Builds what it needs from the first config (a store, a runner); sends nothing yet. */
   open?(ctx: AssemblyContext): void | Promise<void>;
-  /** Extra HTTP routes (/api/alerts, /api/v1/..., /nodes/...), tried after the built-in ones. */
-  routes?: Route[];
+  /**
+   * Extra HTTP routes (/api/alerts, /api/v1/..., /nodes/...), tried after the built-in ones: each
+   * declared by method and path (web/route.ts); a bare Route function is a GET route for any path.
+   */
+  routes?: (Endpoint | Route)[];
   /** Collectors registered on the metrics registry (read after open). */
   collectors?: RegistryExtension;
   /** Families re-exposed after the exporter's own (at most one component has them). */

@@ -24,6 +24,7 @@ import { DEFAULT_BACKOFF, FleetState, type BackoffPolicy } from '../state/fleetS
 import { buildSnapshot, type FleetSnapshot } from '../state/snapshot.js';
 import { VERSION } from '../version.js';
 import type { WebConfig } from '../web/webConfig.js';
+import { WriteTokens } from '../web/writeAccess.js';
 import type { AssemblyContext, DaemonComponent, DaemonContext } from './component.js';
 import type { ExporterSignals } from '../alerting/rules/types.js';
 
@@ -84,6 +85,11 @@ export async function startPipeline(
     evidence,
     routes: components.flatMap((c) => c.routes ?? []),
     problems: () => components.flatMap((c) => c.problems?.() ?? []),
+    writePolicy: {
+      users: opts.web?.basicAuthUsers,
+      writers: () => current.config.alerting?.api?.writers,
+      tokens: new WriteTokens(),
+    },
   });
   const server = buildServer(opts.web, handler);
   const url = await listenOrRelease(server, opts, initial.listen, async () => {

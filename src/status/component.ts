@@ -4,7 +4,8 @@ import { SYSTEM_CLOCK, type Clock } from '../clock/clock.js';
 import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import type { Logger } from '../logger.js';
 import type { StatusBoard } from './board.js';
-import { statusRoute } from './routes.js';
+import { STATUS_PATHS, statusRoute } from './routes.js';
+import { get, type EndpointRequest } from '../web/route.js';
 import { StatusService, statusFileFor } from './service.js';
 import type { AlertView } from './types.js';
 
@@ -49,28 +50,28 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
     notices: opts.notices,
     clockPair: () => opts.clock ?? ctx?.clock ?? SYSTEM_CLOCK,
   });
+  const answer = (req: EndpointRequest) => {
+    if (!ctx) return undefined;
+    service.freshen();
+    // The running store, not config().evidence.dir: a reload may name another directory,
+    // which the store only moves to at the next restart.
+    const store = opts.evidence === false ? undefined : ctx.evidence;
+    return statusRoute(
+      {
+        source: service.source(),
+        version: opts.version,
+        ready: () => running().state.ready(),
+        evidence: store && ((node, limit) => store.read({ node, limit })),
+      },
+      req.pathname,
+      req.params,
+    );
+  };
   return {
     name: 'status',
     board: service.board,
-    routes: [
-      (req) => {
-        if (!ctx) return undefined;
-        service.freshen();
-        // The running store, not config().evidence.dir: a reload may name another directory,
-        // which the store only moves to at the next restart.
-        const store = opts.evidence === false ? undefined : ctx.evidence;
-        return statusRoute(
-          {
-            source: service.source(),
-            version: opts.version,
-            ready: () => running().state.ready(),
-            evidence: store && ((node, limit) => store.read({ node, limit })),
-          },
-          req.pathname,
-          req.params,
-        );
-      },
-    ],
+    // One handler for every status path: it reads the path again (statusRoute), as before the router.
+    routes: STATUS_PATHS.map((path) => get(path, answer)),
     onProbeResult: (target, result) => service.noteResult(target.name, result),
     onReload(diff) {
       const n = diff.nodes;

@@ -8,8 +8,9 @@ import { labelsKey, pickLabels } from '../rules/labels.js';
 import type { Notification, NotifiedAlert } from './notification.js';
 import { Router, type ResolvedRoute, type RoutingSpec } from './routing.js';
 import type { Labels } from '../rules/types.js';
+import { splitMuted } from './mute.js';
 
-/** Which maintenance window silences these labels at `now`, if any (maintenance module). */
+/** What mutes these labels at `now` (mute.ts: a maintenance window's name or a silence's id), if anything. */
 export type SilenceCheck = (labels: Labels, now: number) => string | undefined;
 
 export interface DispatcherOptions {
@@ -77,7 +78,7 @@ export class NotificationDispatcher {
     this.router = new Router(opts.routing);
   }
 
-  /** Which maintenance window silences an alert now (for listings). */
+  /** What mutes an alert now (for listings). */
   silencedBy(labels: Labels, now: number): string | undefined {
     return this.opts.isSilenced?.(labels, now);
   }
@@ -217,7 +218,7 @@ export class NotificationDispatcher {
   }
 
   private flush(g: Group, now: number): Notification[] {
-    // A resolved alert counts as silenced when it resolved inside a window.
+    // The mute stage (mute.ts); a resolved alert counts as muted when it resolved inside a window.
     const silenced = (a: NotifiedAlert) =>
       this.opts.isSilenced?.(a.labels, a.status === 'resolved' ? (a.endsAt ?? now) : now) !== undefined;
     const all = [...g.alerts.values()];
@@ -226,13 +227,7 @@ export class NotificationDispatcher {
       if (this.isPush(receiver)) continue;
       const logKey = receiver + SEP + g.key;
       const entry = this.log.get(logKey);
-      // A window mutes what the receiver has not been told. What it was told still fires for it:
-      // a told alert that stays silenced is kept (no reminders while muted), and its resolve is
-      // sent even inside the window, so the incident it opened closes.
-      const told = new Set(entry?.firing);
-      const firing = all.filter((a) => a.status === 'firing' && !silenced(a));
-      const held = all.filter((a) => a.status === 'firing' && silenced(a) && told.has(a.id));
-      const resolved = all.filter((a) => a.status === 'resolved' && (!silenced(a) || told.has(a.id)));
+      const { firing, held, resolved } = splitMuted(all, new Set(entry?.firing), silenced);
       if (!needsUpdate(entry, firing, held, resolved, g.route, now)) continue;
       const alerts = g.route.sendResolved ? [...firing, ...resolved] : firing;
       const stillFiring = firing.length + held.length > 0;

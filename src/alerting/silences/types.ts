@@ -58,8 +58,11 @@ export interface SilenceService {
   upsert(input: PostableSilence, actor: Actor, now: number): SilenceWrite;
   /** Expires a silence now (Alertmanager's DELETE); an expired one is left as it is. */
   expire(id: string, actor: Actor, now: number): SilenceWrite;
-  /** Silences exactly the labels of the active alert with this fingerprint until it resolves. */
-  ack(fingerprint: string, actor: Actor, comment: string, now: number): SilenceWrite;
+  /**
+   * Silences exactly the labels of the active alert with this fingerprint until it resolves;
+   * `createdBy` (default the actor's user) is the name the ack shows, as a silence's createdBy.
+   */
+  ack(fingerprint: string, actor: Actor, comment: string, now: number, createdBy?: string): SilenceWrite;
   /** Ids of the active silences whose matchers all match these labels. */
   silencedBy(labels: Labels, now: number): string[];
   /** A change made here (not one applied from a peer): what the peer replication sends on. */
