@@ -2,6 +2,7 @@
 // start and at each reload of the alerting section. Without such a receiver nothing runs (no
 // timer, no request). The silences and the active alerts come from the alerting component.
 import type { DaemonComponent, DaemonContext } from '../../daemon/component.js';
+import { HttpClient } from '../../http/client.js';
 import type { ReceiverSettings } from '../receivers/kind.js';
 import { materializeReceiver, SecretReader } from '../receivers/materialize.js';
 import type { SilenceService } from '../silences/types.js';
@@ -60,6 +61,9 @@ function build(c: DaemonContext, opts: TelegramCommandsOptions): CommandPoller[]
   return receivers.map((r) => {
     const settings = r as ReceiverSettings & CommandsSettings;
     const reader = new SecretReader();
+    // Its own connections: a long poll held open must not queue the receivers' sends to the same
+    // Bot API host behind it, and closing them ends the poll in flight at a stop.
+    const client = new HttpClient({ secrets: c.secrets });
     const poller = new CommandPoller({
       receiver: r.name,
       botUrl: async () => {
@@ -69,7 +73,7 @@ function build(c: DaemonContext, opts: TelegramCommandsOptions): CommandPoller[]
         };
         return `${spec.apiUrl}/bot${spec.botToken}`;
       },
-      client: c.client,
+      client,
       secrets: c.secrets,
       log: c.logger.child({ component: 'telegram-commands' }),
       answer: (u, botUsername): UpdateAnswer => {

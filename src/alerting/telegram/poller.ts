@@ -12,6 +12,7 @@ export interface PollerOptions {
   receiver: string;
   /** The bot's base URL, `<apiUrl>/bot<token>`, asked anew at each poll (a token file may change). */
   botUrl(): Promise<string>;
+  /** The poller's own client, closed at stop. */
   client: HttpClient;
   secrets: Secrets;
   log: Logger;
@@ -44,10 +45,11 @@ export class CommandPoller {
     this.loop ??= this.run();
   }
 
-  /** Stops polling; a long poll in flight is left to end (the client's close ends it at shutdown). */
+  /** Stops polling and closes the client (its own: that ends a long poll in flight). */
   stop(): void {
     this.stopped = true;
     this.wake?.();
+    void this.o.client.close();
   }
 
   /** For /readyz: why commands are not being read, while that lasts. */
