@@ -2,7 +2,8 @@
 // sent (and from which this replica catches up at start). Credentials come from files only.
 import { resolve as resolvePath } from 'node:path';
 import * as z from 'zod';
-import { baseUrl, filePath } from '../receivers/fields.js';
+import { commonUrlReason, parseUrl } from '../../config/rules.js';
+import { filePath, reasoned, receiverUrlReason } from '../receivers/fields.js';
 
 export interface PeerSettings {
   /** Base URL of the peer exporter, e.g. http://exporter-1:9715 (no credentials). */
@@ -11,9 +12,18 @@ export interface PeerSettings {
   passwordFile?: string;
 }
 
+function peerUrlReason(s: string): string | undefined {
+  const u = parseUrl(s);
+  if (u && (u.username || u.password)) return 'URL must not contain user:password (use usernameFile and passwordFile)';
+  return commonUrlReason(s, u) ?? receiverUrlReason(s);
+}
+
 const peerSchema = z
   .strictObject({
-    url: baseUrl("The peer exporter's base URL, e.g. http://ledger-exporter-1:9715 (credentials in the files)."),
+    url: reasoned(
+      peerUrlReason,
+      "The peer exporter's base URL, e.g. http://ledger-exporter-1:9715 (credentials in the files).",
+    ),
     usernameFile: filePath('File holding the basic-auth user this replica writes to the peer as.').optional(),
     passwordFile: filePath("File holding that user's password.").optional(),
   })
