@@ -14,6 +14,8 @@ import { REVISION, VERSION } from '../version.js';
 import { alertingApiRoutes, type AlertingApiLive } from './api/routes.js';
 import { muting, mutedBy, type MuteSources } from './notify/mute.js';
 import { DEFAULT_ACK_MAX_MS, SilenceKeeper, silenceCollectors } from './silences/keeper.js';
+import type { SilenceService } from './silences/types.js';
+import type { ActiveAlert } from './telegram/actions.js';
 
 export interface AlertingComponent extends DaemonComponent {
   /** Pending and firing alerts, in the status page's shape; undefined while alerting is off. */
@@ -30,6 +32,10 @@ export interface AlertingComponent extends DaemonComponent {
   /** Runs one evaluation now (tests, and maintenance windows starting or ending). */
   evaluateNow(): void;
   problems(): string[];
+  /** The running silence store (Telegram commands, peer replication); undefined while alerting is off. */
+  silences(): SilenceService | undefined;
+  /** Pending and firing alerts with their fingerprints (Telegram commands); undefined while alerting is off. */
+  actingAlerts(): ActiveAlert[] | undefined;
 }
 
 export interface AlertingComponentOptions {
@@ -113,6 +119,15 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
         since: toWall(opts.clock ?? ctx?.clock ?? SYSTEM_CLOCK, i.firingSince ?? i.activeAt),
       })),
     evaluateNow: () => live.runtime?.evaluate(),
+    silences: () => live.silences?.store,
+    actingAlerts: () =>
+      live.runtime?.active().map((i) => ({
+        fingerprint: i.id,
+        name: i.alertname,
+        state: i.state as 'pending' | 'firing',
+        labels: i.labels,
+        ...(i.annotations.summary !== undefined ? { summary: i.annotations.summary } : {}),
+      })),
     problems: () => [...(live.runtime?.store.problemLines() ?? []), ...(live.silences?.problems() ?? [])],
   };
 }

@@ -7,6 +7,7 @@ import { LABEL_NAME_RE, parseUrl } from '../config/rules.js';
 import { alertDefinitions } from './rules/definitions/index.js';
 import { heartbeatSchema } from './heartbeat/config.js';
 import { maintenanceSchema } from './maintenance/config.js';
+import { peersSchema } from './peers/config.js';
 import { matchValueReason } from './maintenance/match.js';
 import { receiverSchema } from './receivers/config.js';
 import { baseUrl, durationField, filePath as path, MAX_DURATION_MS as MAX_MS, reasoned } from './receivers/fields.js';
@@ -134,6 +135,7 @@ export const alertingSchema = z
       NOTIFY,
     ).default(ALERTING_DEFAULTS.ackMaxDuration),
     api: apiSchema,
+    peers: peersSchema,
   })
   .superRefine(
     (a, ctx) => {

@@ -11,6 +11,7 @@ import { resolveMaintenance } from './maintenance/config.js';
 import { receiverConfigSecrets, resolveReceiver, type ReceiverRaw } from './receivers/config.js';
 import type { ReceiverSettings } from './receivers/kind.js';
 import type { RouteSpec, RoutingSpec } from './notify/routing.js';
+import { resolvePeers, type PeerSettings } from './peers/config.js';
 
 export type { ReceiverSettings };
 
@@ -28,6 +29,8 @@ export interface AlertingSettings {
   ackMaxMs?: number;
   /** Who may write through the HTTP API; absent (or no `writers`): every basic-auth user. */
   api?: { writers?: string[] };
+  /** Twin replicas silences are replicated to (absent: none). */
+  peers?: PeerSettings[];
 }
 
 const ms = (d: string | undefined) => (d === undefined ? undefined : parseDuration(d));
@@ -72,6 +75,7 @@ export function resolveAlerting(a: AlertingRaw, baseDir: string): AlertingSettin
     ackMaxMs: parseDuration(a.ackMaxDuration),
     ...(a.heartbeat ? { heartbeat: resolveHeartbeat(a.heartbeat) } : {}),
     ...(a.api.writers ? { api: { writers: [...a.api.writers] } } : {}),
+    ...(a.peers.length > 0 ? { peers: resolvePeers(a.peers, baseDir) } : {}),
   };
 }
 

@@ -5,8 +5,8 @@ import { runCheckConfig } from '../config/index.js';
 import { Secrets } from '../redact.js';
 import { versionText } from '../version.js';
 import { ALERT_RULES, CHECK_CONFIG, DEMO, NOTIFY_TEST, RUN } from './commands.js';
-import { commandHelp, parseCommand, UsageError, type Command, type Values } from './options.js';
-import { isSubcommand, type Subcommand } from './subcommands.js';
+import { commandHelp, editDistance, parseCommand, UsageError, type Command, type Values } from './options.js';
+import { isSubcommand, SUBCOMMANDS, type Subcommand } from './subcommands.js';
 
 const PROGRAM = 'ledger-fleet-exporter';
 
@@ -20,6 +20,8 @@ Usage:
   ${PROGRAM} demo [--listen <host:port>]       a simulated fleet and the exporter polling it
   ${PROGRAM} simulate [flags]                  simulated nodes only
   ${PROGRAM} evidence [flags]                  read the evidence store
+  ${PROGRAM} silence add|query|expire [flags]  silences of a running exporter (--url)
+  ${PROGRAM} ack <fingerprint> [--comment ...] acknowledge one firing alert
   ${PROGRAM} --version
 
 Each command answers --help with its flags. Signals: SIGHUP reloads the config (so does a change
@@ -30,6 +32,7 @@ of the file); SIGTERM/SIGINT stop cleanly.
 const secrets = new Secrets();
 
 const write = (line: string) => process.stdout.write(`${line}\n`);
+const problem = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Parses argv for `command`; answers --help itself (returns undefined then). */
 function parse(command: Command, argv: string[]): Values | undefined {
@@ -102,10 +105,15 @@ const RUNNERS: Record<Subcommand, (rest: string[]) => Promise<number>> = {
     const { runEvidenceCli } = await import('../evidence/cli.js');
     return runEvidenceCli(rest, write);
   },
+  silence: async (rest) => (await import('./silenceCli.js')).runSilenceCli(rest, { secrets, write, problem }),
+  ack: async (rest) => (await import('./silenceCli.js')).runAckCli(rest, { secrets, write, problem }),
   help: async () => (process.stdout.write(USAGE), 0),
 };
 
 async function runCommand(argv: string[]): Promise<number> {
+  const word = argv[0];
+  const near = word && !word.startsWith('-') ? SUBCOMMANDS.find((c) => editDistance(c, word) <= 2) : undefined;
+  if (near) throw new UsageError(`unknown command "${word}"; did you mean "${near}"? (see: ${PROGRAM} help)`);
   const values = parse(RUN, argv);
   if (!values) return 0;
   if (values.version) return (process.stdout.write(versionText(PROGRAM)), 0);

@@ -23,12 +23,19 @@ export interface Command {
   flags: Flag[];
   /** The flag a single positional argument stands for (`check-config fleet.yaml`). */
   positional?: string;
+  /** Any number of positional arguments, shown in help as `<rest>...` (`silence expire <id>...`). */
+  rest?: string;
 }
 
 export type Values = Record<string, string | boolean | undefined>;
 
 /** Parses argv for `command`; aliases and the positional argument come back under the flag's name. */
 export function parseCommand(command: Command, argv: string[]): Values {
+  return parseCommandArgs(command, argv).values;
+}
+
+/** As parseCommand, with the positional arguments of a command that takes `rest`. */
+export function parseCommandArgs(command: Command, argv: string[]): { values: Values; args: string[] } {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
   for (const f of command.flags) {
     options[f.name] = { type: f.type, ...(f.short ? { short: f.short } : {}) };
@@ -36,7 +43,8 @@ export function parseCommand(command: Command, argv: string[]): Values {
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: command.positional !== undefined, strict: true });
+    const allowPositionals = command.positional !== undefined || command.rest !== undefined;
+    parsed = parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (err) {
     throw new UsageError(explain(command, err as Error & { code?: string }));
   }
@@ -47,8 +55,9 @@ export function parseCommand(command: Command, argv: string[]): Values {
     if (distinct.size > 1) throw new UsageError(`--${given.join(' and --')} are the same flag: give it once`);
     if (given.length > 0) values[f.name] = parsed.values[given[0]!];
   }
+  if (command.rest !== undefined) return { values, args: parsed.positionals };
   if (parsed.positionals.length > 0) values[command.positional!] = positional(command, parsed.positionals, values);
-  return values;
+  return { values, args: [] };
 }
 
 function positional(command: Command, positionals: string[], values: Values): string {
@@ -99,8 +108,12 @@ export function editDistance(a: string, b: string): number {
 /** The command's help: usage line, summary, then each flag with its aliases. */
 export function commandHelp(command: Command, program: string): string {
   const head = command.name === 'run' ? program : `${program} ${command.name}`;
-  const pos = command.positional ? ` [<${command.positional}.yaml>]` : '';
-  const lines = [`Usage: ${head}${pos} [flags]`, '', command.summary, '', 'Flags:'];
+  const pos = command.rest
+    ? ` [flags] <${command.rest}>...`
+    : command.positional
+      ? ` [<${command.positional}.yaml>]`
+      : '';
+  const lines = [`Usage: ${head}${pos}${command.rest ? '' : ' [flags]'}`, '', command.summary, '', 'Flags:'];
   for (const f of command.flags) {
     const spell = [...(f.short ? [`-${f.short}`] : []), `--${f.name}`, ...(f.aliases ?? []).map((a) => `--${a}`)].join(
       ', ',

@@ -7,6 +7,8 @@ export const SUBCOMMANDS = [
   'alert-rules',
   'simulate',
   'evidence',
+  'silence',
+  'ack',
   'help',
 ] as const;
 

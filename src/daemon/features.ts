@@ -4,6 +4,8 @@
 import { alertingComponent } from '../alerting/component.js';
 import { alertDefinitions } from '../alerting/rules/definitions/index.js';
 import { heartbeatComponent } from '../alerting/heartbeat/component.js';
+import { peersComponent } from '../alerting/peers/component.js';
+import { telegramCommandsComponent } from '../alerting/telegram/component.js';
 import type { Logger } from '../logger.js';
 import { fanOutComponent } from '../probe/fanOutComponent.js';
 import { alertsForShard, type ShardAssignment } from '../shard/index.js';
@@ -33,5 +35,11 @@ export function standardComponents(log: Logger, sharding?: ShardAssignment): Dae
     ? [shardComponent(sharding, { leftToPrometheus: () => shardAlerts()?.leftToPrometheus ?? [] })]
     : [];
   // Fan-out reads first, then the watch built from them, so their part of each snapshot is there for the others.
-  return [fanOutComponent(), watchComponent(), status, alerting, heartbeat, ...shard];
+  // Telegram commands and silence replication act on the alerting's silences: after it, so they start once it has.
+  const telegram = telegramCommandsComponent({
+    silences: () => alerting.silences(),
+    alerts: () => alerting.actingAlerts(),
+  });
+  const peers = peersComponent({ silences: () => alerting.silences() });
+  return [fanOutComponent(), watchComponent(), status, alerting, heartbeat, telegram, peers, ...shard];
 }

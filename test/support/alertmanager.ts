@@ -11,6 +11,7 @@ export async function startAlertmanager(
   binary: string,
   dir: string,
   webhookUrl: string,
+  extraArgs: string[] = [],
 ): Promise<{ url: string; process: ManagedProcess }> {
   const port = await freePort();
   writeFileSync(
@@ -32,6 +33,7 @@ export async function startAlertmanager(
     `--web.listen-address=127.0.0.1:${port}`,
     '--cluster.listen-address=',
     '--log.level=warn',
+    ...extraArgs,
   ]);
   return { url: `http://127.0.0.1:${port}`, process };
 }

@@ -43,10 +43,10 @@ describe('commands shown in the documentation', () => {
 
   it('finds the commands it checks', () => {
     expect(new Set(shown.map((s) => s.command))).toEqual(
-      new Set(['', 'check-config', 'notify-test', 'alert-rules', 'demo', 'simulate', 'evidence']),
+      new Set(['', 'check-config', 'notify-test', 'alert-rules', 'demo', 'simulate', 'evidence', 'silence', 'ack']),
     );
     expect(shown.flatMap((s) => s.flags)).toEqual(
-      expect.arrayContaining(['--config', '--receiver', '--node', '--listen', '--dir']),
+      expect.arrayContaining(['--config', '--receiver', '--node', '--listen', '--dir', '--duration', '--comment']),
     );
   });
 

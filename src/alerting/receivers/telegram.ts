@@ -14,6 +14,7 @@ import {
   type ReceiverBase,
 } from './kind.js';
 import { alertTexts, andMore, escapeHtml, fitItems, statusPageUrl, title, type AlertText } from './message.js';
+import { alertButtons } from '../telegram/buttons.js';
 
 export const DEFAULT_TELEGRAM_API = 'https://api.telegram.org';
 /** sendMessage's limit on a message's text. */
@@ -24,7 +25,23 @@ export interface TelegramSpec {
   chatId: string;
   messageThreadId?: number;
   apiUrl: string;
+  /** Commands and buttons on: the Telegram user ids allowed to act (src/alerting/telegram/). */
+  commands?: { users: number[] };
 }
+
+const commandsSchema = z
+  .strictObject({
+    users: z
+      .array(z.int().positive())
+      .min(1, 'list at least one Telegram user id allowed to act')
+      .meta({ description: 'Telegram user ids allowed to act; anyone else is answered "not allowed".' }),
+  })
+  .optional()
+  .meta({
+    description:
+      'Read commands and button taps from chatId (long-polled getUpdates, outbound only); alert messages get ' +
+      '"Acknowledge" and "Silence 1h" buttons. One program per bot may read its updates.',
+  });
 
 export const telegramKind = defineReceiverKind({
   kind: 'telegram',
@@ -49,6 +66,7 @@ export const telegramKind = defineReceiverKind({
       .meta({ description: 'Chat to send to: its id (groups and channels are negative), or @channelname.' }),
     messageThreadId: z.int().positive().optional().meta({ description: 'Forum topic (message thread) of the chat.' }),
     apiUrl: httpsUrl('Bot API base URL (a local Bot API server).').default(DEFAULT_TELEGRAM_API),
+    commands: commandsSchema,
   },
   check: (raw, issue) => checkSecretPair(raw, 'botToken', issue),
   resolve: (raw, file) => ({
@@ -56,6 +74,7 @@ export const telegramKind = defineReceiverKind({
     chatId: raw.chatId,
     ...(raw.messageThreadId !== undefined ? { messageThreadId: raw.messageThreadId } : {}),
     apiUrl: raw.apiUrl.replace(/\/+$/, ''),
+    ...(raw.commands ? { commands: { users: raw.commands.users } } : {}),
   }),
   secrets: (s) => ({ botToken: slot(s.botToken, 'bot token') }),
   build: (s, secret): TelegramSpec => ({ ...s, botToken: secret('botToken')! }),
@@ -69,6 +88,7 @@ export const telegramKind = defineReceiverKind({
         text: telegramText(n, ctx),
         parse_mode: 'HTML',
         link_preview_options: { is_disabled: true },
+        ...(spec.commands ? buttonsOf(n) : {}),
       }),
       label: `telegram ${spec.name}`,
     },
@@ -76,6 +96,11 @@ export const telegramKind = defineReceiverKind({
   send: (req, io) => httpSend(io.client, io.timeoutMs, telegramRetryAfter)(req),
   dryCheck: checkTelegram,
 });
+
+function buttonsOf(n: Notification): { reply_markup?: object } {
+  const keyboard = alertButtons(n);
+  return keyboard ? { reply_markup: keyboard } : {};
+}
 
 /** Telegram's refusals: `{"ok":false,"error_code":429,"parameters":{"retry_after":5}}`. */
 export function telegramRetryAfter(_status: number, body: Buffer): number | undefined {
