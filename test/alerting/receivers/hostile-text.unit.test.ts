@@ -221,6 +221,22 @@ describe('hostile text from nodes and config', () => {
     expect(escapeTeamsMarkdown('- item\n1. two\n# h')).toBe('\\- item\n\n1\\. two\n\n\\# h');
   });
 
+  it('ntfy: the title names the node or watched entry (at most three, then how many more)', () => {
+    const one = note({ node: 'r-2', network: 'mainnet', summary: 's', description: 'd' });
+    one.alerts = one.alerts.slice(0, 1);
+    expect(payload('ntfy', one).title).toBe('[FIRING:1] LedgerNodeDown mainnet: r-20');
+    const entry: Notification = {
+      ...one,
+      groupLabels: { alertname: 'LedgerValidatorOffline' },
+      alerts: [
+        { ...one.alerts[0]!, labels: { alertname: 'LedgerValidatorOffline', name: 'val-1', severity: 'warning' } },
+      ],
+    };
+    expect(payload('ntfy', entry).title).toBe('[FIRING:1] LedgerValidatorOffline: val-1');
+    const many = note({ node: 'n', network: 'm', summary: 's', description: 'd' }, 5);
+    expect(payload('ntfy', many).title).toMatch(/^\[FIRING:\d+\] LedgerNodeDown m: n0, n1, n2 and \d+ more$/);
+  });
+
   it('ntfy: plain text (Markdown off), shown as typed, priority and tags from the severity only', () => {
     fc.assert(
       fc.property(texts, (t) => {
