@@ -3,9 +3,11 @@
 // engine applies them, so a Prometheus beside the engine alerts on the same thresholds. The file
 // is self-sufficient: the recording rules whose series the alerts read come with it, so loaded
 // alone every alert can fire. The rules go to stdout (redirect them to a file); problems go to
-// stderr, with a non-zero exit.
+// stderr, with a non-zero exit. The rules need no secret: variables the environment lacks (receiver
+// URLs and keys) are not asked for, only named on stderr.
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { ConfigError, formatProblem, loadConfigFile, unreadableConfigLine } from '../config/index.js';
+import { ConfigError, formatProblem, parseConfigWithoutSecrets, unreadableConfigLine } from '../config/index.js';
 import { ALERT_DEFINITIONS, DEFAULT_RUNBOOK_BASE } from '../alerting/rules/definitions/index.js';
 import { RECORDING_GROUP, renderRecordingGroup } from '../recording/rules.js';
 import { renderRulesFile } from '../alerting/rules/rulesFile.js';
@@ -17,6 +19,8 @@ export interface AlertRulesOutput {
   write(text: string): void;
   /** One problem per line. */
   problem(line: string): void;
+  /** What the user may want to know beside the rules (variables left unset); stderr too. */
+  note?(line: string): void;
 }
 
 /**
@@ -28,7 +32,13 @@ export async function runAlertRulesCli(argv: string[], out: AlertRulesOutput): P
   if (!values.config) throw new Error(ALERT_RULES_USAGE);
   let config;
   try {
-    config = await loadConfigFile(values.config);
+    const read = parseConfigWithoutSecrets(await readFile(values.config, 'utf8'), { file: values.config });
+    config = read.config;
+    if (read.unset.length > 0)
+      out.note?.(
+        `${values.config}: not needed for the rules, unset: ${read.unset.join(', ')} ` +
+          `(the exporter needs ${read.unset.length === 1 ? 'it' : 'them'})`,
+      );
   } catch (err) {
     if (err instanceof ConfigError) {
       for (const p of err.problems) out.problem(formatProblem(p));

@@ -92,7 +92,15 @@ export const DEMO: Command = {
 export const CHECK_CONFIG: Command = {
   name: 'check-config',
   summary: 'Validates a configuration file and prints what it would poll; exit 1 with file:line:col problems.',
-  flags: [CONFIG, HELP],
+  flags: [
+    CONFIG,
+    {
+      name: 'no-secrets',
+      type: 'boolean',
+      help: 'Environment variables that are unset (receiver URLs, keys) are named, not problems.',
+    },
+    HELP,
+  ],
   positional: 'config',
 };
 

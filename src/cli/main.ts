@@ -70,7 +70,9 @@ function needConfig(command: Command, values: Values): string {
 const RUNNERS: Record<Subcommand, (rest: string[]) => Promise<number>> = {
   'check-config': async (rest) => {
     const values = parse(CHECK_CONFIG, rest);
-    return values ? runCheckConfig(needConfig(CHECK_CONFIG, values), write) : 0;
+    return values
+      ? runCheckConfig(needConfig(CHECK_CONFIG, values), write, undefined, { noSecrets: values['no-secrets'] === true })
+      : 0;
   },
   demo: async (rest) => {
     const values = parse(DEMO, rest);
@@ -93,6 +95,7 @@ const RUNNERS: Record<Subcommand, (rest: string[]) => Promise<number>> = {
     const out = {
       write: (text: string) => process.stdout.write(text),
       problem: (line: string) => process.stderr.write(`${line}\n`),
+      note: (line: string) => process.stderr.write(`${line}\n`),
     };
     return withUsageErrors(() => runAlertRulesCli(canonical(values), out));
   },

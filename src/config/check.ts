@@ -1,14 +1,17 @@
 // `check-config <file>`: exit 0 valid, 1 invalid (every problem printed), 2 unreadable file.
+// `--no-secrets`: variables the environment lacks are named, not problems (a CI job or a laptop
+// checking a config whose receiver URLs and keys only the server has).
 
 import { readFile } from 'node:fs/promises';
 import { checkEvidenceDir } from '../evidence/check.js';
 import { ConfigError, formatProblem, unreadableConfigLine } from './problems.js';
-import { parseConfig } from './parse.js';
+import { parseConfig, parseConfigWithoutSecrets } from './parse.js';
 
 export async function runCheckConfig(
   path: string,
   out: (line: string) => void,
   env?: Record<string, string | undefined>,
+  opts: { noSecrets?: boolean } = {},
 ): Promise<number> {
   let text: string;
   try {
@@ -18,7 +21,10 @@ export async function runCheckConfig(
     return 2;
   }
   try {
-    const config = parseConfig(text, { file: path, ...(env ? { env } : {}) });
+    const parseOpts = { file: path, ...(env ? { env } : {}) };
+    const { config, unset } = opts.noSecrets
+      ? parseConfigWithoutSecrets(text, parseOpts)
+      : { config: parseConfig(text, parseOpts), unset: [] };
     // The schema cannot know the disk: an evidence directory we cannot write is a start-up failure.
     const dirProblem = await checkEvidenceDir(config.evidence.dir);
     if (dirProblem) {
@@ -31,6 +37,11 @@ export async function runCheckConfig(
       `${path}: OK (${config.nodes.length} node${config.nodes.length === 1 ? '' : 's'} in ${networks} ` +
         `network${networks === 1 ? '' : 's'})`,
     );
+    if (unset.length > 0)
+      out(
+        `${path}: unset, not checked: ${unset.join(', ')} ` +
+          `(the exporter needs ${unset.length === 1 ? 'it' : 'them'} to start)`,
+      );
     return 0;
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
@@ -40,7 +51,11 @@ export async function runCheckConfig(
       e.problems.map((p) => p.message),
       path,
     );
-    if (hint) out(hint);
+    if (hint)
+      out(
+        `${hint}\n${path}: or check everything else without them: ` +
+          `ledger-fleet-exporter check-config --no-secrets ${path}`,
+      );
     return 1;
   }
 }

@@ -3,7 +3,7 @@
 export { parseDuration, formatDuration } from './duration.js';
 export { parseByteSize } from './byteSize.js';
 export { ConfigError, formatProblem, unreadableConfigLine, type ConfigProblem } from './problems.js';
-export { parseConfig, loadConfigFile, type ParseOptions } from './parse.js';
+export { parseConfig, parseConfigWithoutSecrets, loadConfigFile, type ParseOptions } from './parse.js';
 export { runCheckConfig } from './check.js';
 export { rawConfigSchema, type RawConfig, type RawConfigInput } from './sections/index.js';
 export { generateSchemaJson } from './jsonSchema.js';

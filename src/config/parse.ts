@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { ExporterConfig } from './exporterConfig.js';
-import { expandDocument, type Env } from './envExpand.js';
+import { expandDocument, PLACEHOLDERS, type Env, type UnsetPlaceholders } from './envExpand.js';
 import { ConfigError, formatPath, sortProblems, type ConfigProblem, type PathProblem } from './problems.js';
 import { rawConfigSchema, resolveSections, sectionProblems } from './sections/index.js';
 import { duplicateKeyProblems, locate, parseYaml, syntaxProblems, type LocatedProblem } from './yamlDoc.js';
@@ -17,6 +17,42 @@ export interface ParseOptions {
 }
 
 export function parseConfig(text: string, opts: ParseOptions): ExporterConfig {
+  return parseWith(text, opts);
+}
+
+/**
+ * For commands that need no secret (alert-rules, check-config --no-secrets): a variable the
+ * environment lacks is not a problem; the config is read with a placeholder in its place and the
+ * unset names are returned, to be said. Any other problem is still a ConfigError.
+ */
+export function parseConfigWithoutSecrets(
+  text: string,
+  opts: ParseOptions,
+): { config: ExporterConfig; unset: string[] } {
+  const unset: UnsetPlaceholders = { found: new Map(), attempt: new Map() };
+  for (let round = 0; ; round++) {
+    unset.found.clear();
+    try {
+      const config = parseWith(text, opts, unset);
+      return { config, unset: [...new Set([...unset.found.values()].flatMap((s) => [...s]))].sort() };
+    } catch (err) {
+      // A field that refused its placeholder gets the next one; out of placeholders, the problem stands.
+      if (!(err instanceof ConfigError)) throw err;
+      const refused = err.problems.filter((p) => unset.found.has(p.path));
+      if (refused.length === 0) throw err;
+      if (round >= PLACEHOLDERS.length - 1)
+        throw new ConfigError(
+          err.problems.map((p) => {
+            const names = unset.found.get(p.path);
+            return names ? { ...p, message: `environment variable "${[...names].join('", "')}" is not set` } : p;
+          }),
+        );
+      for (const p of refused) unset.attempt.set(p.path, (unset.attempt.get(p.path) ?? 0) + 1);
+    }
+  }
+}
+
+function parseWith(text: string, opts: ParseOptions, unset?: UnsetPlaceholders): ExporterConfig {
   const env: Env = opts.env ?? process.env;
   const parsed = parseYaml(text);
   const fail = (found: LocatedProblem[]) =>
@@ -27,7 +63,7 @@ export function parseConfig(text: string, opts: ParseOptions): ExporterConfig {
   if (syntax.length > 0) throw fail(syntax);
 
   const problems: LocatedProblem[] = duplicateKeyProblems(parsed);
-  const expansion = expandDocument(parsed, env);
+  const expansion = expandDocument(parsed, env, unset);
   problems.push(...expansion.problems);
 
   let data: unknown;

@@ -12,8 +12,27 @@ export interface StartupSignalNotes {
   stop(signal: NodeJS.Signals, again: boolean): void;
 }
 
+/**
+ * One Ctrl-C often reaches the process twice: the terminal signals the whole foreground process
+ * group, and a parent in that group (npm start, npx) passes its own copy on. A repeat of the same
+ * stop signal this soon after the first is that copy, not an operator asking again.
+ */
+export const SIGNAL_ECHO_MS = 1_500;
+
+/** A stop signal received, and when (monotonic ms). */
+export interface StopSignalSeen {
+  signal: NodeJS.Signals;
+  at: number;
+}
+
+/** Whether `signal` now is the echo of the stop signal `first` (the same Ctrl-C), not a second request. */
+export function isSignalEcho(first: StopSignalSeen | undefined, signal: NodeJS.Signals, now: number): boolean {
+  return first !== undefined && first.signal === signal && now - first.at < SIGNAL_ECHO_MS;
+}
+
 let hupPending = false;
 let stopPending: NodeJS.Signals | undefined;
+let stopSeen: StopSignalSeen | undefined;
 let noteHup: StartupSignalNotes['hup'] | undefined;
 let noteStop: StartupSignalNotes['stop'] | undefined;
 
@@ -23,8 +42,11 @@ const heldHup = (): void => {
 };
 
 const heldStop = (signal: NodeJS.Signals): void => {
+  const now = performance.now();
+  if (isSignalEcho(stopSeen, signal, now)) return;
   const again = stopPending !== undefined;
   stopPending ??= signal;
+  stopSeen ??= { signal, at: now };
   noteStop?.(signal, again);
   // A second signal means "now", as during a shutdown: the operator gave up waiting.
   if (again) process.exit(1);
@@ -64,5 +86,6 @@ export function releaseStartupStop(): NodeJS.Signals | undefined {
   noteStop = undefined;
   const was = stopPending;
   stopPending = undefined;
+  stopSeen = undefined;
   return was;
 }

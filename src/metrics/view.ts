@@ -99,7 +99,9 @@ export function exporterCollectors(
   });
   new Counter({
     name: 'ledger_exporter_poll_overruns_total',
-    help: 'Probe runs skipped because the previous run of the same probe was still in flight or queued.',
+    help:
+      'Probe runs skipped because the previous poll of the same node was still queued behind the concurrency bound ' +
+      '(a poll waiting on a slow or hung node is not counted).',
     labelNames: ['probe'],
     registers,
     collect() {

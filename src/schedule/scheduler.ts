@@ -8,8 +8,10 @@
 // floor of bench/floor.ts, paced); the exporter itself at 1,000 nodes / 15 s, 1 s slots against
 // 250 ms, ran at 0.82-0.92x the CPU (three runs side by side); 2 s slots measured no better.
 // A tick runs the node's due probes in sequence as one task; when the node's previous task is
-// still queued or in flight, each due probe is skipped and counted as an overrun. A global
-// bound caps the tasks (so the requests) in flight.
+// still running, each due probe is skipped. A global bound caps the tasks (so the requests) in
+// flight. A skip counts as an overrun (the exporter cannot keep up) only while the previous task
+// still waits for a place under that bound: a task that holds its place is waiting on its node,
+// and a node whose requests time out is that node's problem (LedgerNodeDown), not the exporter's.
 //
 // The grid runs on the monotonic clock (clock/clock.ts): a step of the wall clock, back or forward,
 // neither pauses polling nor bunches ticks up.
@@ -41,6 +43,7 @@ export interface SchedulerDeps {
    * monotonic.
    */
   isDue(target: NodeTarget, probe: ProbeName, now: number): boolean;
+  /** A due probe skipped because the node's previous task still waits for a place (the exporter is behind). */
   onOverrun(target: NodeTarget, probe: ProbeName): void;
   /** Only its monotonic side is read. */
   clock?: Clock;
@@ -142,6 +145,8 @@ export class Scheduler {
   /** Node name -> its slot. */
   private readonly slotOf = new Map<string, Slot>();
   private readonly busy = new Set<string>();
+  /** Busy nodes whose task still waits for a place under the concurrency bound. */
+  private readonly queued = new Set<string>();
   /** Node-polls started and not finished; stop() waits for them through `drained`. */
   private inflight = 0;
   private readonly drained: Array<() => void> = [];
@@ -226,7 +231,7 @@ export class Scheduler {
     for (const probe of target.probes) if (this.deps.isDue(target, probe, now)) (due ??= []).push(probe);
     if (due === undefined) return;
     if (this.busy.has(target.name)) {
-      for (const probe of due) this.deps.onOverrun(target, probe);
+      if (this.queued.has(target.name)) for (const probe of due) this.deps.onOverrun(target, probe);
       return;
     }
     this.busy.add(target.name);
@@ -243,7 +248,11 @@ export class Scheduler {
   private async poll(target: NodeTarget, due: ProbeName[]): Promise<void> {
     const sem = this.sem;
     try {
-      if (!sem.tryTake()) await sem.take();
+      if (!sem.tryTake()) {
+        this.queued.add(target.name);
+        await sem.take();
+        this.queued.delete(target.name);
+      }
       try {
         for (const probe of due) {
           if (!this.running) break;

@@ -7,6 +7,7 @@ import type { AlertView, NodeStatus, StatusEvent, StatusKind } from './types.js'
 import { reasonText, uptimeSummary, uptimeText } from './words.js';
 import { watchRows } from './watchSection.js';
 import type { WatchSnapshot } from '../watch/types.js';
+import { headlineText, pageAlerts } from './headline.js';
 
 export interface StatusSource {
   board: StatusBoard;
@@ -164,23 +165,30 @@ export interface NodeWindow {
 export function nodesJson(src: StatusSource, recent: number, window?: NodeWindow) {
   const nodes = sortedNodes(src.board);
   const shown = window ? nodes.slice(window.offset, window.offset + window.limit) : nodes;
+  const { alerts, pipelineAlive } = pageAlerts(src.activeAlerts?.());
+  const watch = watchRows(src.watch?.(), src.toWall);
+  const nodeCounts = summary(nodes);
   return {
     generatedAt: shownNow(src),
     updatedAt: shownTime(src, src.board.lastUpdate),
     refreshMs: src.refreshMs,
-    summary: summary(nodes),
+    summary: nodeCounts,
+    /** What is wrong, counted: watched entries, firing alerts, nodes. */
+    headline: headlineText(nodeCounts, watch, alerts),
     total: nodes.length,
     offset: window?.offset ?? 0,
     /** Rows per window; null when every node is listed. */
     limit: window && Number.isFinite(window.limit) ? window.limit : null,
-    alerts: src.activeAlerts?.() ?? null,
+    /** Worst first, without the Watchdog (see pipelineAlive). */
+    alerts,
+    pipelineAlive,
     notices: src.notices?.() ?? [],
     /** Every network of the fleet, whatever the window. */
     networks: networkRows(nodes),
     nodes: shown.map((n) => nodeRow(src, n, recent)),
     events: src.board.recentEvents(20).map((e) => eventJson(e, src)),
     /** Watched entries (all of them, whatever the window) with their state in words. */
-    watch: watchRows(src.watch?.(), src.toWall),
+    watch,
   };
 }
 

@@ -74,8 +74,9 @@ export function alertsHtml(alerts: AlertView[] | null | undefined, now: number):
   );
 }
 
-export function summaryText(s: Record<string, number>): string {
-  return `${s.down} down · ${s.degraded} degraded · ${s.up} up${s.unknown ? ` · ${s.unknown} not polled yet` : ''}`;
+/** The Watchdog in the small print: the alerting pipeline can send (never an incident card). */
+export function pipelineHtml(alive: boolean | null): string {
+  return alive ? ' · <span id="pipeline">alerting pipeline alive</span>' : '';
 }
 
 function networksHtml(nets: readonly NetworkRow[]): string {
@@ -142,10 +143,10 @@ export function fleetPage(
   const head = NODE_COLUMNS.map((c) => `<th scope="col"${numeric.has(c) ? ' class="n"' : ''}>${esc(c)}</th>`).join('');
   const body =
     `<header class="top"><h1>Ledger fleet status</h1>
-<p class="meta"><strong id="summary">${esc(summaryText(data.summary))}</strong> · <span ` +
+<p class="meta"><strong id="summary">${esc(data.headline)}</strong> · <span ` +
     `id="updated">updated ${esc(new Date(now).toISOString().slice(11, 19))} ` +
     `UTC</span>${info.ready ? '' : ' · first poll round in progress'} · ` +
-    `exporter ${esc(info.version)}</p>${noticesHtml(data.notices)}</header>
+    `exporter ${esc(info.version)}${pipelineHtml(data.pipelineAlive)}</p>${noticesHtml(data.notices)}</header>
 <main>
 ${alertsHtml(data.alerts, now)}
 ${watchSectionHtml(data.watch, now)}

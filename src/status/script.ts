@@ -171,9 +171,7 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     watchTable(data.watch);
     table.replaceChild(tbody, table.tBodies[0]);
     var s = data.summary;
-    document.getElementById('summary').textContent =
-      s.down + ' down \\u00b7 ' + s.degraded + ' degraded \\u00b7 ' + s.up + ' up' +
-      (s.unknown ? ' \\u00b7 ' + s.unknown + ' not polled yet' : '');
+    document.getElementById('summary').textContent = data.headline;
     document.title = (s.down ? s.down + ' down \\u2013 ' : '') + 'Ledger fleet status';
     alerts(data.alerts);
     networks(data.networks);

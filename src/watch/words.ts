@@ -53,7 +53,7 @@ export function validatorState(v: WatchedValidatorView): WatchState {
     v.commissionRatio !== undefined &&
     Math.round(v.commissionRatio * 10_000) !== v.commissionBps
   ) {
-    notes.push(`commission ${pct(v.commissionRatio)}, should be ${pct(v.commissionBps / 10_000)}`);
+    notes.push(`commission ${pct(v.commissionRatio)}, expected ${pct(v.commissionBps / 10_000)}`);
   }
   const atRisk =
     v.seatMarginBelow !== undefined && v.seatMarginRatio !== undefined && v.seatMarginRatio < v.seatMarginBelow;

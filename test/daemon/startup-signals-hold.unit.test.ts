@@ -5,9 +5,11 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   holdStartupSignals,
+  isSignalEcho,
   noteStartupSignals,
   releaseStartupHup,
   releaseStartupStop,
+  SIGNAL_ECHO_MS,
 } from '../../src/daemon/startupSignals.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
@@ -50,6 +52,26 @@ describe('startup signals', () => {
     // The first signal is the one the exporter stops for.
     expect(releaseStartupStop()).toBe('SIGINT');
     expect(releaseStartupStop()).toBeUndefined();
+  });
+
+  it('takes a repeat of the same stop signal at once (one Ctrl-C passed on by npm) as that one stop', () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    holdStartupSignals();
+    const stops: Array<[string, boolean]> = [];
+    noteStartupSignals({ hup: () => undefined, stop: (signal, again) => void stops.push([signal, again]) });
+    emit('SIGINT');
+    emit('SIGINT');
+    expect(stops).toEqual([['SIGINT', false]]);
+    expect(exit).not.toHaveBeenCalled();
+    expect(releaseStartupStop()).toBe('SIGINT');
+  });
+
+  it('tells an echo from a second request by signal and time', () => {
+    const first = { signal: 'SIGINT' as const, at: 10_000 };
+    expect(isSignalEcho(first, 'SIGINT', 10_000 + SIGNAL_ECHO_MS - 1)).toBe(true);
+    expect(isSignalEcho(first, 'SIGINT', 10_000 + SIGNAL_ECHO_MS)).toBe(false);
+    expect(isSignalEcho(first, 'SIGTERM', 10_001)).toBe(false);
+    expect(isSignalEcho(undefined, 'SIGINT', 10_001)).toBe(false);
   });
 
   it('turns any number of SIGHUPs into one reload after start, each noted', () => {

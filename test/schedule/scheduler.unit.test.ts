@@ -161,20 +161,73 @@ describe('Scheduler', () => {
     await h.scheduler.stop(0);
   });
 
-  it('skips a probe whose previous run is still in flight and counts an overrun', async () => {
+  it('skips a probe whose previous run is still waiting on its node, without counting an overrun', async () => {
     const h = harness({ hold: true });
     const n = node('slow', 1_000);
     h.scheduler.start([n]);
     const first = tickPhase('slow', 1_000);
     await h.clock.advance(first + 3_000);
     expect(startsOf(h, 'slow')).toEqual([first]);
-    expect(h.overruns.map((o) => o.at)).toEqual([first + 1_000, first + 2_000, first + 3_000]);
+    // The node holds its place and keeps the exporter waiting: its problem, not an exporter overrun.
+    expect(h.overruns).toEqual([]);
     h.release();
     await h.clock.advance(1_000);
     expect(startsOf(h, 'slow')).toEqual([first, first + 4_000]);
-    expect(h.overruns).toHaveLength(3);
     h.release();
     await h.scheduler.stop(0);
+  });
+
+  it('counts an overrun when the previous poll still waits for a place under the concurrency bound', async () => {
+    const h = harness({ concurrency: 1, hold: true });
+    const a = node('a', 1_000);
+    // Another node in the same slot, so both are due at once and one of them must queue.
+    let b: NodeTarget | undefined;
+    for (let i = 0; !b; i++) if (tickPhase(`b${i}`, 1_000) === tickPhase('a', 1_000)) b = node(`b${i}`, 1_000);
+    h.scheduler.start([a, b]);
+    const first = tickPhase('a', 1_000);
+    await h.clock.advance(first + 2_000);
+    expect(h.starts).toHaveLength(1);
+    const waiting = a.name === h.starts[0]!.node ? b.name : a.name;
+    expect(h.overruns.map((o) => [o.node, o.at])).toEqual([
+      [waiting, first + 1_000],
+      [waiting, first + 2_000],
+    ]);
+    h.release();
+    await h.clock.advance(0);
+    h.release();
+    await h.scheduler.stop(0);
+  });
+
+  it('one hung node among many: the others keep their grid and no overrun is counted', async () => {
+    const clock = new FakeClock();
+    const overruns: string[] = [];
+    const starts = new Map<string, number>();
+    const probes: ProbeName[] = ['health', 'blockNumber', 'metrics', 'validators', 'miningStats'];
+    const scheduler = new Scheduler({
+      concurrency: 8,
+      clock: { wall: () => clock.now, mono: () => clock.now },
+      timers: clock.timers,
+      isDue: () => true,
+      onOverrun: (t) => void overruns.push(t.name),
+      runProbe: async (t) => {
+        starts.set(t.name, (starts.get(t.name) ?? 0) + 1);
+        // Each request of the hung node runs into its 2 s timeout: five probes take 10 s, twice the interval.
+        if (t.name === 'hung') await new Promise<void>((r) => clock.timers.set(r, 2_000));
+      },
+    });
+    const nodes = [node('hung', 5_000, probes), ...Array.from({ length: 40 }, (_, i) => node(`n${i}`, 5_000, probes))];
+    scheduler.start(nodes);
+    await clock.advance(60_000);
+    expect(overruns).toEqual([]);
+    // 12 or 13 ticks in 60 s (13 when the node's phase is 0), every one of them run.
+    for (let i = 0; i < 40; i++) {
+      const ticks = tickPhase(`n${i}`, 5_000) === 0 ? 13 : 12;
+      expect(starts.get(`n${i}`)).toBe(ticks * probes.length);
+    }
+    // The hung node's ticks during its 10 s polls are skipped; it is polled again on the next free tick.
+    expect(starts.get('hung')).toBeGreaterThanOrEqual(3 * probes.length);
+    expect(starts.get('hung')).toBeLessThan(12 * probes.length);
+    await scheduler.stop(0);
   });
 
   it('never runs more probes at once than the concurrency bound; queued ones run in turn', async () => {

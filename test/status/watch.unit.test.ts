@@ -75,7 +75,7 @@ describe('watched entries in words', () => {
     expect(validatorState(v({ jailed: true })).text).toMatch(/^JAILED/);
     expect(validatorState(v({ commissionBps: 500, commissionRatio: 0.09 }))).toEqual({
       status: 'degraded',
-      text: 'in the active set, 3rd of 21, paid in block 81,234; commission 9%, should be 5%',
+      text: 'in the active set, 3rd of 21, paid in block 81,234; commission 9%, expected 5%',
     });
     expect(validatorState(v({ seatMarginBelow: 0.1, seatMarginRatio: 0.04 })).text).toContain(
       'only 4% above the lowest seat (warns below 10%)',

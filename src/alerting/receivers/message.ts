@@ -24,6 +24,20 @@ export function title(n: Notification): string {
   return clip(`[${status}] ${values || (n.alerts[0]?.labels.alertname ?? 'alert')}`);
 }
 
+/** What the alerts are about: their nodes or watched entries (`node`, else `name`), at most three named. */
+export function subjects(n: Notification): string {
+  const names = [...new Set(n.alerts.flatMap((a) => a.labels.node ?? a.labels.name ?? []))];
+  if (names.length <= 3) return names.join(', ');
+  return `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+}
+
+/** The title naming what the alerts are about, for a channel that shows only a title at first (ntfy). */
+export function titleWithSubjects(n: Notification): string {
+  const about = subjects(n);
+  const t = title(n);
+  return about && !t.includes(about) ? clip(`${t}: ${about}`) : t;
+}
+
 export function alertTexts(n: Notification): AlertText[] {
   return n.alerts.map((a) => alertText(a));
 }

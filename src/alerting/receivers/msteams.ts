@@ -1,6 +1,7 @@
 // Microsoft Teams through a Workflows webhook ("When a Teams webhook request is received"): an
-// Adaptive Card per group. Text blocks render a Markdown subset, so every text is escaped; links
-// are card actions, never Markdown. The old Office 365 connectors are retired. Success is 202.
+// Adaptive Card per group. Text blocks render a Markdown subset, so text is escaped where Markdown
+// would act on it (only there: several Teams clients show every backslash); links are card
+// actions, never Markdown. The old Office 365 connectors are retired. Success is 202.
 import type { Notification } from '../notify/notification.js';
 import { httpSend } from '../notify/sender.js';
 import { checkSecretPair, httpsUrl, secretFields, secretOf, slot } from './fields.js';
@@ -17,7 +18,7 @@ export interface TeamsSpec {
 
 export const msteamsKind = defineReceiverKind({
   kind: 'msteams',
-  description: 'Microsoft Teams Workflows webhook: an Adaptive Card per group, every text escaped.',
+  description: 'Microsoft Teams Workflows webhook: an Adaptive Card per group; no text can add a link or formatting.',
   fields: {
     ...secretFields('webhookUrl', 'Teams Workflows webhook URL', httpsUrl('Teams Workflows webhook URL (secret).')),
   },
@@ -37,9 +38,32 @@ export const msteamsKind = defineReceiverKind({
   dryCheck: (spec, io) => checkReachable('msteams', spec.name, spec.webhookUrl, io),
 });
 
-/** The Markdown subset of Adaptive Card text: each special character backslash-escaped shows as typed. */
+/**
+ * Adaptive Card text as typed: a backslash only where Markdown would act (emphasis, links and
+ * autolinks, code, strikethrough, entities, card date functions, and list, heading, quote and rule
+ * markers at a line's start). Each line is its own paragraph, so no block spans lines (tables,
+ * underlined headings). Several Teams clients show backslashes (AdaptiveCards issues 5590, 4677),
+ * so "r-2 (mainnet)" stays "r-2 (mainnet)".
+ */
 export function escapeTeamsMarkdown(s: string): string {
-  return s.replace(/[\\*_~`|>#\-+![\]()<{}.:]/g, '\\$&').replace(/\r?\n/g, '\n\n');
+  return s.split(/\r?\n/).map(escapeTeamsLine).join('\n\n');
+}
+
+const ALNUM = /[\p{L}\p{N}]/u;
+
+function escapeTeamsLine(raw: string): string {
+  const line = raw
+    // Leading blanks would make a code block; Markdown drops them from a paragraph anyway.
+    .replace(/^[ \t]+/, '')
+    // A backslash before punctuation escapes it: written twice it shows once.
+    .replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')
+    .replace(/[*[\]`<~]|\{\{|&(?=#?[A-Za-z0-9]+;)/g, (m) => [...m].map((c, i) => (i === 0 ? `\\${c}` : c)).join(''))
+    // An underscore inside a word never emphasises; next to anything else it may.
+    .replace(/_/g, (m, at: number, all: string) =>
+      ALNUM.test(all[at - 1] ?? '') && ALNUM.test(all[at + 1] ?? '') ? m : '\\_',
+    );
+  // List items, headings, quotes and rules start a line.
+  return line.replace(/^([-+#>=])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2');
 }
 
 const text = (t: string, extra: object = {}) => ({

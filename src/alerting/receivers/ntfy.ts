@@ -12,7 +12,7 @@ import {
   type PayloadContext,
   type ReceiverBase,
 } from './kind.js';
-import { alertTexts, andMore, fitItems, statusPageUrl, title, type AlertText } from './message.js';
+import { alertTexts, andMore, fitItems, statusPageUrl, titleWithSubjects, type AlertText } from './message.js';
 
 /** ntfy turns a longer message into an attachment. */
 export const NTFY_MAX_BYTES = 4096;
@@ -84,7 +84,7 @@ export function ntfyMessage(topic: string, n: Notification, ctx: PayloadContext)
   const page = statusPageUrl(ctx);
   return {
     topic,
-    title: title(n),
+    title: titleWithSubjects(n),
     message: fitItems(alerts, render, NTFY_MAX_BYTES - 512, (s) => Buffer.byteLength(s)),
     priority: firing ? (PRIORITY[severity] ?? 3) : 2,
     tags: firing ? [TAGS[severity] ?? 'bell'] : ['white_check_mark'],

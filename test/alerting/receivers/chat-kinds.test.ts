@@ -121,7 +121,7 @@ describe.each(SERVICES)('%s', (service) => {
       expect(last.headers.authorization).toBe(`Bearer ${NTFY_TOKEN}`);
       expect(body).toMatchObject({
         topic: 'ops',
-        title: '[FIRING:1] LedgerNodeDown main',
+        title: '[FIRING:1] LedgerNodeDown main: val-1',
         priority: 5,
         tags: ['rotating_light'],
         click: 'https://fleet.example.org/',
