@@ -1,9 +1,9 @@
 // `check-config <file>`: exit 0 valid, 1 invalid (every problem printed), 2 unreadable file.
 
-import { readFile } from 'node:fs/promises';
 import { checkEvidenceDir } from '../evidence/check.js';
 import { ConfigError, formatProblem, unreadableConfigLine } from './problems.js';
 import { parseConfig } from './parse.js';
+import { readUtf8File } from '../files/utf8.js';
 
 export async function runCheckConfig(
   path: string,
@@ -12,7 +12,7 @@ export async function runCheckConfig(
 ): Promise<number> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readUtf8File(path);
   } catch (e) {
     out(unreadableConfigLine(path, e));
     return 2;

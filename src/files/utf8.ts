@@ -4,6 +4,7 @@
 // byte of a bad sequence becomes U+0000, a character no JSON text holds raw (in a string or out of
 // one it is a syntax error), so a JSON reader sees damage exactly where the bytes were damaged.
 import { isUtf8 } from 'node:buffer';
+import { readFile } from 'node:fs/promises';
 
 export const DAMAGE_MARK = '\u0000';
 
@@ -50,4 +51,15 @@ export function decodeUtf8(buf: Buffer): DecodedText {
   }
   parts.push(buf.toString('utf8', start));
   return { text: parts.join(''), ...(invalidAt !== undefined ? { invalidAt } : {}) };
+}
+
+/**
+ * A text file a person wrote (config, a secret): read as UTF-8 or refused with EILSEQ ("illegal
+ * byte sequence"), so a damaged password or name is an error, never sent or shown with U+FFFD.
+ */
+export async function readUtf8File(path: string): Promise<string> {
+  const buf = await readFile(path);
+  const { text, invalidAt } = decodeUtf8(buf);
+  if (invalidAt === undefined) return text;
+  throw Object.assign(new Error(`${path}: not valid UTF-8 at byte ${invalidAt}`), { code: 'EILSEQ' });
 }
