@@ -41,7 +41,13 @@ export async function writeFileAtomically(
     throw err;
   }
   await fh.close();
-  await rename(tmp, path);
+  try {
+    await rename(tmp, path);
+  } catch (err) {
+    // A failed write leaves no temp file behind (each retry makes a new one).
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
   const d = await open(dir, 'r');
   try {
     await d.sync();
