@@ -1,8 +1,9 @@
 // The agent API key, from a mounted secret file or an environment variable. The file is
 // re-read whenever its identity changes (mtime, size, inode: a Kubernetes secret update swaps a
 // symlink), so a rotated key is used from the next check without a restart.
-import { stat, readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { Secrets } from '../redact.js';
+import { readUtf8File } from '../files/utf8.js';
 
 export type KeyLookup = { kind: 'key'; key: string; source: 'env' | 'file' } | { kind: 'none'; why: string };
 
@@ -52,7 +53,7 @@ export class ApiKeySource {
     if (this.cached?.sig === sig) return this.cached.lookup;
     let lookup: KeyLookup;
     try {
-      const text = await readFile(file, 'utf8');
+      const text = await readUtf8File(file);
       lookup = accept(this.opts.secrets, text, 'file', `key file ${file} is empty`);
     } catch (err) {
       return {

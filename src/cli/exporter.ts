@@ -34,6 +34,7 @@ export async function runExporter(values: Values, secrets: Secrets): Promise<num
       again
         ? log.warn({ signal }, 'second signal during start-up: exiting at once')
         : log.info({ signal }, 'stop requested during start-up: the exporter stops once it has started'),
+    stuck: (ms) => log.error({ ms }, `start-up did not finish within ${ms / 1000} s of the stop request: exiting`),
   });
   applyHeapPolicy();
   const path = resolve(values.config as string);
@@ -55,13 +56,24 @@ export async function runExporter(values: Values, secrets: Secrets): Promise<num
     if (err instanceof ShardSpecError) throw new UsageError(err.message);
     throw err;
   }
-  const daemon = await startDaemon(config, {
-    logger: log,
-    secrets,
-    listen: listenArg(values),
-    components: standardComponents(log, sharding),
-    ...(await webOptions(values)),
-  });
+  let daemon;
+  try {
+    daemon = await startDaemon(config, {
+      logger: log,
+      secrets,
+      listen: listenArg(values),
+      components: standardComponents(log, sharding),
+      ...(await webOptions(values)),
+    });
+  } catch (err) {
+    // The daemon stopped what it had started; the error ends the run (exit 1), never a half-started exporter.
+    log.error({ err: secrets.scrub((err as Error).message) }, 'start-up failed: exiting');
+    setTimeout(() => process.exit(1), START_FAILURE_EXIT_MS).unref();
+    throw err;
+  }
   keepRunning(daemon, { log, config: { path, scope: sharding } });
   return -1;
 }
+
+/** After a failed start, anything still holding the process (a timer, a socket) is not waited for longer. */
+const START_FAILURE_EXIT_MS = 5_000;

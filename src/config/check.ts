@@ -2,10 +2,10 @@
 // `--no-secrets`: variables the environment lacks are named, not problems (a CI job or a laptop
 // checking a config whose receiver URLs and keys only the server has).
 
-import { readFile } from 'node:fs/promises';
 import { checkEvidenceDir } from '../evidence/check.js';
 import { ConfigError, formatProblem, unreadableConfigLine } from './problems.js';
 import { parseConfig, parseConfigWithoutSecrets } from './parse.js';
+import { readUtf8File } from '../files/utf8.js';
 
 export async function runCheckConfig(
   path: string,
@@ -15,7 +15,7 @@ export async function runCheckConfig(
 ): Promise<number> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readUtf8File(path);
   } catch (e) {
     out(unreadableConfigLine(path, e));
     return 2;

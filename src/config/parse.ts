@@ -1,6 +1,5 @@
 // parseConfig: YAML text -> ExporterConfig, or a ConfigError listing every problem found.
 
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { ExporterConfig } from './exporterConfig.js';
 import { expandDocument, PLACEHOLDERS, type Env, type UnsetPlaceholders } from './envExpand.js';
@@ -8,6 +7,7 @@ import { ConfigError, formatPath, sortProblems, type ConfigProblem, type PathPro
 import { rawConfigSchema, resolveSections, sectionProblems } from './sections/index.js';
 import { duplicateKeyProblems, locate, parseYaml, syntaxProblems, type LocatedProblem } from './yamlDoc.js';
 import { issuesToPathProblems } from './zodIssues.js';
+import { readUtf8File } from '../files/utf8.js';
 
 export interface ParseOptions {
   /** Shown in problems; relative paths in the config resolve against its directory. */
@@ -96,6 +96,6 @@ function parseWith(text: string, opts: ParseOptions, unset?: UnsetPlaceholders):
 }
 
 export async function loadConfigFile(path: string, env?: Record<string, string | undefined>): Promise<ExporterConfig> {
-  const text = await readFile(path, 'utf8');
+  const text = await readUtf8File(path);
   return parseConfig(text, { file: path, ...(env ? { env } : {}) });
 }

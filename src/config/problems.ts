@@ -14,7 +14,8 @@ export interface ConfigProblem {
 /** "file:line:col: path: message" (the path part is left out when empty). */
 /** The line for a configuration file that cannot be read (every command exits 2 for it). */
 export function unreadableConfigLine(path: string, err: unknown): string {
-  return `${path}: cannot read configuration file (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+  const e = err as NodeJS.ErrnoException;
+  return `${path}: cannot read configuration file (${e.code === 'EILSEQ' ? e.message : (e.code ?? 'error')})`;
 }
 
 export function formatProblem(p: ConfigProblem): string {

@@ -26,6 +26,7 @@ import { VERSION } from '../version.js';
 import type { WebConfig } from '../web/webConfig.js';
 import { unknownWriters, WriteTokens, type WritePolicy } from '../web/writeAccess.js';
 import type { AssemblyContext, DaemonComponent, DaemonContext } from './component.js';
+import { closeAll, shutdown, startAll } from './componentLifecycle.js';
 import type { ExporterSignals } from '../alerting/rules/types.js';
 
 export interface PipelineOptions {
@@ -124,7 +125,10 @@ export async function startPipeline(
     signals,
     evidence,
   };
-  for (const c of components) await c.start?.(ctx);
+  await startAll(components, ctx, async (started) => {
+    steps.stop();
+    await shutdown({ scheduler, components, started, server, client, log }, 0);
+  });
   // The address bound (0.0.0.0 when listening on all interfaces) beside the URL to open.
   log.info({ url, listen: boundAddress(server), nodes: initial.nodes.length, version: VERSION }, 'exporter listening');
 
@@ -306,28 +310,6 @@ async function listenOrRelease(
 function boundAddress(server: Server): string {
   const addr = server.address() as AddressInfo;
   return addr.family === 'IPv6' ? `[${addr.address}]:${addr.port}` : `${addr.address}:${addr.port}`;
-}
-
-/** Closes components in reverse order (what opened first, such as the evidence store, closes last). */
-async function closeAll(components: DaemonComponent[]): Promise<void> {
-  for (const c of [...components].reverse()) await c.close?.();
-}
-
-/** Stops in order: no new work, probes in flight get graceMs, components stop, then close, sockets. */
-async function shutdown(
-  parts: { scheduler: Scheduler; components: DaemonComponent[]; server: Server; client: HttpClient; log: Logger },
-  graceMs: number,
-): Promise<void> {
-  for (const c of parts.components) c.halt?.();
-  const finished = await parts.scheduler.stop(graceMs);
-  if (!finished) parts.log.warn({ graceMs }, 'probes still in flight at shutdown were abandoned');
-  for (const c of parts.components) await c.stop?.();
-  await closeAll(parts.components);
-  await new Promise<void>((resolve) => {
-    parts.server.close(() => resolve());
-    parts.server.closeAllConnections?.();
-  });
-  await parts.client.close();
 }
 
 const infoLabelKeys = (c: ExporterConfig) => [...new Set(c.nodes.flatMap((n) => Object.keys(n.labels)))].sort();

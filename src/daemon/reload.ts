@@ -1,10 +1,10 @@
 // A config reload (SIGHUP or a change of the file): the file is read, validated and applied as one
 // config, or rejected whole. Parsing registers nothing, so a rejected config leaves no trace: its
 // secrets never reach the run's Secrets, and no node, route or metric of it appears.
-import { readFile } from 'node:fs/promises';
 import { ConfigError, formatProblem, parseConfig } from '../config/index.js';
 import type { ExporterConfig } from '../config/exporterConfig.js';
 import type { Logger } from '../logger.js';
+import { readUtf8File } from '../files/utf8.js';
 
 export interface Reloadable {
   config(): ExporterConfig;
@@ -51,7 +51,7 @@ function reloadOnce(path: string, daemon: Reloadable, log: Logger, scope: Config
   let lastKey = JSON.stringify(daemon.config());
   return async (why) => {
     try {
-      const text = await readFile(path, 'utf8');
+      const text = await readUtf8File(path);
       if (why === 'file changed' && text === lastText) return;
       lastText = text;
       const next = scope.apply(parseConfig(text, { file: path }));

@@ -1,5 +1,8 @@
 // Reads a file's lines from its end towards its start, a chunk at a time, so a query for the
-// newest records touches only the tail of the newest file and holds one chunk plus one line.
+// newest records touches only the tail of the newest file and holds one chunk plus one line. A
+// line whose bytes are not UTF-8 is skipped like a torn one, never decoded as if whole (U+FFFD in
+// place of what was written).
+import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 
 const CHUNK = 64 * 1024;
@@ -12,7 +15,7 @@ export interface ScanBudget {
 }
 
 export interface BackwardLine {
-  /** The line without its newline; undefined for a skipped line (torn write, oversize). */
+  /** The line without its newline; undefined for a skipped line (torn write, oversize, not UTF-8). */
   text: string | undefined;
 }
 
@@ -41,7 +44,7 @@ export async function* linesBackwards(path: string, budget: ScanBudget): AsyncGe
         const piece = [chunk.subarray(nl + 1, end), ...carry];
         const skip = tail ? piece.some((p) => p.length > 0) : false;
         if (tail) tail = false;
-        else yield { text: oversize ? undefined : Buffer.concat(piece).toString('utf8') };
+        else yield { text: oversize ? undefined : strictText(Buffer.concat(piece)) };
         if (skip) yield { text: undefined };
         carry = [];
         carryBytes = 0;
@@ -58,8 +61,10 @@ export async function* linesBackwards(path: string, budget: ScanBudget): AsyncGe
     }
     // The file's first line, when it was reached (not cut off by the budget).
     if (pos === 0 && (carryBytes > 0 || oversize))
-      yield { text: oversize || tail ? undefined : Buffer.concat(carry).toString('utf8') };
+      yield { text: oversize || tail ? undefined : strictText(Buffer.concat(carry)) };
   } finally {
     await handle.close();
   }
 }
+
+const strictText = (line: Buffer): string | undefined => (isUtf8(line) ? line.toString('utf8') : undefined);

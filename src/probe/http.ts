@@ -1,13 +1,13 @@
 // How probes talk to one node through the shared HTTP client: the node's base URL without
 // credentials, its configured headers (some read from files at request time), and every failure
 // turned into a ProbeError with the reason the metrics use.
-import { readFile } from 'node:fs/promises';
 import type { FailureReason, NodeTarget, SecretValue } from '../domain.js';
 import type { HttpClient, HttpOutcome, HttpRequest, HttpResponse } from '../http/client.js';
 import { Destination } from '../http/destination.js';
 import { ProbeError } from '../probes/errors.js';
 import { basicToken, redactUrl, type Secrets } from '../redact.js';
 import { nodeSecrets } from './nodeText.js';
+import { readUtf8File } from '../files/utf8.js';
 
 export type RawResponse = HttpResponse;
 
@@ -120,7 +120,7 @@ async function withFileHeaders(client: HttpClient, ep: Endpoint, req: ProbeReque
   const headers = { ...req.headers };
   for (const [name, file] of ep.fileHeaders) {
     // Read at request time so a rotated secret is used without a restart; a secret from then on.
-    const value = (await readFile(file, 'utf8')).trim();
+    const value = (await readUtf8File(file)).trim();
     client.secrets.add(value);
     ep.secrets.add(value);
     headers[name] = value;

@@ -2,13 +2,16 @@
 // (atomicFile.ts), so a crash leaves the old or the new file. Its times are wall-clock times, the
 // only ones a later process can read; the board's are monotonic, turned at writing and loading
 // (FileTimes).
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomically } from '../files/atomicFile.js';
+import { diskTime, isDateMs, MAX_DATE_MS } from '../files/diskTime.js';
+import { readBack } from '../files/readBack.js';
 import { HISTORY_BYTES, HISTORY_LENGTH, NodeHistory } from './history.js';
 import { STATUS_KINDS, type StatusEvent } from './types.js';
 
 export const STATUS_FILE_VERSION = 1;
+/** Read back at most this much (~4 KB a node; a longer string than this Node.js cannot make anyway). */
+export const MAX_STATUS_FILE_BYTES = 512 * 1024 * 1024;
 
 export interface SavedNode {
   name: string;
@@ -55,6 +58,11 @@ export function mapStatusFileTimes(data: StatusFileData, times: FileTimes): Stat
   return { nodes: data.nodes.map((n) => mapNode(n, times)), events: mapEvents(data.events, times) };
 }
 
+const bucketId = z
+  .number()
+  .int()
+  .min(-1)
+  .max(MAX_DATE_MS / 600_000);
 const nodeSchema = z.object({
   name: z.string().min(1).max(200),
   head: z
@@ -63,15 +71,16 @@ const nodeSchema = z.object({
     .min(0)
     .max(HISTORY_LENGTH - 1),
   count: z.number().int().min(0).max(HISTORY_LENGTH),
-  fineId: z.number().int(),
-  coarseId: z.number().int(),
-  firstAt: z.number().optional(),
+  // Bucket ids (time / bucket size), -1 before the first poll.
+  fineId: bucketId,
+  coarseId: bucketId,
+  firstAt: diskTime.optional(),
   data: z.string(),
   status: z.enum(STATUS_KINDS).optional(),
-  since: z.number().optional(),
+  since: diskTime.optional(),
 });
 const eventSchema = z.object({
-  at: z.number(),
+  at: diskTime,
   kind: z.enum([
     'node_down',
     'node_up',
@@ -84,12 +93,12 @@ const eventSchema = z.object({
   node: z.string().max(200).optional(),
   text: z.string().max(1000),
   changes: z.number().int().min(2).optional(),
-  firstAt: z.number().optional(),
+  firstAt: diskTime.optional(),
   spells: z.number().int().min(1).optional(),
 });
 const fileSchema = z.object({
   version: z.literal(STATUS_FILE_VERSION),
-  savedAt: z.number(),
+  savedAt: diskTime,
   nodes: z.array(nodeSchema),
   events: z.array(eventSchema),
 });
@@ -134,23 +143,29 @@ export function parseStatus(text: string): StatusFileData {
       throw new Error(`nodes.${n.name}: history has ${bytes.length} bytes, expected ${HISTORY_BYTES}`);
     const h = new NodeHistory(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
     Object.assign(h, { head: n.head, count: n.count, fineId: n.fineId, coarseId: n.coarseId });
+    const bad = h.entries().find((e) => !isDateMs(e.at));
+    if (bad) throw new Error(`nodes.${n.name}: a poll at ${bad.at} is not a time (outside the range of a Date)`);
     h.firstAt = n.firstAt ?? h.guessFirstAt();
     return { name: n.name, history: h, status: n.status, since: n.since };
   });
   return { nodes, events: parsed.data.events };
 }
 
-/** Reads the file; undefined when it does not exist. Throws with the path on any other problem. */
+/**
+ * Reads the file; undefined when it does not exist. Throws with the path on any other problem:
+ * bytes that are not UTF-8 and times no Date holds among them (files/readBack.ts, diskTime.ts).
+ */
 export async function loadStatusFile(path: string): Promise<StatusFileData | undefined> {
-  let text: string;
+  let read;
   try {
-    text = await readFile(path, 'utf8');
+    read = await readBack(path, MAX_STATUS_FILE_BYTES);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(`${path}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  if (!read) return undefined;
+  if (read.damage) throw new Error(`${path}: ${read.damage}`);
   try {
-    return parseStatus(text);
+    return parseStatus(read.text);
   } catch (err) {
     throw new Error(`${path}: ${(err as Error).message}`);
   }

@@ -87,10 +87,11 @@ export class StatusService {
         if (data) this.board.restore(mapStatusFileTimes(data, this.fileTimes('load')));
       } catch (err) {
         const aside = await setAside(file, this.pair().wall()).catch(() => undefined);
+        const why = (err as Error).message;
         this.opts.logger.warn(
-          { err: (err as Error).message, file, keptAs: aside },
-          `status history file unreadable: ${aside ? `kept as ${aside}` : 'could not be set aside'}, starting ` +
-            `with empty history`,
+          { err: why, file, keptAs: aside },
+          `status history file unreadable (${why}): ${aside ? `kept as ${aside}` : 'could not be set aside'}, ` +
+            `starting with empty history`,
         );
       }
     }

@@ -13,6 +13,7 @@ import { formatPath, locate, where } from './yamlLocate.js';
 import { BasicAuthGuard, verifyBasicAuth, WWW_AUTHENTICATE } from './basicAuth.js';
 import { closeIdleConnections } from './idleConnections.js';
 import { secureContextOptions, tlsSettings, type WebConfigRefs, type WebTlsConfig } from './tlsSettings.js';
+import { readUtf8File } from '../files/utf8.js';
 
 export type { ClientAuthType } from './schema.js';
 export type { WebTlsConfig } from './tlsSettings.js';
@@ -48,7 +49,7 @@ export async function loadWebConfig(file: string): Promise<WebConfig> {
 async function readWebConfigFile(file: string): Promise<{ raw: RawWebConfig; refs: WebConfigRefs }> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readUtf8File(file);
   } catch (err) {
     throw new WebConfigError(
       `cannot read web config file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,

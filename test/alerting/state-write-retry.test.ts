@@ -1,7 +1,7 @@
-// A write of the alert state that fails (here: the temp file's name is taken by a directory, as
-// a full disk fails the write) is counted, shown on /readyz and the status page, and retried
+// A write of the alert state that fails (here: the file's name is taken by a directory, so the
+// rename fails as a full disk fails the write) is counted, shown on /readyz and the status page, and retried
 // with backoff until it succeeds, though nothing changes in the alert state meanwhile.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,8 +53,8 @@ describe('alert state writes that fail', () => {
     rig.receiver = hook.server;
     const alerting = nodeDownToWebhook(rig.dir, hook.url);
     stateDir = alerting.stateDir;
-    // The atomic write's temp file (files/atomicFile.ts) is named after the writing process.
-    blocker = path.join(stateDir, `.${ALERT_STATE_FILE}.${process.pid}.tmp`);
+    // The atomic write's rename (files/atomicFile.ts) cannot replace a directory.
+    blocker = path.join(stateDir, ALERT_STATE_FILE);
     const config = alertingFleetConfig(rig.fleet.nodes, {
       dir: rig.dir,
       network: NETWORK,
@@ -75,6 +75,7 @@ describe('alert state writes that fail', () => {
   afterAll(() => closeAlertingRig(rig));
 
   it('is retried until it succeeds, counted and shown meanwhile', async () => {
+    rmSync(blocker);
     mkdirSync(blocker);
     await rig.fleet!.node(VICTIM).kill();
     await waitFor('the page', async () => notified.find((n) => n.status === 'firing'), { timeoutMs: 10_000 });
@@ -98,7 +99,9 @@ describe('alert state writes that fail', () => {
       /alert state not written since/,
     );
     expect(await text('/')).toMatch(/<p id="notices"[^>]*>alert state not written since/);
-    expect(saved().instances.filter((i) => i.state === 'firing')).toEqual([]);
+    // Nothing was written, and no temp file was left by the failed writes.
+    expect(statSync(blocker).isDirectory()).toBe(true);
+    expect(readdirSync(stateDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     // Room comes back; the alert state does not change (the node stays down).
     rmSync(blocker, { recursive: true });
     await waitFor(

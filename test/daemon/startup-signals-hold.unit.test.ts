@@ -10,6 +10,7 @@ import {
   releaseStartupHup,
   releaseStartupStop,
   SIGNAL_ECHO_MS,
+  STARTUP_STOP_BOUND_MS,
 } from '../../src/daemon/startupSignals.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
@@ -86,6 +87,39 @@ describe('startup signals', () => {
     expect(releaseStartupStop()).toBeUndefined();
     expect(releaseStartupHup()).toBe(true);
     expect(releaseStartupHup()).toBe(false);
+  });
+
+  it('a stop held during a start-up that never finishes still ends the process, after the shutdown bound', () => {
+    vi.useFakeTimers();
+    try {
+      const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+      holdStartupSignals();
+      const stuck: number[] = [];
+      noteStartupSignals({ hup: () => undefined, stop: () => undefined, stuck: (ms) => void stuck.push(ms) });
+      emit('SIGTERM');
+      vi.advanceTimersByTime(STARTUP_STOP_BOUND_MS - 1);
+      expect(exit).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(stuck).toEqual([STARTUP_STOP_BOUND_MS]);
+      expect(exit.mock.calls).toEqual([[1]]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a start-up that finishes in time hands the stop over: the bound never fires', () => {
+    vi.useFakeTimers();
+    try {
+      const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+      holdStartupSignals();
+      emit('SIGTERM');
+      vi.advanceTimersByTime(1_000);
+      expect(releaseStartupStop()).toBe('SIGTERM');
+      vi.advanceTimersByTime(10 * STARTUP_STOP_BOUND_MS);
+      expect(exit).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('imports nothing, so the entry point holds the signals before any load time', () => {

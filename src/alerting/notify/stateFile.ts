@@ -2,10 +2,11 @@
 // last sent to each receiver, so a restart neither repeats a notification nor forgets a firing
 // alert. Written atomically; bounded; a damaged file is reported with its text (stateStore.ts sets it
 // aside and salvages what it can, stateSalvage.ts), never fatal.
-import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomically } from '../../files/atomicFile.js';
+import { diskTime } from '../../files/diskTime.js';
+import { readBack } from '../../files/readBack.js';
 import type { DispatcherState } from './dispatcher.js';
 import type { AlertInstance } from '../rules/instance.js';
 
@@ -14,6 +15,11 @@ export const ALERT_STATE_FILE = 'alerts.json';
 /** Bounds: beyond these, resolved and then oldest instances / oldest log entries are dropped. */
 export const MAX_SAVED_INSTANCES = 5_000;
 export const MAX_SAVED_LOG_ENTRIES = 20_000;
+/**
+ * Read back at most this much: at the bounds above a file is tens of MB; a larger one is read as
+ * cut here (its first parts, the notification log, still salvage).
+ */
+export const MAX_ALERT_STATE_BYTES = 64 * 1024 * 1024;
 
 export interface AlertState {
   instances: AlertInstance[];
@@ -30,20 +36,20 @@ export const instanceSchema = z.object({
   annotations: labels,
   state: z.enum(['pending', 'firing', 'resolved']),
   value: z.number(),
-  activeAt: z.number(),
-  firingSince: z.number().optional(),
-  resolvedAt: z.number().optional(),
-  keepFiringSince: z.number().optional(),
+  activeAt: diskTime,
+  firingSince: diskTime.optional(),
+  resolvedAt: diskTime.optional(),
+  keepFiringSince: diskTime.optional(),
 });
 /** One entry of each dispatcher record (a damaged file is salvaged entry by entry). */
 export const dispatcherEntrySchemas = {
-  log: z.object({ firing: z.array(z.string()), resolved: z.array(z.string()), at: z.number() }),
-  pushed: z.object({ at: z.number(), status: z.enum(['firing', 'resolved']) }),
-  unconfirmed: z.object({ alerts: z.array(z.string()), at: z.number() }),
+  log: z.object({ firing: z.array(z.string()), resolved: z.array(z.string()), at: diskTime }),
+  pushed: z.object({ at: diskTime, status: z.enum(['firing', 'resolved']) }),
+  unconfirmed: z.object({ alerts: z.array(z.string()), at: diskTime }),
 };
 const fileSchema = z.object({
   version: z.literal(ALERT_STATE_VERSION),
-  savedAt: z.number(),
+  savedAt: diskTime,
   instances: z.array(instanceSchema).max(MAX_SAVED_INSTANCES),
   dispatcher: z.object({
     log: z.record(z.string(), dispatcherEntrySchemas.log),
@@ -107,26 +113,26 @@ export type LoadResult = {
   damaged?: { why: string; text: string; mtimeMs?: number };
 };
 
-/** Reads the state; a missing file is empty state, an unreadable or damaged one is reported. */
+/**
+ * Reads the state; a missing file is empty state, an unreadable or damaged one is reported. Bytes
+ * that are not UTF-8, or a file over MAX_ALERT_STATE_BYTES, make it damaged (files/readBack.ts).
+ */
 export async function loadAlertState(stateDir: string): Promise<LoadResult> {
   const path = join(stateDir, ALERT_STATE_FILE);
-  let text: string;
+  let read;
   try {
-    text = await readFile(path, 'utf8');
+    read = await readBack(path, MAX_ALERT_STATE_BYTES);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT'
-      ? {}
-      : { problem: `${path}: cannot read (${code ?? (err as Error).message}); starting with empty alert state` };
+    return { problem: `${path}: cannot read (${code ?? (err as Error).message}); starting with empty alert state` };
   }
+  if (!read) return {};
+  const { text, mtimeMs } = read;
+  if (read.damage) return { damaged: { why: read.damage, text, mtimeMs } };
   try {
     return { state: parseAlertState(text) };
   } catch (err) {
-    const mtimeMs = await stat(path).then(
-      (s) => Math.floor(s.mtimeMs),
-      () => undefined,
-    );
-    return { damaged: { why: (err as Error).message, text, ...(mtimeMs !== undefined ? { mtimeMs } : {}) } };
+    return { damaged: { why: (err as Error).message, text, mtimeMs } };
   }
 }
 

@@ -3,6 +3,7 @@
 // and what the loss means is said: which pages may be sent again, which resolves cannot be sent.
 // A log entry proves a delivery only with the unconfirmed list beside it, so when that list is cut
 // (or one of its entries is lost) the log entries it might have named count as not delivered.
+import { isDateMs } from '../../files/diskTime.js';
 import { pathKey, salvageJson, type JsonPath, type PathRole } from '../../files/jsonSalvage.js';
 import type { DispatcherState } from './dispatcher.js';
 import {
@@ -32,6 +33,8 @@ export interface StateSalvage {
   unproved: number;
   /** A version this exporter does not read: nothing was recovered. */
   foreignVersion?: unknown;
+  /** The read stopped at a bound (nesting, time) before the end: what follows is lost as after a cut. */
+  stoppedAt?: { offset: number; why: string };
 }
 
 function roleOf(p: JsonPath): PathRole {
@@ -65,11 +68,12 @@ export function salvageAlertState(text: string, mtimeMs?: number): StateSalvage 
     dropped: each(() => 0),
     complete: each(() => false),
     unproved: 0,
+    ...(json.stoppedAt ? { stoppedAt: json.stoppedAt } : {}),
   };
   const version = top('version');
   if (version !== undefined && version !== ALERT_STATE_VERSION) return { ...out, foreignVersion: version };
   const savedAt = top('savedAt');
-  if (typeof savedAt === 'number' && Number.isFinite(savedAt)) [out.state.savedAt, out.savedAtFrom] = [savedAt, 'file'];
+  if (typeof savedAt === 'number' && isDateMs(savedAt)) [out.state.savedAt, out.savedAtFrom] = [savedAt, 'file'];
   else if (mtimeMs !== undefined) [out.state.savedAt, out.savedAtFrom] = [mtimeMs, 'mtime'];
 
   const lostKeys = new Set<string>();
@@ -150,6 +154,8 @@ export function describeSalvage(s: StateSalvage): string {
     lines.push(
       `version ${JSON.stringify(s.foreignVersion).slice(0, 40)} is not one this exporter reads: nothing recovered`,
     );
+  if (s.stoppedAt)
+    lines.push(`read stopped at byte ${s.stoppedAt.offset} (${s.stoppedAt.why}): what follows is lost as after a cut`);
   lines.push(
     `recovered ${many(r.log, 'notification log entry', 'notification log entries')}, ` +
       `${many(r.unconfirmed, 'unconfirmed notification')}, ` +

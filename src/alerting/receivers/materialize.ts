@@ -1,7 +1,7 @@
 // Receivers at run time, whatever their kind: secrets read (a file again whenever it changed) and
 // registered before use, a notification turned into the kind's parts, and each part delivered by
 // the kind's own transport.
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { SecretValue } from '../../domain.js';
 import type { HttpClient } from '../../http/client.js';
 import { urlCredentials, urlSecretParts, type Secrets } from '../../redact.js';
@@ -10,6 +10,7 @@ import type { SendFn } from '../notify/queue.js';
 import type { DeliveryPart, PayloadContext, ReceiverSettings, ReceiverSpec } from './kind.js';
 import { withDeadline } from './deadline.js';
 import { receiverKind } from './registry.js';
+import { readUtf8File } from '../../files/utf8.js';
 
 /** Reads secret files, again only when one changed (size, mtime or inode: an atomic replace too). */
 export class SecretReader {
@@ -22,7 +23,7 @@ export class SecretReader {
       const stamp = `${s.size}:${s.mtimeMs}:${s.ino}`;
       const hit = this.cache.get(v.file);
       if (hit?.stamp === stamp) return hit.text;
-      const text = (await readFile(v.file, 'utf8')).trim();
+      const text = (await readUtf8File(v.file)).trim();
       this.cache.set(v.file, { stamp, text });
       return text;
     } catch (err) {

@@ -1,8 +1,18 @@
 // In-memory range vectors for the engine: the few alerts that look back in time (changes,
-// max_over_time, increase) record one value per series at each evaluation and read a window.
+// max_over_time, increase) read a window of a series' values. A point is kept only when the value
+// changes (a run of equal values is one point, its last time extended), so what a series holds is
+// bounded by how often its value changes, not by how often the engine evaluates: a commission read
+// every second for an hour is one point, not 3,600. Every reading the alerts make (increase, max,
+// "any other value", "all the same") answers as with one point per evaluation.
+
+interface Run {
+  v: number;
+  /** When this value was last recorded: the run is in a window that reaches back to it. */
+  last: number;
+}
 
 interface Series {
-  points: Array<{ t: number; v: number }>;
+  runs: Run[];
   windowMs: number;
   lastTouched: number;
   /** When the series was first recorded: a window reaching further back has seen only part of it. */
@@ -12,18 +22,25 @@ interface Series {
 export class RangeStore {
   private readonly series = new Map<string, Series>();
 
-  /** Records `value` (when defined) at `now` and returns the values within `windowMs`, oldest first. */
+  /**
+   * Records `value` (when defined) at `now` and returns the values within `windowMs`, oldest first,
+   * each repeat of the value before it left out.
+   */
   read(key: string, value: number | undefined, windowMs: number, now: number): number[] {
     let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = { points: [], windowMs, lastTouched: now, since: now }));
+    if (!s) this.series.set(key, (s = { runs: [], windowMs, lastTouched: now, since: now }));
     s.windowMs = windowMs;
     s.lastTouched = now;
-    if (value !== undefined && Number.isFinite(value)) s.points.push({ t: now, v: value });
+    if (value !== undefined && Number.isFinite(value)) {
+      const tail = s.runs[s.runs.length - 1];
+      if (tail && tail.v === value) tail.last = now;
+      else s.runs.push({ v: value, last: now });
+    }
     const from = now - windowMs;
     let drop = 0;
-    while (drop < s.points.length && s.points[drop]!.t < from) drop++;
-    if (drop > 0) s.points.splice(0, drop);
-    return s.points.map((p) => p.v);
+    while (drop < s.runs.length && s.runs[drop]!.last < from) drop++;
+    if (drop > 0) s.runs.splice(0, drop);
+    return s.runs.map((r) => r.v);
   }
 
   /**
@@ -42,6 +59,13 @@ export class RangeStore {
 
   get size(): number {
     return this.series.size;
+  }
+
+  /** Points held over all series (what the look-back costs in memory). */
+  pointCount(): number {
+    let n = 0;
+    for (const s of this.series.values()) n += s.runs.length;
+    return n;
   }
 }
 
