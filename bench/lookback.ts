@@ -45,7 +45,7 @@ function snapshot(i: number): FleetSnapshot {
       failures: {},
       intervalMs: 30_000,
     });
-  return { nodes: [], networks: [], watch: { validators, miners: [], accounts: [] } };
+  return { nodes: [], networks: [], watch: { entries: validators } };
 }
 
 const engine = new AlertEngine({
