@@ -55,6 +55,28 @@ describe('silence file', () => {
     ).toBe(cut);
   });
 
+  it('a byte that is not UTF-8 makes the file damaged: set aside as it was, the silence holding it lost', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'lfe-silence-file-'));
+    const bytes = Buffer.from(serializeSilences([silence('n1'), silence('n2')], T0));
+    // "n1" -> "n" + 0xB1: read leniently this would load a silence on node "n\uFFFD".
+    bytes[bytes.indexOf('"value":"n1"') + 10] = 0xb1;
+    writeFileSync(path.join(dir, SILENCE_FILE), bytes);
+    const loaded = await loadSilences(dir, T0 + 1);
+    expect(loaded.silences.map((s) => s.matchers[0]!.value)).toEqual(['n2']);
+    expect(loaded.problem).toMatch(/^silence file damaged \(not valid UTF-8 at byte \d+\)/);
+    const aside = readdirSync(dir).find((f) => f.startsWith(`${SILENCE_FILE}.damaged-`));
+    expect(readFileSync(path.join(dir, aside!)).equals(bytes)).toBe(true);
+  });
+
+  it('a time outside the range of a Date refuses its silence instead of loading it', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'lfe-silence-file-'));
+    const text = serializeSilences([silence('a'), { ...silence('b'), endsAt: 1e300 }], T0);
+    writeFileSync(path.join(dir, SILENCE_FILE), text);
+    const loaded = await loadSilences(dir, T0 + 1);
+    expect(loaded.silences.map((s) => s.id)).toEqual(['a']);
+    expect(loaded.problem).toMatch(/not a time \(outside the range of a Date\).*1 silences recovered, 1 lost$/);
+  });
+
   it('a missing file is no silences and no problem', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-silence-file-'));
     expect(await loadSilences(dir, T0)).toEqual({ silences: [] });
