@@ -76,7 +76,12 @@ async function ctrlC(command: string, args: string[], opts: { parentsCopy?: bool
     process.kill(-pgid, 'SIGINT');
     if (demo !== undefined) {
       await new Promise((r) => setTimeout(r, 50));
-      process.kill(demo, 'SIGINT');
+      try {
+        process.kill(demo, 'SIGINT');
+      } catch (err) {
+        // Already gone: it stopped on the group's copy within those 50 ms.
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+      }
     }
     const [code, signal] = await exited;
     await waitFor('every process of the group to end', () => !groupAlive(pgid), { timeoutMs: 10_000, intervalMs: 100 });

@@ -25,10 +25,12 @@ describe('check-config on the shipped examples', () => {
     const lines = asShipped.stdout.trim().split('\n');
     const unset = [...asShipped.stdout.matchAll(/environment variable "([^"]+)" is not set/g)].map((m) => m[1]!);
     expect(unset.length, asShipped.stdout).toBeGreaterThan(0);
-    // Nothing but unset variables, the count, and the hint naming each with the command to run.
-    expect(lines).toHaveLength(unset.length + 2);
-    const hint = lines.at(-1)!;
+    // Nothing but unset variables, the count, the hint naming each with the command to run, and how
+    // to check everything else without them.
+    expect(lines).toHaveLength(unset.length + 3);
+    const hint = lines.at(-2)!;
     expect(hint).toContain(`ledger-fleet-exporter check-config ${file}`);
+    expect(lines.at(-1)).toContain(`ledger-fleet-exporter check-config --no-secrets ${file}`);
     for (const name of unset) expect(hint).toContain(`${name}=...`);
     const set = await runCli(['check-config', file], {
       cwd: REPO,
