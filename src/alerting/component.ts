@@ -1,13 +1,13 @@
 // Joins the built-in alerting to the daemon: /api/alerts, the alerting metrics, maintenance
-// windows, start/stop and reloads. Off (and quiet) while the config has no `alerting:` section.
+// windows, start/stop and reloads. Off (and quiet) while the config has no `alerting:` section:
+// the engine, the notifier and the maintenance schedule are loaded (live.ts) with the first one.
 import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import { SYSTEM_CLOCK, toWall } from '../clock/clock.js';
 import type { ConfigDiff } from '../config/diff.js';
 import { alertingCollectors, NotificationCounts } from './metrics.js';
-import { maintenanceCollectors, MaintenanceSchedule } from './maintenance/schedule.js';
-import { AlertingRuntime, type AlertingDeps } from './runtime.js';
-import { warnUnusableReceivers } from './receivers/dryCheck.js';
-import { kindSend } from './receivers/materialize.js';
+import { maintenanceCollectors } from './maintenance/metrics.js';
+import type { AlertingDeps } from './runtime.js';
+import type { Live } from './live.js';
 
 export interface AlertingComponent extends DaemonComponent {
   /** Pending and firing alerts, in the status page's shape; undefined while alerting is off. */
@@ -37,12 +37,6 @@ export interface AlertingComponentOptions {
   clock?: AlertingDeps['clock'];
 }
 
-/** What runs while the config has an `alerting:` section; empty while it has none. */
-interface Live {
-  runtime?: AlertingRuntime;
-  schedule?: MaintenanceSchedule;
-}
-
 export function alertingComponent(opts: AlertingComponentOptions = {}): AlertingComponent {
   const live: Live = {};
   let ctx: DaemonContext | undefined;
@@ -69,7 +63,7 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
     },
     async start(c) {
       ctx = c;
-      await build(live, c, opts, counts);
+      await buildLive(live, c, opts, counts);
     },
     onReload(diff: ConfigDiff) {
       if (!ctx || !diff.sections.includes('alerting')) return;
@@ -82,7 +76,7 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
             await live.runtime.reconfigure(next);
           } else {
             await teardown(live);
-            if (next) await build(live, c, opts, counts);
+            if (next) await buildLive(live, c, opts, counts);
           }
         })
         .catch((err: Error) =>
@@ -108,50 +102,21 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
   };
 }
 
-/** Starts alerting for the config's section, if it has one; what runs is in `live` from the start. */
-async function build(
-  live: Live,
-  c: DaemonContext,
-  opts: AlertingComponentOptions,
-  counts: NotificationCounts,
-): Promise<void> {
-  const settings = c.config().alerting;
-  if (!settings) return;
-  const log = c.logger.child({ component: 'alerting' });
-  const clock = opts.clock ?? c.clock;
-  live.schedule = new MaintenanceSchedule({ log, onChange: () => live.runtime?.evaluate(), now: () => clock.wall() });
-  live.schedule.apply(settings.maintenance);
-  const url = new URL(c.url);
-  live.runtime = new AlertingRuntime(settings, {
-    logger: c.logger,
-    secrets: c.secrets,
-    snapshot: c.snapshot,
-    signals: c.signals,
-    ready: () => c.state.ready(),
-    sendFor: opts.sendFor ?? ((r) => kindSend(r, c)),
-    defaultExternalUrl: `${url.protocol}//${url.host}`,
-    instance: url.host,
-    // Windows are cron schedules: asked on the wall clock.
-    isSilenced: (labels, now) => live.schedule?.isSilenced(labels, toWall(clock, now)),
-    counts,
-    onAlertChange: opts.onAlertChange,
-    onEvaluated: opts.onEvaluated,
-    definitions: opts.definitions?.(),
-    clock: opts.clock ?? c.clock,
-  });
-  await live.runtime.start();
-  // Sends nothing; a receiver that cannot work is named now rather than at the first outage. It
-  // checks what the runtime built, so each secret is read, and an unreadable one logged, once.
-  void warnUnusableReceivers(live.runtime.builtReceivers(), { send: (req) => c.client.send(req), log });
-  log.info(
-    { receivers: settings.receivers.map((r) => r.name), evaluationIntervalMs: settings.evaluationIntervalMs },
-    'built-in alerting on',
-  );
-}
-
 async function teardown(live: Live): Promise<void> {
   await live.runtime?.stop();
   live.schedule?.stop();
   live.runtime = undefined;
   live.schedule = undefined;
+}
+
+/** Starts alerting for the config's section, if it has one (its modules are loaded then). */
+async function buildLive(
+  live: Live,
+  c: DaemonContext,
+  opts: AlertingComponentOptions,
+  counts: NotificationCounts,
+): Promise<void> {
+  if (!c.config().alerting) return;
+  const { build } = await import('./live.js');
+  await build(live, c, opts, counts);
 }

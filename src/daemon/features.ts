@@ -1,17 +1,21 @@
 // The components a running exporter adds to the daemon's own (the CLI's run and demo, and the
 // benchmark, so it measures what operators run): the status pages, the built-in alerting, its
 // heartbeat and, when sharded, the shard metrics. Each lives in its own folder's component.ts.
+// The fan-out and the watch are loaded only once a config has a `watch:` section (lazy.ts).
 import { alertingComponent } from '../alerting/component.js';
 import { ALERT_DEFINITIONS } from '../alerting/rules/definitions/index.js';
 import { heartbeatComponent } from '../alerting/heartbeat/component.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
+import type { EntityReadView } from '../domain.js';
 import type { Logger } from '../logger.js';
-import { fanOutComponent } from '../probe/fanOutComponent.js';
+import { BUILT_IN_FAN_OUT } from '../probes/index.js';
+import { fanOutProbes } from '../probes/registry.js';
 import { alertsForShard, type ShardAssignment } from '../shard/index.js';
 import { shardComponent } from '../shard/component.js';
 import { statusComponent } from '../status/component.js';
 import { VERSION } from '../version.js';
-import { watchComponent } from '../watch/component.js';
 import type { DaemonComponent } from './component.js';
+import { lazyComponent } from './lazy.js';
 
 /** The status page lists the active alerts and their changes; the heartbeat follows evaluation. */
 export function standardComponents(log: Logger, sharding?: ShardAssignment): DaemonComponent[] {
@@ -33,5 +37,28 @@ export function standardComponents(log: Logger, sharding?: ShardAssignment): Dae
     ? [shardComponent(sharding, { leftToPrometheus: () => shardAlerts()?.leftToPrometheus ?? [] })]
     : [];
   // Fan-out reads first, then the watch built from them, so their part of each snapshot is there for the others.
-  return [fanOutComponent(), watchComponent(), status, alerting, heartbeat, ...shard];
+  return [...watchComponents(), status, alerting, heartbeat, ...shard];
+}
+
+/** No reads: what /metrics shows of the fan-out probes (their families, no samples) while nothing reads. */
+const NO_READS: ReadonlyMap<string, readonly EntityReadView[]> = new Map();
+
+/** The watch's entries are what the built-in fan-out probes read; a probe registered at run time reads its own. */
+const needsFanOut = (config: ExporterConfig) =>
+  config.watch !== undefined || fanOutProbes().some(([name]) => !Object.hasOwn(BUILT_IN_FAN_OUT, name));
+
+/** The fan-out reader and the watch built from its reads, loaded when a config first needs them. */
+function watchComponents(): DaemonComponent[] {
+  const fanOut = lazyComponent({
+    name: 'fan-out',
+    needed: needsFanOut,
+    load: async () => (await import('../probe/fanOutComponent.js')).fanOutComponent(),
+    idle: { addToSnapshot: (snap) => void (snap.fanOut = NO_READS) },
+  });
+  const watch = lazyComponent({
+    name: 'watch',
+    needed: (config) => config.watch !== undefined,
+    load: async () => (await import('../watch/component.js')).watchComponent(),
+  });
+  return [fanOut, watch];
 }

@@ -4,7 +4,6 @@ import { SYSTEM_CLOCK, type Clock } from '../clock/clock.js';
 import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import type { Logger } from '../logger.js';
 import type { StatusBoard } from './board.js';
-import { statusRoute } from './routes.js';
 import { StatusService, statusFileFor } from './service.js';
 import type { AlertView } from './types.js';
 
@@ -53,9 +52,11 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
     name: 'status',
     board: service.board,
     routes: [
-      (req) => {
+      async (req) => {
         if (!ctx) return undefined;
         service.freshen();
+        // The pages' code (HTML, scripts, charts) is loaded at the first request, not by every daemon.
+        const { statusRoute } = await import('./routes.js');
         // The running store, not config().evidence.dir: a reload may name another directory,
         // which the store only moves to at the next restart.
         const store = opts.evidence === false ? undefined : ctx.evidence;
