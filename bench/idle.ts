@@ -64,19 +64,13 @@ async function main(): Promise<void> {
       process.execPath,
       [
         ...(values.snapshot ? ['--heapsnapshot-signal=SIGUSR2'] : []),
-        '--import',
-        fileURLToPath(new URL('../../bench/heapStatsPreload.mjs', import.meta.url)),
         join(values.dist, 'cli.js'),
         '--config',
         config,
         '--log-format',
         'json',
       ],
-      {
-        cwd: snapDir,
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072', HEAP_STATS_FILE: join(dir, 'heap.json') },
-      },
+      { cwd: snapDir, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' } },
     ),
   );
   try {
@@ -90,8 +84,6 @@ async function main(): Promise<void> {
     await sleep(seconds * 1000);
     const s1 = contextSwitches(pid);
     const c1 = cpuSplitFromProc(pid);
-    child.kill('SIGWINCH');
-    await sleep(500);
     const figures = {
       dist: values.dist,
       seconds,
@@ -101,7 +93,6 @@ async function main(): Promise<void> {
       rssMb: statusKb(pid, 'VmRSS') / 1024,
       rssAnonMb: statusKb(pid, 'RssAnon') / 1024,
       rssFileMb: statusKb(pid, 'RssFile') / 1024,
-      heap: JSON.parse(readFileSync(join(dir, 'heap.json'), 'utf8')) as unknown,
     };
     if (values.snapshot) {
       const before = new Set(readdirSync(snapDir));

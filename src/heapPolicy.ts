@@ -63,70 +63,32 @@ function youngGenerationCapacity(): number | undefined {
  */
 export function capYoungGeneration(cap = YOUNG_GENERATION_CAP_BYTES): () => void {
   let factor = V8_YOUNG_GROWTH_FACTOR;
-  youngCap = cap;
   const check = () => {
     const size = youngGenerationCapacity();
     if (size === undefined) return;
-    const next = youngGrowthFactor(size, youngCap);
+    const next = youngGrowthFactor(size, cap);
     if (next === factor) return;
     factor = next;
     setFlagsFromString(`--semi-space-growth-factor=${next}`);
   };
-  recheck = check;
   const observer = new PerformanceObserver(check);
   observer.observe({ entryTypes: ['gc'] });
   check();
   return () => observer.disconnect();
 }
 
-/** The cap in force, and the check that applies a new one (set by capYoungGeneration). */
-let youngCap = YOUNG_GENERATION_CAP_BYTES;
-let recheck: (() => void) | undefined;
-
-/**
- * A small fleet's young generation: objects that live through a poll are a node's answers, so a
- * fleet of n nodes needs about n x 32 KB of it to keep them from being promoted. A 1-node daemon
- * had V8 grow it to the full 16 MB at start-up (config parsing, module loading), 12 MB of RSS it
- * never needed again. From 512 nodes on, the cap is YOUNG_GENERATION_CAP_BYTES.
- */
-export function youngGenerationFor(nodes: number): number {
-  const wanted = Math.ceil((nodes * YOUNG_BYTES_PER_NODE) / (2 * MB)) * 2 * MB;
-  return Math.min(YOUNG_GENERATION_CAP_BYTES, Math.max(SMALL_YOUNG_GENERATION_BYTES, wanted));
-}
-
-/** The least young generation a daemon is given (two 2 MB semi-spaces). */
-export const SMALL_YOUNG_GENERATION_BYTES = 4 * MB;
-const YOUNG_BYTES_PER_NODE = 32 * 1024;
-
-/**
- * Fits the cap to a fleet of `nodes` (at start and at each reload), when this process applied the
- * heap policy with a start-up cap of its own (the CLI); otherwise (the default cap, an operator's
- * own flags, a test) nothing changes.
- */
-export function fitYoungGeneration(nodes: number): void {
-  if (!recheck || !fitting) return;
-  youngCap = youngGenerationFor(nodes);
-  recheck();
-}
-
-let fitting = false;
-
 let capped = false;
 
 /**
  * Applies heapFlags() and the young-generation cap to this process; returns the flags set. Call it
- * first thing: a young generation that already grew past the cap stays at its size. `fitFleet`:
- * start at the smallest cap and fit it to the fleet (fitYoungGeneration) once the config is read.
+ * first thing: a young generation that already grew past the cap stays at its size.
  */
-export function applyHeapPolicy(execArgv: readonly string[] = process.execArgv, fitFleet = false): string[] {
+export function applyHeapPolicy(execArgv: readonly string[] = process.execArgv): string[] {
   const flags = heapFlags(execArgv);
   for (const f of flags) setFlagsFromString(f);
   if (!capped && !youngGenerationGiven(execArgv) && YOUNG_GENERATION_CAP_BYTES > 0) {
     capped = true;
-    fitting = fitFleet;
-    // Fitting: no growth at all until the fleet is known (start-up is one long task, in which V8
-    // grew a 2 MB young generation to 16 MB before any GC was reported).
-    capYoungGeneration(fitFleet ? 0 : YOUNG_GENERATION_CAP_BYTES);
+    capYoungGeneration();
   }
   return flags;
 }

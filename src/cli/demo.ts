@@ -34,7 +34,7 @@ interface Running {
 
 export async function runDemo(values: Values, secrets: Secrets): Promise<number> {
   const log = makeLogger(values, secrets);
-  applyHeapPolicy(process.execArgv, true); // the young generation fitted to the fleet once it is read
+  applyHeapPolicy();
   const listen = listenArg(values) ?? parseListenAddress(DEMO_LISTEN);
   const simulator = simulatorListen(values);
   const run = await start(values, secrets, log, listen, simulator);

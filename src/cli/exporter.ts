@@ -35,7 +35,7 @@ export async function runExporter(values: Values, secrets: Secrets): Promise<num
         ? log.warn({ signal }, 'second signal during start-up: exiting at once')
         : log.info({ signal }, 'stop requested during start-up: the exporter stops once it has started'),
   });
-  applyHeapPolicy(process.execArgv, true); // the young generation fitted to the fleet once it is read
+  applyHeapPolicy();
   const path = resolve(values.config as string);
   const sharding = shardAssignment(values);
   let config;

@@ -10,7 +10,6 @@ import { secretsOf } from '../config/secrets.js';
 import type { ListenAddress, NodeTarget } from '../domain.js';
 import type { ExporterConfig } from '../config/exporterConfig.js';
 import type { EvidenceInput } from '../evidence/record.js';
-import { fitYoungGeneration } from '../heapPolicy.js';
 import { certExpiryListener } from '../http/certExpiry.js';
 import { HttpClient } from '../http/client.js';
 import type { Logger } from '../logger.js';
@@ -161,7 +160,6 @@ async function assemble(initial: ExporterConfig, opts: PipelineOptions, componen
   const current = { config: initial };
   const clock = opts.clock ?? SYSTEM_CLOCK;
   const secrets = secretsOf(initial, opts.secrets ?? new Secrets());
-  fitYoungGeneration(initial.nodes.length);
   const client = new HttpClient({ secrets });
   client.fitNodes(initial.nodes);
   const state = new FleetState(initial.nodes, opts.backoff ?? DEFAULT_BACKOFF);
@@ -250,7 +248,6 @@ function applyConfig(parts: Parts, next: ExporterConfig, opts: PipelineOptions, 
   parts.current.config = next;
   parts.scheduler.setTargets(next.nodes);
   if (next.nodes.length > prev.nodes.length) checkOpenFiles(log, next.nodes.length);
-  if (next.nodes.length !== prev.nodes.length) fitYoungGeneration(next.nodes.length);
   parts.view.setInfoLabelKeys(infoLabelKeys(next));
   for (const c of components) c.onReload?.(diff);
   parts.counters.configReloads.success++;

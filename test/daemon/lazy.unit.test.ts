@@ -44,8 +44,7 @@ function harness(initial: Config) {
   const reload = (next: Config) => {
     const prev = current;
     current = next;
-    const nodes = { added: [], removed: [], changed: [], unchanged: [] };
-    lazy.onReload!({ prev, next, nodes } as unknown as ConfigDiff);
+    lazy.onReload!({ prev, next, nodes: { added: [], removed: [], changed: [], unchanged: [] } } as ConfigDiff);
   };
   return { lazy, calls, loads: () => loads, assembly, running, mark, reload };
 }
