@@ -44,7 +44,8 @@ function harness(initial: Config) {
   const reload = (next: Config) => {
     const prev = current;
     current = next;
-    lazy.onReload!({ prev, next, nodes: { added: [], removed: [], changed: [], unchanged: [] } } as ConfigDiff);
+    const nodes = { added: [], removed: [], changed: [], unchanged: [] };
+    lazy.onReload!({ prev, next, nodes } as unknown as ConfigDiff);
   };
   return { lazy, calls, loads: () => loads, assembly, running, mark, reload };
 }
