@@ -77,8 +77,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ],
   // The probe runner, the status pages and the HTTP server.
   ['probe/', 'status/', 'server.ts', 'landingPage.ts'],
-  // Each feature's DaemonComponent.
-  ['*/component.ts'],
+  // Each feature's DaemonComponent, and what one loads once the config asks for its feature.
+  ['*/component.ts', 'alerting/live.ts'],
   // Daemon assembly, reload, config watch, shutdown.
   ['daemon/'],
   // Entry points: the command line, the demo, deploy manifests, the simulator.

@@ -1,21 +1,22 @@
 // Joins the built-in alerting to the daemon: /api/alerts, the Alertmanager API v2 (silences,
 // acknowledgements), the alerting metrics, maintenance windows and silences (muting through one
-// stage), start/stop and reloads. Off (and quiet) while the config has no `alerting:` section.
+// stage), start/stop and reloads. Off (and quiet) while the config has no `alerting:` section:
+// the engine, the notifier, the maintenance schedule and the silence keeper are loaded (live.ts)
+// with the first one.
 import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import { SYSTEM_CLOCK, toWall } from '../clock/clock.js';
 import type { ConfigDiff } from '../config/diff.js';
 import { alertingCollectors, NotificationCounts } from './metrics.js';
-import { maintenanceCollectors, MaintenanceSchedule } from './maintenance/schedule.js';
-import { AlertingRuntime, type AlertingDeps } from './runtime.js';
-import { warnUnusableReceivers } from './receivers/dryCheck.js';
-import { kindSend } from './receivers/materialize.js';
+import { maintenanceCollectors } from './maintenance/metrics.js';
+import type { AlertingDeps, AlertingRuntime } from './runtime.js';
 import { get } from '../web/route.js';
 import { REVISION, VERSION } from '../version.js';
 import { alertingApiRoutes, type AlertingApiLive } from './api/routes.js';
-import { muting, mutedBy, type MuteSources } from './notify/mute.js';
-import { DEFAULT_ACK_MAX_MS, SilenceKeeper, silenceCollectors } from './silences/keeper.js';
+import { muting } from './notify/mute.js';
+import { silenceCollectors } from './silences/metrics.js';
 import type { SilenceService } from './silences/types.js';
 import type { ActiveAlert } from './telegram/actions.js';
+import type { Live } from './live.js';
 
 export interface AlertingComponent extends DaemonComponent {
   /** Pending and firing alerts, in the status page's shape; undefined while alerting is off. */
@@ -49,14 +50,6 @@ export interface AlertingComponentOptions {
   clock?: AlertingDeps['clock'];
 }
 
-/** What runs while the config has an `alerting:` section; empty while it has none. */
-interface Live {
-  runtime?: AlertingRuntime;
-  schedule?: MaintenanceSchedule;
-  silences?: SilenceKeeper;
-  api?: AlertingApiLive;
-}
-
 export function alertingComponent(opts: AlertingComponentOptions = {}): AlertingComponent {
   const live: Live = {};
   let ctx: DaemonContext | undefined;
@@ -84,7 +77,7 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
     },
     async start(c) {
       ctx = c;
-      await build(live, c, opts, counts);
+      await buildLive(live, c, opts, counts);
     },
     onReload(diff: ConfigDiff) {
       if (!ctx || !diff.sections.includes('alerting')) return;
@@ -97,7 +90,7 @@ export function alertingComponent(opts: AlertingComponentOptions = {}): Alerting
             await live.runtime.reconfigure(next);
           } else {
             await teardown(live);
-            if (next) await build(live, c, opts, counts);
+            if (next) await buildLive(live, c, opts, counts);
           }
         })
         .catch((err: Error) =>
@@ -141,74 +134,6 @@ function stats(runtime: AlertingRuntime, api: AlertingApiLive) {
   };
 }
 
-/** Starts alerting for the config's section, if it has one; what runs is in `live` from the start. */
-async function build(
-  live: Live,
-  c: DaemonContext,
-  opts: AlertingComponentOptions,
-  counts: NotificationCounts,
-): Promise<void> {
-  const settings = c.config().alerting;
-  if (!settings) return;
-  const log = c.logger.child({ component: 'alerting' });
-  const clock = opts.clock ?? c.clock;
-  live.schedule = new MaintenanceSchedule({ log, onChange: () => live.runtime?.evaluate(), now: () => clock.wall() });
-  live.schedule.apply(settings.maintenance);
-  const silences = (live.silences = new SilenceKeeper({
-    stateDir: () => c.config().alerting?.stateDir ?? settings.stateDir,
-    wallNow: () => clock.wall(),
-    ackMaxMs: () => c.config().alerting?.ackMaxMs ?? DEFAULT_ACK_MAX_MS,
-    alertLabels: (fp) => live.runtime?.active().find((i) => i.id === fp)?.labels,
-    logger: c.logger,
-    secrets: c.secrets,
-  }));
-  await silences.start();
-  // The mute stage's sources; windows are cron schedules and silences hold wall times.
-  const mute: MuteSources = {
-    window: (labels, wall) => live.schedule?.isSilenced(labels, wall),
-    silences: (labels, wall) => silences.store.silencedBy(labels, wall),
-  };
-  const url = new URL(c.url);
-  live.runtime = new AlertingRuntime(settings, {
-    logger: c.logger,
-    secrets: c.secrets,
-    snapshot: c.snapshot,
-    signals: c.signals,
-    ready: () => c.state.ready(),
-    sendFor: opts.sendFor ?? ((r) => kindSend(r, c)),
-    defaultExternalUrl: `${url.protocol}//${url.host}`,
-    instance: url.host,
-    isSilenced: (labels, now) => mutedBy(muting(mute, labels, toWall(clock, now))),
-    counts,
-    onAlertChange: opts.onAlertChange,
-    onEvaluated: (now) => {
-      // An acknowledgement ends when its alert is no longer pending or firing.
-      silences.endAcks(new Set(live.runtime?.active().map((i) => i.id)));
-      opts.onEvaluated?.(now);
-    },
-    definitions: opts.definitions?.(),
-    clock: opts.clock ?? c.clock,
-  });
-  await live.runtime.start();
-  const runtime = live.runtime;
-  live.api = {
-    keeper: silences,
-    active: () => runtime.active(),
-    routing: () => c.config().alerting?.routing ?? settings.routing,
-    evaluationIntervalMs: () => c.config().alerting?.evaluationIntervalMs ?? settings.evaluationIntervalMs,
-    mute,
-    clock,
-    externalUrl: settings.externalUrl ?? `${url.protocol}//${url.host}`,
-  };
-  // Sends nothing; a receiver that cannot work is named now rather than at the first outage. It
-  // checks what the runtime built, so each secret is read, and an unreadable one logged, once.
-  void warnUnusableReceivers(live.runtime.builtReceivers(), { send: (req) => c.client.send(req), log });
-  log.info(
-    { receivers: settings.receivers.map((r) => r.name), evaluationIntervalMs: settings.evaluationIntervalMs },
-    'built-in alerting on',
-  );
-}
-
 async function teardown(live: Live): Promise<void> {
   live.api = undefined;
   await live.runtime?.stop();
@@ -217,4 +142,16 @@ async function teardown(live: Live): Promise<void> {
   live.runtime = undefined;
   live.schedule = undefined;
   live.silences = undefined;
+}
+
+/** Starts alerting for the config's section, if it has one (its modules are loaded then). */
+async function buildLive(
+  live: Live,
+  c: DaemonContext,
+  opts: AlertingComponentOptions,
+  counts: NotificationCounts,
+): Promise<void> {
+  if (!c.config().alerting) return;
+  const { build } = await import('./live.js');
+  await build(live, c, opts, counts);
 }

@@ -1,19 +1,24 @@
 // The components a running exporter adds to the daemon's own (the CLI's run and demo, and the
 // benchmark, so it measures what operators run): the status pages, the built-in alerting, its
 // heartbeat and, when sharded, the shard metrics. Each lives in its own folder's component.ts.
+// The fan-out and the watch are loaded only once a config has a `watch:` section (lazy.ts).
 import { alertingComponent } from '../alerting/component.js';
 import { alertDefinitions } from '../alerting/rules/definitions/index.js';
 import { heartbeatComponent } from '../alerting/heartbeat/component.js';
 import { peersComponent } from '../alerting/peers/component.js';
 import { telegramCommandsComponent } from '../alerting/telegram/component.js';
+import type { ExporterConfig } from '../config/exporterConfig.js';
+import type { EntityReadView } from '../domain.js';
 import type { Logger } from '../logger.js';
-import { fanOutComponent } from '../probe/fanOutComponent.js';
+import { BUILT_IN_FAN_OUT } from '../probes/index.js';
+import { fanOutProbes } from '../probes/registry.js';
 import { alertsForShard, type ShardAssignment } from '../shard/index.js';
 import { shardComponent } from '../shard/component.js';
 import { statusComponent } from '../status/component.js';
 import { VERSION } from '../version.js';
-import { watchComponent } from '../watch/component.js';
+import { isWatchKindRead } from '../watch/kinds/registry.js';
 import type { DaemonComponent } from './component.js';
+import { lazyComponent } from './lazy.js';
 
 /** The status page lists the active alerts and their changes; the heartbeat follows evaluation. */
 export function standardComponents(log: Logger, sharding?: ShardAssignment): DaemonComponent[] {
@@ -41,5 +46,31 @@ export function standardComponents(log: Logger, sharding?: ShardAssignment): Dae
     alerts: () => alerting.actingAlerts(),
   });
   const peers = peersComponent({ silences: () => alerting.silences() });
-  return [fanOutComponent(), watchComponent(), status, alerting, heartbeat, telegram, peers, ...shard];
+  return [...watchComponents(), status, alerting, heartbeat, telegram, peers, ...shard];
+}
+
+/** No reads: what /metrics shows of the fan-out probes (their families, no samples) while nothing reads. */
+const NO_READS: ReadonlyMap<string, readonly EntityReadView[]> = new Map();
+
+/**
+ * A watch kind's reads (built-in or registered at run time) read the `watch:` section's entries, so
+ * they need one; a fan-out probe registered on its own, outside any kind, reads its own entities.
+ */
+const needsFanOut = (config: ExporterConfig) =>
+  config.watch !== undefined ||
+  fanOutProbes().some(([name]) => !Object.hasOwn(BUILT_IN_FAN_OUT, name) && !isWatchKindRead(name));
+/** The fan-out reader and the watch built from its reads, loaded when a config first needs them. */
+function watchComponents(): DaemonComponent[] {
+  const fanOut = lazyComponent({
+    name: 'fan-out',
+    needed: needsFanOut,
+    load: async () => (await import('../probe/fanOutComponent.js')).fanOutComponent(),
+    idle: { addToSnapshot: (snap) => void (snap.fanOut = NO_READS) },
+  });
+  const watch = lazyComponent({
+    name: 'watch',
+    needed: (config) => config.watch !== undefined,
+    load: async () => (await import('../watch/component.js')).watchComponent(),
+  });
+  return [fanOut, watch];
 }

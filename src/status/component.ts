@@ -4,7 +4,7 @@ import { SYSTEM_CLOCK, type Clock } from '../clock/clock.js';
 import type { DaemonComponent, DaemonContext } from '../daemon/component.js';
 import type { Logger } from '../logger.js';
 import type { StatusBoard } from './board.js';
-import { STATUS_PATHS, statusRoute } from './routes.js';
+import { STATUS_PATHS } from './paths.js';
 import { get, type EndpointRequest } from '../web/route.js';
 import { StatusService, statusFileFor } from './service.js';
 import type { AlertView } from './types.js';
@@ -50,9 +50,11 @@ export function statusComponent(opts: StatusComponentOptions): StatusComponent {
     notices: opts.notices,
     clockPair: () => opts.clock ?? ctx?.clock ?? SYSTEM_CLOCK,
   });
-  const answer = (req: EndpointRequest) => {
+  const answer = async (req: EndpointRequest) => {
     if (!ctx) return undefined;
     service.freshen();
+    // The pages' code (HTML, scripts, charts) is loaded at the first request, not by every daemon.
+    const { statusRoute } = await import('./routes.js');
     // The running store, not config().evidence.dir: a reload may name another directory,
     // which the store only moves to at the next restart.
     const store = opts.evidence === false ? undefined : ctx.evidence;

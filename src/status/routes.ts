@@ -109,19 +109,7 @@ async function evidenceFor(deps: StatusRouteDeps, name: string): Promise<Evidenc
   }
 }
 
-/** Every path statusRoute answers (GET), as the router declares them. */
-export const STATUS_PATHS: readonly string[] = [
-  '/',
-  '/static/status.css',
-  '/static/favicon.svg',
-  '/static/status.js',
-  '/api/v1/nodes',
-  '/api/v1/watch',
-  '/nodes/{name}',
-  '/api/v1/nodes/{name}',
-  '/api/v1/nodes/{name}/badge.svg',
-  '/api/v1/nodes/{name}/uptime/{window}/badge.svg',
-];
+export { STATUS_PATHS } from './paths.js';
 
 export async function statusRoute(
   deps: StatusRouteDeps,

@@ -4,7 +4,6 @@
 // timers: `isSilenced` computes from the clock, so a missed or late timer changes nothing but
 // the moment of a log line.
 import { schedule as cronSchedule, type ScheduledTask } from 'node-cron';
-import { Gauge, type Registry } from 'prom-client';
 import { isRecurring, MaintenanceWindows, type MaintenanceWindowSpec, type WindowOccurrence } from './windows.js';
 
 export interface MaintenanceLog {
@@ -109,19 +108,4 @@ export class MaintenanceSchedule {
   }
 }
 
-/** ledger_alert_maintenance_active{name}: 1 while the window is active, 0 otherwise. */
-export function maintenanceCollectors(registry: Registry, schedule: () => MaintenanceSchedule | undefined): void {
-  new Gauge({
-    name: 'ledger_alert_maintenance_active',
-    help: 'Whether the maintenance window is active (1) or not (0); alerts it matches are not sent.',
-    labelNames: ['name'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      const s = schedule();
-      if (!s) return;
-      const active = new Set(s.active().map((o) => o.name));
-      for (const name of s.names()) this.set({ name }, active.has(name) ? 1 : 0);
-    },
-  });
-}
+export { maintenanceCollectors } from './metrics.js';

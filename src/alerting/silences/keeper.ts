@@ -1,7 +1,6 @@
 // The silences of a running daemon: the store, its file, the log line of each change and the
 // acknowledgements' end. Lives as long as the alerting section (a reload keeps it; the state dir
 // it writes to is asked at each write).
-import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../logger.js';
 import type { Secrets } from '../../redact.js';
 import type { Labels } from '../rules/types.js';
@@ -110,26 +109,4 @@ export class SilenceKeeper {
         `by ${scrub(e.actor.user)} via ${e.actor.via}`,
     );
   }
-}
-
-/** ledger_alert_silences{state}: the kept silences by state (pending | active | expired). */
-export function silenceCollectors(
-  registry: Registry,
-  keeper: () => SilenceKeeper | undefined,
-  now: () => number,
-): void {
-  new Gauge({
-    name: 'ledger_alert_silences',
-    help: 'Silences and acknowledgements of the built-in alerting by state (pending | active | expired).',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      const k = keeper();
-      if (!k) return;
-      const counts = { pending: 0, active: 0, expired: 0 };
-      for (const s of k.store.list(now())) counts[s.state]++;
-      for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
-    },
-  });
 }

@@ -55,6 +55,13 @@ export function watchKinds(forSchema = false): WatchKindDef[] {
   return [...KINDS.values()];
 }
 
+/** Whether a probe is one of a registered kind's reads (they read the `watch:` section's entries). */
+export function isWatchKindRead(name: string): boolean {
+  for (const k of KINDS.values())
+    if (Object.hasOwn(k.networkReads ?? {}, name) || Object.hasOwn(k.reads, name)) return true;
+  return false;
+}
+
 /** The kinds' words (their address labels), in registration order. */
 export function watchKindNames(): string[] {
   return [...KINDS.keys()];

@@ -1,0 +1,115 @@
+// A feature that is not configured costs nothing: the built CLI, run on a 1-node config without
+// `alerting:` and `watch:`, and with no page asked for, loads none of the alerting engine,
+// notifier and silence keeper, the fan-out and watch, or the status pages' code, and starts no
+// timer from them. The same daemon with both sections (and a page asked for) loads them, so the
+// check sees what it looks for. The child reports through a preloaded hook (test/fixtures/loaded-modules.mjs).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimFleet } from '../../src/sim/fleet.js';
+import { mixedFleetSpecs } from '../../src/sim/specs.js';
+import { requireBuiltCli, startDaemonProcess } from '../support/cliProcess.js';
+
+const HOOK = fileURLToPath(new URL('../fixtures/loaded-modules.mjs', import.meta.url));
+
+/** Modules of features a 1-node daemon without them must not load (paths under dist/). */
+const FEATURE_MODULES = [
+  'alerting/live.js',
+  'alerting/runtime.js',
+  'alerting/notify/dispatcher.js',
+  'alerting/rules/engine.js',
+  'alerting/maintenance/schedule.js',
+  'alerting/silences/keeper.js',
+  'alerting/silences/persistence.js',
+  'alerting/silences/store.js',
+  'probe/fanOutComponent.js',
+  'probe/fanOut.js',
+  'watch/component.js',
+  'watch/views.js',
+  'status/routes.js',
+  'status/fleetPage.js',
+  'status/nodePage.js',
+  'status/script.js',
+];
+/** Folders whose code may start no timer in such a daemon. */
+const FEATURE_TIMER_PLACES = /\/dist\/(alerting\/|probe\/fanOut|watch\/|status\/routes)/;
+
+let fleet: SimFleet;
+let dir: string;
+
+beforeAll(async () => {
+  requireBuiltCli();
+  fleet = await SimFleet.start(mixedFleetSpecs(1), { layout: 'port-per-node' });
+  dir = mkdtempSync(join(tmpdir(), 'lfe-features-'));
+});
+
+afterAll(async () => {
+  await fleet?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  modules: string[];
+  timerPlaces: string[];
+}
+
+/** Runs the CLI on a config of the one node plus `extra` for a few seconds; `page` is fetched first if given. */
+async function run(name: string, extra: string, page?: string): Promise<Run> {
+  const node = fleet.nodes[0]!;
+  const config = join(dir, `${name}.yaml`);
+  writeFileSync(
+    config,
+    `listen: 127.0.0.1:0\n` +
+      `defaults: {interval: 500ms, timeout: 400ms}\n` +
+      `nodes:\n  - {name: n1, url: "${node.url}", network: ${node.network}}\n` +
+      `evidence: {dir: "${join(dir, `${name}-evidence`)}"}\n${extra}`,
+  );
+  const loaded = join(dir, `${name}.modules`);
+  const timers = join(dir, `${name}.timers`);
+  writeFileSync(loaded, '');
+  writeFileSync(timers, '');
+  const daemon = await startDaemonProcess(['--config', config, '--log-format', 'json'], {
+    env: { ...process.env, NODE_OPTIONS: `--import ${HOOK}`, LOADED_MODULES_FILE: loaded, TIMERS_FILE: timers },
+  });
+  try {
+    if (page) expect((await fetch(`${daemon.url}${page}`)).status).toBe(200);
+    // A few polls and metrics scrapes: what runs at steady state, not only at start-up.
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await fetch(`${daemon.url}/metrics`)).status).toBe(200);
+    }
+  } finally {
+    await daemon.stop();
+  }
+  const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  return {
+    modules: lines(loaded).flatMap((u) => (u.includes('/dist/') ? [u.slice(u.lastIndexOf('/dist/') + 6)] : [])),
+    timerPlaces: lines(timers),
+  };
+}
+
+describe('a 1-node daemon', () => {
+  it('without alerting, watch or a page asked for: none of their modules loaded, none of their timers', async () => {
+    const r = await run('bare', '');
+    // The daemon itself was seen: its modules and its own timers (the scheduler's) are reported.
+    expect(r.modules).toContain('daemon/pipeline.js');
+    expect(r.timerPlaces.some((f) => f.includes('/dist/schedule/'))).toBe(true);
+    expect(r.modules.filter((m) => FEATURE_MODULES.includes(m))).toEqual([]);
+    expect(r.timerPlaces.filter((f) => FEATURE_TIMER_PLACES.test(f))).toEqual([]);
+  });
+
+  it('with alerting and watch sections, and a page asked for, loads them', async () => {
+    const account = `{name: acct, address: ${'ab'.repeat(32)}, network: ${fleet.nodes[0]!.network}}`;
+    const r = await run(
+      'full',
+      `alerting:\n  stateDir: "${join(dir, 'alerting')}"\n  evaluationInterval: 1s\n` +
+        `watch:\n  interval: 1s\n  accounts:\n    - ${account}\n`,
+      '/',
+    );
+    expect(r.modules.filter((m) => FEATURE_MODULES.includes(m)).sort()).toEqual([...FEATURE_MODULES].sort());
+    expect(r.timerPlaces.some((f) => f.includes('/dist/probe/fanOut.js'))).toBe(true);
+    expect(r.timerPlaces.some((f) => f.includes('/dist/alerting/'))).toBe(true);
+  });
+});
