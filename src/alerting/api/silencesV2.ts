@@ -5,9 +5,8 @@
 import { z } from 'zod';
 import { parseMatchers } from '../silences/matchers.js';
 import type { Actor, Matcher, Silence, SilenceService, SilenceState, SilenceWrite } from '../silences/types.js';
+import { REPLICATION_HEADER } from '../silences/types.js';
 import { boolParam, iso, parseTime, type ApiAnswer, type ApiCall } from './call.js';
-
-export const REPLICATION_HEADER = 'x-ledger-replication';
 
 export interface SilenceApiDeps {
   silences: SilenceService;

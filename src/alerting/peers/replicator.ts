@@ -9,9 +9,9 @@ import type { HttpClient } from '../../http/client.js';
 import type { Logger } from '../../logger.js';
 import { basicCredential, type Secrets } from '../../redact.js';
 import type { Silence, SilenceService } from '../silences/types.js';
+import { REPLICATION_HEADER } from '../silences/types.js';
 import type { PeerSettings } from './config.js';
 
-export const REPLICATION_HEADER = 'X-Ledger-Replication';
 const TIMEOUT_MS = 10_000;
 const MAX_LIST_BYTES = 32 * 1024 * 1024;
 

@@ -13,6 +13,9 @@ export interface Matcher {
 
 export type SilenceState = 'pending' | 'active' | 'expired';
 
+/** Marks a POST of a silence as a peer's copy (applied by newest `updatedAt`), not a user's write. */
+export const REPLICATION_HEADER = 'x-ledger-replication';
+
 /** Who changed a silence and through which interface; logged and kept, never a secret. */
 export interface Actor {
   /** The basic-auth user, the Telegram user ("telegram:123456789") or the peer's name. */
