@@ -120,7 +120,10 @@ describe('Telegram commands through the daemon', () => {
     const answered = await tg!.waitForCall('answerCallbackQuery', (c) => c.body.callback_query_id === 'tap-1', WAIT_MS);
     expect(String(answered.body.text)).toMatch(/silenced LedgerNodeDown val-eu-1 for 1h/);
     const silenceId = muted.status.silencedBy[0]!;
-    expect(daemon!.stdout()).toMatch(/"telegramUser":111/);
+    // The action's log line is written apart from the answer: wait for it rather than race it.
+    await waitFor('the action logged with the Telegram user', () => /"telegramUser":111/.test(daemon!.stdout()), {
+      timeoutMs: WAIT_MS,
+    });
 
     // No further page across more than two repeat intervals.
     const paged = pages().length;
