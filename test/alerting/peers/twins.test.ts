@@ -138,7 +138,8 @@ describe('twins replicate silences through alerting.peers', () => {
       },
     );
     expect(onB.status.silencedBy).toEqual([id]);
-    expect(twins.b!.stdout()).toMatch(/replicate/);
+    // The log line is written apart from the change it reports: wait for it rather than race it.
+    await waitFor('b logging the replicated change', () => /replicate/.test(twins.b!.stdout()), { timeoutMs: WAIT_MS });
   });
 
   it(
