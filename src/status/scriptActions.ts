@@ -5,7 +5,7 @@
 // token; a 403 fetches a new token once and retries. Text from alerts and silences is inserted as
 // text, never as HTML. Function declarations only (hoisted in the script's closure, which defines
 // el and timeEl).
-export const ACTIONS_JS = `  var acting = { session: null, alerts: null, silences: null, busy: false };
+export const ACTIONS_JS = `  var acting = { session: null, alerts: null, silences: null };
   function actGet(path) {
     return fetch(path, { cache: 'no-store', headers: { accept: 'application/json' } }).then(function (res) {
       if (!res.ok) throw new Error('HTTP ' + res.status);
@@ -60,12 +60,12 @@ export const ACTIONS_JS = `  var acting = { session: null, alerts: null, silence
   function actButton(text, onClick) {
     var b = el('button', 'act', text);
     b.setAttribute('type', 'button');
+    // Disabled while its write runs (no double silence); a redraw replaces it with a fresh button.
     b.addEventListener('click', function () {
-      if (acting.busy) return;
-      acting.busy = true;
+      b.disabled = true;
       actSay('');
       onClick().then(function () { return actLoad(); }, function (e) { actSay(String(e.message || e)); })
-        .then(function () { acting.busy = false; });
+        .then(function () { b.disabled = false; });
     });
     return b;
   }
