@@ -51,6 +51,12 @@ svg text{fill:var(--muted);font-size:10px;font-family:inherit}svg line.axis{stro
 ul.alerts{list-style:none;padding:0}li.alert{padding:.4rem .6rem;margin:.3rem 0;border-left:4px solid var(--bar-deg);
 background:var(--deg-bg)}
 li.alert.firing{border-color:var(--bar-down);background:var(--down-bg)}
+.acts{margin-top:.3rem;display:flex;flex-wrap:wrap;gap:.3rem .5rem;align-items:center}
+button.act{font:inherit;font-size:.9em;padding:.25rem .7rem;min-height:2rem;border:1px solid var(--line);
+border-radius:.3rem;background:var(--bg);color:var(--fg);cursor:pointer}
+.silenced-note,.silenced-by{display:block;overflow-wrap:anywhere}
+ul.silences{list-style:none;padding:0}li.silence{padding:.4rem .6rem;margin:.3rem 0;border-left:4px solid var(--line);
+background:var(--head);overflow-wrap:anywhere}
 .ok-msg{color:var(--up-fg)}.warn-msg{color:var(--down-fg)}
 ol.events{list-style:none;padding-left:0}ol.events li{margin:.15rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dl.facts dt{font-weight:600}

@@ -55,7 +55,8 @@ export function alertsHtml(alerts: AlertView[] | null | undefined, now: number):
   const items = alerts
     .map(
       (a) =>
-        `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}"><strong>${esc(a.name)}</strong> <span ` +
+        `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}" data-alertname="${esc(a.name)}" ` +
+        `data-labels="${esc(JSON.stringify(a.labels))}"><strong>${esc(a.name)}</strong> <span ` +
         `class="tag">${esc(a.state)}</span> <span class="tag">${esc(a.severity)}</span> ${esc(
           Object.entries(a.labels)
             .filter(([k]) => k === 'node' || k === 'network')

@@ -1,12 +1,13 @@
 // The pages' script, served from /static/status.js like the stylesheet (assets.ts). Plain browser
 // JavaScript (no build step): refreshes the page from the JSON API it names in data-api, keeps
 // relative times and "updated N s ago" current, and says when updates fail.
+import { ACTIONS_JS } from './scriptActions.js';
 import { CHARTS_JS } from './scriptCharts.js';
 import { WATCH_JS } from './scriptWatch.js';
 
 export const STATUS_JS = `'use strict';
 (function () {
-${CHARTS_JS}${WATCH_JS}  var body = document.body;
+${CHARTS_JS}${WATCH_JS}${ACTIONS_JS}  var body = document.body;
   var api = body.getAttribute('data-api');
   var refresh = Math.max(1000, Number(body.getAttribute('data-refresh')) || 5000);
   var skew = 0;
@@ -111,6 +112,7 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     var ul = el('ul', 'alerts');
     list.forEach(function (a) {
       var li = el('li', 'alert ' + (a.state === 'firing' ? 'firing' : 'pending'));
+      li.setAttribute('data-alertname', a.name); li.setAttribute('data-labels', JSON.stringify(a.labels));
       li.appendChild(el('strong', null, a.name)); li.appendChild(document.createTextNode(' '));
       li.appendChild(el('span', 'tag', a.state));
       li.appendChild(document.createTextNode(' '));
@@ -174,6 +176,7 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
     document.getElementById('summary').textContent = data.headline;
     document.title = (s.down ? s.down + ' down \\u2013 ' : '') + 'Ledger fleet status';
     alerts(data.alerts);
+    actDraw(); actLoad();
     networks(data.networks);
     events(data.events);
   }
@@ -299,6 +302,7 @@ ${CHARTS_JS}${WATCH_JS}  var body = document.body;
   }
   tick();
   setInterval(tick, 1000);
+  actLoad();
   if (api) setTimeout(poll, refresh);
 })();
 `;
