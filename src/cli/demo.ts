@@ -74,7 +74,7 @@ async function start(
     // The watched miner stops checking in after a minute and comes back after six.
     const outage = minerOutageScenario(fleet, DEMO_WATCH_NETWORK, { stopAfterMs: 60_000, resumeAfterMs: 6 * 60_000 });
     stops.push(async () => outage.cancel());
-    const receiver = await startConsoleReceiver((line) => process.stdout.write(`${line}\n`));
+    const receiver = await startConsoleReceiver((block) => process.stdout.write(`${block}\n`));
     stops.unshift(() => receiver.close());
     const config = {
       ...demoConfig(fleet, { listen, evidenceDir: join(state.dir, 'evidence') }),

@@ -82,7 +82,7 @@ function parseWith(text: string, opts: ParseOptions, unset?: UnsetPlaceholders):
 
   const result = rawConfigSchema.safeParse(data);
   const later: PathProblem[] = [
-    ...(result.success ? [] : issuesToPathProblems(result.error.issues, rawConfigSchema)),
+    ...(result.success ? [] : issuesToPathProblems(result.error.issues, rawConfigSchema, [], data)),
     ...sectionProblems(data),
   ];
   for (const p of later) {

@@ -5,16 +5,44 @@ import type { PathProblem, PathSegment } from './problems.js';
 
 type Issue = z.core.$ZodIssue;
 
+/**
+ * `input` is the parsed value: an issue at a key the input's object lacks says the key is missing,
+ * whatever the schema there (a union, a format, an enum, a custom message for a present value).
+ */
 export function issuesToPathProblems(
   issues: readonly Issue[],
   schema: z.ZodType,
   prefix: PathSegment[] = [],
+  input?: unknown,
 ): PathProblem[] {
-  return issues.flatMap((issue) => issueToPathProblems(issue, schema, prefix));
+  return issues.flatMap((issue) => issueToPathProblems(issue, schema, prefix, input));
 }
 
-function issueToPathProblems(issue: Issue, schema: z.ZodType, prefix: PathSegment[]): PathProblem[] {
+/** True when `path` names a key its parent object in `input` does not have (or has as undefined). */
+function isMissingKey(input: unknown, path: readonly PathSegment[]): boolean {
+  if (path.length === 0 || typeof path[path.length - 1] !== 'string') return false;
+  let parent: unknown = input;
+  for (const seg of path.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return false;
+    parent = (parent as Record<string | number, unknown>)[seg];
+  }
+  if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) return false;
+  return (parent as Record<string, unknown>)[path[path.length - 1] as string] === undefined;
+}
+
+function issueToPathProblems(issue: Issue, schema: z.ZodType, prefix: PathSegment[], input: unknown): PathProblem[] {
   const path: PathSegment[] = [...prefix, ...issue.path.map((s) => (typeof s === 'number' ? s : String(s)))];
+  // A missing key is reported as missing, not as whatever its schema checks first (a union's
+  // "Invalid input", a format's "expected an e-mail address"); a message written to say that the
+  // key is required (a refinement's, or the schema's own "at least one node is required") stays.
+  if (
+    issue.code !== 'unrecognized_keys' &&
+    issue.code !== 'invalid_key' &&
+    issue.code !== 'custom' &&
+    !/required|missing/i.test(issue.message) &&
+    isMissingKey(input, path)
+  )
+    return [{ path, message: `missing required key "${String(path[path.length - 1])}"` }];
   switch (issue.code) {
     case 'unrecognized_keys': {
       const allowed = allowedKeysAt(schema, path);
@@ -31,7 +59,7 @@ function issueToPathProblems(issue: Issue, schema: z.ZodType, prefix: PathSegmen
       const deeper = issue.errors.filter((branch) =>
         branch.some((i) => i.path.length > 0 || i.code !== 'invalid_type'),
       );
-      if (deeper.length === 1 && deeper[0]) return issuesToPathProblems(deeper[0], schema, path);
+      if (deeper.length === 1 && deeper[0]) return issuesToPathProblems(deeper[0], schema, path, input);
       return [{ path, message: issue.message }];
     }
     case 'invalid_type':

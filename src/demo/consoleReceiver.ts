@@ -1,5 +1,5 @@
-// The demo's receiver: an Alertmanager-style webhook endpoint on loopback that prints one line per
-// alert of each notification, so a new user sees the built-in engine page someone (and resolve)
+// The demo's receiver: an Alertmanager-style webhook endpoint on loopback that prints one short
+// block per notification, so a new user sees the built-in engine page someone (and resolve)
 // in the terminal, through the same webhook delivery a real deployment uses.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,19 +13,34 @@ interface WebhookAlert {
 
 const MAX_BODY = 1024 * 1024;
 
-/** One line per alert: status, name, severity, node or network, summary. */
-export function notificationLines(payload: unknown): string[] {
-  const alerts = (payload as { alerts?: WebhookAlert[] } | null)?.alerts;
-  if (!Array.isArray(alerts)) return [];
-  return alerts.map((a) => {
+/** Alerts shown per block; the rest are counted in one line. */
+const MAX_SHOWN = 5;
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * One short block per notification: a head line (the notification's status and how many alerts),
+ * then one indented line per alert (status, name, severity, node or network, summary), at most MAX_SHOWN.
+ * Undefined when the payload carries no alerts.
+ */
+export function notificationBlock(payload: unknown): string | undefined {
+  const p = payload as { status?: string; alerts?: WebhookAlert[] } | null;
+  const alerts = p?.alerts;
+  if (!Array.isArray(alerts) || alerts.length === 0) return undefined;
+  const status = p?.status ?? alerts[0]?.status ?? '?';
+  const count = `${alerts.length} alert${alerts.length === 1 ? '' : 's'}`;
+  const head = `[demo receiver] notification (${status}, ${count}):`;
+  const lines = alerts.slice(0, MAX_SHOWN).map((a) => {
     const l = a.labels ?? {};
     const where = l.node ? `${l.node} (${l.network ?? '?'})` : (l.network ?? '');
-    const status = (a.status ?? '?').toUpperCase().padEnd(8);
-    return (
-      `[demo receiver] ${status} ${l.alertname ?? '?'} ${l.severity ?? ''} ${where}: ` +
-      `${a.annotations?.summary ?? ''}`
-    ).replace(/ +/g, ' ');
+    const parts = [(a.status ?? '?').toUpperCase(), l.alertname ?? '?', l.severity ?? '', where]
+      .filter(Boolean)
+      .join(' ');
+    const summary = a.annotations?.summary ? `: ${a.annotations.summary}` : '';
+    return `  ${oneLine(`${parts}${summary}`)}`;
   });
+  if (alerts.length > MAX_SHOWN) lines.push(`  ... and ${alerts.length - MAX_SHOWN} more`);
+  return [oneLine(head), ...lines].join('\n');
 }
 
 export interface ConsoleReceiver {
@@ -36,7 +51,8 @@ export interface ConsoleReceiver {
   close(): Promise<void>;
 }
 
-export async function startConsoleReceiver(print: (line: string) => void): Promise<ConsoleReceiver> {
+/** `print` gets one block (lines joined by "\n", no trailing newline) per notification. */
+export async function startConsoleReceiver(print: (block: string) => void): Promise<ConsoleReceiver> {
   let received = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -54,7 +70,8 @@ export async function startConsoleReceiver(print: (line: string) => void): Promi
         return;
       }
       received++;
-      for (const line of notificationLines(payload)) print(line);
+      const block = notificationBlock(payload);
+      if (block !== undefined) print(block);
       res.writeHead(200, { 'content-length': '0' }).end();
     });
   });

@@ -1,6 +1,7 @@
 // `ledger-fleet-exporter simulate`: runs a simulated fleet until SIGTERM/SIGINT and prints
 // one JSON line per node, then the control URL, then {"event":"ready"}.
-import { parseArgs } from 'node:util';
+import { nearestFlag, parseCommandArgs, UsageError, type Command } from '../cli/options.js';
+import { controlEndpointsHelp } from './control.js';
 import { SimFleet } from './fleet.js';
 import { mixedFleetSpecs } from './specs.js';
 
@@ -17,7 +18,24 @@ export const SIMULATE_USAGE = `Usage: ledger-fleet-exporter simulate [options]
   --keep-alive-ms <ms>   idle keep-alive of the nodes' servers (default Node's 5000; 0: never
                          closed idle and no Keep-Alive header, as hyper in the real nodes)
   --faults               give the last few nodes one fault each
-`;
+
+Control API (at the "control" URL printed on start; amounts are decimal strings of base units):
+${controlEndpointsHelp()}`;
+
+const str = (name: string): Command['flags'][number] => ({ name, type: 'string', help: '' });
+/** The simulator's flags, for parsing and for "did you mean" (help is SIMULATE_USAGE). */
+const SIMULATE: Command = {
+  name: 'simulate',
+  summary: 'simulated nodes only',
+  flags: [
+    ...['nodes', 'networks', 'layout', 'host', 'port', 'control-port'].map(str),
+    ...['block-time-ms', 'epoch-blocks', 'flap-period-ms', 'keep-alive-ms'].map(str),
+    { name: 'faults', type: 'boolean', help: '' },
+    { name: 'help', type: 'boolean', short: 'h', help: '' },
+  ],
+  // Positionals are taken so that a stray word is answered with the nearest flag.
+  rest: 'none',
+};
 
 export interface SimulatorCliIo {
   stdout?: NodeJS.WritableStream;
@@ -38,42 +56,33 @@ function intOption(values: Record<string, unknown>, key: string, min: number): n
 
 export async function runSimulatorCli(argv: string[], io: SimulatorCliIo = {}): Promise<void> {
   const out = io.stdout ?? process.stdout;
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      nodes: { type: 'string' },
-      networks: { type: 'string' },
-      layout: { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      'control-port': { type: 'string' },
-      'block-time-ms': { type: 'string' },
-      'epoch-blocks': { type: 'string' },
-      'flap-period-ms': { type: 'string' },
-      'keep-alive-ms': { type: 'string' },
-      faults: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, args } = parseCommandArgs(SIMULATE, argv);
+  if (args.length > 0) {
+    const near = nearestFlag(SIMULATE, args[0]!.replace(/^-+/, ''));
+    throw new UsageError(
+      `simulate takes no command, got "${args[0]}"${near ? `; did you mean --${near}?` : ''} ` +
+        `(see: ledger-fleet-exporter simulate --help)`,
+    );
+  }
+  const text = (key: string) => (typeof values[key] === 'string' ? values[key] : undefined);
   if (values.help) {
     out.write(SIMULATE_USAGE);
     return;
   }
-  const layout = values.layout ?? 'port-per-node';
+  const layout = text('layout') ?? 'port-per-node';
   if (layout !== 'port-per-node' && layout !== 'shared-port')
     throw new Error(`--layout must be port-per-node or shared-port, got ${layout}`);
   const count = intOption(values, 'nodes', 1) ?? 5;
   const specs = mixedFleetSpecs(count, {
-    networks: values.networks
+    networks: text('networks')
       ?.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    faults: values.faults ?? false,
+    faults: values.faults === true,
   });
   const fleet = await SimFleet.start(specs, {
     layout,
-    host: values.host ?? '127.0.0.1',
+    host: text('host') ?? '127.0.0.1',
     port: intOption(values, 'port', 0),
     controlPort: intOption(values, 'control-port', 0),
     blockTimeMs: intOption(values, 'block-time-ms', 1),

@@ -1,14 +1,43 @@
-// HTTP control API of a running fleet, for tests in other processes and for the demo:
-//   GET  /nodes                  -> {"nodes":[{name, network, url, build, namespace, fault, height, requests}]}
-//   POST /nodes/<name>/fault     {"fault":"hang"} -> the node
-//   POST /nodes/<name>/kill | /revive            -> the node
-//   /networks/...: the ledger's state and faults (control-chain.ts)
+// HTTP control API of a running fleet, for tests in other processes and for the demo. Its
+// endpoints are declared once, in CONTROL_ENDPOINTS (which `simulate --help` prints); /nodes is
+// routed here, /networks/... (the ledger's state and faults) in control-chain.ts.
 import { z } from 'zod';
 import { chainRoute } from './control-chain.js';
 import type { ChainControl } from './ledger-control.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { SimNode } from './node.js';
 import { SIM_FAULTS } from './types.js';
+
+/** The control API's endpoints, as `simulate --help` lists them (a test calls each on a running
+ *  simulator, so this list and controlRoute/chainRoute cannot drift apart). */
+export const CONTROL_ENDPOINTS: readonly { method: 'GET' | 'POST'; path: string; body?: string; what: string }[] = [
+  { method: 'GET', path: '/nodes', what: 'the nodes: name, network, url, fault, height' },
+  { method: 'POST', path: '/nodes/<name>/fault', body: '{"fault":"hang"}', what: 'set a fault' },
+  { method: 'POST', path: '/nodes/<name>/kill', what: 'stop a node' },
+  { method: 'POST', path: '/nodes/<name>/revive', what: 'restart a node' },
+  { method: 'GET', path: '/networks', what: 'each network: height, epoch, active set, addresses to watch' },
+  { method: 'GET', path: '/networks/<n>/validators/<addr>', what: "a validator's state" },
+  { method: 'GET', path: '/networks/<n>/miners/<addr>', what: "a miner's state" },
+  { method: 'GET', path: '/networks/<n>/accounts/<addr>', what: "an account's state" },
+  { method: 'POST', path: '/networks/<n>/validators/<addr>', body: '{"online":false}', what: 'change a validator' },
+  { method: 'POST', path: '/networks/<n>/miners/<addr>', body: '{"checkins":false}', what: 'change a miner' },
+  { method: 'POST', path: '/networks/<n>/accounts/<addr>', body: '{"balance":"1000"}', what: 'set a balance' },
+  {
+    method: 'POST',
+    path: '/networks/<n>/accounts/<addr>/unbond',
+    body: '{"amount":"1","validator":"<addr>","releaseHeight":123}',
+    what: 'add an unbonding',
+  },
+  { method: 'POST', path: '/networks/<n>/accounts/<addr>/claim', what: 'claim rewards' },
+  { method: 'POST', path: '/networks/<n>/rewards', body: '{"funded":false}', what: 'fund or drain rewards' },
+];
+
+/** The endpoints as help text lines. */
+export function controlEndpointsHelp(): string {
+  return CONTROL_ENDPOINTS.map(
+    (e) => `  ${e.method.padEnd(5)}${e.path}${e.body ? ` ${e.body}` : ''}\n        ${e.what}\n`,
+  ).join('');
+}
 
 export interface ControlTarget {
   readonly nodes: readonly SimNode[];

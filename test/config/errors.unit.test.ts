@@ -285,6 +285,37 @@ describe('parseConfig problems carry file:line:col and the key path', () => {
     expect(problems(yaml('nodes: {a: 1}'))).toEqual(['fleet.yaml:1:8: nodes: expected array, received object']);
   });
 
+  it('a missing required key says "missing" whatever its schema: union, format, pattern, plain', () => {
+    const A = 'a'.repeat(64);
+    expect(
+      problems(
+        yaml(
+          ...NODE,
+          'alerting:',
+          '  receivers:',
+          '    - name: tg',
+          '      telegram: {botToken: "123:abc"}',
+          '    - name: mail',
+          '      email: {smarthost: "smtp.example.org:587", to: [oncall@example.org]}',
+          '    - name: mail2',
+          '      email: {smarthost: "smtp.example.org:587", from: not-an-address, to: [oncall@example.org]}',
+          '    - name: hook',
+          '      webhook: {}',
+          'watch:',
+          '  validators:',
+          '    - {name: v}',
+          `    - {name: w, address: ${A}}`,
+        ),
+      ),
+    ).toEqual([
+      'fleet.yaml:7:17: alerting.receivers[0].telegram.chatId: missing required key "chatId"',
+      'fleet.yaml:9:14: alerting.receivers[1].email.from: missing required key "from"',
+      'fleet.yaml:11:56: alerting.receivers[2].email.from: expected an e-mail address such as oncall@example.org',
+      'fleet.yaml:13:16: alerting.receivers[3].webhook.url: missing required key "url"',
+      'fleet.yaml:16:7: watch.validators[0].address: missing required key "address"',
+    ]);
+  });
+
   it('missing required node keys point at the node', () => {
     expect(problems(yaml('nodes:', '  - name: a', '  - url: http://h:1'))).toEqual([
       'fleet.yaml:2:5: nodes[0].url: missing required key "url"',

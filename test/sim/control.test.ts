@@ -1,6 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimFleet, runSimulatorCli, mixedFleetSpecs } from '../../src/sim/index.js';
+import { SimFleet, runSimulatorCli, mixedFleetSpecs, SIMULATE_USAGE } from '../../src/sim/index.js';
+import { CONTROL_ENDPOINTS } from '../../src/sim/control.js';
+import { UsageError } from '../../src/cli/options.js';
 import { getJson, http, rpc } from './helpers.js';
 import { waitFor } from '../support/processes.js';
 
@@ -111,5 +113,61 @@ describe('runSimulatorCli', () => {
     await expect(runSimulatorCli(['--layout', 'mesh'])).rejects.toThrow(/layout/);
     await expect(runSimulatorCli(['--nodes', '0'])).rejects.toThrow(/nodes/);
     await expect(runSimulatorCli(['--bogus'])).rejects.toThrow();
+  });
+
+  it('answers an unknown flag or a stray word with the nearest flag, as the main CLI does', async () => {
+    await expect(runSimulatorCli(['--node', '3'])).rejects.toThrow(/unknown option --node; did you mean --nodes\?/);
+    await expect(runSimulatorCli(['--controlport', '0'])).rejects.toThrow(/did you mean --control-port\?/);
+    await expect(runSimulatorCli(['--block-time', '5'])).rejects.toThrow(/did you mean --block-time-ms\?/);
+    await expect(runSimulatorCli(['falts'])).rejects.toThrow(/no command, got "falts"; did you mean --faults\?/);
+    await expect(runSimulatorCli(['help'])).rejects.toThrow(/did you mean --help\?/);
+    await expect(runSimulatorCli(['--zzzzzzzzzz'])).rejects.toThrow(UsageError);
+    await expect(runSimulatorCli(['--zzzzzzzzzz'])).rejects.not.toThrow(/did you mean/);
+  });
+
+  it('--help lists every control endpoint, and each listed endpoint answers on a running simulator', async () => {
+    const help = new PassThrough();
+    let helpText = '';
+    help.on('data', (c: Buffer) => (helpText += c.toString()));
+    await runSimulatorCli(['--help'], { stdout: help });
+    expect(helpText).toBe(SIMULATE_USAGE);
+    for (const e of CONTROL_ENDPOINTS) expect(helpText).toContain(`${e.method.padEnd(5)}${e.path}`);
+
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (c: Buffer) => (text += c.toString()));
+    const ac = new AbortController();
+    const done = runSimulatorCli(['--nodes', '3', '--control-port', '0'], { stdout: out, signal: ac.signal });
+    try {
+      await waitFor('the ready line', () => text.includes('"event":"ready"'), { timeoutMs: 5_000, intervalMs: 20 });
+      const events = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const control = events.find((e) => e.event === 'control')!.url as string;
+      const node = events.find((e) => e.event === 'node')!.name as string;
+      const nets = (await getJson(`${control}/networks`)).networks as {
+        network: string;
+        watch: { validator: string; miner: string; account: string };
+      }[];
+      const { network, watch } = nets[0]!;
+      for (const e of CONTROL_ENDPOINTS) {
+        const kind = /\/(validators|miners|accounts)\//.exec(e.path)?.[1];
+        const entry = kind === 'validators' ? watch.validator : kind === 'miners' ? watch.miner : watch.account;
+        const path = e.path.replace('<name>', node).replace('<n>', network).replace('<addr>', entry);
+        const body = (e.body ?? '').replace('<addr>', watch.validator);
+        const reply = await http(`${control}${path}`, {
+          method: e.method,
+          ...(e.method === 'POST' ? { headers: { 'content-type': 'application/json' }, body } : {}),
+        });
+        expect({ endpoint: `${e.method} ${e.path}`, status: reply.status }).toEqual({
+          endpoint: `${e.method} ${e.path}`,
+          status: 200,
+        });
+      }
+    } finally {
+      ac.abort();
+      await done;
+    }
   });
 });

@@ -1,11 +1,18 @@
-// The commands the README and docs/command-line.md show exist: every subcommand is one the CLI
+// The commands the README and the docs pages (PAGES) show exist: every subcommand is one the CLI
 // knows, and every flag shown appears in the built CLI's own help of that command.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SUBCOMMANDS } from '../../src/cli/subcommands.js';
 import { runCli } from '../support/exporterChild.js';
 
-const PAGES = ['README.md', 'docs/command-line.md', 'docs/alerting.md', 'docs/evidence.md', 'docs/deployment.md'];
+const PAGES = [
+  'README.md',
+  'docs/command-line.md',
+  'docs/alerting.md',
+  'docs/evidence.md',
+  'docs/deployment.md',
+  'docs/watch.md',
+];
 const read = (rel: string) => readFileSync(new URL(`../../${rel}`, import.meta.url), 'utf8');
 
 interface Shown {
