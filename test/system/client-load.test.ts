@@ -95,7 +95,9 @@ describe('200 HTTP clients at once', () => {
 
     expect(probe.status).toBe(200);
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
-    expect(statuses.get(429) ?? 0).toBeGreaterThan(statuses.get(200) ?? 0);
+    // 200 requests at once from one address are past its 32 in flight: some must be refused. How many
+    // of each depends on how fast the machine answers, so only their presence is checked.
+    expect(statuses.get(429) ?? 0).toBeGreaterThan(0);
     expect(report.done).toBeGreaterThanOrEqual(Math.floor(report.expected * 0.8));
   }, 60_000);
 });
