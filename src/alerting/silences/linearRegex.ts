@@ -37,10 +37,28 @@ export function compileAnchored(pattern: string): RegExp | { error: string } {
   const flags = lead ? 'ls' : 'l';
   const body = lead ? pattern.slice(lead[0].length) : pattern;
   if (/^\(\?[a-zA-Z]*i/.test(body)) return { error: 'case-insensitive matching (?i) is not supported' };
+  if (hasLookaround(body)) return { error: 'lookarounds are not supported (nor by Alertmanager: RE2 has none)' };
   try {
     return new RegExp(`^(?:${body})$`, flags);
   } catch (err) {
     const message = (err as Error).message;
     return { error: message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') };
   }
+}
+
+/**
+ * Whether the pattern has a lookahead or lookbehind outside a character class. Newer V8 runs
+ * lookbehinds in linear time and older V8 refuses them: refused here, a matcher means the same on
+ * every Node.js and in Alertmanager.
+ */
+function hasLookaround(pattern: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(' && /^\(\?<?[=!]/.test(pattern.slice(i, i + 4))) return true;
+  }
+  return false;
 }

@@ -75,7 +75,18 @@ describe('matchers', () => {
 
   it('refuse what cannot run in linear time instead of running it', () => {
     expect(compileAnchored('(a)\\1')).toEqual({ error: 'Cannot be executed in linear time' });
-    expect(compileAnchored('(?<=a)b')).toEqual({ error: 'Cannot be executed in linear time' });
+    expect(compileAnchored('a{17}')).toEqual({ error: 'Cannot be executed in linear time' });
+    expect(compileAnchored('(?:a|b){20}x')).toEqual({ error: 'Cannot be executed in linear time' });
+  });
+
+  it('refuse lookarounds on every Node.js (newer V8 runs lookbehinds; RE2 has none)', () => {
+    const refused = { error: 'lookarounds are not supported (nor by Alertmanager: RE2 has none)' };
+    for (const p of ['(?<=a)b', '(?<!a)b', 'a(?=b)', 'a(?!b)', 'x|(?<=y)z'])
+      expect(compileAnchored(p)).toEqual(refused);
+    // Inside a character class or escaped, the same characters are literals.
+    expect(compileAnchored('[(?=]+')).toBeInstanceOf(RegExp);
+    expect(compileAnchored('\\(\\?=x\\)')).toBeInstanceOf(RegExp);
+    expect((compileAnchored('\\(\\?=x\\)') as RegExp).test('(?=x)')).toBe(true);
     expect(compileAnchored('x'.repeat(2_000))).toEqual({ error: 'longer than 1024 characters' });
   });
 
