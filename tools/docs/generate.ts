@@ -11,6 +11,7 @@ import { configReferencePage } from './configReference.js';
 import { metricCatalogue } from './metricCatalogue.js';
 import { metricsReferencePage } from './metricsReference.js';
 import type { SchemaNode } from './schemaKeys.js';
+import { simulatorReferencePage } from './simulatorReference.js';
 
 /** Path under the repository -> page text. */
 export async function generatedPages(): Promise<Record<string, string>> {
@@ -18,6 +19,7 @@ export async function generatedPages(): Promise<Record<string, string>> {
     'docs/configuration.md': configReferencePage(JSON.parse(generateSchemaJson()) as SchemaNode),
     'docs/metrics.md': metricsReferencePage(await metricCatalogue()),
     'docs/alerts.md': alertsReferencePage(ALERT_DEFINITIONS),
+    'docs/simulator.md': simulatorReferencePage(),
   };
 }
 
