@@ -1,23 +1,24 @@
 // The built-in alerting at run time: evaluates the engine every evaluationInterval over the
-// fleet snapshot, feeds the dispatcher, hands due notifications to each receiver's queue, and
+// fleet snapshot, feeds the dispatcher, hands due notifications to the send stage, and
 // keeps the durable state. Time and I/O come in through AlertingDeps: every time it keeps is a
 // monotonic reading (clock/clock.ts), turned into wall time only where people read it.
-import { SYSTEM_CLOCK, toWall, type Clock } from '../clock/clock.js';
+import { SYSTEM_CLOCK, type Clock } from '../clock/clock.js';
 import type { AlertDefinition } from './rules/types.js';
 import type { Logger } from '../logger.js';
 import type { Secrets } from '../redact.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
 import { findDefinition } from './rules/definitions/index.js';
 import { deliveryTargets } from './notify/deliveryFilter.js';
-import { NotificationDispatcher, type SilenceCheck } from './notify/dispatcher.js';
+import { NotificationDispatcher } from './notify/dispatcher.js';
+import type { SilenceCheck } from './notify/mute.js';
 import { AlertEngine } from './rules/engine.js';
 import type { AlertInstance } from './rules/instance.js';
 import { NotificationCounts } from './metrics.js';
 import type { Notification } from './notify/notification.js';
 import type { DeliveryReport, SendFn } from './notify/queue.js';
 import { ReceiverSet } from './notify/receiverSet.js';
+import { handOut } from './notify/sendStage.js';
 import type { ReceiverSettings, ReceiverSpec } from './receivers/kind.js';
-import { deliveryParts } from './receivers/materialize.js';
 import { receiverKind } from './receivers/registry.js';
 import type { AlertingSettings } from './settings.js';
 import { announceChanges, listAlerts, type AlertChange, type ListedAlert } from './notify/listing.js';
@@ -221,40 +222,13 @@ export class AlertingRuntime {
   private handOut(due: readonly Notification[], now: number): void {
     // Stopped meanwhile: they stay unconfirmed in the state file and go out after the restart.
     if (this.stopped) return;
-    const ctx = {
+    handOut(due, now, {
+      receivers: this.receivers,
+      clock: this.clock,
       externalUrl: this.settings.externalUrl ?? this.deps.defaultExternalUrl,
-      now: toWall(this.clock, now),
-    };
-    for (const n of due) {
-      const target = this.receivers?.get(n.receiver);
-      if (!target) {
-        // Its secret could not be read: counted as failed (so it stays due), and built again.
-        this.report({
-          receiver: n.receiver,
-          notification: n,
-          result: 'failure',
-          attempts: 0,
-          durationMs: 0,
-          message: `receiver not usable: ${this.receivers?.whyUnusable(n.receiver)}`,
-        });
-        this.receivers?.retry(n.receiver, this.settings.evaluationIntervalMs);
-        continue;
-      }
-      target.queue.enqueue(n, deliveryParts(target.spec, this.labelled(n), ctx));
-    }
-  }
-
-  /** The notification as receivers show it: its times on the wall clock. */
-  private labelled(n: Notification): Notification {
-    const w = (t: number) => toWall(this.clock, t);
-    return {
-      ...n,
-      alerts: n.alerts.map((a) => ({
-        ...a,
-        startsAt: w(a.startsAt),
-        ...(a.endsAt !== undefined ? { endsAt: w(a.endsAt) } : {}),
-      })),
-    };
+      rebuildGapMs: this.settings.evaluationIntervalMs,
+      report: (r) => this.report(r),
+    });
   }
 
   private report(r: DeliveryReport): void {

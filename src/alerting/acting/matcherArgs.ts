@@ -1,37 +1,16 @@
 // Matchers and durations as people type them on a command line or in a chat, in amtool's
-// syntax: `name=value`, `name!=value`, `name=~regex`, `name!~regex` (value optionally in double
-// quotes), a bare first word meaning `alertname=<word>`, and Prometheus durations (`90m`, `2h`,
+// syntax: each argument one matcher (silences/matchers.ts reads it, the one parser of matcher
+// text), a bare first word meaning `alertname=<word>`, and Prometheus durations (`90m`, `2h`,
 // `1d`, `1w`). Pure: the CLI and the Telegram commands both read their arguments through here.
+import { compileMatchers, formatMatcher, LABEL_NAME, parseMatcher as parseMatcherText } from '../silences/matchers.js';
 import type { Matcher } from '../silences/types.js';
-
-const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-// The longest operator first, so `!=~` is never read as `!=` followed by `~`.
-const MATCHER_RE = /^([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)\s*(.*)$/s;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** One matcher from `name<op>value`; quotes around the value are removed (`\"` and `\\` inside them). */
+/** One matcher from `name<op>value` (silences/matchers.ts parseMatcher). */
 export function parseMatcher(text: string): Parsed<Matcher> {
-  const m = MATCHER_RE.exec(text.trim());
-  if (!m) return { ok: false, error: `bad matcher "${text}": expected name=value, name!=value, name=~re or name!~re` };
-  const [, name, op, rawValue] = m as unknown as [string, string, string, string];
-  const value = unquote(rawValue);
-  if (value === undefined) return { ok: false, error: `bad matcher "${text}": unbalanced quotes in the value` };
-  const isRegex = op === '=~' || op === '!~';
-  if (isRegex) {
-    try {
-      new RegExp(`^(?:${value})$`);
-    } catch {
-      return { ok: false, error: `bad matcher "${text}": the regular expression does not compile` };
-    }
-  }
-  return { ok: true, value: { name, value, isRegex, isEqual: op === '=' || op === '=~' } };
-}
-
-function unquote(v: string): string | undefined {
-  if (!v.startsWith('"')) return v.endsWith('"') ? undefined : v;
-  if (v.length < 2 || !v.endsWith('"') || v.endsWith('\\"')) return undefined;
-  return v.slice(1, -1).replace(/\\(["\\])/g, '$1');
+  const m = parseMatcherText(text);
+  return 'error' in m ? { ok: false, error: m.error } : { ok: true, value: m };
 }
 
 /**
@@ -51,21 +30,13 @@ export function parseMatchers(args: readonly string[]): Parsed<Matcher[]> {
     out.push(m.value);
   }
   if (out.length === 0) return { ok: false, error: 'give at least one matcher, e.g. node=val-eu-1' };
-  if (out.every(matchesEmpty))
-    return { ok: false, error: 'at least one matcher must not match the empty string (it would silence everything)' };
+  const all = compileMatchers(out);
+  if (typeof all !== 'function') return { ok: false, error: `${all.error} (it would silence everything)` };
   return { ok: true, value: out };
 }
 
-function matchesEmpty(m: Matcher): boolean {
-  const hit = m.isRegex ? new RegExp(`^(?:${m.value})$`).test('') : m.value === '';
-  return hit === m.isEqual;
-}
-
 /** A matcher written back as text, the way it is parsed: `node="val-eu-1"`. */
-export function matcherText(m: Matcher): string {
-  const op = m.isRegex ? (m.isEqual ? '=~' : '!~') : m.isEqual ? '=' : '!=';
-  return `${m.name}${op}${JSON.stringify(m.value)}`;
-}
+export const matcherText: (m: Matcher) => string = formatMatcher;
 
 const DURATION_UNITS: ReadonlyArray<[string, number]> = [
   ['y', 365 * 86_400_000],

@@ -7,6 +7,22 @@
 import type { Labels } from '../rules/types.js';
 import type { NotifiedAlert } from './notification.js';
 
+/** What mutes these labels at `now` (a maintenance window's name or a silence's id), if anything. */
+export type SilenceCheck = (labels: Labels, now: number) => string | undefined;
+
+/**
+ * The stage's question for one alert: is it muted at the time that counts, now for a firing
+ * alert, its resolve time for a resolved one (resolved inside a window: muted)?
+ */
+export function isMuted(
+  check: SilenceCheck | undefined,
+  labels: Labels,
+  resolvedAt: number | undefined,
+  now: number,
+): boolean {
+  return check?.(labels, resolvedAt ?? now) !== undefined;
+}
+
 /** What mutes an alert at a time: the window's name, the silences' ids. */
 export interface Muting {
   window?: string;

@@ -1,4 +1,5 @@
 // What the dispatcher hands to a receiver: one group's alerts (or an Alertmanager push batch).
+import type { AlertInstance } from '../rules/instance.js';
 import type { Labels } from '../rules/types.js';
 
 export interface NotifiedAlert {
@@ -22,4 +23,16 @@ export interface Notification {
   alerts: NotifiedAlert[];
   /** ms */
   createdAt: number;
+}
+
+/** An engine's (firing or resolved) instance as receivers are told of it. */
+export function notifiedAlert(inst: AlertInstance): NotifiedAlert {
+  return {
+    id: inst.id,
+    status: inst.state === 'resolved' ? 'resolved' : 'firing',
+    labels: inst.labels,
+    annotations: inst.annotations,
+    startsAt: inst.firingSince ?? inst.activeAt,
+    ...(inst.state === 'resolved' ? { endsAt: inst.resolvedAt } : {}),
+  };
 }
