@@ -7,7 +7,9 @@
 //   POST /networks/<n>/accounts/<addr>/unbond {"amount":"…","validator":"<addr>","releaseHeight":123}
 //   POST /networks/<n>/accounts/<addr>/claim
 //   POST /networks/<n>/rewards                     {"funded":false}
+//   /networks/<n>/delegators/<addr> and /networks/<n>/agents/<addr>: control-stakes.ts
 import { z } from 'zod';
+import { stakeRoute } from './control-stakes.js';
 import type { ChainControl } from './ledger-control.js';
 import { stakeOf } from './ledger-validators.js';
 import { minerInfoFields } from './ledger-miners.js';
@@ -143,6 +145,8 @@ export function chainRoute(
     c.rewardPool(b.funded);
     return jsonReply(describeNetwork(c));
   }
+  const stakes = stakeRoute(c.sim, parts[1] ?? '', method, parts.slice(2), body);
+  if (stakes) return stakes;
   const [, kind, address, action] = parts;
   if (!kind || !['validators', 'miners', 'accounts'].includes(kind) || !address || parts.length > 4)
     return error(404, 'not found');

@@ -30,6 +30,20 @@ export const CONTROL_ENDPOINTS: readonly { method: 'GET' | 'POST'; path: string;
   },
   { method: 'POST', path: '/networks/<n>/accounts/<addr>/claim', what: 'claim rewards' },
   { method: 'POST', path: '/networks/<n>/rewards', body: '{"funded":false}', what: 'fund or drain rewards' },
+  { method: 'GET', path: '/networks/<n>/delegators/<addr>', what: "a delegator's delegations" },
+  {
+    method: 'POST',
+    path: '/networks/<n>/delegators/<addr>',
+    body: '{"validator":"<addr>","amount":"0"}',
+    what: 'set a delegation (0 undelegates)',
+  },
+  { method: 'GET', path: '/networks/<n>/agents/<addr>', what: "an agent's identity and score" },
+  {
+    method: 'POST',
+    path: '/networks/<n>/agents/<addr>',
+    body: '{"registered":false}',
+    what: 'change an agent: registered, dimensions {"activity":1000,...}, decayFactor (basis points)',
+  },
 ];
 
 /** The endpoints as help text lines. */
