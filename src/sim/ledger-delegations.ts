@@ -20,7 +20,7 @@ export function delegationsOf(chain: SimChain): Delegations {
     d = new Map();
     for (const x of chain.delegations) {
       let m = d.get(x.delegator);
-      if (!m) d.set(x.delegator, (m = new Map()));
+      if (!m) d.set(x.delegator, (m = new Map<string, bigint>()));
       m.set(x.validator, (m.get(x.validator) ?? 0n) + x.amount);
     }
     byChain.set(chain, d);
@@ -49,7 +49,7 @@ export function setDelegation(chain: SimChain, delegator: string, validator: str
   if (!v) throw new Error(`unknown validator: ${validator}`);
   const all = delegationsOf(chain);
   let mine = all.get(delegator);
-  if (!mine) all.set(delegator, (mine = new Map()));
+  if (!mine) all.set(delegator, (mine = new Map<string, bigint>()));
   const before = mine.get(validator) ?? 0n;
   const delegated = v.delegated - before + amount;
   v.delegated = delegated < 0n ? 0n : delegated;

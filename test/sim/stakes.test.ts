@@ -60,7 +60,7 @@ describe('delegations', () => {
     expect((await rpc(url('old'), 'clw_getUserDelegations', [delegator])).error?.code).toBe(-32000);
   });
 
-  it('undelegating through the control API removes the entry and lowers the validator stake; amounts stay exact', async () => {
+  it('undelegating through the control API removes the entry, lowers the validator stake; amounts exact', async () => {
     const chain = fleet.chain('simnet');
     const delegator = delegatorTarget(chain.sim)!;
     const before = (await rpc(url('cur'), 'claw_getUserDelegations', [delegator])).result as Array<{
