@@ -191,7 +191,9 @@ describe('agent view', () => {
     ]);
     expect(agentState(v)).toEqual({
       status: 'degraded',
-      text: 'score 42% below 50%; decay 50% (halves next in 2,800 epochs, ~9.7 days at 3 s blocks); 3 attestations (sum 60)',
+      text:
+        'score 42% below 50%; decay 50% (halves next in 2,800 epochs, ~9.7 days at 3 s blocks); ' +
+        '3 attestations (sum 60)',
     });
   });
 

@@ -79,7 +79,7 @@ function run(engine: AlertEngine, from: number, to: number, entry: WatchedEntryV
 }
 const firing = (e: AlertEngine) => e.active().filter((i) => i.state === 'firing');
 
-/** What a restart hands the new engine: the saved instances and the durable look-back (as the files do, via wall time). */
+/** What a restart hands the new engine: the saved instances and the durable look-back (as its files do). */
 function restarted(name: string, old: AlertEngine, downMs: number): AlertEngine {
   const fresh = engineFor(name);
   fresh.restore(old.list(), downMs);
@@ -129,7 +129,7 @@ describe('LedgerDelegationRemoved', () => {
     expect(seen).toEqual({ fired: 2, resolved: 2 });
   });
 
-  it('a restart neither resolves nor re-fires it; a read failure after it decides nothing; 24 h later it resolves', () => {
+  it('a restart neither resolves nor re-fires it, nor does a read failure; 24 h later it resolves', () => {
     let engine = engineFor(name);
     run(engine, T0, T0 + 10 * M, full);
     const seen = run(engine, T0 + 10 * M + 30 * S, T0 + 20 * M, shrunk);
@@ -174,7 +174,7 @@ describe('agent alerts', () => {
     expect(seen).toEqual({ fired: 1, resolved: 1 });
   });
 
-  it('LedgerAgentScoreDropped: 20% within the hour fires once, survives a restart, resolves once the high is an hour old', () => {
+  it('LedgerAgentScoreDropped: a 20% fall fires once, survives a restart, resolves when the high is 1 h old', () => {
     const name = 'LedgerAgentScoreDropped';
     let engine = engineFor(name);
     const seen = run(engine, T0, T0 + 10 * M, agent(0.5));
