@@ -30,7 +30,7 @@ export function delegatorView(i: EntryInputs): WatchedDelegatorView {
   v.delegations = list.map((d): DelegationView => {
     const out: DelegationView = {
       validator: d.validator,
-      amount: d.amount,
+      amount: d.amount.toString(),
       tokens: tokens(d.amount, i.decimals),
       commissionRatio: d.commissionBps / 10_000,
     };

@@ -98,8 +98,8 @@ export interface WatchedAccountView extends WatchEntry, WatchReadView {
 /** One delegation of a watched delegator, as read (exact amount) and placed against the active set. */
 export interface DelegationView {
   validator: string;
-  /** Base units, exact (alerts compare these); `tokens` for people and metrics. */
-  amount: bigint;
+  /** Base units, exact, as a decimal string (alerts compare these; JSON keeps them); `tokens` for metrics. */
+  amount: string;
   tokens: number;
   commissionRatio: number;
   /** In the active set read for the network; absent until the set was read. */

@@ -70,16 +70,16 @@ describe('delegator view', () => {
     );
     expect(v.rewardsHeight).toBe(500);
     expect(v.delegations).toEqual([
-      { validator: V1, amount: 1_500_000_000_000n, tokens: 1_500, commissionRatio: 0.05, active: true, rewarded: true },
+      { validator: V1, amount: '1500000000000', tokens: 1_500, commissionRatio: 0.05, active: true, rewarded: true },
       {
         validator: V2,
-        amount: 2n ** 70n,
+        amount: (2n ** 70n).toString(),
         tokens: Number(2n ** 70n) / 1e9,
         commissionRatio: 0.12,
         active: true,
         rewarded: false,
       },
-      { validator: V3, amount: 1n, tokens: 1e-9, commissionRatio: 1, active: false },
+      { validator: V3, amount: '1', tokens: 1e-9, commissionRatio: 1, active: false },
     ]);
     const sample = (name: string) =>
       DELEGATOR_FAMILIES.find((f) => f.name === name)!

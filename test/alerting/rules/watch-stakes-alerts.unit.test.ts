@@ -25,7 +25,7 @@ const V2 = 'b2'.repeat(32);
 
 const d = (validator: string, amount: bigint, over: Partial<DelegationView> = {}): DelegationView => ({
   validator,
-  amount,
+  amount: amount.toString(),
   tokens: Number(amount) / 1e9,
   commissionRatio: 0.05,
   active: true,
@@ -160,7 +160,7 @@ describe('agent alerts', () => {
   it('LedgerAgentNotRegistered fires once, holds through a failed read, resolves once', () => {
     const engine = engineFor('LedgerAgentNotRegistered');
     const seen = run(engine, T0, T0 + 10 * M, agent(0.5, { registered: false }));
-    run(engine, T0 + 10 * M + 30 * S, T0 + 30 * M, { ...agent(undefined), registered: undefined }, seen);
+    run(engine, T0 + 10 * M + 30 * S, T0 + 30 * M, agent(undefined, { registered: undefined }), seen);
     expect(firing(engine)).toHaveLength(1);
     run(engine, T0 + 30 * M + 30 * S, T0 + 50 * M, agent(0.5), seen);
     expect(seen).toEqual({ fired: 1, resolved: 1 });

@@ -80,7 +80,7 @@ function removed(ctx: EvalContext): AlertSample[] {
     }
     if (!memory) continue;
     const group = `${v.network}\u0000${v.name}\u0000${v.address}`;
-    const now = new Map(v.delegations.map((d) => [d.validator, d.amount]));
+    const now = new Map(v.delegations.map((d) => [d.validator, BigInt(d.amount)]));
     const known = memory.keys(group).map((k) => k.slice(group.length + 1));
     for (const validator of new Set([...now.keys(), ...known])) {
       const key = `${group}\u0001${validator}`;
@@ -95,8 +95,10 @@ function removed(ctx: EvalContext): AlertSample[] {
 
 /** The total score against its highest of the last hour (kept across restarts); threshold: the share fallen. */
 function scoreDropped(ctx: EvalContext, a: WatchedAgentView): Verdict {
+  // Not registered: LedgerAgentNotRegistered's (an unregistered address scores 0).
+  if (a.registered === false) return false;
   const total = a.scores?.total;
-  if (total === undefined) return undefined;
+  if (total === undefined || a.registered === undefined) return undefined;
   const bps = BigInt(Math.round(total * 10_000));
   const max = maxOf(
     ctx.durable?.read(`${a.network}\u0000${a.name}\u0000${a.address}`, bps, SCORE_DROP_WINDOW_MS) ?? [],
