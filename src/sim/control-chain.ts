@@ -1,5 +1,6 @@
 // The control API's ledger routes (amounts are u128 decimal strings of base units):
 //   GET  /networks                          -> {"networks":[{network, height, epoch, epochBlocks, activeSet, watch}]}
+//                                              (watch: validator, miner, account, delegator and agent to watch)
 //   GET  /networks/<n>/validators|miners|accounts/<addr> -> that entry's state
 //   POST /networks/<n>/validators/<addr>    {"online":false} {"jailed":true} {"commissionBps":900} {"stake":"…"}
 //   POST /networks/<n>/miners/<addr>        {"checkins":false} {"register":true} {"pendingRewards":"…"}
@@ -9,7 +10,7 @@
 //   POST /networks/<n>/rewards                     {"funded":false}
 //   /networks/<n>/delegators/<addr> and /networks/<n>/agents/<addr>: control-stakes.ts
 import { z } from 'zod';
-import { stakeRoute } from './control-stakes.js';
+import { stakeRoute, stakeTargets } from './control-stakes.js';
 import type { ChainControl } from './ledger-control.js';
 import { stakeOf } from './ledger-validators.js';
 import { minerInfoFields } from './ledger-miners.js';
@@ -58,7 +59,7 @@ export function describeNetwork(c: ChainControl): Record<string, unknown> {
     epoch: ledger.epoch,
     epochBlocks: ledger.epochBlocks,
     activeSet: ledger.seats.map((s) => ({ address: s.address, weight: s.weight, stake: s.stake.toString() })),
-    watch: c.watchTargets(),
+    watch: { ...c.watchTargets(), ...stakeTargets(c.sim) },
   };
 }
 

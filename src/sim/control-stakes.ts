@@ -5,8 +5,8 @@
 //   POST /networks/<n>/agents/<addr>      {"registered":false} {"dimensions":{"activity":1000}} {"decayFactor":5000}
 import { z } from 'zod';
 import type { SimChain } from './chain.js';
-import { agentScore, agentsOf, DIMENSIONS, type Dimension } from './ledger-agents.js';
-import { setDelegation, userDelegations } from './ledger-delegations.js';
+import { agentScore, agentsOf, agentTarget, DIMENSIONS, type Dimension } from './ledger-agents.js';
+import { delegatorTarget, setDelegation, userDelegations } from './ledger-delegations.js';
 import { jsonReply, type Reply } from './reply.js';
 
 const bps = z.number().int().min(0).max(10_000);
@@ -96,4 +96,11 @@ export function stakeRoute(
   } catch (e) {
     return error(400, (e as Error).message);
   }
+}
+
+/** A delegator and an agent worth watching (beside ChainControl.watchTargets in GET /networks). */
+export function stakeTargets(chain: SimChain): { delegator?: string; agent?: string } {
+  const delegator = delegatorTarget(chain);
+  const agent = agentTarget(chain);
+  return { ...(delegator && { delegator }), ...(agent && { agent }) };
 }

@@ -15,7 +15,11 @@ export const CONTROL_ENDPOINTS: readonly { method: 'GET' | 'POST'; path: string;
   { method: 'POST', path: '/nodes/<name>/fault', body: '{"fault":"hang"}', what: 'set a fault' },
   { method: 'POST', path: '/nodes/<name>/kill', what: 'stop a node' },
   { method: 'POST', path: '/nodes/<name>/revive', what: 'restart a node' },
-  { method: 'GET', path: '/networks', what: 'each network: height, epoch, active set, addresses to watch' },
+  {
+    method: 'GET',
+    path: '/networks',
+    what: 'each network: height, epoch, active set, addresses to watch (one of each kind)',
+  },
   { method: 'GET', path: '/networks/<n>/validators/<addr>', what: "a validator's state" },
   { method: 'GET', path: '/networks/<n>/miners/<addr>', what: "a miner's state" },
   { method: 'GET', path: '/networks/<n>/accounts/<addr>', what: "an account's state" },
