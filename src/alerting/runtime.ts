@@ -22,6 +22,7 @@ import type { ReceiverSettings, ReceiverSpec } from './receivers/kind.js';
 import { receiverKind } from './receivers/registry.js';
 import type { AlertingSettings } from './settings.js';
 import { announceChanges, listAlerts, type AlertChange, type ListedAlert } from './notify/listing.js';
+import { AlertMemoryStore } from './notify/memoryStore.js';
 import { AlertStateStore } from './notify/stateStore.js';
 import type { ExporterSignals, Labels } from './rules/types.js';
 
@@ -73,6 +74,7 @@ export class AlertingRuntime {
   private readonly clock: Clock;
   private readonly now: () => number;
   readonly store: AlertStateStore;
+  private readonly memory: AlertMemoryStore;
 
   constructor(
     private settings: AlertingSettings,
@@ -85,19 +87,14 @@ export class AlertingRuntime {
     this.dispatcher = new NotificationDispatcher(this.dispatcherOptions());
     const current = () => ({ instances: this.engine.list(), dispatcher: this.dispatcher.exportState() });
     const onWriteFailure = () => void this.counts.stateWriteFailures++;
-    this.store = new AlertStateStore({
-      stateDir: () => this.settings.stateDir,
-      clock,
-      logger: deps.logger,
-      secrets: deps.secrets,
-      current,
-      onWriteFailure,
-    });
+    const files = { stateDir: () => this.settings.stateDir, clock, logger: deps.logger, secrets: deps.secrets };
+    this.store = new AlertStateStore({ ...files, current, onWriteFailure });
+    this.memory = new AlertMemoryStore({ ...files, memory: this.engine.durable });
   }
 
   /** Restores saved state, reads receiver secrets, starts evaluating. */
   async start(): Promise<void> {
-    const loaded = await this.store.load();
+    const [loaded] = await Promise.all([this.store.load(), this.memory.load()]);
     if (loaded.state) {
       this.engine.restore(loaded.state.instances, loaded.downMs);
       this.dispatcher.importState(loaded.state.dispatcher);
@@ -142,6 +139,7 @@ export class AlertingRuntime {
       { snapshot: this.deps.snapshot(), exporter: { ...this.deps.signals(), notifications: counts } },
       now,
     );
+    void this.memory.saveIfDue(now);
     this.dispatcher.update(this.engine.list(), now);
     this.announce();
     this.pump();
@@ -195,7 +193,7 @@ export class AlertingRuntime {
         'notifications not delivered at shutdown: sent after the restart',
       );
     this.store.stop();
-    await this.save(true);
+    await Promise.all([this.save(true), this.memory.save()]);
   }
 
   /**

@@ -6,6 +6,8 @@ import type { ListenAddress, NodeTarget } from '../domain.js';
 import type { ExporterConfig } from '../config/exporterConfig.js';
 import { PROBE_NAMES } from '../domain.js';
 import { SimFleet, type SimNodeSpec } from '../sim/index.js';
+import { agentScore, agentTarget } from '../sim/ledger-agents.js';
+import { delegatorTarget } from '../sim/ledger-delegations.js';
 
 export const DEMO_SPECS: SimNodeSpec[] = [
   { name: 'val-eu-1', network: 'mainnet', build: 'current', peers: 12 },
@@ -24,19 +26,24 @@ export const DEMO_EPOCH_BLOCKS = 20;
 /** The network of the watched entries (the simulator's picks: ChainControl.watchTargets). */
 export const DEMO_WATCH_NETWORK = 'mainnet';
 
-/** One validator, one miner and one account of the demo fleet, read every 10 s. */
+/** One validator, miner, account, delegator and agent of the demo fleet, read every 10 s. */
 function demoWatch(fleet: SimFleet): NonNullable<ExporterConfig['watch']> {
   const chain = fleet.chain(DEMO_WATCH_NETWORK);
   const t = chain.watchTargets();
   const network = DEMO_WATCH_NETWORK;
   // The commission it charges now: a change would alert.
   const commissionBps = chain.ledger().validators.get(t.validator)?.commissionBps;
+  // Half its score now: a fall that deep would alert.
+  const agent = agentTarget(chain.sim)!;
+  const minScore = Math.floor(agentScore(chain.sim, agent).total! / 2);
   return {
     intervalMs: 10_000,
     entries: [
       { kind: 'validator', name: 'val-main', address: t.validator, network, seatMarginBelow: 0.1, commissionBps },
       { kind: 'miner', name: 'rig-01', address: t.miner, network },
       { kind: 'account', name: 'hot-wallet', address: t.account, network, minBalance: 25 },
+      { kind: 'delegator', name: 'my-stake', address: delegatorTarget(chain.sim)!, network, maxCommissionBps: 2_000 },
+      { kind: 'agent', name: 'arena-bot', address: agent, network, minScore },
     ],
   };
 }

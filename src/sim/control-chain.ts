@@ -1,5 +1,6 @@
 // The control API's ledger routes (amounts are u128 decimal strings of base units):
 //   GET  /networks                          -> {"networks":[{network, height, epoch, epochBlocks, activeSet, watch}]}
+//                                              (watch: validator, miner, account, delegator and agent to watch)
 //   GET  /networks/<n>/validators|miners|accounts/<addr> -> that entry's state
 //   POST /networks/<n>/validators/<addr>    {"online":false} {"jailed":true} {"commissionBps":900} {"stake":"…"}
 //   POST /networks/<n>/miners/<addr>        {"checkins":false} {"register":true} {"pendingRewards":"…"}
@@ -7,7 +8,9 @@
 //   POST /networks/<n>/accounts/<addr>/unbond {"amount":"…","validator":"<addr>","releaseHeight":123}
 //   POST /networks/<n>/accounts/<addr>/claim
 //   POST /networks/<n>/rewards                     {"funded":false}
+//   /networks/<n>/delegators/<addr> and /networks/<n>/agents/<addr>: control-stakes.ts
 import { z } from 'zod';
+import { stakeRoute, stakeTargets } from './control-stakes.js';
 import type { ChainControl } from './ledger-control.js';
 import { stakeOf } from './ledger-validators.js';
 import { minerInfoFields } from './ledger-miners.js';
@@ -56,7 +59,7 @@ export function describeNetwork(c: ChainControl): Record<string, unknown> {
     epoch: ledger.epoch,
     epochBlocks: ledger.epochBlocks,
     activeSet: ledger.seats.map((s) => ({ address: s.address, weight: s.weight, stake: s.stake.toString() })),
-    watch: c.watchTargets(),
+    watch: { ...c.watchTargets(), ...stakeTargets(c.sim) },
   };
 }
 
@@ -143,6 +146,8 @@ export function chainRoute(
     c.rewardPool(b.funded);
     return jsonReply(describeNetwork(c));
   }
+  const stakes = stakeRoute(c.sim, parts[1] ?? '', method, parts.slice(2), body);
+  if (stakes) return stakes;
   const [, kind, address, action] = parts;
   if (!kind || !['validators', 'miners', 'accounts'].includes(kind) || !address || parts.length > 4)
     return error(404, 'not found');

@@ -15,7 +15,11 @@ export const CONTROL_ENDPOINTS: readonly { method: 'GET' | 'POST'; path: string;
   { method: 'POST', path: '/nodes/<name>/fault', body: '{"fault":"hang"}', what: 'set a fault' },
   { method: 'POST', path: '/nodes/<name>/kill', what: 'stop a node' },
   { method: 'POST', path: '/nodes/<name>/revive', what: 'restart a node' },
-  { method: 'GET', path: '/networks', what: 'each network: height, epoch, active set, addresses to watch' },
+  {
+    method: 'GET',
+    path: '/networks',
+    what: 'each network: height, epoch, active set, addresses to watch (one of each kind)',
+  },
   { method: 'GET', path: '/networks/<n>/validators/<addr>', what: "a validator's state" },
   { method: 'GET', path: '/networks/<n>/miners/<addr>', what: "a miner's state" },
   { method: 'GET', path: '/networks/<n>/accounts/<addr>', what: "an account's state" },
@@ -30,6 +34,20 @@ export const CONTROL_ENDPOINTS: readonly { method: 'GET' | 'POST'; path: string;
   },
   { method: 'POST', path: '/networks/<n>/accounts/<addr>/claim', what: 'claim rewards' },
   { method: 'POST', path: '/networks/<n>/rewards', body: '{"funded":false}', what: 'fund or drain rewards' },
+  { method: 'GET', path: '/networks/<n>/delegators/<addr>', what: "a delegator's delegations" },
+  {
+    method: 'POST',
+    path: '/networks/<n>/delegators/<addr>',
+    body: '{"validator":"<addr>","amount":"0"}',
+    what: 'set a delegation (0 undelegates)',
+  },
+  { method: 'GET', path: '/networks/<n>/agents/<addr>', what: "an agent's identity and score" },
+  {
+    method: 'POST',
+    path: '/networks/<n>/agents/<addr>',
+    body: '{"registered":false}',
+    what: 'change an agent: registered, dimensions {"activity":1000,...}, decayFactor (basis points)',
+  },
 ];
 
 /** The endpoints as help text lines. */

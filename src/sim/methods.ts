@@ -2,6 +2,8 @@
 // positional params each accepts (validated with zod), and plausible results.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { AGENT_BASE_METHODS, AGENT_CURRENT_METHODS } from './ledger-agents.js';
+import { DELEGATION_CURRENT_METHODS, DELEGATION_STAKING_METHODS } from './ledger-delegations.js';
 import { LEDGER_BASE_METHODS, LEDGER_CURRENT_METHODS, LEDGER_STAKING_METHODS } from './ledger-methods.js';
 import {
   address,
@@ -20,25 +22,6 @@ import type { SimBuild } from './types.js';
 
 export { RpcMethodError, type RpcContext } from './method-defs.js';
 
-function agentScore(ctx: RpcContext, addr: string): Record<string, unknown> {
-  const v = ctx.chain.validator(addr);
-  const known = v !== undefined || ctx.chain.agent(addr) !== undefined || ctx.chain.miner(addr) !== undefined;
-  if (!known)
-    return { total: 0, activity: 0, uptime: 0, block_production: 0, economic: 0, platform: 0, decay_factor: 1 };
-  const h = hash32(`score:${addr}`);
-  const dims = [h % 2001, (h >>> 3) % 2001, v ? (h >>> 6) % 2001 : 0, (h >>> 9) % 2001, (h >>> 12) % 2001];
-  const [activity, uptime, block_production, economic, platform] = dims as [number, number, number, number, number];
-  return {
-    total: v ? v.agentScore : activity + uptime + block_production + economic + platform,
-    activity,
-    uptime,
-    block_production,
-    economic,
-    platform,
-    decay_factor: 0.95,
-  };
-}
-
 const EARLIEST_METHODS = {
   blockNumber: def(none, (ctx) => ctx.height),
   getBlockByNumber: def(z.tuple([height]).rest(z.unknown()), (ctx, [h]) =>
@@ -50,28 +33,7 @@ const EARLIEST_METHODS = {
     if (!t || !ctx.chain.agent(a)) return '0';
     return str((t.totalSupply / 1_000n) * BigInt((hash32(a + tokenId) % 50) + 1));
   }),
-  getAgent: def(oneAddress, (ctx, [a]) => {
-    const agent = ctx.chain.agent(a);
-    return agent
-      ? {
-          address: agent.address,
-          name: agent.name,
-          registeredAt: agent.registeredAt,
-          metadata: { kind: agent.serviceType },
-        }
-      : null;
-  }),
-  getReputation: def(oneAddress, (ctx, [a]) => {
-    if (!ctx.chain.agent(a)) return [];
-    const others = ctx.chain.agents.filter((x) => x.address !== a).slice(0, hash32(a) % 4);
-    return others.map((o, i) => ({
-      from: o.address,
-      to: a,
-      score: (hash32(o.address + a) % 100) + 1,
-      category: 'service_quality',
-      height: Math.max(1, ctx.height - 1_000 * (i + 1)),
-    }));
-  }),
+  ...AGENT_BASE_METHODS,
   getServices: def(z.tuple([z.string().nullable().optional()]).rest(z.unknown()), (ctx, [type]) =>
     ctx.chain.agents
       .filter((a) => type == null || a.serviceType === type)
@@ -117,6 +79,7 @@ const EARLIEST_METHODS = {
 const STAKING_METHODS = {
   ...EARLIEST_METHODS,
   ...LEDGER_STAKING_METHODS,
+  ...DELEGATION_STAKING_METHODS,
 };
 
 const CURRENT_METHODS = {
@@ -126,12 +89,8 @@ const CURRENT_METHODS = {
       ? str(BigInt(hash32(owner + spender) % 1_000) * 10n ** 6n)
       : '0',
   ),
-  getAgentScore: def(oneAddress, (ctx, [a]) => agentScore(ctx, a)),
-  getUserDelegations: def(oneAddress, (ctx, [a]) =>
-    ctx.chain.delegations
-      .filter((d) => d.delegator === a)
-      .map((d) => ({ delegator: d.delegator, validator: d.validator, amount: str(d.amount) })),
-  ),
+  ...AGENT_CURRENT_METHODS,
+  ...DELEGATION_CURRENT_METHODS,
   ...LEDGER_CURRENT_METHODS,
   totalSupply: def(none, (ctx) => str(ctx.chain.totalSupply(ctx.height))),
 };

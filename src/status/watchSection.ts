@@ -114,7 +114,7 @@ export function watchSectionHtml(rows: readonly WatchRow[], now: number): string
   if (rows.length === 0) return '';
   const head = WATCH_COLUMNS.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
   return (
-    `<section aria-labelledby="watch-h"><h2 id="watch-h">Validators, miners and accounts</h2>
+    `<section aria-labelledby="watch-h"><h2 id="watch-h">Watched addresses</h2>
 <table id="watched" class="nodes"><thead><tr>${head}</tr></thead>` +
     `<tbody>${rows.map((r) => rowHtml(r, now)).join('\n')}</tbody></table></section>`
   );

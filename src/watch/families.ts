@@ -2,9 +2,12 @@
 // them; metrics/fleetText.ts writes them from FleetSnapshot.watch). Labels: network, name and the
 // entry's kind (validator, miner, account) = its address, plus the family's own label if any.
 // No value, no sample.
+import { escapeLabelValue } from '../exposition/grammar.js';
 import { WATCH_METRICS as M } from './metricNames.js';
 import type {
   WatchedAccountView,
+  WatchedAgentView,
+  WatchedDelegatorView,
   WatchedEntryView,
   WatchedMinerView,
   WatchedValidatorView,
@@ -21,10 +24,19 @@ export interface WatchFamily {
   kinds: readonly WatchKind[];
   /** The label beyond network, name and the address, when it has one (kind, state, reason). */
   extraLabel?: string;
-  /** One sample, or one per value of the extra label. */
+  /** The labels beyond network, name and the address when there are several (validator, then dimension...). */
+  extraLabels?: readonly string[];
+  /** One sample, or one per value of the extra label(s): `extra` is `,label="value"...` (labelPairs). */
   samples(v: WatchedEntryView): Array<[extra: string, value: number | undefined]>;
   /** The samples are monotonic times (s): written as their wall times, Unix timestamps. */
   wallTime?: boolean;
+}
+
+/** A sample's extra labels as written after the entry's own: `,k="v"` each, values escaped. */
+export function labelPairs(pairs: ReadonlyArray<readonly [string, string]>): string {
+  let out = '';
+  for (const [k, v] of pairs) out += `,${k}="${escapeLabelValue(v)}"`;
+  return out;
 }
 
 const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
@@ -192,4 +204,88 @@ export const commonFamilies = (kinds: readonly WatchKind[]): WatchFamily[] => [
     extraLabel: 'reason',
     samples: (v) => Object.entries(v.failures).map(([reason, n]): [string, number] => [`,reason="${reason}"`, n]),
   },
+];
+
+/** One sample per delegation of a watched delegator (label validator); none until the list was read. */
+const perDelegation = (
+  name: string,
+  help: string,
+  value: (d: NonNullable<WatchedDelegatorView['delegations']>[number]) => number | undefined,
+): WatchFamily => ({
+  name,
+  help,
+  type: 'gauge',
+  kinds: ['delegator'],
+  extraLabel: 'validator',
+  samples: (v) =>
+    ((v as WatchedDelegatorView).delegations ?? []).map((d): [string, number | undefined] => [
+      labelPairs([['validator', d.validator]]),
+      value(d),
+    ]),
+});
+
+export const DELEGATOR_FAMILIES: readonly WatchFamily[] = [
+  perDelegation(M.delegationTokens, 'Tokens the watched delegator delegated to the validator.', (d) => d.tokens),
+  perDelegation(
+    M.delegationCommission,
+    'The commission of a validator the watched delegator delegated to: commission_bps / 10000.',
+    (d) => d.commissionRatio,
+  ),
+  perDelegation(
+    M.delegationActive,
+    'Whether a validator the watched delegator delegated to is in the active set (1) or not (0).',
+    (d) => bool(d.active),
+  ),
+  perDelegation(
+    M.delegationRewarded,
+    'Whether a validator the watched delegator delegated to was paid in the newest block read (1); 0 when active ' +
+      'and not paid (offline this epoch).',
+    (d) => bool(d.rewarded),
+  ),
+  gauge<WatchedDelegatorView>(
+    'delegator',
+    M.delegatorMaxCommission,
+    "The watched delegator's maxCommissionBps setting / 10000.",
+    (v) => (v.maxCommissionBps === undefined ? undefined : v.maxCommissionBps / 10_000),
+  ),
+];
+
+const agent = (name: string, help: string, value: Value<WatchedAgentView>) =>
+  gauge('agent', `ledger_watch_agent_${name}`, help, value);
+export const AGENT_FAMILIES: readonly WatchFamily[] = [
+  agent('registered', 'Whether the watched agent is registered (1: getAgent is not null) or not (0).', (v) =>
+    bool(v.registered),
+  ),
+  {
+    name: M.agentScore,
+    help:
+      "The watched agent's score by dimension: total, activity, uptime, block_production, economic, platform " +
+      '(basis points / 10000).',
+    type: 'gauge',
+    kinds: ['agent'],
+    extraLabel: 'dimension',
+    samples: (v) =>
+      Object.entries((v as WatchedAgentView).scores ?? {}).map(([d, x]): [string, number] => [
+        labelPairs([['dimension', d]]),
+        x,
+      ]),
+  },
+  agent(
+    'decay_ratio',
+    "The watched agent's decay factor / 10000: halves every 2,880 epochs since it registered.",
+    (v) => v.decayRatio,
+  ),
+  agent(
+    'attestations',
+    'Attestations made about the watched agent (getReputation, the list only grows).',
+    (v) => v.attestations,
+  ),
+  agent(
+    'attestation_score_sum',
+    "The sum of the scores (-100..100) of the watched agent's attestations.",
+    (v) => v.attestationScoreSum,
+  ),
+  gauge<WatchedAgentView>('agent', M.agentMinScore, "The watched agent's minScore setting / 10000.", (v) =>
+    v.minScore === undefined ? undefined : v.minScore / 10_000,
+  ),
 ];

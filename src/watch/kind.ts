@@ -1,12 +1,14 @@
 // The one interface a watch kind implements (as a receiver kind does, alerting/receivers/kind.ts):
 // its config list (fields, defaults, descriptions; the parser gives file:line:col errors), its
-// fan-out reads, its view, its ledger_watch_* families, its state in words and its alerts. A kind
-// is one module in kinds/ plus one line in kinds/registry.ts; nothing else in the code names it.
+// fan-out reads, its view, its ledger_watch_* families, its state in words, its alerts and its
+// dashboard rows. A kind is one module in kinds/ plus one line in kinds/registry.ts; nothing else
+// in the code names it.
 import type * as z from 'zod';
 import type { AlertDefinition } from '../alerting/rules/types.js';
 import type { FanOutProbe } from '../probes/types.js';
 import type { WatchFamily } from './families.js';
 import type { EntryInputs } from './inputs.js';
+import type { WatchPanelRow } from './panels/types.js';
 import type { WatchedEntryView, WatchState } from './types.js';
 
 export interface WatchKindDef<V extends WatchedEntryView = WatchedEntryView> {
@@ -34,6 +36,8 @@ export interface WatchKindDef<V extends WatchedEntryView = WatchedEntryView> {
   state(view: V): WatchState;
   /** Its alerts (group ledger-fleet-watch); LedgerWatchReadFailing covers every kind. */
   alerts: readonly AlertDefinition[];
+  /** Its rows of the watch dashboard (npm run dashboards draws every registered kind's, in order). */
+  panels?: readonly WatchPanelRow[];
 }
 
 /** Keeps a kind's view type checked where it is declared. */

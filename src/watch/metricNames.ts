@@ -36,4 +36,16 @@ export const WATCH_METRICS = {
   validatorSeatMarginBelow: 'ledger_watch_validator_seat_margin_below_ratio',
   validatorExpectedCommission: 'ledger_watch_validator_expected_commission_ratio',
   accountMinBalance: 'ledger_watch_account_min_balance_tokens',
+  // Delegators (label validator) and agents (label dimension on the score).
+  delegationTokens: 'ledger_watch_delegation_tokens',
+  delegationCommission: 'ledger_watch_delegation_commission_ratio',
+  delegationActive: 'ledger_watch_delegation_validator_active',
+  delegationRewarded: 'ledger_watch_delegation_validator_rewarded',
+  delegatorMaxCommission: 'ledger_watch_delegator_max_commission_ratio',
+  agentRegistered: 'ledger_watch_agent_registered',
+  agentScore: 'ledger_watch_agent_score_ratio',
+  agentDecay: 'ledger_watch_agent_decay_ratio',
+  agentAttestations: 'ledger_watch_agent_attestations',
+  agentAttestationScoreSum: 'ledger_watch_agent_attestation_score_sum',
+  agentMinScore: 'ledger_watch_agent_min_score_ratio',
 } as const;

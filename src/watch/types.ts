@@ -22,6 +22,10 @@ export interface WatchEntry {
   commissionBps?: number;
   /** accounts: tokens (network decimals). */
   minBalance?: number;
+  /** delegators: a validator delegated to charging more (basis points) alerts. */
+  maxCommissionBps?: number;
+  /** agents: a total score (basis points, 0..10000) below it alerts. */
+  minScore?: number;
 }
 
 /** The `watch:` section, resolved: every entry of every kind, in config order. */
@@ -91,6 +95,45 @@ export interface WatchedAccountView extends WatchEntry, WatchReadView {
   nextReleaseBlocks?: number;
 }
 
+/** One delegation of a watched delegator, as read (exact amount) and placed against the active set. */
+export interface DelegationView {
+  validator: string;
+  /** Base units, exact, as a decimal string (alerts compare these; JSON keeps them); `tokens` for metrics. */
+  amount: string;
+  tokens: number;
+  commissionRatio: number;
+  /** In the active set read for the network; absent until the set was read. */
+  active?: boolean;
+  /** Paid in the newest block read; false when active and unpaid (offline this epoch); absent otherwise. */
+  rewarded?: boolean;
+}
+
+export interface WatchedDelegatorView extends WatchEntry, WatchReadView {
+  kind: 'delegator';
+  /** Absent until the delegations were read (or while the last read failed). */
+  delegations?: DelegationView[];
+  /** The height of the newest block whose rewards were read. */
+  rewardsHeight?: number;
+}
+
+export interface WatchedAgentView extends WatchEntry, WatchReadView {
+  kind: 'agent';
+  registered?: boolean;
+  /** The agent's name on chain. */
+  agentName?: string;
+  registeredAt?: number;
+  /** total and the five dimensions, as ratios (bps / 10000). */
+  scores?: Record<string, number>;
+  /** decay_factor / 10000. */
+  decayRatio?: number;
+  attestations?: number;
+  attestationScoreSum?: number;
+  /** Epochs until the decay factor halves next (every 2,880 epochs since registration). */
+  epochsToNextHalving?: number;
+  /** Blocks per epoch of the entry's network (for the words: about how long that is). */
+  epochBlocks?: number;
+}
+
 /** Any entry's view, whatever its kind: the entry, how reading it goes, and its kind's values. */
 export interface WatchedEntryView extends WatchEntry, WatchReadView {}
 
@@ -113,6 +156,8 @@ interface BuiltInViews {
   validator: WatchedValidatorView;
   miner: WatchedMinerView;
   account: WatchedAccountView;
+  delegator: WatchedDelegatorView;
+  agent: WatchedAgentView;
 }
 
 /** The entries of one kind, in config order. */

@@ -13,6 +13,7 @@ import type {
   WatchedValidatorView,
 } from '../../src/watch/types.js';
 import { target } from '../support/targets.js';
+import { watchKinds } from '../../src/watch/kinds/registry.js';
 
 const NOW = 1_800_000_000_000;
 const read = {
@@ -176,7 +177,7 @@ describe('the fleet page and /api/v1/watch', () => {
   it('lists each entry with its state, linked from the rows of the nodes that served it', async () => {
     const page = await get(deps(watch), '/');
     expect(page.status).toBe(200);
-    expect(page.body).toContain('<h2 id="watch-h">Validators, miners and accounts</h2>');
+    expect(page.body).toContain('<h2 id="watch-h">Watched addresses</h2>');
     expect(page.body).toContain('<tr id="watch-val-main" class="row-up">');
     expect(page.body).toContain('in the active set, 3rd of 21, paid in block 81,234');
     expect(page.body).toContain('missed 2 check-ins, inactive after 6');
@@ -227,9 +228,8 @@ describe('the fleet page and /api/v1/watch', () => {
     expect(none.body).not.toContain('watch-h');
     expect(JSON.parse((await get(deps(undefined), '/api/v1/watch')).body)).toEqual({
       configured: false,
-      validators: [],
-      miners: [],
-      accounts: [],
+      // One empty list per registered kind.
+      ...Object.fromEntries(watchKinds().map((k) => [k.list, []])),
     });
   });
 });

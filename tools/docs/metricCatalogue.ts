@@ -123,7 +123,7 @@ function watchFamilies(): MetricDoc[] {
       'network',
       'name',
       f.kinds.length === 1 ? f.kinds[0]! : f.kinds.join(' | '),
-      ...(f.extraLabel ? [f.extraLabel] : []),
+      ...(f.extraLabels ?? (f.extraLabel ? [f.extraLabel] : [])),
     ],
     help: f.help,
     source: `watch: (${f.kinds.join(', ')} entries)`,

@@ -5,10 +5,11 @@ import { watchEntryGone } from './definitions/watchSupport.js';
 import { watchKindNames } from '../../watch/kinds/registry.js';
 import { fingerprint } from './labels.js';
 import { observeActive, observeInactive, type AlertInstance } from './instance.js';
+import { DurableRanges } from './memory.js';
 import { RangeStore } from './range.js';
 import { renderTemplate } from './template.js';
 import { effectiveParams, type RuleOverride } from './params.js';
-import type { AlertDefinition, AlertParams, ExporterSignals, Labels } from './types.js';
+import type { AlertDefinition, AlertParams, DurableRangeFn, ExporterSignals, Labels } from './types.js';
 import type { FleetSnapshot } from '../../state/snapshot.js';
 
 export type { RuleOverride };
@@ -46,6 +47,8 @@ export class AlertEngine {
   private rules: ActiveRule[] = [];
   private readonly instances = new Map<string, AlertInstance>();
   private readonly ranges = new RangeStore();
+  /** The look-back a restart must keep (notify/memoryStore.ts saves and loads it). */
+  readonly durable = new DurableRanges();
   private readonly errors = new Map<string, string>();
   private opts!: EngineOptions;
   private byName = new Map<string, ActiveRule>();
@@ -101,6 +104,7 @@ export class AlertEngine {
           now,
           range: (k, v, w) => this.ranges.read(`${def.name}\u0000${k}`, v, w, now),
           rangeAge: (k) => this.ranges.age(`${def.name}\u0000${k}`, now),
+          durable: this.durableFor(def.name, now),
         });
         this.errors.delete(def.name);
       } catch (err) {
@@ -110,6 +114,10 @@ export class AlertEngine {
         continue;
       }
       for (const s of samples) {
+        if (s.holdMatching) {
+          this.holdMatching(def.name, s.labels, seen);
+          continue;
+        }
         const { labels, id } = this.identify(rule, s.labels);
         seen.add(id);
         if (s.hold) continue;
@@ -141,6 +149,23 @@ export class AlertEngine {
       else this.instances.delete(id);
     }
     this.ranges.sweep(now);
+    this.durable.sweep(now);
+  }
+
+  /** Holds every instance of `alert` whose labels include `labels` (an entry whose parts are not known now). */
+  private holdMatching(alert: string, labels: Labels, seen: Set<string>): void {
+    const wanted = Object.entries(labels);
+    for (const inst of this.instances.values())
+      if (inst.alertname === alert && wanted.every(([k, v]) => inst.labels[k] === v)) seen.add(inst.id);
+  }
+
+  private durableFor(alert: string, now: number): DurableRangeFn {
+    const p = `${alert}\u0000`;
+    return {
+      read: (k, v, w) => this.durable.read(p + k, v, w, now),
+      keys: (group) => this.durable.keys(p + group).map((k) => k.slice(p.length)),
+      forget: (k) => this.durable.forget(p + k),
+    };
   }
 
   /** The instance's labels and id for a sample's labels, hashed once while the sample keeps them. */

@@ -1,6 +1,9 @@
 // Types of the built-in alerting: definitions (one source for the engine and the rules file),
 // the inputs the engine evaluates, and the alert instances it keeps.
 import type { FleetSnapshot } from '../../state/snapshot.js';
+import type { DurableRangeFn } from './memory.js';
+
+export type { DurableRangeFn };
 
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -41,6 +44,8 @@ export interface EvalContext {
   range: RangeFn;
   /** How long the range `key` has been recorded, in ms; absent: as if for ever. */
   rangeAge?: (key: string) => number;
+  /** Range vectors kept across restarts (alerting.stateDir); absent: the alert decides nothing needing them. */
+  durable?: DurableRangeFn;
   /** The evaluation's time, ms since the epoch (what PromQL's time() is). */
   now: number;
 }
@@ -51,6 +56,11 @@ export interface AlertSample {
   value: number;
   /** The condition is not known (no data): an instance with these labels stays as it is. */
   hold?: boolean;
+  /**
+   * With hold: every instance whose labels include these stays as it is (an entry with one instance
+   * per part, e.g. per delegation, whose parts are not known now).
+   */
+  holdMatching?: boolean;
 }
 
 /** watch: per watched validator, miner or account (every shard evaluates its own entries). */

@@ -2,13 +2,13 @@
 // validator missing from the newest block's paid recipients is offline this epoch.
 import { invalid } from '../parse.js';
 import type { FanOutProbe } from '../types.js';
-import { validatorNetworks, watchInterval } from './entities.js';
+import { sharedNetworks, watchInterval } from './entities.js';
 import { parseBlockRewards, type BlockRewards } from './parse.js';
 
 export const watchBlockRewardsProbe: FanOutProbe<BlockRewards> = {
   target: 'entities',
   method: 'getBlockRewards',
-  entities: validatorNetworks,
+  entities: sharedNetworks('watchBlockRewards', 'validator'),
   intervalMs: watchInterval,
   // The newest block of the node asked: a lagging node has its own newest block, never a later one.
   paramsFor: (_e, node) => (node.height === undefined ? [] : [node.height]),

@@ -9,6 +9,9 @@ import type { WatchKind, WatchSettings } from '../../watch/types.js';
 interface Lists {
   byKind: Map<WatchKind, FanOutEntity[]>;
   networksByKind: Map<WatchKind, FanOutEntity[]>;
+  /** One entity per network (shared by every kind's list), and the lists of several kinds by their key. */
+  networkEntities: Map<string, FanOutEntity>;
+  unions: Map<string, FanOutEntity[]>;
 }
 
 /** The last section's lists: found again by identity, else by content (a reload that changed nothing). */
@@ -24,7 +27,7 @@ function listsOf(w: WatchSettings): Lists {
     last.settings = w;
     return last.lists;
   }
-  const lists: Lists = { byKind: new Map(), networksByKind: new Map() };
+  const lists: Lists = { byKind: new Map(), networksByKind: new Map(), networkEntities: new Map(), unions: new Map() };
   const networks = new Map<WatchKind, Set<string>>();
   for (const e of w.entries) {
     let list = lists.byKind.get(e.kind);
@@ -41,11 +44,13 @@ function listsOf(w: WatchSettings): Lists {
     if (!nets) networks.set(e.kind, (nets = new Set()));
     nets.add(e.network);
   }
-  for (const [kind, nets] of networks)
-    lists.networksByKind.set(
-      kind,
-      [...nets].sort().map((network) => ({ key: network, network, label: 'network', id: network, params: [] })),
-    );
+  const entityOf = (network: string): FanOutEntity => {
+    let e = lists.networkEntities.get(network);
+    if (!e)
+      lists.networkEntities.set(network, (e = { key: network, network, label: 'network', id: network, params: [] }));
+    return e;
+  };
+  for (const [kind, nets] of networks) lists.networksByKind.set(kind, [...nets].sort().map(entityOf));
   last = { settings: w, key, lists };
   return lists;
 }
@@ -62,8 +67,39 @@ export const networksOf =
   (config: FanOutConfig): readonly FanOutEntity[] =>
     config.watch ? (listsOf(config.watch).networksByKind.get(kind) ?? []) : [];
 
-/** One entity per network with watched validators. */
-export const validatorNetworks = networksOf('validator');
+/** Kinds that read a network read of another kind too (kinds/registry.ts), by the read's probe name. */
+const sharers = new Map<string, Set<WatchKind>>();
+
+/** `kind` reads the network read `probe` (declared by another kind) too: its networks are read as well. */
+export function shareNetworkRead(probe: string, kind: WatchKind): void {
+  let set = sharers.get(probe);
+  if (!set) sharers.set(probe, (set = new Set()));
+  set.add(kind);
+}
+
+export function unshareNetworkRead(probe: string, kind: WatchKind): void {
+  sharers.get(probe)?.delete(kind);
+}
+
+/**
+ * One entity per network with entries of `owner` or of a kind sharing the read `probe`: a network
+ * with validators and delegators is read once.
+ */
+export const sharedNetworks =
+  (probe: string, owner: WatchKind) =>
+  (config: FanOutConfig): readonly FanOutEntity[] => {
+    if (!config.watch) return [];
+    const lists = listsOf(config.watch);
+    const kinds = [owner, ...(sharers.get(probe) ?? [])];
+    if (kinds.length === 1) return lists.networksByKind.get(owner) ?? [];
+    const key = kinds.join('\u0000');
+    let union = lists.unions.get(key);
+    if (!union) {
+      const nets = new Set(kinds.flatMap((k) => (lists.networksByKind.get(k) ?? []).map((e) => e.network)));
+      lists.unions.set(key, (union = [...nets].sort().map((n) => lists.networkEntities.get(n)!)));
+    }
+    return union;
+  };
 
 /** How often the watch reads. */
 export const watchInterval = (config: FanOutConfig): number => config.watch?.intervalMs ?? 30_000;

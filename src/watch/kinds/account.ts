@@ -7,6 +7,7 @@ import { watchUnbondingProbe } from '../../probes/watch/unbonding.js';
 import { accountView } from '../entryViews.js';
 import { ACCOUNT_FAMILIES } from '../families.js';
 import { defineWatchKind } from '../kind.js';
+import { ACCOUNT_PANELS } from '../panels/account.js';
 import type { WatchedAccountView } from '../types.js';
 import { accountState } from '../words.js';
 
@@ -29,4 +30,5 @@ export const accountKind = defineWatchKind<WatchedAccountView>({
   families: ACCOUNT_FAMILIES,
   state: accountState,
   alerts: ACCOUNT_ALERTS,
+  panels: ACCOUNT_PANELS,
 });

@@ -5,6 +5,7 @@ import { watchMinerInfoProbe } from '../../probes/watch/minerInfo.js';
 import { minerView } from '../entryViews.js';
 import { MINER_FAMILIES } from '../families.js';
 import { defineWatchKind } from '../kind.js';
+import { MINER_PANELS } from '../panels/miner.js';
 import type { WatchedMinerView } from '../types.js';
 import { minerState } from '../words.js';
 
@@ -20,4 +21,5 @@ export const minerKind = defineWatchKind<WatchedMinerView>({
   families: MINER_FAMILIES,
   state: minerState,
   alerts: MINER_ALERTS,
+  panels: MINER_PANELS,
 });

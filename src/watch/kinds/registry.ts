@@ -2,9 +2,12 @@
 // must be registered before the first config is parsed (the `watch:` schema is built from this
 // list) and before the daemon starts; its reads join the probe registry with it.
 import { registerProbe, unregisterProbe } from '../../probes/registry.js';
+import { shareNetworkRead, unshareNetworkRead } from '../../probes/watch/entities.js';
 import { commonFamilies, type WatchFamily } from '../families.js';
 import type { WatchKindDef } from '../kind.js';
 import { accountKind } from './account.js';
+import { agentKind } from './agent.js';
+import { delegatorKind } from './delegator.js';
 import { minerKind } from './miner.js';
 import { validatorKind } from './validator.js';
 
@@ -21,7 +24,9 @@ export function registerWatchKind(k: WatchKindDef): void {
     );
   if (KINDS.has(k.kind)) throw new Error(`watch kind "${k.kind}" is registered twice`);
   if ([...KINDS.values()].some((o) => o.list === k.list)) throw new Error(`watch list "${k.list}" is taken`);
-  const reads = Object.entries({ ...k.networkReads, ...k.reads });
+  // A network read another kind registered (the same probe) is shared: read once per network.
+  const shared = Object.entries(k.networkReads ?? {}).filter(([name, probe]) => ownerOf(name, probe) !== undefined);
+  const reads = Object.entries({ ...k.networkReads, ...k.reads }).filter(([name]) => !shared.some(([s]) => s === name));
   const done: string[] = [];
   try {
     for (const [name, probe] of reads) {
@@ -32,22 +37,34 @@ export function registerWatchKind(k: WatchKindDef): void {
     done.forEach(unregisterProbe);
     throw err;
   }
+  for (const [name] of shared) shareNetworkRead(name, k.kind);
   KINDS.set(k.kind, k);
   version++;
+}
+
+/** The kind that registered the network read `name` as this very probe, if one did. */
+function ownerOf(name: string, probe: unknown): WatchKindDef | undefined {
+  return [...KINDS.values()].find((o) => o.networkReads?.[name] === probe);
 }
 
 /** Removes a kind registered at run time, and its reads. */
 export function unregisterWatchKind(kind: string): void {
   const k = KINDS.get(kind);
   if (!k) return;
-  for (const name of Object.keys({ ...k.networkReads, ...k.reads })) unregisterProbe(name);
   KINDS.delete(kind);
+  for (const [name, probe] of Object.entries({ ...k.networkReads, ...k.reads })) {
+    unshareNetworkRead(name, kind);
+    // A shared network read stays while another kind reads it.
+    if (!ownerOf(name, probe)) unregisterProbe(name);
+  }
   version++;
 }
 
 registerWatchKind(validatorKind);
 registerWatchKind(minerKind);
 registerWatchKind(accountKind);
+registerWatchKind(delegatorKind);
+registerWatchKind(agentKind);
 
 /** Every kind, in registration order; `forSchema` freezes the list (the schema cannot change later). */
 export function watchKinds(forSchema = false): WatchKindDef[] {

@@ -9,6 +9,7 @@ import { checked } from '../../config/sections/fields.js';
 import { validatorView } from '../entryViews.js';
 import { VALIDATOR_FAMILIES } from '../families.js';
 import { defineWatchKind } from '../kind.js';
+import { VALIDATOR_PANELS } from '../panels/validator.js';
 import type { WatchedValidatorView } from '../types.js';
 import { validatorState } from '../words.js';
 import { PERCENT, percentReason } from './fields.js';
@@ -45,4 +46,5 @@ export const validatorKind = defineWatchKind<WatchedValidatorView>({
   families: VALIDATOR_FAMILIES,
   state: validatorState,
   alerts: WATCH_VALIDATOR_ALERTS,
+  panels: VALIDATOR_PANELS,
 });

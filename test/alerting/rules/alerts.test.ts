@@ -63,6 +63,14 @@ const CONTRACT_ALERTS: Record<string, string[]> = {
   LedgerAccountBalanceLow: ['name', 'network', 'account'],
   LedgerUnbondingClaimable: ['name', 'network', 'account'],
   LedgerWatchReadFailing: ['name', 'network'],
+  // Delegations and agents (contract "More watch kinds"; issue 42).
+  LedgerDelegationValidatorInactive: ['name', 'network', 'delegator', 'validator'],
+  LedgerDelegationValidatorOffline: ['name', 'network', 'delegator', 'validator'],
+  LedgerDelegationCommissionHigh: ['name', 'network', 'delegator', 'validator'],
+  LedgerDelegationRemoved: ['name', 'network', 'delegator', 'validator'],
+  LedgerAgentNotRegistered: ['name', 'network', 'agent'],
+  LedgerAgentScoreLow: ['name', 'network', 'agent'],
+  LedgerAgentScoreDropped: ['name', 'network', 'agent'],
 };
 const WATCH_ALERTS = Object.keys(CONTRACT_ALERTS).filter((n) => CONTRACT_ALERTS[n]!.includes('name'));
 const PIPELINE_ALERTS = [
