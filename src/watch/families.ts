@@ -21,6 +21,8 @@ export interface WatchFamily {
   kinds: readonly WatchKind[];
   /** The label beyond network, name and the address, when it has one (kind, state, reason). */
   extraLabel?: string;
+  /** The labels beyond network, name and the address when there are several (token, symbol, spender). */
+  extraLabels?: readonly string[];
   /** One sample, or one per value of the extra label. */
   samples(v: WatchedEntryView): Array<[extra: string, value: number | undefined]>;
   /** The samples are monotonic times (s): written as their wall times, Unix timestamps. */

@@ -124,6 +124,7 @@ function watchFamilies(): MetricDoc[] {
       'name',
       f.kinds.length === 1 ? f.kinds[0]! : f.kinds.join(' | '),
       ...(f.extraLabel ? [f.extraLabel] : []),
+      ...(f.extraLabels ?? []),
     ],
     help: f.help,
     source: `watch: (${f.kinds.join(', ')} entries)`,

@@ -21,7 +21,7 @@ export function registerWatchKind(k: WatchKindDef): void {
     );
   if (KINDS.has(k.kind)) throw new Error(`watch kind "${k.kind}" is registered twice`);
   if ([...KINDS.values()].some((o) => o.list === k.list)) throw new Error(`watch list "${k.list}" is taken`);
-  const reads = Object.entries({ ...k.networkReads, ...k.reads });
+  const reads = Object.entries({ ...k.networkReads, ...k.reads, ...k.itemReads });
   const done: string[] = [];
   try {
     for (const [name, probe] of reads) {
@@ -40,7 +40,7 @@ export function registerWatchKind(k: WatchKindDef): void {
 export function unregisterWatchKind(kind: string): void {
   const k = KINDS.get(kind);
   if (!k) return;
-  for (const name of Object.keys({ ...k.networkReads, ...k.reads })) unregisterProbe(name);
+  for (const name of Object.keys({ ...k.networkReads, ...k.reads, ...k.itemReads })) unregisterProbe(name);
   KINDS.delete(kind);
   version++;
 }
@@ -58,7 +58,7 @@ export function watchKinds(forSchema = false): WatchKindDef[] {
 /** Whether a probe is one of a registered kind's reads (they read the `watch:` section's entries). */
 export function isWatchKindRead(name: string): boolean {
   for (const k of KINDS.values())
-    if (Object.hasOwn(k.networkReads ?? {}, name) || Object.hasOwn(k.reads, name)) return true;
+    if ([k.networkReads, k.reads, k.itemReads].some((reads) => Object.hasOwn(reads ?? {}, name))) return true;
   return false;
 }
 
