@@ -6,7 +6,6 @@
 // body size limit, and nothing sent but a plain User-Agent. A refusal is a result, not an error.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import type { TLSSocket } from 'node:tls';
 import { buildConnector, Client } from 'undici';
 import { forbiddenAddress, forbiddenHostName } from './publicAddress.js';
 
