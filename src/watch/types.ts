@@ -127,8 +127,8 @@ export interface TokenAllowanceView {
 /** A service of a watched provider, as its registry entry says and its endpoint answered. */
 export interface ServiceView {
   serviceType: string;
-  /** In the registry at the last read (false: seen before, gone now). */
-  registered: boolean;
+  /** In the registry at the last read (false: seen before, gone now; undefined: seen before, registry not read). */
+  registered?: boolean;
   active?: boolean;
   endpoint?: string;
   /** With probeEndpoint: the last probe of its endpoint. */

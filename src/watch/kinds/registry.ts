@@ -6,6 +6,7 @@ import { commonFamilies, type WatchFamily } from '../families.js';
 import type { WatchKindDef } from '../kind.js';
 import { accountKind } from './account.js';
 import { minerKind } from './miner.js';
+import { serviceKind } from './service.js';
 import { validatorKind } from './validator.js';
 
 const KINDS = new Map<string, WatchKindDef>();
@@ -48,6 +49,7 @@ export function unregisterWatchKind(kind: string): void {
 registerWatchKind(validatorKind);
 registerWatchKind(minerKind);
 registerWatchKind(accountKind);
+registerWatchKind(serviceKind);
 
 /** Every kind, in registration order; `forSchema` freezes the list (the schema cannot change later). */
 export function watchKinds(forSchema = false): WatchKindDef[] {
