@@ -37,6 +37,11 @@ export class ChainControl {
     return this.chain.network;
   }
 
+  /** The chain itself (tokens and services keep their state beside it: ledger-tokens.ts, ledger-services.ts). */
+  get simChain(): SimChain {
+    return this.chain;
+  }
+
   /**
    * One validator, miner and account worth watching (the demo's picks): the third seat of the
    * active set, a miner that checks in every epoch, an agent's wallet holding some tokens.
