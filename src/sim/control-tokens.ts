@@ -2,7 +2,7 @@
 //   GET  /networks/<n>/tokens                                  -> {"tokens":[{tokenId, name, symbol, decimals}]}
 //   POST /networks/<n>/tokens/<tokenId>/balances/<addr>        {"balance":"…"}
 //   POST /networks/<n>/tokens/<tokenId>/allowances/<owner>/<spender> {"allowance":"…"}
-//   GET  /networks/<n>/services                                -> {"services":[{provider, serviceType, endpoint, active, …}]}
+//   GET  /networks/<n>/services                                -> {"services":[{provider, serviceType, …}]}
 //   POST /networks/<n>/services/<provider>/<type>              {"active":false} {"endpoint":"http://…"} {"remove":true}
 // Answers undefined for any other path (control-chain.ts serves those).
 import { z } from 'zod';
