@@ -36,7 +36,7 @@ function sectionSchema() {
         watchKinds(true).map((k) => [
           k.list,
           z
-            .array(z.strictObject({ ...base(), ...k.fields }))
+            .array(z.strictObject({ ...base(k.addressField), ...k.fields }))
             .default([])
             .meta({ description: k.description }),
         ]),
