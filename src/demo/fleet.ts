@@ -6,6 +6,7 @@ import type { ListenAddress, NodeTarget } from '../domain.js';
 import type { ExporterConfig } from '../config/exporterConfig.js';
 import { PROBE_NAMES } from '../domain.js';
 import { SimFleet, type SimNodeSpec } from '../sim/index.js';
+import type { WatchEntry } from '../watch/types.js';
 
 export const DEMO_SPECS: SimNodeSpec[] = [
   { name: 'val-eu-1', network: 'mainnet', build: 'current', peers: 12 },
@@ -36,8 +37,20 @@ function demoWatch(fleet: SimFleet): NonNullable<ExporterConfig['watch']> {
     entries: [
       { kind: 'validator', name: 'val-main', address: t.validator, network, seatMarginBelow: 0.1, commissionBps },
       { kind: 'miner', name: 'rig-01', address: t.miner, network },
-      { kind: 'account', name: 'hot-wallet', address: t.account, network, minBalance: 25 },
+      { kind: 'account', name: 'hot-wallet', address: t.account, network, minBalance: 25, ...demoTokens(fleet) },
+      // The hot wallet is an agent's: its services (no endpoint probe: the simulator's endpoints are not real hosts).
+      { kind: 'provider', name: 'agent-services', address: t.account, network },
     ],
+  };
+}
+
+/** The hot wallet's first custom token (minimum 100) and the validator's allowance on it (at most 1,000). */
+function demoTokens(fleet: SimFleet): Pick<WatchEntry, 'tokens' | 'allowances'> {
+  const chain = fleet.chain(DEMO_WATCH_NETWORK);
+  const tokenId = chain.simChain.tokens[0]!.tokenId;
+  return {
+    tokens: [{ tokenId, minBalance: 100 }],
+    allowances: [{ spender: chain.watchTargets().validator, tokenId, max: 1_000 }],
   };
 }
 

@@ -63,7 +63,7 @@ export const SERVICE_ALERTS: AlertDefinition[] = [
       'Seen in the registry before and gone now (what was seen is kept in the alerting state directory, so\n' +
       'a restart neither resolves nor re-fires it). Resolves when the service is registered again, or when\n' +
       'the entry is removed from the config.',
-    defaults: { severity: 'critical', forMs: 0, keepFiringForMs: 300_000 },
+    defaults: { severity: 'critical', forMs: 60_000, keepFiringForMs: 300_000 },
     promql: () => `max by (${BY}) (${S.registered} == 0)`,
     summary: () => 'Service {{ $labels.service_type }} of {{ $labels.name }} ({{ $labels.network }}) left the registry',
     description: () =>

@@ -73,7 +73,7 @@ export const TOKEN_ALERTS: AlertDefinition[] = [
     comment:
       'A security alert: the spender may move more of the token than the configured max, with no further\n' +
       "signature of the owner's. Revoke or lower the allowance unless it was meant.",
-    defaults: { severity: 'critical', forMs: 0, keepFiringForMs: 300_000 },
+    defaults: { severity: 'critical', forMs: 60_000, keepFiringForMs: 300_000 },
     promql: () => `max by (name, network, account, token, spender) (${T.allowance} > ${T.allowanceMax})`,
     summary: () =>
       'Account {{ $labels.name }} ({{ $labels.network }}) lets {{ $labels.spender }} spend more than its max',
