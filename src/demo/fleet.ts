@@ -8,6 +8,7 @@ import { PROBE_NAMES } from '../domain.js';
 import { SimFleet, type SimNodeSpec } from '../sim/index.js';
 import { agentScore, agentTarget } from '../sim/ledger-agents.js';
 import { delegatorTarget } from '../sim/ledger-delegations.js';
+import type { WatchEntry } from '../watch/types.js';
 
 export const DEMO_SPECS: SimNodeSpec[] = [
   { name: 'val-eu-1', network: 'mainnet', build: 'current', peers: 12 },
@@ -34,17 +35,35 @@ function demoWatch(fleet: SimFleet): NonNullable<ExporterConfig['watch']> {
   // The commission it charges now: a change would alert.
   const commissionBps = chain.ledger().validators.get(t.validator)?.commissionBps;
   // Half its score now: a fall that deep would alert.
-  const agent = agentTarget(chain.sim)!;
-  const minScore = Math.floor(agentScore(chain.sim, agent).total! / 2);
+  const agent = agentTarget(chain.simChain)!;
+  const minScore = Math.floor(agentScore(chain.simChain, agent).total! / 2);
   return {
     intervalMs: 10_000,
     entries: [
       { kind: 'validator', name: 'val-main', address: t.validator, network, seatMarginBelow: 0.1, commissionBps },
       { kind: 'miner', name: 'rig-01', address: t.miner, network },
-      { kind: 'account', name: 'hot-wallet', address: t.account, network, minBalance: 25 },
-      { kind: 'delegator', name: 'my-stake', address: delegatorTarget(chain.sim)!, network, maxCommissionBps: 2_000 },
+      { kind: 'account', name: 'hot-wallet', address: t.account, network, minBalance: 25, ...demoTokens(fleet) },
+      // The hot wallet is an agent's: its services (no endpoint probe: the simulator's endpoints are not real hosts).
+      { kind: 'provider', name: 'agent-services', address: t.account, network },
+      {
+        kind: 'delegator',
+        name: 'my-stake',
+        address: delegatorTarget(chain.simChain)!,
+        network,
+        maxCommissionBps: 2_000,
+      },
       { kind: 'agent', name: 'arena-bot', address: agent, network, minScore },
     ],
+  };
+}
+
+/** The hot wallet's first custom token (minimum 100) and the validator's allowance on it (at most 1,000). */
+function demoTokens(fleet: SimFleet): Pick<WatchEntry, 'tokens' | 'allowances'> {
+  const chain = fleet.chain(DEMO_WATCH_NETWORK);
+  const tokenId = chain.simChain.tokens[0]!.tokenId;
+  return {
+    tokens: [{ tokenId, minBalance: 100 }],
+    allowances: [{ spender: chain.watchTargets().validator, tokenId, max: 1_000 }],
   };
 }
 

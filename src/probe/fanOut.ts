@@ -124,7 +124,11 @@ export class FanOutReader {
     const serving = servingNodes(fleet, new Map(config.nodes.map((t) => [t.name, t])));
     const polled = polledNetworks(fleet);
     // Until a node of its network was polled, nobody knows which nodes may serve: not a failed read.
-    const due = entities.filter((e) => polled.has(e.network));
+    const kept = (e: FanOutEntity) => {
+      const data = probe.keep ? this.opts.reads.get(name, e.key)?.data : undefined;
+      return data !== undefined && probe.keep!(data);
+    };
+    const due = entities.filter((e) => polled.has(e.network) && !kept(e));
     // Started in batches over the first half of the interval, not as one burst: a burst of a
     // thousand reads held the event loop long enough to make node polls seconds late.
     const batches = Math.max(1, Math.min(due.length, Math.floor(probe.intervalMs(config) / 2 / PACE_MS)));

@@ -114,6 +114,11 @@ export interface FanOutProbe<D = unknown> {
    * exactly, as decimal strings.
    */
   exactNumbers?: readonly string[];
+  /**
+   * Data that never changes once read (a token's decimals): an entity whose last read answered
+   * such data is not read again; one whose read failed is, at the next interval.
+   */
+  keep?(data: D): boolean;
   /** Params that depend on the node asked (e.g. its newest height); default: the entity's own. */
   paramsFor?(entity: FanOutEntity, node: { height?: number }): RpcParams;
   /** The JSON-RPC result as the probe's data; throws a ProbeError (the read fails, for this entity only). */

@@ -59,7 +59,7 @@ export function describeNetwork(c: ChainControl): Record<string, unknown> {
     epoch: ledger.epoch,
     epochBlocks: ledger.epochBlocks,
     activeSet: ledger.seats.map((s) => ({ address: s.address, weight: s.weight, stake: s.stake.toString() })),
-    watch: { ...c.watchTargets(), ...stakeTargets(c.sim) },
+    watch: { ...c.watchTargets(), ...stakeTargets(c.simChain) },
   };
 }
 
@@ -146,7 +146,7 @@ export function chainRoute(
     c.rewardPool(b.funded);
     return jsonReply(describeNetwork(c));
   }
-  const stakes = stakeRoute(c.sim, parts[1] ?? '', method, parts.slice(2), body);
+  const stakes = stakeRoute(c.simChain, parts[1] ?? '', method, parts.slice(2), body);
   if (stakes) return stakes;
   const [, kind, address, action] = parts;
   if (!kind || !['validators', 'miners', 'accounts'].includes(kind) || !address || parts.length > 4)

@@ -3,6 +3,7 @@
 // routed here, /networks/... (the ledger's state and faults) in control-chain.ts.
 import { z } from 'zod';
 import { chainRoute } from './control-chain.js';
+import { TOKEN_SERVICE_ENDPOINTS, tokenServiceRoute } from './control-tokens.js';
 import type { ChainControl } from './ledger-control.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { SimNode } from './node.js';
@@ -48,6 +49,7 @@ export const CONTROL_ENDPOINTS: readonly { method: 'GET' | 'POST'; path: string;
     body: '{"registered":false}',
     what: 'change an agent: registered, dimensions {"activity":1000,...}, decayFactor (basis points)',
   },
+  ...TOKEN_SERVICE_ENDPOINTS,
 ];
 
 /** The endpoints as help text lines. */
@@ -87,7 +89,8 @@ export async function controlRoute(target: ControlTarget, method: string, path: 
   const parts = path.split('?')[0]!.split('/').filter(Boolean);
   if (parts[0] === 'networks') {
     try {
-      return chainRoute(target.networks, method, parts.slice(1).map(decodeURIComponent), body);
+      const rest = parts.slice(1).map(decodeURIComponent);
+      return tokenServiceRoute(target.networks, method, rest, body) ?? chainRoute(target.networks, method, rest, body);
     } catch {
       return error(400, 'bad path');
     }

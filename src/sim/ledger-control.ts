@@ -37,8 +37,8 @@ export class ChainControl {
     return this.chain.network;
   }
 
-  /** The chain itself: what is kept beside its ledger (delegations, agents: control-stakes.ts). */
-  get sim(): SimChain {
+  /** The chain itself: what is kept beside its ledger (delegations, agents, tokens, services) reads it. */
+  get simChain(): SimChain {
     return this.chain;
   }
 

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { AGENT_BASE_METHODS, AGENT_CURRENT_METHODS } from './ledger-agents.js';
 import { DELEGATION_CURRENT_METHODS, DELEGATION_STAKING_METHODS } from './ledger-delegations.js';
 import { LEDGER_BASE_METHODS, LEDGER_CURRENT_METHODS, LEDGER_STAKING_METHODS } from './ledger-methods.js';
+import { LEDGER_SERVICE_METHODS } from './ledger-services.js';
+import { LEDGER_ALLOWANCE_METHODS, LEDGER_TOKEN_METHODS } from './ledger-tokens.js';
 import {
   address,
   def,
@@ -17,7 +19,6 @@ import {
   type MethodDef,
   type RpcContext,
 } from './method-defs.js';
-import { hash32 } from './rng.js';
 import type { SimBuild } from './types.js';
 
 export { RpcMethodError, type RpcContext } from './method-defs.js';
@@ -28,23 +29,7 @@ const EARLIEST_METHODS = {
     h > ctx.height ? null : ctx.chain.block(h),
   ),
   ...LEDGER_BASE_METHODS,
-  getTokenBalance: def(z.tuple([address, address]).rest(z.unknown()), (ctx, [a, tokenId]) => {
-    const t = ctx.chain.token(tokenId);
-    if (!t || !ctx.chain.agent(a)) return '0';
-    return str((t.totalSupply / 1_000n) * BigInt((hash32(a + tokenId) % 50) + 1));
-  }),
   ...AGENT_BASE_METHODS,
-  getServices: def(z.tuple([z.string().nullable().optional()]).rest(z.unknown()), (ctx, [type]) =>
-    ctx.chain.agents
-      .filter((a) => type == null || a.serviceType === type)
-      .map((a) => ({
-        provider: a.address,
-        serviceType: a.serviceType,
-        name: `${a.name} ${a.serviceType}`,
-        priceAmount: str(BigInt((hash32(a.address) % 1_000) + 1) * 10n ** 6n),
-        active: hash32(a.address) % 5 !== 0,
-      })),
-  ),
   getTransactionReceipt: def(
     z.tuple([address]).rest(z.unknown()),
     (ctx, [txHash]) => ctx.chain.receipt(txHash, ctx.height) ?? null,
@@ -55,25 +40,15 @@ const EARLIEST_METHODS = {
     return txHash;
   }),
   getNonce: def(oneAddress, (ctx, [a]) => ctx.chain.nonce(a)),
-  getTokenInfo: def(z.tuple([address]).rest(z.unknown()), (ctx, [tokenId]) => {
-    const t = ctx.chain.token(tokenId);
-    return t
-      ? {
-          tokenId: t.tokenId,
-          name: t.name,
-          symbol: t.symbol,
-          decimals: t.decimals,
-          totalSupply: str(t.totalSupply),
-          issuer: t.issuer,
-        }
-      : null;
-  }),
   faucet: def(oneAddress, (ctx, [a]) => {
     if (!ctx.chain.faucetEnabled) throw new RpcMethodError('faucet is disabled on this network');
     const txHash = createHash('sha256').update(`faucet:${a}:${ctx.height}`).digest('hex');
     ctx.chain.submit(txHash, ctx.height);
     return { txHash, amount: str(100n * 10n ** 9n), recipient: a };
   }),
+  // Tokens and services as claw-node 0.5.8 answers them (ledger-tokens.ts, ledger-services.ts).
+  ...LEDGER_TOKEN_METHODS,
+  ...LEDGER_SERVICE_METHODS,
 };
 
 const STAKING_METHODS = {
@@ -84,14 +59,10 @@ const STAKING_METHODS = {
 
 const CURRENT_METHODS = {
   ...STAKING_METHODS,
-  getTokenAllowance: def(z.tuple([address, address, address]).rest(z.unknown()), (ctx, [owner, spender, tokenId]) =>
-    ctx.chain.token(tokenId) && ctx.chain.agent(owner) && ctx.chain.agent(spender)
-      ? str(BigInt(hash32(owner + spender) % 1_000) * 10n ** 6n)
-      : '0',
-  ),
   ...AGENT_CURRENT_METHODS,
   ...DELEGATION_CURRENT_METHODS,
   ...LEDGER_CURRENT_METHODS,
+  ...LEDGER_ALLOWANCE_METHODS,
   totalSupply: def(none, (ctx) => str(ctx.chain.totalSupply(ctx.height))),
 };
 

@@ -24,7 +24,7 @@ export interface WatchFamily {
   kinds: readonly WatchKind[];
   /** The label beyond network, name and the address, when it has one (kind, state, reason). */
   extraLabel?: string;
-  /** The labels beyond network, name and the address when there are several (validator, then dimension...). */
+  /** The labels beyond network, name and the address when there are several (validator; token, symbol, spender). */
   extraLabels?: readonly string[];
   /** One sample, or one per value of the extra label(s): `extra` is `,label="value"...` (labelPairs). */
   samples(v: WatchedEntryView): Array<[extra: string, value: number | undefined]>;

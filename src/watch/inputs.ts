@@ -14,6 +14,10 @@ export interface EntryInputs {
   /** The entry's own reads and, for validators, its network's set and newest rewards. */
   own: Record<string, EntityReadView | undefined>;
   networkReads: Record<string, EntityReadView | undefined>;
+  /** The kind's item reads (itemReads), each in the order of its itemKeys. */
+  items?: Record<string, ReadonlyArray<EntityReadView | undefined>>;
+  /** What the kind's runtime keeps for the entry (WatchKindRuntime.local). */
+  local?: unknown;
   intervalMs: number;
 }
 
@@ -22,7 +26,11 @@ export interface EntryInputs {
  * the node named is the one that answered its own read.
  */
 export function readView(inputs: EntryInputs): WatchReadView {
-  const all = [...Object.values(inputs.own), ...Object.values(inputs.networkReads)];
+  const all = [
+    ...Object.values(inputs.own),
+    ...Object.values(inputs.networkReads),
+    ...Object.values(inputs.items ?? {}).flat(),
+  ];
   const failures: Record<string, number> = {};
   let consecutiveFailures = 0;
   let last: number | undefined = Infinity;

@@ -26,6 +26,16 @@ export interface WatchEntry {
   maxCommissionBps?: number;
   /** agents: a total score (basis points, 0..10000) below it alerts. */
   minScore?: number;
+  /** accounts: custom tokens held (ids 64 hex); minBalance in the token's own decimals. */
+  tokens?: ReadonlyArray<{ tokenId: string; minBalance?: number }>;
+  /** accounts: what a spender may move of a token; above `max` (token's decimals) alerts. */
+  allowances?: ReadonlyArray<{ spender: string; tokenId: string; max: number }>;
+  /** services (address = the provider): only services of this type. */
+  serviceType?: string;
+  /** services: GET each registered endpoint. */
+  probeEndpoint?: boolean;
+  /** services: endpoints at loopback, private, link-local or metadata addresses may be probed. */
+  allowPrivateEndpoints?: boolean;
 }
 
 /** The `watch:` section, resolved: every entry of every kind, in config order. */
@@ -93,6 +103,58 @@ export interface WatchedAccountView extends WatchEntry, WatchReadView {
   unbondingClaimableTokens?: number;
   /** Blocks until the next pending unbonding entry is released; absent when nothing is pending. */
   nextReleaseBlocks?: number;
+  /** One per configured token (accounts[].tokens), in config order. */
+  tokenBalances?: TokenBalanceView[];
+  /** One per configured allowance, in config order. */
+  tokenAllowances?: TokenAllowanceView[];
+}
+
+/** A token as getTokenInfo answered it; `known: false` when it answered null (no such token). */
+export type TokenInfoView = { known: false } | { known: true; symbol: string; decimals: number; name: string };
+
+export interface TokenBalanceView {
+  tokenId: string;
+  info?: TokenInfoView;
+  /** In the token's own decimals; absent until both its balance and its info were read. */
+  balanceTokens?: number;
+  minBalance?: number;
+}
+
+export interface TokenAllowanceView {
+  tokenId: string;
+  spender: string;
+  info?: TokenInfoView;
+  allowanceTokens?: number;
+  max: number;
+}
+
+/** A service of a watched provider, as its registry entry says and its endpoint answered. */
+export interface ServiceView {
+  serviceType: string;
+  /** In the registry at the last read (false: seen before, gone now; undefined: seen before, registry not read). */
+  registered?: boolean;
+  active?: boolean;
+  endpoint?: string;
+  /** With probeEndpoint: the last probe of its endpoint. */
+  probe?: EndpointProbeView;
+}
+
+export interface EndpointProbeView {
+  up: boolean;
+  /** Why not up, in words ("endpoint refused: private address 10.0.0.5", "HTTP 503", "timeout"). */
+  problem?: string;
+  /** Refused before any request (not http/https, a private address): nothing was sent. */
+  refused?: boolean;
+  status?: number;
+  durationSeconds?: number;
+  /** Unix seconds when the https endpoint's certificate expires. */
+  certExpirySeconds?: number;
+}
+
+export interface WatchedProviderView extends WatchEntry, WatchReadView {
+  kind: 'provider';
+  /** Services of the provider (of its type), registered now or seen before, by service type. */
+  services?: ServiceView[];
 }
 
 /** One delegation of a watched delegator, as read (exact amount) and placed against the active set. */
@@ -158,6 +220,7 @@ interface BuiltInViews {
   account: WatchedAccountView;
   delegator: WatchedDelegatorView;
   agent: WatchedAgentView;
+  provider: WatchedProviderView;
 }
 
 /** The entries of one kind, in config order. */

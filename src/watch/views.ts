@@ -21,6 +21,9 @@ export interface WatchViewConfig {
 }
 
 type Reads = ReadonlyMap<string, ReadonlyMap<string, EntityReadView>>;
+/** Each kind's runtime data by entry name, by kind. */
+export type Locals = ReadonlyMap<string, ReadonlyMap<string, unknown>>;
+const NO_LOCALS: Locals = new Map();
 
 /** What an entry's view was built from: reads (by identity: a changed read is a new copy), then scalars. */
 type Signature = ReadonlyArray<unknown>;
@@ -41,11 +44,13 @@ export class WatchViews {
   private readonly indexed = new Map<string, { list: readonly EntityReadView[]; byKey: Map<string, EntityReadView> }>();
   private last: { signature: Signature; snapshot: WatchSnapshot } | undefined;
 
-  build(config: WatchViewConfig, fleet: FleetSnapshot): WatchSnapshot | undefined {
+  /** `locals`: each kind's runtime data by entry name (WatchKindRuntime.local), by kind. */
+  build(config: WatchViewConfig, fleet: FleetSnapshot, locals: Locals = NO_LOCALS): WatchSnapshot | undefined {
     if (!config.watch) return undefined;
     const signature = snapshotSignature(config, fleet);
+    for (const [kind, local] of locals) signature.push(kind, local);
     if (this.last && sameSignature(this.last.signature, signature)) return this.last.snapshot;
-    const snapshot = this.assemble(config.watch, config, fleet);
+    const snapshot = this.assemble(config.watch, config, fleet, locals);
     this.last = { signature, snapshot };
     return snapshot;
   }
@@ -54,6 +59,7 @@ export class WatchViews {
     w: NonNullable<WatchViewConfig['watch']>,
     config: WatchViewConfig,
     fleet: FleetSnapshot,
+    locals: Locals,
   ): WatchSnapshot {
     const reads = this.index(fleet);
     const content = this.contentOf(w);
@@ -70,12 +76,27 @@ export class WatchViews {
       const epoch = network?.sourceNode === undefined ? undefined : nodes.get(network.sourceNode)?.health?.epoch;
       const own = ownNames.map((p) => reads.get(p)?.get(entry.name));
       const shared = networkNames.map((p) => reads.get(p)?.get(entry.network));
+      const itemKeys = kind.itemKeys?.(entry) ?? {};
+      const itemNames = Object.keys(kind.itemReads ?? {});
+      const items = itemNames.map((p) => (itemKeys[p] ?? []).map((key) => reads.get(p)?.get(key)));
+      const local = locals.get(entry.kind)?.get(entry.name);
       const decimals = settings?.decimals ?? DEFAULT_DECIMALS;
       const epochBlocks = settings?.epochBlocks ?? DEFAULT_EPOCH_BLOCKS;
       // Only what the entry's kind reads from the network: a new height rebuilds accounts alone.
       const fromNetwork =
         kind.fromNetwork === 'epoch' ? epoch : kind.fromNetwork === 'height' ? network?.heightMax : undefined;
-      const signature = [kind, content.get(entry), ...own, ...shared, decimals, epochBlocks, w.intervalMs, fromNetwork];
+      const signature = [
+        kind,
+        content.get(entry),
+        ...own,
+        ...shared,
+        ...items.flat(),
+        local,
+        decimals,
+        epochBlocks,
+        w.intervalMs,
+        fromNetwork,
+      ];
       names.add(entry.name);
       let k = this.kept.get(entry.name);
       if (!k || !sameSignature(k.signature, signature)) {
@@ -87,6 +108,8 @@ export class WatchViews {
           epochBlocks,
           own: Object.fromEntries(ownNames.map((p, i) => [p, own[i]])),
           networkReads: Object.fromEntries(networkNames.map((p, i) => [p, shared[i]])),
+          ...(itemNames.length > 0 && { items: Object.fromEntries(itemNames.map((p, i) => [p, items[i]!])) }),
+          ...(local !== undefined && { local }),
           intervalMs: w.intervalMs,
         };
         k = { signature, view: kind.view(inputs) };
@@ -124,7 +147,7 @@ export class WatchViews {
  * Everything any entry's view reads: the config (a reload makes a new one), the fan-out reads (one
  * map while no read changed) and each network's height and epoch (its source node's /health).
  */
-function snapshotSignature(config: WatchViewConfig, fleet: FleetSnapshot): Signature {
+function snapshotSignature(config: WatchViewConfig, fleet: FleetSnapshot): unknown[] {
   const sources = new Map<string, number | undefined>();
   for (const n of fleet.networks) if (n.sourceNode !== undefined) sources.set(n.sourceNode, undefined);
   for (const n of fleet.nodes) if (sources.has(n.name)) sources.set(n.name, n.health?.epoch);

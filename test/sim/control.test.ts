@@ -151,10 +151,19 @@ describe('runSimulatorCli', () => {
         watch: { validator: string; miner: string; account: string };
       }[];
       const { network, watch } = nets[0]!;
+      const { tokens } = (await getJson(`${control}/networks/${network}/tokens`)) as { tokens: { tokenId: string }[] };
       for (const e of CONTROL_ENDPOINTS) {
         const kind = /\/(validators|miners|accounts)\//.exec(e.path)?.[1];
         const entry = kind === 'validators' ? watch.validator : kind === 'miners' ? watch.miner : watch.account;
-        const path = e.path.replace('<name>', node).replace('<n>', network).replace('<addr>', entry);
+        const path = e.path
+          .replace('<name>', node)
+          .replace('<n>', network)
+          .replace('<addr>', entry)
+          .replace('<tokenId>', tokens[0]!.tokenId)
+          .replace('<owner>', watch.account)
+          .replace('<spender>', watch.validator)
+          .replace('<provider>', watch.account)
+          .replace('<type>', 'translation');
         const body = (e.body ?? '').replace('<addr>', watch.validator);
         const reply = await http(`${control}${path}`, {
           method: e.method,

@@ -40,7 +40,7 @@ const post = async (path: string, body: unknown) => {
 describe('delegations', () => {
   it('getUserDelegations: one entry per validator, u128 strings, the validator commission; [] for none', async () => {
     const chain = fleet.chain('simnet');
-    const delegator = delegatorTarget(chain.sim)!;
+    const delegator = delegatorTarget(chain.simChain)!;
     for (const [node, ns] of [
       ['cur', 'claw'],
       ['chainns', 'chain'],
@@ -62,7 +62,7 @@ describe('delegations', () => {
 
   it('undelegating through the control API removes the entry, lowers the validator stake; amounts exact', async () => {
     const chain = fleet.chain('simnet');
-    const delegator = delegatorTarget(chain.sim)!;
+    const delegator = delegatorTarget(chain.simChain)!;
     const before = (await rpc(url('cur'), 'claw_getUserDelegations', [delegator])).result as Array<{
       validator: string;
       amount: string;
@@ -100,7 +100,7 @@ describe('delegations', () => {
 
 describe('agents', () => {
   it('getAgent, getAgentScore and getReputation in the serde forms, under clw, claw and chain', async () => {
-    const agent = agentTarget(fleet.chain('simnet').sim)!;
+    const agent = agentTarget(fleet.chain('simnet').simChain)!;
     for (const [node, ns] of [
       ['old', 'clw'],
       ['cur', 'claw'],
@@ -126,7 +126,7 @@ describe('agents', () => {
   });
 
   it('the control API unregisters an agent, sets its dimensions and decay; the total follows', async () => {
-    const agent = agentTarget(fleet.chain('simnet').sim)!;
+    const agent = agentTarget(fleet.chain('simnet').simChain)!;
     const before = (await rpc(url('cur'), 'claw_getAgentScore', [agent])).result as Record<string, number>;
     const dims = { activity: 2_000, uptime: 2_000, block_production: 2_000, economic: 2_000, platform: 2_000 };
     expect((await post(`/networks/simnet/agents/${agent}`, { dimensions: dims, decayFactor: 5_000 })).status).toBe(200);

@@ -127,7 +127,7 @@ beforeAll(async () => {
     ['s-1', 's-2'].map((name) => ({ name, network: NETWORK })),
     { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 50, epochBlocks: 25, controlPort: 0 },
   );
-  const chain = fleet.chain(NETWORK).sim;
+  const chain = fleet.chain(NETWORK).simChain;
   delegator = delegatorTarget(chain)!;
   agent = agentTarget(chain)!;
   // The delegation to a validator in the active set.

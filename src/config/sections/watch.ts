@@ -16,9 +16,12 @@ export { addressReason, percentReason } from '../../watch/kinds/fields.js';
 
 export const DEFAULT_WATCH_INTERVAL = '30s';
 
-const base = () => ({
+const base = (addressField = 'address') => ({
   name: nameOf('watch name').meta({ description: 'Unique across watch:; the `name` label.' }),
-  address: hexAddress('address', 'The address: 64 lowercase hex characters, no 0x prefix (as real nodes take it).'),
+  [addressField]: hexAddress(
+    addressField,
+    'The address: 64 lowercase hex characters, no 0x prefix (as real nodes take it).',
+  ),
   network: nameOf('network name')
     .default('default')
     .meta({ description: 'The network whose nodes read it (a node of another network never does).' }),
@@ -33,7 +36,7 @@ function sectionSchema() {
         watchKinds(true).map((k) => [
           k.list,
           z
-            .array(z.strictObject({ ...base(), ...k.fields }))
+            .array(z.strictObject({ ...base(k.addressField), ...k.fields }))
             .default([])
             .meta({ description: k.description }),
         ]),
@@ -46,7 +49,7 @@ function sectionSchema() {
     });
 }
 
-type RawEntry = { name: string; address: string; network: string } & Record<string, unknown>;
+type RawEntry = { name: string; network: string } & Record<string, unknown>;
 type RawWatch = { interval: string } & Record<string, unknown>;
 
 const schema = z.lazy(sectionSchema) as unknown as z.ZodOptional<z.ZodType<RawWatch>>;
@@ -69,7 +72,7 @@ export const watchSection = defineSection({
       ((watch[k.list] ?? []) as RawEntry[]).map((raw): WatchEntry => ({
         kind: k.kind,
         name: raw.name,
-        address: raw.address,
+        address: raw[k.addressField ?? 'address'] as string,
         network: raw.network,
         ...k.resolve(raw),
       })),

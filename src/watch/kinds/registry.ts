@@ -9,6 +9,7 @@ import { accountKind } from './account.js';
 import { agentKind } from './agent.js';
 import { delegatorKind } from './delegator.js';
 import { minerKind } from './miner.js';
+import { serviceKind } from './service.js';
 import { validatorKind } from './validator.js';
 
 const KINDS = new Map<string, WatchKindDef>();
@@ -26,7 +27,9 @@ export function registerWatchKind(k: WatchKindDef): void {
   if ([...KINDS.values()].some((o) => o.list === k.list)) throw new Error(`watch list "${k.list}" is taken`);
   // A network read another kind registered (the same probe) is shared: read once per network.
   const shared = Object.entries(k.networkReads ?? {}).filter(([name, probe]) => ownerOf(name, probe) !== undefined);
-  const reads = Object.entries({ ...k.networkReads, ...k.reads }).filter(([name]) => !shared.some(([s]) => s === name));
+  const reads = Object.entries({ ...k.networkReads, ...k.reads, ...k.itemReads }).filter(
+    ([name]) => !shared.some(([s]) => s === name),
+  );
   const done: string[] = [];
   try {
     for (const [name, probe] of reads) {
@@ -52,7 +55,7 @@ export function unregisterWatchKind(kind: string): void {
   const k = KINDS.get(kind);
   if (!k) return;
   KINDS.delete(kind);
-  for (const [name, probe] of Object.entries({ ...k.networkReads, ...k.reads })) {
+  for (const [name, probe] of Object.entries({ ...k.networkReads, ...k.reads, ...k.itemReads })) {
     unshareNetworkRead(name, kind);
     // A shared network read stays while another kind reads it.
     if (!ownerOf(name, probe)) unregisterProbe(name);
@@ -65,6 +68,7 @@ registerWatchKind(minerKind);
 registerWatchKind(accountKind);
 registerWatchKind(delegatorKind);
 registerWatchKind(agentKind);
+registerWatchKind(serviceKind);
 
 /** Every kind, in registration order; `forSchema` freezes the list (the schema cannot change later). */
 export function watchKinds(forSchema = false): WatchKindDef[] {
@@ -75,7 +79,7 @@ export function watchKinds(forSchema = false): WatchKindDef[] {
 /** Whether a probe is one of a registered kind's reads (they read the `watch:` section's entries). */
 export function isWatchKindRead(name: string): boolean {
   for (const k of KINDS.values())
-    if (Object.hasOwn(k.networkReads ?? {}, name) || Object.hasOwn(k.reads, name)) return true;
+    if ([k.networkReads, k.reads, k.itemReads].some((reads) => Object.hasOwn(reads ?? {}, name))) return true;
   return false;
 }
 

@@ -21,6 +21,8 @@ import {
 } from '../../support/alert-rules.js';
 import { REQUIRE_PROMETHEUS, checkTools, requireTool } from '../../support/prometheus-tools.js';
 import { WATCH_METRICS } from '../../../src/watch/metricNames.js';
+import { SERVICE_METRICS } from '../../../src/watch/serviceFamilies.js';
+import { TOKEN_METRICS } from '../../../src/watch/tokenFamilies.js';
 
 const run = promisify(execFile);
 
@@ -71,6 +73,12 @@ const CONTRACT_ALERTS: Record<string, string[]> = {
   LedgerAgentNotRegistered: ['name', 'network', 'agent'],
   LedgerAgentScoreLow: ['name', 'network', 'agent'],
   LedgerAgentScoreDropped: ['name', 'network', 'agent'],
+  // Tokens and services (contract "More watch kinds"; issue 42).
+  LedgerTokenBalanceLow: ['name', 'network', 'account', 'token'],
+  LedgerTokenAllowanceHigh: ['name', 'network', 'account', 'token', 'spender'],
+  LedgerServiceInactive: ['name', 'network', 'provider', 'service_type'],
+  LedgerServiceMissing: ['name', 'network', 'provider', 'service_type'],
+  LedgerServiceEndpointDown: ['name', 'network', 'provider', 'service_type'],
 };
 const WATCH_ALERTS = Object.keys(CONTRACT_ALERTS).filter((n) => CONTRACT_ALERTS[n]!.includes('name'));
 const PIPELINE_ALERTS = [
@@ -135,6 +143,8 @@ const CONTRACT_METRICS = new Set([
   'ledger_node_tls_cert_expiry_timestamp_seconds',
   // Watch (with the entries' own settings the rules compare against: src/watch/metricNames.ts)
   ...Object.values(WATCH_METRICS),
+  ...Object.values(TOKEN_METRICS),
+  ...Object.values(SERVICE_METRICS),
 ]);
 
 const SEVERITIES = new Set(['critical', 'warning', 'info']);
