@@ -166,10 +166,19 @@ describe('delegators and agents through the real exporter', () => {
     expect(sampleValue(text, 'ledger_watch_agent_registered', { name: 'bot', agent })).toBe(1);
     for (const dimension of ['total', 'activity', 'uptime', 'block_production', 'economic', 'platform'])
       expect(sampleValue(text, 'ledger_watch_agent_score_ratio', { name: 'bot', dimension })).toBeGreaterThanOrEqual(0);
-    const api = (await (await fetch(`${exporter.url}/api/v1/watch`)).json()) as Record<
+    type Api = Record<
       string,
       Array<{ name: string; text: string; delegations?: Array<{ validator: string; amount: string }> }>
     >;
+    // The halving needs the network's epoch too (a node's /health): its words come with it.
+    const api = await waitFor(
+      'the agent in words with its next halving',
+      async () => {
+        const a = (await (await fetch(`${exporter.url}/api/v1/watch`)).json()) as Api;
+        return a.agents?.[0]?.text.includes('halves next') ? a : undefined;
+      },
+      { timeoutMs: WAIT, intervalMs: 100 },
+    );
     // The amount exact, as the chain has it.
     expect(api.delegators![0]!.delegations!.find((x) => x.validator === validator)!.amount).toBe(amount);
     expect(api.delegators![0]!.text).toMatch(/^\d+ delegations?, [\d,.]+ tokens; every validator active and paid$/);
