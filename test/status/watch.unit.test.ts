@@ -230,6 +230,7 @@ describe('the fleet page and /api/v1/watch', () => {
       validators: [],
       miners: [],
       accounts: [],
+      services: [],
     });
   });
 });
