@@ -3,7 +3,8 @@
 // (validators, miners, accounts of both networks) read every 30 s. Prints CPU per node-poll, the
 // added CPU per watched read, overruns, tick lateness and the most watch calls in flight per node.
 // Options: --nodes 1000 --entries 1000 --interval 15s --watch-interval 30s --measure 60s
-// --alerting 15s (the built-in alert engine evaluating every 15 s, no receivers; 0: off).
+// --alerting 15s (the built-in alert engine evaluating every 15 s, no receivers; 0: off), --mix all (accounts
+// with a token and an allowance, and service providers beside validators, miners and accounts).
 // Figures are printed, never asserted.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
 import type { FanOutComponent } from '../src/probe/fanOutComponent.js';
 import type { WatchEntry } from '../src/watch/types.js';
+import { hex32 } from '../src/sim/rng.js';
 import { startFleet } from './fleet.js';
 import { cpuSplitFromProc } from './proc.js';
 
@@ -30,20 +32,39 @@ const { values: v } = parseArgs({
     'watch-interval': { type: 'string', default: '30s' },
     measure: { type: 'string', default: '60s' },
     alerting: { type: 'string', default: '15s' },
+    // all: accounts with a custom token and an allowance each, and service providers (one registry read per network).
+    mix: { type: 'string', default: 'classic' },
   },
 });
 const ms = (s: string) => Number(/^(\d+)/.exec(s)![1]) * (s.endsWith('ms') ? 1 : s.endsWith('m') ? 60_000 : 1000);
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
 /** Entries spread over kinds and networks; addresses the simulator may not know are values too. */
-function entries(n: number, networks: string[]): WatchEntry[] {
-  const kinds = ['validator', 'miner', 'account'] as const;
-  return Array.from({ length: n }, (_, i) => ({
-    kind: kinds[i % 3]!,
-    name: `w-${i}`,
-    address: (i + 1).toString(16).padStart(64, 'a'),
-    network: networks[i % networks.length]!,
-  }));
+function entries(n: number, networks: string[], mix = 'classic'): WatchEntry[] {
+  const kinds =
+    mix === 'all'
+      ? (['validator', 'miner', 'account', 'provider'] as const)
+      : (['validator', 'miner', 'account'] as const);
+  return Array.from({ length: n }, (_, i): WatchEntry => {
+    const kind = kinds[i % kinds.length]!;
+    const network = networks[i % networks.length]!;
+    const address = (i + 1).toString(16).padStart(64, 'a');
+    // The simulator's first token of the network (src/sim/chain.ts drawTokens).
+    const tokenId = hex32(`${network}:token:0`);
+    const tokens =
+      mix === 'all' && kind === 'account'
+        ? { tokens: [{ tokenId, minBalance: 1 }], allowances: [{ spender: 'b'.repeat(64), tokenId, max: 1 }] }
+        : {};
+    return { kind, name: `w-${i}`, address, network, ...tokens };
+  });
+}
+
+/** Every node's poll overruns, from the exporter's own /metrics. */
+async function overruns(d: Daemon): Promise<number> {
+  const text = await (await fetch(`${d.url}/metrics`)).text();
+  let n = 0;
+  for (const m of text.matchAll(/^ledger_exporter_poll_overruns_total(?:\{[^}]*\})? (\S+)$/gm)) n += Number(m[1]);
+  return n;
 }
 
 function polls(d: Daemon): number {
@@ -103,12 +124,14 @@ async function main(): Promise<void> {
     while (!daemon.ready()) await sleep(200);
     await sleep(ms(v.interval) * 2);
     const off = await window(daemon, fanOut, measureMs);
+    const rss0 = process.memoryUsage().rss;
+    const overruns0 = await overruns(daemon);
     const watchMs = ms(v['watch-interval']);
     daemon.applyConfig({
       ...base,
       watch: {
         intervalMs: watchMs,
-        entries: entries(Number(v.entries), [...new Set(fleet.nodes.map((n) => n.network))]),
+        entries: entries(Number(v.entries), [...new Set(fleet.nodes.map((n) => n.network))], v.mix),
       },
     });
     await sleep(watchMs + 5_000);
@@ -130,6 +153,13 @@ async function main(): Promise<void> {
         `lateness p99 ${on.late.p99Ms.toFixed(1)} ms`,
     );
     console.log(`most watch calls in flight to one node: ${fanOut.reader()?.maxInFlightPerNode ?? 0}`);
+    const perInterval = (on.reads * watchMs) / measureMs;
+    const nets = new Set(fleet.nodes.map((n) => n.network)).size;
+    console.log(
+      `watch reads per interval: ${perInterval.toFixed(0)} (${(perInterval / nodes).toFixed(2)} per node), ` +
+        `RSS added ${((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(0)} MiB, poll overruns added ` +
+        `${(await overruns(daemon)) - overruns0}, ${nets} networks (mix ${v.mix})`,
+    );
     const t0 = performance.now();
     for (let i = 0; i < 5; i++) daemon.snapshot();
     console.log(`a snapshot with the watch: ${((performance.now() - t0) / 5).toFixed(1)} ms`);

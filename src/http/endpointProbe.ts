@@ -100,7 +100,7 @@ export async function probeEndpoint(endpoint: string, opts: EndpointProbeOptions
     connect: (o, cb) =>
       base(o, (err, socket) => {
         if (!err && socket && 'getPeerCertificate' in socket) {
-          const expiry = Date.parse((socket).getPeerCertificate().valid_to);
+          const expiry = Date.parse(socket.getPeerCertificate().valid_to);
           if (Number.isFinite(expiry)) certExpirySeconds = Math.floor(expiry / 1000);
         }
         if (err) cb(err, null);
