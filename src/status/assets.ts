@@ -1,6 +1,6 @@
 // The pages' stylesheet, served from /static/ by the exporter itself like their script
-// (script.ts): no external assets, as the page must work on an air-gapped network; the CSP
-// allows only these files.
+// (script.ts, bundled from browser/): no external assets, as the page must work on an air-gapped
+// network; the CSP allows only these files.
 
 /** A dot in a circle: the tab icon (served as SVG, so the browser never asks for /favicon.ico). */
 export const FAVICON_SVG =
