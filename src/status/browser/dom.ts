@@ -40,6 +40,30 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 
 export const text = (s: string): Text => document.createTextNode(s);
 
+/** Words from this long get break opportunities (as html.ts breakable). */
+const LONG_WORD = 16;
+const BREAK_CHARS = './:_@=&-';
+
+/**
+ * Text with a break opportunity (<wbr>) after each dot, slash, colon, hyphen, underscore, @, =
+ * and & inside long words (hostnames, URLs, addresses), as the server's html.ts breakable.
+ */
+export function breakable(s: string): DocumentFragment {
+  const f = document.createDocumentFragment();
+  for (const w of s.split(/(\s+)/)) {
+    let from = 0;
+    if (w.length >= LONG_WORD) {
+      for (let i = 0; i < w.length - 1; i++) {
+        if (!BREAK_CHARS.includes(w.charAt(i))) continue;
+        f.append(text(w.slice(from, i + 1)), el('wbr'));
+        from = i + 1;
+      }
+    }
+    if (from < w.length) f.appendChild(text(w.slice(from)));
+  }
+  return f;
+}
+
 export const dash = (): HTMLElement => el('span', 'muted', '\u2014');
 
 /** "20:31:05 UTC" (with the date when not today) and its relative hint, as html.ts timeCell. */
@@ -85,7 +109,7 @@ export const pill = (cls: string, words: string): HTMLElement => el('span', `pil
 
 export function why(words: string | null | undefined, backingOff: boolean): DocumentFragment {
   const f = document.createDocumentFragment();
-  f.appendChild(words ? text(words) : dash());
+  f.appendChild(words ? breakable(words) : dash());
   if (backingOff) f.append(text(' '), el('span', 'tag', 'backing off'));
   return f;
 }

@@ -3,7 +3,8 @@
 import type { AlertJson, EventJson, FleetJson, NetworkJson, NodeRowJson, WatchRowJson } from './apiTypes.js';
 import { drawActions, loadActions } from './actions.js';
 import { bars } from './charts.js';
-import { cell, columnLabels, dash, el, num, pill, replaceBody, text, timeEl, nextEl, why } from './dom.js';
+import { GROUP_FROM, groupAlerts, groupWords, type AlertGroup } from '../alertGroups.js';
+import { breakable, cell, columnLabels, dash, el, nextEl, num, pill, replaceBody, text, timeEl, why } from './dom.js';
 import { servedBy, serves, watchTable } from './watch.js';
 
 function nodeRow(r: NodeRowJson, labels: readonly string[], served: Map<string, WatchRowJson[]>) {
@@ -11,7 +12,8 @@ function nodeRow(r: NodeRowJson, labels: readonly string[], served: Map<string, 
   tr.setAttribute('data-node', r.name);
   const th = el('th');
   th.setAttribute('scope', 'row');
-  const a = el('a', null, r.name);
+  const a = el('a');
+  a.appendChild(breakable(r.name));
   a.setAttribute('href', `nodes/${encodeURIComponent(r.name)}`);
   th.append(a, text(' '), el('span', 'net', r.network));
   serves(th, served.get(r.name));
@@ -41,7 +43,7 @@ export function events(list: readonly EventJson[]): void {
   const ol = el('ol', 'events');
   for (const e of list) {
     const li = el('li', `ev ${e.kind}`);
-    li.append(timeEl(e.at), text(` ${e.text}`));
+    li.append(timeEl(e.at), text(' '), breakable(e.text));
     ol.appendChild(li);
   }
   box.appendChild(ol);
@@ -61,10 +63,38 @@ function alertCard(a: AlertJson): HTMLLIElement {
     el('span', 'tag', a.state),
     text(' '),
     el('span', 'tag', a.severity),
-    text(` ${where}`),
+    text(' '),
+    breakable(where),
   );
-  if (a.summary) li.append(el('br'), text(a.summary));
+  if (a.summary) li.append(el('br'), breakable(a.summary));
   return li;
+}
+
+/** Groups the reader opened or closed, by key: a refresh keeps them so. */
+const chosen = new Map<string, boolean>();
+/** Same width as the stylesheet's phone layout. */
+const phone = (): boolean => window.matchMedia('(max-width: 760px)').matches;
+
+/** Shows a group open unless on a phone, or as the reader left it. */
+export function openGroups(root: ParentNode): void {
+  root.querySelectorAll<HTMLDetailsElement>('details[data-group]').forEach((d) => {
+    const key = d.getAttribute('data-group') ?? '';
+    d.open = chosen.get(key) ?? !phone();
+    d.addEventListener('toggle', () => chosen.set(key, d.open));
+  });
+}
+
+/** Same as the server's groupHtml (fleetPage.ts): a group's cards behind one line. */
+function groupItems(g: AlertGroup<AlertJson>): HTMLLIElement[] {
+  if (g.alerts.length < GROUP_FROM) return g.alerts.map(alertCard);
+  const li = el('li', `alert-group ${g.state === 'firing' ? 'firing' : 'pending'}`);
+  const details = el('details');
+  details.setAttribute('data-group', g.key);
+  const ul = el('ul', 'alerts');
+  ul.append(...g.alerts.map(alertCard));
+  details.append(el('summary', null, groupWords(g)), ul);
+  li.appendChild(details);
+  return [li];
 }
 
 function alerts(list: readonly AlertJson[] | null): void {
@@ -76,7 +106,8 @@ function alerts(list: readonly AlertJson[] | null): void {
     return;
   }
   const ul = el('ul', 'alerts');
-  for (const a of list) ul.appendChild(alertCard(a));
+  for (const g of groupAlerts(list)) ul.append(...groupItems(g));
+  openGroups(ul);
   sec.appendChild(ul);
 }
 

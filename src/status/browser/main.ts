@@ -4,7 +4,7 @@
 import type { FleetJson, NodeJson } from './apiTypes.js';
 import { loadActions } from './actions.js';
 import { fmt, isDue, now, rel, setServerTime } from './dom.js';
-import { fleet } from './fleet.js';
+import { fleet, openGroups } from './fleet.js';
 import { node } from './node.js';
 
 const body = document.body;
@@ -44,6 +44,7 @@ async function poll(url: string): Promise<void> {
   setTimeout(() => void poll(url), refresh);
 }
 
+openGroups(document);
 tick();
 setInterval(tick, 1000);
 void loadActions();
