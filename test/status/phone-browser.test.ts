@@ -2,9 +2,13 @@
 // why a node fails in words (never UND_ERR_SOCKET or ECONNREFUSED), long hostnames and URLs
 // wrapped at their dots and slashes rather than mid-word and never wider than the phone, and on
 // the phone the cards of one alert collapsed behind one line ("6 alerts: LedgerNodeDown ×6") so
-// the node list is near the top; open on the desktop. As served and after the script's refresh.
+// the node list is near the top; open on the desktop; the commission alert's card says "commission
+// 2.5%, expected 5%" (never "changed"). As served and after the script's refresh.
 // The status routes over loopback with a real FleetState and StatusBoard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
+import { renderTemplate } from '../../src/alerting/rules/template.js';
+import type { AlertParams, EvalContext } from '../../src/alerting/rules/types.js';
 import type { ProbeResult } from '../../src/domain.js';
 import { FleetState } from '../../src/state/fleetState.js';
 import { StatusBoard } from '../../src/status/board.js';
@@ -35,6 +39,22 @@ const RESULTS = new Map<string, ProbeResult>([
   ]),
 ]);
 const now = Date.now();
+
+/** The commission alert's summary as the built-in engine writes it, for a validator charging 2.5% of an expected 5%. */
+function commissionSummary(): { labels: Record<string, string>; summary: string } {
+  const def = ALERT_DEFINITIONS.find((d) => d.name === 'LedgerValidatorCommissionChanged')!;
+  const validator = { kind: 'validator', name: 'val-fee', network: 'mainnet', address: 'ee'.repeat(20) };
+  const ctx = {
+    snapshot: { watch: { entries: [{ ...validator, commissionBps: 500, commissionRatio: 0.025 }] } },
+    range: () => [],
+    rangeAge: () => 3_600_000,
+  } as unknown as EvalContext;
+  const [sample] = def.evaluate!(ctx);
+  const labels = { ...sample!.labels, severity: 'warning' };
+  return { labels, summary: renderTemplate(def.summary({} as AlertParams), labels, sample!.value, sample!.refs) };
+}
+const COMMISSION = commissionSummary();
+
 const ACTIVE: AlertView[] = [
   ...DOWN.map((node, i): AlertView => ({
     name: 'LedgerNodeDown',
@@ -51,6 +71,14 @@ const ACTIVE: AlertView[] = [
     labels: { node: LONG, network: 'mainnet', severity: 'warning' },
     summary: `Node ${LONG} cannot be reached at https://${LONG}:9710/rpc/v1/`,
     since: now - 30_000,
+  },
+  {
+    name: 'LedgerValidatorCommissionChanged',
+    state: 'pending',
+    severity: 'warning',
+    labels: COMMISSION.labels,
+    summary: COMMISSION.summary,
+    since: now - 10_000,
   },
 ];
 
@@ -117,6 +145,9 @@ describe.skipIf(skip)('the fleet page read first, in chromium', () => {
             })),
           ),
           visibleCards: await page.locator('#alerts li.alert:visible').count(),
+          commission: await page
+            .locator('#alerts li.alert[data-alertname="LedgerValidatorCommissionChanged"]')
+            .innerText(),
           overflow: await page.evaluate(() => {
             const w = globalThis as any;
             return w.document.scrollingElement.scrollWidth - w.innerWidth;
@@ -133,7 +164,10 @@ describe.skipIf(skip)('the fleet page read first, in chromium', () => {
           expect(r.split).toEqual([]);
           expect(r.group).toEqual([{ open: width > 760, summary: '6 alerts: LedgerNodeDown ×6, firing', cards: 6 }]);
           // The phone shows the group's line and the lone card; the desktop every card.
-          expect(r.visibleCards).toBe(width > 760 ? 7 : 1);
+          expect(r.visibleCards).toBe(width > 760 ? 8 : 2);
+          // It never changed: the card says what it charges and what it should.
+          expect(r.commission).toContain('Validator val-fee (mainnet): commission 2.5%, expected 5%');
+          expect(r.commission).not.toContain('changed');
           return r;
         };
         await check();
@@ -143,7 +177,7 @@ describe.skipIf(skip)('the fleet page read first, in chromium', () => {
           // The node list starts within the first screen and a half; a tap opens the group.
           expect(collapsedTop).toBeLessThan(1.5 * height);
           await page.locator('#alerts details[data-group] summary').click();
-          expect(await page.locator('#alerts li.alert:visible').count()).toBe(7);
+          expect(await page.locator('#alerts li.alert:visible').count()).toBe(8);
           expect(await nodesTop()).toBeGreaterThan(collapsedTop);
         }
         // After the page script's refresh: the same words, and the group as the reader left it.
