@@ -145,6 +145,10 @@ describe.skipIf(skip)('the fleet page read first, in chromium', () => {
             })),
           ),
           visibleCards: await page.locator('#alerts li.alert:visible').count(),
+          // The cards' words without their relative times, which move on.
+          cardText: await page
+            .locator('#alerts li.alert')
+            .evaluateAll((cards: any[]) => cards.map((c) => c.textContent.replace(/\((?:now|[^()]* ago)\)/g, ''))),
           commission: await page
             .locator('#alerts li.alert[data-alertname="LedgerValidatorCommissionChanged"]')
             .innerText(),
@@ -170,7 +174,8 @@ describe.skipIf(skip)('the fleet page read first, in chromium', () => {
           expect(r.commission).not.toContain('changed');
           return r;
         };
-        await check();
+        const first = await check();
+        expect(first.cardText.filter((t) => /since \d\d:\d\d:\d\d UTC/.test(t))).toHaveLength(8);
         const nodesTop = () => page.locator('#nodes').evaluate((t) => t.getBoundingClientRect().top);
         const collapsedTop = await nodesTop();
         if (width <= 760) {
@@ -180,13 +185,18 @@ describe.skipIf(skip)('the fleet page read first, in chromium', () => {
           expect(await page.locator('#alerts li.alert:visible').count()).toBe(8);
           expect(await nodesTop()).toBeGreaterThan(collapsedTop);
         }
-        // After the page script's refresh: the same words, and the group as the reader left it.
+        // After the page script's refresh (it draws a new list): the same words, and the group as the reader left it.
+        await page.evaluate(() => {
+          (globalThis as any).document.querySelector('#alerts > ul').setAttribute('data-served', '');
+        });
         await page.waitForFunction(() =>
           /updated \d+ s ago/.test((globalThis as any).document.getElementById('updated').textContent),
         );
         await page.waitForTimeout(1_500);
         const after = await read();
         expect(after.group.map((g) => g.open)).toEqual([true]);
+        expect(after.cardText).toEqual(first.cardText);
+        expect(await page.locator('#alerts > ul[data-served]').count()).toBe(0);
         expect(after.why['closed-1']).toBe('connection closed by the node before it answered');
         expect(after.overflow).toBeLessThanOrEqual(0);
         expect(after.split).toEqual([]);

@@ -35,6 +35,8 @@ export interface AlertJson {
   state: 'pending' | 'firing';
   labels: Record<string, string>;
   summary?: string;
+  /** ms since the epoch */
+  since?: number;
 }
 
 export interface WatchRowJson {

@@ -67,6 +67,11 @@ function alertCard(a: AlertJson): HTMLLIElement {
     breakable(where),
   );
   if (a.summary) li.append(el('br'), breakable(a.summary));
+  if (a.since) {
+    const since = el('span', 'muted', 'since ');
+    since.appendChild(timeEl(a.since));
+    li.append(text(' '), since);
+  }
   return li;
 }
 
