@@ -8,7 +8,7 @@ import { observeActive, observeInactive, type AlertInstance } from './instance.j
 import { RangeStore } from './range.js';
 import { renderTemplate } from './template.js';
 import { effectiveParams, type RuleOverride } from './params.js';
-import type { AlertDefinition, AlertParams, ExporterSignals, Labels } from './types.js';
+import type { AlertDefinition, AlertParams, AlertSample, ExporterSignals, Labels } from './types.js';
 import type { FleetSnapshot } from '../../state/snapshot.js';
 
 export type { RuleOverride };
@@ -115,8 +115,8 @@ export class AlertEngine {
         if (s.hold) continue;
         const current = this.instances.get(id);
         let annotations = current?.annotations;
-        if (!annotations || current!.value !== s.value || this.renderedBy.get(annotations) !== rule) {
-          annotations = renderAnnotations(rule.templates, labels, s.value);
+        if (!annotations || s.refs || current!.value !== s.value || this.renderedBy.get(annotations) !== rule) {
+          annotations = renderAnnotations(rule.templates, labels, s.value, s.refs);
           this.renderedBy.set(annotations, rule);
         }
         this.instances.set(id, observeActive(current, id, { labels, annotations, value: s.value }, params, now));
@@ -171,8 +171,13 @@ export class AlertEngine {
   }
 }
 
-function renderAnnotations(templates: Record<string, string>, labels: Labels, value: number): Record<string, string> {
+function renderAnnotations(
+  templates: Record<string, string>,
+  labels: Labels,
+  value: number,
+  refs: AlertSample['refs'],
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, t] of Object.entries(templates)) out[k] = renderTemplate(t, labels, value);
+  for (const [k, t] of Object.entries(templates)) out[k] = renderTemplate(t, labels, value, refs);
   return out;
 }

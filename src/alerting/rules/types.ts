@@ -51,6 +51,8 @@ export interface AlertSample {
   value: number;
   /** The condition is not known (no data): an instance with these labels stays as it is. */
   hold?: boolean;
+  /** Values of other metrics for these labels, by metric name, that the annotations look up (template.ts). */
+  refs?: Readonly<Record<string, number>>;
 }
 
 /** watch: per watched validator, miner or account (every shard evaluates its own entries). */
