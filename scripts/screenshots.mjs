@@ -1,5 +1,6 @@
 // Regenerates the status page screenshots of the README (docs/images/): the demo fleet with a
-// few faults switched on, desktop and phone, light and dark. Run: npm run screenshots
+// few faults switched on, the demo's alerting (its alerts on the page) and its watched validators,
+// miners and accounts, desktop and phone, light and dark. Run: npm run screenshots
 import { mkdir } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,8 +8,9 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openBrowser, chromiumAvailable, CHROMIUM_PATH } from './browser.mjs';
 import { startDaemon } from '../dist/daemon/index.js';
-import { statusComponent } from '../dist/status/component.js';
-import { VERSION } from '../dist/version.js';
+import { standardComponents } from '../dist/daemon/features.js';
+import { demoAlerting } from '../dist/demo/alerting.js';
+import { startConsoleReceiver } from '../dist/demo/consoleReceiver.js';
 import { demoConfig, startDemoFleet } from '../dist/demo/fleet.js';
 import { createLogger } from '../dist/logger.js';
 
@@ -22,17 +24,18 @@ if (!chromiumAvailable()) {
 await mkdir(OUT, { recursive: true });
 const dir = await mkdtemp(join(tmpdir(), 'lfe-shots-'));
 const fleet = await startDemoFleet({ blockTimeMs: 1000, controlPort: false });
-const config = demoConfig(fleet, {
-  listen: { host: '127.0.0.1', port: 0 },
-  intervalMs: INTERVAL_MS,
-  evidenceDir: join(dir, 'evidence'),
-});
+// The notifications go nowhere: the page is what is shot.
+const receiver = await startConsoleReceiver(() => undefined);
+const config = {
+  ...demoConfig(fleet, {
+    listen: { host: '127.0.0.1', port: 0 },
+    intervalMs: INTERVAL_MS,
+    evidenceDir: join(dir, 'evidence'),
+  }),
+  alerting: demoAlerting(dir, receiver.url),
+};
 const logger = createLogger({ level: 'silent' });
-const daemon = await startDaemon(config, {
-  logger,
-  defaultMetrics: false,
-  components: [statusComponent({ logger, version: VERSION, file: false })],
-});
+const daemon = await startDaemon(config, { logger, defaultMetrics: false, components: standardComponents(logger) });
 try {
   // A node behind a dead proxy and one that hangs, so the page shows what an incident looks like.
   fleet.node('val-us-1').setFault('hang');
@@ -77,6 +80,7 @@ try {
   }
 } finally {
   await daemon.close();
+  await receiver.close();
   await fleet.close();
   await rm(dir, { recursive: true, force: true });
 }

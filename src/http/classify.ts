@@ -12,7 +12,7 @@ export const HTTP_FAILURE_REASONS = [
 ] as const;
 export type HttpFailureReason = (typeof HTTP_FAILURE_REASONS)[number];
 
-const CONNECT_CODES = new Set([
+export const CONNECT_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ENOTFOUND',

@@ -1,6 +1,6 @@
 // The pages' stylesheet, served from /static/ by the exporter itself like their script
-// (script.ts): no external assets, as the page must work on an air-gapped network; the CSP
-// allows only these files.
+// (script.ts, bundled from browser/): no external assets, as the page must work on an air-gapped
+// network; the CSP allows only these files.
 
 /** A dot in a circle: the tab icon (served as SVG, so the browser never asks for /favicon.ico). */
 export const FAVICON_SVG =
@@ -31,7 +31,8 @@ thead th{background:var(--head);font-weight:600;white-space:nowrap}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 th[scope=row] a{white-space:nowrap}
 #networks{width:auto}
-.why{overflow-wrap:anywhere}
+/* Long words wrap where they have a break point (<wbr>, html.ts breakable); mid-word only when none fits. */
+.why,li.alert,ol.events li{overflow-wrap:break-word}
 .net{display:block;color:var(--muted);font-weight:normal;font-size:.85em}
 .pill{display:inline-block;padding:0 .45em;border-radius:1em;font-weight:600;white-space:nowrap}
 .pill.up,.pill.ok{background:var(--up-bg);color:var(--up-fg)}
@@ -51,12 +52,16 @@ svg text{fill:var(--muted);font-size:10px;font-family:inherit}svg line.axis{stro
 ul.alerts{list-style:none;padding:0}li.alert{padding:.4rem .6rem;margin:.3rem 0;border-left:4px solid var(--bar-deg);
 background:var(--deg-bg)}
 li.alert.firing{border-color:var(--bar-down);background:var(--down-bg)}
+li.alert-group{margin:.3rem 0}li.alert-group ul.alerts{margin:0 0 0 .6rem}
+li.alert-group summary{padding:.4rem .6rem;border-left:4px solid var(--bar-deg);background:var(--deg-bg);cursor:pointer;
+font-weight:600}
+li.alert-group.firing summary{border-color:var(--bar-down);background:var(--down-bg)}
 .acts{margin-top:.3rem;display:flex;flex-wrap:wrap;gap:.3rem .5rem;align-items:center}
 button.act{font:inherit;font-size:.9em;padding:.25rem .7rem;min-height:2rem;border:1px solid var(--line);
 border-radius:.3rem;background:var(--bg);color:var(--fg);cursor:pointer}
-.silenced-note,.silenced-by{display:block;overflow-wrap:anywhere}
+.silenced-note,.silenced-by{display:block;overflow-wrap:break-word}
 ul.silences{list-style:none;padding:0}li.silence{padding:.4rem .6rem;margin:.3rem 0;border-left:4px solid var(--line);
-background:var(--head);overflow-wrap:anywhere}
+background:var(--head);overflow-wrap:break-word}
 .ok-msg{color:var(--up-fg)}.warn-msg{color:var(--down-fg)}
 ol.events{list-style:none;padding-left:0}ol.events li{margin:.15rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dl.facts dt{font-weight:600}
@@ -82,7 +87,7 @@ table.nodes th,table.nodes td.why,table.nodes td.hist,#probes th,#probes td:nth-
 table.nodes td::before,#probes td::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
 table.nodes tr.row-down{background:var(--down-bg)}
 table.nodes td time,#probes td time{white-space:normal}
-table.nodes th a{font-size:1.1em}
+table.nodes th a{font-size:1.1em;white-space:normal;overflow-wrap:break-word}
 td.hist svg{max-width:100%;height:auto}
 dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3rem}
 }

@@ -1,8 +1,9 @@
 // The fleet status page at `/`: alerts, nodes (worst first), networks and recent events.
 // Plain HTML that works without JavaScript; the page script refreshes it from /api/v1/nodes.
 import { nodesJson, type NetworkRow, type NodeRow, type StatusSource } from './api.js';
+import { GROUP_FROM, groupAlerts, groupWords, type AlertGroup } from './alertGroups.js';
 import { historyBars } from './charts.js';
-import { esc, nextCheckCell, page, timeCell } from './html.js';
+import { breakable, esc, nextCheckCell, page, timeCell } from './html.js';
 import type { AlertView } from './types.js';
 import { servedByNode, servesHtml, watchSectionHtml, type WatchRow } from './watchSection.js';
 
@@ -32,7 +33,7 @@ function num(x: number | null): string {
 function rowHtml(r: NodeRow, now: number, serves: readonly WatchRow[] | undefined): string {
   const cells = [
     `<td class="st"><span class="pill ${r.status}">${esc(r.label)}</span></td>`,
-    `<td class="why">${esc(r.reason) || '<span class="muted">—</span>'}` +
+    `<td class="why">${breakable(r.reason) || '<span class="muted">—</span>'}` +
       `${r.backingOff ? ' <span class="tag">backing off</span>' : ''}</td>`,
     `<td>${timeCell(r.since ?? undefined, now)}</td>`,
     `<td>${timeCell(r.lastCheck ?? undefined, now)}</td>`,
@@ -45,27 +46,40 @@ function rowHtml(r: NodeRow, now: number, serves: readonly WatchRow[] | undefine
   ].map((c, i) => c.replace(/^<td/, `<td data-label="${esc(NODE_COLUMNS[i + 1]!)}"`));
   return (
     `<tr class="row-${r.status}" data-node="${esc(r.name)}"><th scope="row"><a ` +
-    `href="nodes/${encodeURIComponent(r.name)}">${esc(r.name)}</a> <span ` +
+    `href="nodes/${encodeURIComponent(r.name)}">${breakable(r.name)}</a> <span ` +
     `class="net">${esc(r.network)}</span>${servesHtml(serves)}</th>${cells.join('')}</tr>`
+  );
+}
+
+function alertHtml(a: AlertView, now: number): string {
+  return (
+    `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}" data-alertname="${esc(a.name)}" ` +
+    `data-labels="${esc(JSON.stringify(a.labels))}"><strong>${esc(a.name)}</strong> <span ` +
+    `class="tag">${esc(a.state)}</span> <span class="tag">${esc(a.severity)}</span> ${breakable(
+      Object.entries(a.labels)
+        .filter(([k]) => k === 'node' || k === 'network')
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' '),
+    )}${a.summary ? `<br>${breakable(a.summary)}` : ''}${
+      a.since ? ` <span class="muted">since ${timeCell(a.since, now)}</span>` : ''
+    }</li>`
+  );
+}
+
+/** A group's cards behind one line (a <details> the page script closes on a phone). */
+function groupHtml(g: AlertGroup<AlertView>, now: number): string {
+  if (g.alerts.length < GROUP_FROM) return g.alerts.map((a) => alertHtml(a, now)).join('');
+  return (
+    `<li class="alert-group ${g.state === 'firing' ? 'firing' : 'pending'}"><details open data-group="` +
+    `${esc(g.key)}"><summary>${esc(groupWords(g))}</summary><ul class="alerts">` +
+    `${g.alerts.map((a) => alertHtml(a, now)).join('')}</ul></details></li>`
   );
 }
 
 export function alertsHtml(alerts: AlertView[] | null | undefined, now: number): string {
   if (alerts === null || alerts === undefined) return '';
-  const items = alerts
-    .map(
-      (a) =>
-        `<li class="alert ${a.state === 'firing' ? 'firing' : 'pending'}" data-alertname="${esc(a.name)}" ` +
-        `data-labels="${esc(JSON.stringify(a.labels))}"><strong>${esc(a.name)}</strong> <span ` +
-        `class="tag">${esc(a.state)}</span> <span class="tag">${esc(a.severity)}</span> ${esc(
-          Object.entries(a.labels)
-            .filter(([k]) => k === 'node' || k === 'network')
-            .map(([k, v]) => `${k}=${v}`)
-            .join(' '),
-        )}${a.summary ? `<br>${esc(a.summary)}` : ''}${
-          a.since ? ` <span class="muted">since ${timeCell(a.since, now)}</span>` : ''
-        }</li>`,
-    )
+  const items = groupAlerts(alerts)
+    .map((g) => groupHtml(g, now))
     .join('');
   return (
     `<section id="alerts" aria-labelledby="alerts-h"><h2 id="alerts-h">Active ` +
@@ -100,7 +114,7 @@ export function eventsHtml(events: Array<{ at: number; text: string; kind: strin
   return (
     `<ol ` +
     `class="events">${events
-      .map((e) => `<li class="ev ${esc(e.kind)}">${timeCell(e.at, now)} ${esc(e.text)}</li>`)
+      .map((e) => `<li class="ev ${esc(e.kind)}">${timeCell(e.at, now)} ${breakable(e.text)}</li>`)
       .join('')}</ol>`
   );
 }

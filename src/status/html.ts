@@ -15,6 +15,23 @@ export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** Words from this long get break opportunities (a word that fits a phone's line needs none). */
+const LONG_WORD = 16;
+const BREAK_AFTER = /([./:_@=-]|&amp;)(?=[^\s])/g;
+
+/**
+ * Escaped text with a break opportunity (<wbr>) after each dot, slash, colon, hyphen, underscore,
+ * @, = and & inside long words (hostnames, URLs, addresses, label pairs), so a narrow column wraps
+ * them there rather than mid-word; the stylesheet breaks mid-word only where a word has none.
+ * Same rule as the page script's (browser/dom.ts breakable).
+ */
+export function breakable(s: string): string {
+  return s
+    .split(/(\s+)/)
+    .map((w) => (w.length < LONG_WORD ? esc(w) : esc(w).replace(BREAK_AFTER, '$1<wbr>')))
+    .join('');
+}
+
 /** Symbol and word: the status never relies on colour alone. */
 export const STATUS_LABEL: Record<StatusKind, string> = {
   up: '● up',

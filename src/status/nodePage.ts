@@ -1,5 +1,5 @@
 // The page of one node (/nodes/<name>): status and why, probes, history, events, evidence, labels.
-// The page script fills every element with an id from /api/v1/nodes/<name> (script.ts); only the
+// The page script fills every element with an id from /api/v1/nodes/<name> (browser/node.ts); only the
 // evidence stays as loaded (reading it has its own limits).
 import { nodeJson, type StatusSource } from './api.js';
 import { evidenceHtml, type EvidenceSection } from './evidenceList.js';

@@ -8,7 +8,7 @@ import { fleetPage } from './fleetPage.js';
 import { esc, page } from './html.js';
 import { HISTORY_LENGTH, UPTIME_WINDOWS, type UptimeWindow } from './history.js';
 import { nodePage, type EvidenceSection } from './nodePage.js';
-import { STATUS_JS } from './script.js';
+import { statusScript } from './script.js';
 import { watchJson } from './watchSection.js';
 import { parseIntParam } from '../web/queryInt.js';
 
@@ -129,7 +129,7 @@ export async function statusRoute(
     return { status: 200, contentType: 'text/css; charset=utf-8', body: STATUS_CSS };
   if (pathname === '/static/favicon.svg') return svg(FAVICON_SVG);
   if (pathname === '/static/status.js')
-    return { status: 200, contentType: 'text/javascript; charset=utf-8', body: STATUS_JS };
+    return { status: 200, contentType: 'text/javascript; charset=utf-8', body: statusScript() };
   if (pathname === '/api/v1/nodes') {
     const recent = intParam(params, 'recent', 0, HISTORY_LENGTH);
     const offset = intParam(params, 'offset', 0);

@@ -1,5 +1,6 @@
 // Reasons in words an on-call engineer reads at 3 a.m.: "timeout after 2 s", "HTTP 502 from proxy".
 import { PROBE_NAMES } from '../domain.js';
+import { connectWords, httpWords, tlsWords } from './failureWords.js';
 import type { ProbeFailure, Reason } from './types.js';
 
 /** "0.5 s", "75 s", "3m12s", "2h05m", "3d4h". */
@@ -115,15 +116,14 @@ export function reasonText(r: Reason): string {
     case 'timeout':
       return `timeout after ${formatDuration(n * 100)}`;
     case 'refused':
-      return 'connection refused';
+      return connectWords('ECONNREFUSED');
     case 'unreachable':
-      return r.detail ? `cannot connect (${r.detail})` : 'cannot connect';
+      return connectWords(r.detail);
     case 'tls':
-      return r.detail ? `TLS failure (${r.detail})` : 'TLS failure';
+      return tlsWords(r.detail);
     case 'http_proxy':
-      return `HTTP ${n} from proxy`;
     case 'http_node':
-      return `HTTP ${n} from node`;
+      return httpWords(n, r.code === 'http_proxy');
     case 'invalid':
       return r.detail ? `invalid answer: ${r.detail}` : 'invalid answer';
     case 'rpc_error':

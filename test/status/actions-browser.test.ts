@@ -14,19 +14,13 @@ import bcrypt from 'bcryptjs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { chromiumAvailable, CHROMIUM_PATH, openBrowser } from '../../scripts/browser.mjs';
 import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';
+import { openBrowser, skipWithoutBrowser, WIDTHS } from '../support/browser.js';
 
-const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === '1';
-const skip = !chromiumAvailable() && !REQUIRE_BROWSER;
-if (skip)
-  console.warn(
-    `status actions browser test SKIPPED: chromium not found at ${CHROMIUM_PATH} (REQUIRE_BROWSER=1 makes this a ` +
-      `failure)`,
-  );
+const skip = skipWithoutBrowser('status actions browser test');
 
 const WRITER = { username: 'alice', password: 'alice-pw' };
 const READER = { username: 'bob', password: 'bob-pw' };
@@ -134,10 +128,7 @@ afterAll(async () => {
 const card = (page: Page) => page.locator(`#alerts li.alert.firing[data-labels*='"node":"${DEAD}"']`);
 
 describe.skipIf(skip)('acting on an alert from the fleet page, in chromium', () => {
-  for (const [width, height, isMobile] of [
-    [1280, 900, false],
-    [390, 844, true],
-  ] as const) {
+  for (const [width, height, isMobile] of WIDTHS) {
     it(`${width} px: silence, expire and acknowledge as a writer; a reader sees who silenced what`, async () => {
       const writer = await openBrowser({ viewport: { width, height }, isMobile, httpCredentials: WRITER });
       const reader = await openBrowser({ viewport: { width, height }, isMobile, httpCredentials: READER });

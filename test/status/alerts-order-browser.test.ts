@@ -3,24 +3,15 @@
 // alive" in the small print, and a headline counting what is wrong (firing alerts and nodes), as
 // served and after the page script's refresh. The status routes over real HTTP on loopback with a
 // real FleetState and StatusBoard. Skipped with one line when chromium is absent, unless REQUIRE_BROWSER=1.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, CHROMIUM_PATH, openBrowser } from '../../scripts/browser.mjs';
-import type { ProbeResult } from '../../src/domain.js';
 import { FleetState } from '../../src/state/fleetState.js';
 import { StatusBoard } from '../../src/status/board.js';
-import { statusRoute, type StatusRouteDeps } from '../../src/status/routes.js';
+import type { StatusRouteDeps } from '../../src/status/routes.js';
 import type { AlertView } from '../../src/status/types.js';
 import { target } from '../support/targets.js';
+import { openBrowser, pollAll, serveStatus, skipWithoutBrowser, WIDTHS } from '../support/browser.js';
 
-const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === '1';
-const skip = !chromiumAvailable() && !REQUIRE_BROWSER;
-if (skip)
-  console.warn(
-    `status alerts browser test SKIPPED: chromium not found at ${CHROMIUM_PATH} (REQUIRE_BROWSER=1 makes this a ` +
-      `failure)`,
-  );
+const skip = skipWithoutBrowser('status alerts browser test');
 
 const now = Date.now();
 const alert = (name: string, state: AlertView['state'], severity: string, node: string, ago: number): AlertView => ({
@@ -52,43 +43,21 @@ const deps: StatusRouteDeps = {
   version: 'test',
   ready: () => true,
 };
-let server: Server;
+let served: Awaited<ReturnType<typeof serveStatus>>;
 let url: string;
 
 beforeAll(async () => {
-  for (const n of names) {
-    const r: ProbeResult = {
-      kind: 'ok',
-      probe: 'blockNumber',
-      startedAt: Date.now(),
-      durationMs: 5,
-      data: { probe: 'blockNumber', value: 100 },
-      namespace: 'claw',
-    };
-    state.apply(n, r);
-    board.noteResult(n, r);
-  }
-  board.update(state);
-  server = createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://x');
-    void statusRoute(deps, u.pathname, u.searchParams).then((r) => {
-      res.writeHead(r?.status ?? 404, { 'content-type': r?.contentType ?? 'text/plain', ...(r?.headers ?? {}) });
-      res.end(r?.body ?? 'not found');
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  pollAll(state, board, names);
+  served = await serveStatus(deps);
+  url = served.url;
 });
 
 afterAll(async () => {
-  await new Promise((ok) => server?.close(ok));
+  await served?.close();
 });
 
 describe.skipIf(skip)('the alerts at the top of the fleet page, in chromium', () => {
-  for (const [width, height, isMobile] of [
-    [1280, 900, false],
-    [390, 844, true],
-  ] as const) {
+  for (const [width, height, isMobile] of WIDTHS) {
     it(`${width} px: worst first, no Watchdog card, pipeline alive in small print, headline`, async () => {
       const browser = await openBrowser({ viewport: { width, height }, isMobile });
       try {

@@ -3,17 +3,11 @@
 // REQUIRE_BROWSER=1 (CI), where a missing browser fails.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, CHROMIUM_PATH, openBrowser } from '../../scripts/browser.mjs';
 import type { NodeTarget } from '../../src/domain.js';
 import { startStatusFleet, STATUS_FLEET_INTERVAL_MS, type StatusFleet } from '../support/statusFleet.js';
+import { openBrowser, skipWithoutBrowser } from '../support/browser.js';
 
-const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === '1';
-const skip = !chromiumAvailable() && !REQUIRE_BROWSER;
-if (skip)
-  console.warn(
-    `status browser tests SKIPPED: chromium not found at ${CHROMIUM_PATH} (apt-get install chromium; ` +
-      `REQUIRE_BROWSER=1 makes this a failure)`,
-  );
+const skip = skipWithoutBrowser('status browser tests');
 
 let sf: StatusFleet;
 let browser: { context: BrowserContext; close(): Promise<void> } | undefined;

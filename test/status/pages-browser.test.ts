@@ -2,23 +2,14 @@
 // links current as the fleet changes, and says so when the fleet shrank below the page shown.
 // The status routes over real HTTP on loopback, with a real FleetState and StatusBoard of 7 nodes
 // and 3 rows per page. Skipped with one line when chromium is absent, unless REQUIRE_BROWSER=1.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, CHROMIUM_PATH, openBrowser } from '../../scripts/browser.mjs';
-import type { ProbeResult } from '../../src/domain.js';
 import { FleetState } from '../../src/state/fleetState.js';
 import { StatusBoard } from '../../src/status/board.js';
-import { statusRoute, type StatusRouteDeps } from '../../src/status/routes.js';
+import type { StatusRouteDeps } from '../../src/status/routes.js';
 import { target } from '../support/targets.js';
+import { openBrowser, pollAll, serveStatus, skipWithoutBrowser } from '../support/browser.js';
 
-const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === '1';
-const skip = !chromiumAvailable() && !REQUIRE_BROWSER;
-if (skip)
-  console.warn(
-    `status pager browser test SKIPPED: chromium not found at ${CHROMIUM_PATH} (REQUIRE_BROWSER=1 makes this a ` +
-      `failure)`,
-  );
+const skip = skipWithoutBrowser('status pager browser test');
 
 const REFRESH_MS = 1000;
 const names = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'];
@@ -31,36 +22,17 @@ const deps: StatusRouteDeps = {
   version: 'test',
   ready: () => true,
 };
-let server: Server;
+let served: Awaited<ReturnType<typeof serveStatus>>;
 let url: string;
 
 beforeAll(async () => {
-  for (const n of names) {
-    const r: ProbeResult = {
-      kind: 'ok',
-      probe: 'blockNumber',
-      startedAt: Date.now(),
-      durationMs: 5,
-      data: { probe: 'blockNumber', value: 100 },
-      namespace: 'claw',
-    };
-    state.apply(n, r);
-    board.noteResult(n, r);
-  }
-  board.update(state);
-  server = createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://x');
-    void statusRoute(deps, u.pathname, u.searchParams).then((r) => {
-      res.writeHead(r?.status ?? 404, { 'content-type': r?.contentType ?? 'text/plain', ...(r?.headers ?? {}) });
-      res.end(r?.body ?? 'not found');
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  pollAll(state, board, names);
+  served = await serveStatus(deps);
+  url = served.url;
 });
 
 afterAll(async () => {
-  await new Promise((ok) => server?.close(ok));
+  await served?.close();
 });
 
 describe.skipIf(skip)('fleet page pager in chromium', () => {

@@ -10,21 +10,15 @@ import { Writable } from 'node:stream';
 import bcrypt from 'bcryptjs';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, CHROMIUM_PATH, openBrowser } from '../../scripts/browser.mjs';
 import { createLogger } from '../../src/logger.js';
 import type { MetricsView } from '../../src/metrics/view.js';
 import { buildServer, createRequestHandler } from '../../src/server.js';
 import type { FleetSnapshot } from '../../src/state/snapshot.js';
 import { jsonReply, write } from '../../src/web/route.js';
 import { WriteTokens } from '../../src/web/writeAccess.js';
+import { openBrowser, skipWithoutBrowser } from '../support/browser.js';
 
-const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === '1';
-const skip = !chromiumAvailable() && !REQUIRE_BROWSER;
-if (skip)
-  console.warn(
-    `write browser tests SKIPPED: chromium not found at ${CHROMIUM_PATH} (apt-get install chromium; ` +
-      `REQUIRE_BROWSER=1 makes this a failure)`,
-  );
+const skip = skipWithoutBrowser('write browser tests');
 
 let exporter: Server;
 let other: Server;

@@ -73,6 +73,12 @@ function alertSection(d: AlertDefinition): string {
 /** An annotation's Go template as a reader sees it: `<node>` for `{{ $labels.node }}`, `<value>` for the value. */
 export function plain(template: string): string {
   return template
+    .replace(
+      // A looked-up series (template.ts): `<metric>` for its value, then what shows without it.
+      /\{\{\s*with\s+query\s+\(printf\s+"([a-zA-Z_:][a-zA-Z0-9_:]*)\{[^"]*\}"[^}]*\}\}([\s\S]*?)\{\{\s*else\s*\}\}([\s\S]*?)\{\{\s*end\s*\}\}/g,
+      (_m, metric: string, then: string, otherwise: string) =>
+        `${then.replace(/\{\{\s*\.[^}]*\}\}/g, `\`<${metric}>\``)} (without it: ${otherwise.replace(/^,\s*/, '')})`,
+    )
     .replace(/\{\{\s*if[^}]*\}\}([\s\S]*?)\{\{\s*else\s*\}\}[\s\S]*?\{\{\s*end\s*\}\}/g, '$1')
     .replace(/\{\{[^}]*\$labels\.([A-Za-z_]+)[^}]*\}\}/g, '`<$1>`')
     .replace(/\{\{[^}]*\$value[^}]*\}\}/g, '`<value>`');

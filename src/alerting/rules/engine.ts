@@ -9,7 +9,7 @@ import { DurableRanges } from './memory.js';
 import { RangeStore } from './range.js';
 import { renderTemplate } from './template.js';
 import { effectiveParams, type RuleOverride } from './params.js';
-import type { AlertDefinition, AlertParams, DurableRangeFn, ExporterSignals, Labels } from './types.js';
+import type { AlertDefinition, AlertParams, AlertSample, DurableRangeFn, ExporterSignals, Labels } from './types.js';
 import type { FleetSnapshot } from '../../state/snapshot.js';
 
 export type { RuleOverride };
@@ -123,8 +123,8 @@ export class AlertEngine {
         if (s.hold) continue;
         const current = this.instances.get(id);
         let annotations = current?.annotations;
-        if (!annotations || current!.value !== s.value || this.renderedBy.get(annotations) !== rule) {
-          annotations = renderAnnotations(rule.templates, labels, s.value);
+        if (!annotations || s.refs || current!.value !== s.value || this.renderedBy.get(annotations) !== rule) {
+          annotations = renderAnnotations(rule.templates, labels, s.value, s.refs);
           this.renderedBy.set(annotations, rule);
         }
         this.instances.set(id, observeActive(current, id, { labels, annotations, value: s.value }, params, now));
@@ -196,8 +196,13 @@ export class AlertEngine {
   }
 }
 
-function renderAnnotations(templates: Record<string, string>, labels: Labels, value: number): Record<string, string> {
+function renderAnnotations(
+  templates: Record<string, string>,
+  labels: Labels,
+  value: number,
+  refs: AlertSample['refs'],
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, t] of Object.entries(templates)) out[k] = renderTemplate(t, labels, value);
+  for (const [k, t] of Object.entries(templates)) out[k] = renderTemplate(t, labels, value, refs);
   return out;
 }

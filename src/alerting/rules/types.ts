@@ -61,6 +61,8 @@ export interface AlertSample {
    * per part, e.g. per delegation, whose parts are not known now).
    */
   holdMatching?: boolean;
+  /** Values of other metrics for these labels, by metric name, that the annotations look up (template.ts). */
+  refs?: Readonly<Record<string, number>>;
 }
 
 /** watch: per watched validator, miner or account (every shard evaluates its own entries). */

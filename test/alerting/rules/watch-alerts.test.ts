@@ -204,6 +204,9 @@ describe('restarts, reloads and commission history', () => {
     run(engine, T0 + 10 * M + 30 * S, T0 + 15 * M, validator({ commissionRatio: 0.07 }));
     expect(state(engine)).toEqual(['firing']);
     expect(engine.list()[0]!.value).toBe(0.07);
+    expect(engine.list()[0]!.annotations.summary).toBe(
+      'Validator val-main (main): commission 7%, changed within the last hour',
+    );
     run(engine, T0 + 15 * M + 30 * S, T0 + 80 * M, validator({ commissionRatio: 0.07 }));
     expect(state(engine)).toEqual(['resolved']);
   });
@@ -225,6 +228,16 @@ describe('restarts, reloads and commission history', () => {
     const fresh = engineFor('LedgerValidatorCommissionChanged');
     run(fresh, T0, T0 + 30 * M, validator({ commissionRatio: 0.05 }));
     expect(fresh.list()).toEqual([]);
+  });
+
+  it('a commission other than the configured one says both, as Prometheus renders the rule (it never changed)', () => {
+    const engine = engineFor('LedgerValidatorCommissionChanged');
+    run(engine, T0, T0 + 5 * M, validator({ commissionBps: 500, commissionRatio: 0.025 }));
+    expect(state(engine)).toEqual(['firing']);
+    expect(engine.list()[0]!.annotations.summary).toBe('Validator val-main (main): commission 2.5%, expected 5%');
+    // The configured commission changed by a reload while the value stayed: the summary follows.
+    run(engine, T0 + 5 * M + 30 * S, T0 + 6 * M, validator({ commissionBps: 400, commissionRatio: 0.025 }));
+    expect(engine.list()[0]!.annotations.summary).toBe('Validator val-main (main): commission 2.5%, expected 4%');
   });
 
   it('offline needs the validator in the set: an inactive unpaid validator is not offline', () => {

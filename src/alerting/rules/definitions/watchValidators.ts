@@ -3,7 +3,7 @@
 import { WATCH_METRICS as M } from '../../../watch/metricNames.js';
 import { entriesOf, type WatchedValidatorView } from '../../../watch/types.js';
 import { durationWords } from '../format.js';
-import type { AlertDefinition, EvalContext } from '../types.js';
+import type { AlertDefinition, AlertSample, EvalContext } from '../types.js';
 import { byEntry, perEntry, WATCH_GROUP, type Verdict } from './watchSupport.js';
 
 const HOUR_MS = 3_600_000;
@@ -37,6 +37,26 @@ function commissionChanged(ctx: EvalContext, v: WatchedValidatorView): Verdict {
   if (v.commissionBps !== undefined) return Math.round(ratio * 10_000) !== v.commissionBps ? ratio : false;
   if (seen.some((x) => x !== ratio)) return ratio;
   return (ctx.rangeAge?.(key) ?? HOUR_MS) < HOUR_MS ? undefined : false;
+}
+
+/**
+ * "commission 2.5%, expected 5%" when the entry sets commissionBps (the _expected_ series, looked
+ * up for the alert's labels), else "commission 7%, changed within the last hour".
+ */
+const COMMISSION_SUMMARY =
+  'Validator {{ $labels.name }} ({{ $labels.network }}): commission {{ $value | humanizePercentage }}' +
+  `{{ with query (printf "${M.validatorExpectedCommission}{name=%q,network=%q,validator=%q}" ` +
+  '$labels.name $labels.network $labels.validator) }}, expected {{ . | first | value | humanizePercentage }}' +
+  '{{ else }}, changed within the last hour{{ end }}';
+
+/** The commission verdicts, with the expected commission for the summary where one is configured. */
+function commissionSamples(ctx: EvalContext): AlertSample[] {
+  const list = validators(ctx);
+  const expected = new Map(list?.map((v) => [v.name, v.commissionBps]));
+  return perEntry(list, (v) => commissionChanged(ctx, v)).map((s) => {
+    const bps = s.labels.name === undefined ? undefined : expected.get(s.labels.name);
+    return bps === undefined ? s : { ...s, refs: { [M.validatorExpectedCommission]: bps / 10_000 } };
+  });
 }
 
 export const WATCH_VALIDATOR_ALERTS: AlertDefinition[] = [
@@ -114,10 +134,10 @@ export const WATCH_VALIDATOR_ALERTS: AlertDefinition[] = [
           `  unless ${M.validatorExpectedCommission})`,
         ].join('\n'),
       ),
-    summary: () => 'Validator {{ $labels.name }} ({{ $labels.network }}) changed its commission',
+    summary: () => COMMISSION_SUMMARY,
     description: () =>
       `${who} charges a commission of {{ $value | humanizePercentage }}: not the commission it should charge, or ` +
       `changed within the last hour.`,
-    evaluate: (ctx) => perEntry(validators(ctx), (v) => commissionChanged(ctx, v)),
+    evaluate: commissionSamples,
   },
 ];
