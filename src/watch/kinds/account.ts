@@ -12,6 +12,7 @@ import { accountView } from '../entryViews.js';
 import { ACCOUNT_FAMILIES } from '../families.js';
 import { defineWatchKind } from '../kind.js';
 import { ACCOUNT_PANELS } from '../panels/account.js';
+import { TOKEN_PANELS } from '../panels/token.js';
 import { TOKEN_FAMILIES } from '../tokenFamilies.js';
 import { accountTokens, tokenItemKeys, tokenWords, TOKEN_READS, withoutInfoTimes } from '../tokenViews.js';
 import type { WatchedAccountView, WatchState } from '../types.js';
@@ -82,5 +83,5 @@ export const accountKind = defineWatchKind<WatchedAccountView>({
   families: [...ACCOUNT_FAMILIES, ...TOKEN_FAMILIES],
   state,
   alerts: [...ACCOUNT_ALERTS, ...TOKEN_ALERTS],
-  panels: ACCOUNT_PANELS,
+  panels: [...ACCOUNT_PANELS, ...TOKEN_PANELS],
 });

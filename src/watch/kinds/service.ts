@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { SERVICE_ALERTS } from '../../alerting/rules/definitions/watchServices.js';
 import { watchServicesProbe } from '../../probes/watch/services.js';
 import { defineWatchKind } from '../kind.js';
+import { SERVICE_PANELS } from '../panels/service.js';
 import { SERVICE_FAMILIES } from '../serviceFamilies.js';
 import { serviceRuntime } from '../serviceRuntime.js';
 import { providerState, providerView, SERVICES_READ } from '../serviceViews.js';
@@ -45,4 +46,5 @@ export const serviceKind = defineWatchKind<WatchedProviderView>({
   families: SERVICE_FAMILIES,
   state: providerState,
   alerts: SERVICE_ALERTS,
+  panels: SERVICE_PANELS,
 });
