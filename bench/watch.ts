@@ -4,7 +4,7 @@
 // added CPU per watched read, overruns, tick lateness and the most watch calls in flight per node.
 // Options: --nodes 1000 --entries 1000 --interval 15s --watch-interval 30s --measure 60s
 // --alerting 15s (the built-in alert engine evaluating every 15 s, no receivers; 0: off), --mix all (accounts
-// with a token and an allowance, and service providers beside validators, miners and accounts).
+// with a token and an allowance, service providers, delegators and agents beside validators, miners and accounts).
 // Figures are printed, never asserted.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,7 @@ const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 function entries(n: number, networks: string[], mix = 'classic'): WatchEntry[] {
   const kinds =
     mix === 'all'
-      ? (['validator', 'miner', 'account', 'provider'] as const)
+      ? (['validator', 'miner', 'account', 'provider', 'delegator', 'agent'] as const)
       : (['validator', 'miner', 'account'] as const);
   return Array.from({ length: n }, (_, i): WatchEntry => {
     const kind = kinds[i % kinds.length]!;
