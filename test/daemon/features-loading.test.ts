@@ -49,7 +49,6 @@ const UNUSED_DEPENDENCY_MODULES = [
   '/node_modules/undici/lib/web/fetch/index.js',
   '/node_modules/undici/lib/web/websocket/websocket.js',
   'node:internal/deps/undici/undici',
-  'node:http2',
   '/node_modules/prom-client/index.js',
   '/node_modules/prom-client/lib/cluster.js',
 ];
