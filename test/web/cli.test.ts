@@ -11,7 +11,7 @@ import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimFleet } from '../../src/sim/index.js';
 import { requireBuiltCli, runCli, startDaemonProcess, type DaemonProcess } from '../support/cliProcess.js';
-import { hasOpenssl, makeSelfSignedCert, type SelfSignedCert } from '../support/rawServers.js';
+import { hasOpenssl, makeSelfSignedCert, type SelfSignedCert } from '../support/testCa.js';
 
 const USER = 'prometheus';
 const PASSWORD = 'scrape-pass-7f3a:with colon';
