@@ -14,13 +14,14 @@ export interface WebUser {
 /** The bcrypt hash of `password` as `htpasswd -B` writes it ($2y$); cost 4 keeps tests quick. */
 export const bcryptHash = (password: string) => bcrypt.hashSync(password, 4).replace(/^\$2b\$/, '$2y$');
 
+/** Every user's name and hash, as a loaded web config holds them (basicAuthUsers). */
+export const userHashes = (users: readonly WebUser[]) =>
+  new Map(users.map((u) => [u.username, bcryptHash(u.password)]));
+
 /** Writes `dir`/`file` with `basic_auth_users`: every user and its hash. Returns its path. */
 export function writeWebConfig(dir: string, users: readonly WebUser[], file = 'web.yml'): string {
   const webPath = path.join(dir, file);
-  writeFileSync(
-    webPath,
-    stringify({ basic_auth_users: Object.fromEntries(users.map((u) => [u.username, bcryptHash(u.password)])) }),
-  );
+  writeFileSync(webPath, stringify({ basic_auth_users: Object.fromEntries(userHashes(users)) }));
   return webPath;
 }
 

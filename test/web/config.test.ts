@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import tls from 'node:tls';
 import path from 'node:path';
-import bcrypt from 'bcryptjs';
 import { createHttpServer, loadWebConfig, type WebConfig } from '../../src/web/webConfig.js';
 import { hasOpenssl, selfSignedArgs } from '../support/testCa.js';
+import { bcryptHash } from '../support/webAuth.js';
 
 const OPENSSL = hasOpenssl();
 if (!OPENSSL)
@@ -18,7 +18,7 @@ if (!OPENSSL)
 
 let dir: string;
 const PASSWORD = 'correct horse battery staple';
-const HASH = bcrypt.hashSync(PASSWORD, 4).replace(/^\$2b\$/, '$2y$');
+const HASH = bcryptHash(PASSWORD);
 
 /** A self-signed EC certificate valid for 127.0.0.1, written as <name>.crt / <name>.key. */
 function makeCert(name: string, cn: string): void {
