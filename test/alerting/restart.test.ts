@@ -12,7 +12,7 @@ import { ALERT_STATE_FILE } from '../../src/alerting/notify/stateFile.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { writeNodeDownYaml } from '../support/nodeDownYaml.js';
-import { waitFor } from '../support/processes.js';
+import { waitFor, waitReady } from '../support/processes.js';
 
 const VICTIM = 'rst-2';
 const WAIT = 20_000;
@@ -128,9 +128,7 @@ describe('alert state across restarts of the exporter', () => {
     { timeout: 12 * WAIT },
     async () => {
       let e = await start();
-      await waitFor('first evaluation', async () => ((await fetch(`${e.url}/readyz`)).ok ? true : undefined), {
-        timeoutMs: WAIT,
-      });
+      await waitReady(e.url, 'first evaluation', { timeoutMs: WAIT });
       await fleet.node(VICTIM).kill();
       const pending = await waitFor('pending', async () => (await listed(e)).find((a) => a.state === 'pending'), {
         timeoutMs: WAIT,

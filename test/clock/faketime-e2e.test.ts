@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimFleet } from '../../src/sim/index.js';
 import { startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { writeNodeDownYaml } from '../support/nodeDownYaml.js';
-import { waitFor } from '../support/processes.js';
+import { waitFor, waitReady } from '../support/processes.js';
 
 const LIBS = ['x86_64-linux-gnu', 'aarch64-linux-gnu']
   .map((a) => `/usr/lib/${a}/faketime/libfaketime.so.1`)
@@ -51,9 +51,7 @@ describe.skipIf(!LIB)('wall-clock steps under libfaketime, real exporter', () =>
       FAKETIME_DONT_FAKE_MONOTONIC: '1',
     };
     exporter = await startExporter(configPath, [], 30_000, undefined, env);
-    await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), {
-      timeoutMs: 20_000,
-    });
+    await waitReady(exporter.url, 'first poll round', { timeoutMs: 20_000 });
   }, 60_000);
 
   afterAll(async () => {

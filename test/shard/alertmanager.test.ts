@@ -13,7 +13,7 @@ import { startAlertmanager, startWebhookSink, type WebhookMessage } from '../sup
 import { requireBuiltCli, startDaemonProcess, type DaemonProcess } from '../support/cliProcess.js';
 import { writeNodeDownYaml } from '../support/nodeDownYaml.js';
 import { checkTools, requireTool } from '../support/prometheus-tools.js';
-import { getJson, waitFor, type ManagedProcess } from '../support/processes.js';
+import { getJson, waitFor, waitReady, type ManagedProcess } from '../support/processes.js';
 
 const tools = checkTools(['prometheus-alertmanager']);
 const NETWORK = 'ha';
@@ -103,11 +103,7 @@ describe.skipIf(tools.skip)(
         start('shard1', 1),
       ]);
       for (const r of Object.values(replicas)) {
-        await waitFor(
-          'a replica ready (first poll round)',
-          async () => ((await fetch(`${r!.url}/readyz`)).ok ? true : undefined),
-          { timeoutMs: WAIT_MS, context },
-        );
+        await waitReady(r!.url, 'a replica ready (first poll round)', { timeoutMs: WAIT_MS, context });
       }
     }, 3 * WAIT_MS);
 

@@ -16,7 +16,7 @@ import { SimFleet } from '../../src/sim/index.js';
 import { findCanaries, makeCanary, type Canary } from '../support/canaries.js';
 import { requireBuiltCli, runCli, startDaemonProcess, type DaemonProcess } from '../support/cliProcess.js';
 import { writeNodeDownYaml } from '../support/nodeDownYaml.js';
-import { waitFor } from '../support/processes.js';
+import { waitFor, waitReady } from '../support/processes.js';
 
 const C = {
   slackPath: makeCanary('r1-slack-url'),
@@ -168,9 +168,7 @@ describe('receiver secrets never leave their receiver', () => {
     { timeout: 120_000 },
     async () => {
       exporter = await startDaemonProcess(['--config', configPath, '--log-format', 'json'], { env });
-      await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), {
-        timeoutMs: 20_000,
-      });
+      await waitReady(exporter.url, 'first poll round', { timeoutMs: 20_000 });
       await fleet.node('cn-2').kill();
       // Each receiver: a 500 echoing everything, then a success after the retry.
       await waitFor(

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimFleet } from '../../../src/sim/index.js';
 import { requireBuiltCli, runCli, startDaemonProcess, type DaemonProcess } from '../../support/cliProcess.js';
 import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
-import { freePort, waitFor } from '../../support/processes.js';
+import { freePort, waitFor, waitReady } from '../../support/processes.js';
 import { basicAuth, withCredentials, writeWebConfig } from '../../support/webAuth.js';
 
 const USER = 'ops';
@@ -50,14 +50,7 @@ describe('twins replicate silences through alerting.peers', () => {
       },
     );
     twins[t] = d;
-    await waitFor(
-      `${t} ready`,
-      async () => ((await fetch(`${url(t)}/readyz`, { headers: AUTH })).ok ? true : undefined),
-      {
-        timeoutMs: WAIT_MS,
-        context,
-      },
-    );
+    await waitReady(url(t), `${t} ready`, { timeoutMs: WAIT_MS, headers: AUTH, context });
   };
 
   beforeAll(async () => {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimFleet } from '../../../src/sim/index.js';
 import { startExporter, type ExporterChild } from '../../support/exporterChild.js';
 import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
-import { waitFor } from '../../support/processes.js';
+import { waitFor, waitReady } from '../../support/processes.js';
 import { basicAuth, withCredentials, writeWebConfig } from '../../support/webAuth.js';
 
 const AMTOOL = '/usr/bin/amtool';
@@ -110,13 +110,7 @@ describe('silences through amtool against the exporter', () => {
     { timeout: 10 * WAIT },
     async () => {
       let e = await start();
-      await waitFor(
-        'ready',
-        async () => ((await fetch(`${e.url}/readyz`, { headers: auth() })).ok ? true : undefined),
-        {
-          timeoutMs: WAIT,
-        },
-      );
+      await waitReady(e.url, 'ready', { timeoutMs: WAIT, headers: auth() });
 
       // Anonymous writes are refused; amtool with user:password in the URL writes.
       const anonymous = await fetch(`${e.url}/api/v2/silences`, { method: 'POST' });
