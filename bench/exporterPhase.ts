@@ -101,7 +101,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     labels: () => ({ role: 'bench' }),
   });
   // The parts the CLI runs (status board, alerting, heartbeat), so the figures are what operators get.
-  applyHeapPolicy(); // as the CLI does, so the figures are what operators get
+  applyHeapPolicy(process.execArgv, nodes.length); // as the CLI does (the young generation fitted to the fleet)
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(config, { logger, components: standardComponents(logger) });
   const conns = countConnections();
@@ -231,7 +231,7 @@ export async function runReloads(
       evidenceDir: opts.evidenceDir,
       labels: () => ({ role: `r${i % 3}` }),
     });
-  applyHeapPolicy(); // as the CLI does, so the figures are what operators get
+  applyHeapPolicy(process.execArgv, nodes.length); // as the CLI does (the young generation fitted to the fleet)
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(make(0), { logger, components: standardComponents(logger) });
   try {

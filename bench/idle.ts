@@ -24,6 +24,9 @@ const { values } = parseArgs({
   },
 });
 
+/** Issue 43's goal for a 1-node daemon. */
+const RSS_GOAL_MB = 65;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Voluntary and involuntary context switches of every thread of a process: each is a wake-up or a preemption. */
@@ -100,6 +103,11 @@ async function main(): Promise<void> {
       for (let i = 0; i < 100 && readdirSync(snapDir).every((f) => before.has(f)); i++) await sleep(200);
       await sleep(2000);
     }
+    process.stdout.write(
+      `1 node idle: RSS ${figures.rssMb.toFixed(1)} MB (anonymous ${figures.rssAnonMb.toFixed(1)} MB, file-backed ` +
+        `${figures.rssFileMb.toFixed(1)} MB; goal under ${RSS_GOAL_MB} MB), ${figures.wakeupsPerSecond.toFixed(1)} ` +
+        `wake-ups/s, ${figures.cpuMsPerSecond.toFixed(1)} ms CPU/s\n`,
+    );
     process.stdout.write(`${JSON.stringify(figures)}\n`);
   } finally {
     child.kill('SIGTERM');

@@ -18,7 +18,7 @@ import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js
 import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { endsWithBench } from './children.js';
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
-import { bothFloors, runFloor, type FloorResult } from './floor.js';
+import type { FloorResult } from './floor.js';
 import {
   exporterLine,
   floorLine,
@@ -30,8 +30,7 @@ import {
   type ScenarioResult,
 } from './report.js';
 import { runRenderProfile, type RenderProfile } from './renderProfile.js';
-import { runHostileBench, runHostilePhase, type HostileRun } from './hostile.js';
-import { runSoak } from './soak.js';
+import type { HostileRun } from './hostile.js';
 import type { MemoryFigures } from './proc.js';
 
 const me = fileURLToPath(import.meta.url);
@@ -127,7 +126,10 @@ async function phaseMain(v: Values): Promise<void> {
   const nodes = v.fleet ? (JSON.parse(readFileSync(v.fleet, 'utf8')) as FleetNode[]) : [];
   const intervalMs = parseDuration(v.interval ?? '15s', 'interval');
   let out: unknown;
+  // The floor's, the hostile bench's and the soak's modules (undici's whole index among them) are
+  // imported where they run: the exporter phase holds the exporter's modules only, as the CLI does.
   if (v.phase === 'floor') {
+    const { runFloor } = await import('./floor.js');
     out = await runFloor(nodes, {
       rounds: Math.max(2, Math.ceil(5_000 / nodes.length)),
       minMs: FLOOR_MIN_MS,
@@ -136,6 +138,7 @@ async function phaseMain(v: Values): Promise<void> {
     });
   } else if (v.phase === 'paced' || v.phase === 'burst') {
     const rounds = Math.max(2, Math.ceil(measureMs(v, intervalMs) / intervalMs));
+    const { runFloor } = await import('./floor.js');
     out = await runFloor(nodes, {
       rounds,
       minMs: 0,
@@ -184,6 +187,7 @@ async function main(): Promise<void> {
   const { values: v } = parseArgs({ options, strict: true });
   if (v.phase) return phaseMain(v);
   if (v['hostile-phase']) {
+    const { runHostilePhase } = await import('./hostile.js');
     const nodes = JSON.parse(readFileSync(v.fleet!, 'utf8')) as Parameters<typeof runHostilePhase>[0];
     return console.log(
       JSON.stringify(
@@ -202,6 +206,7 @@ async function main(): Promise<void> {
       'Other programs sharing the machine inflate CPU and latency figures; compare runs made under the same load.',
     );
     const intervalMs = parseDuration(v.interval ?? '2s', 'interval');
+    const { runHostileBench } = await import('./hostile.js');
     return runHostileBench(
       {
         nodes: Number(v.nodes ?? 200),
@@ -249,6 +254,7 @@ async function main(): Promise<void> {
         control: true,
       });
       try {
+        const { runSoak } = await import('./soak.js');
         await runSoak(fleet.nodes, Number(v.minutes), parseDuration(v.interval ?? '15s', 'interval'), dir);
       } finally {
         await fleet.close();
@@ -311,7 +317,7 @@ async function main(): Promise<void> {
       console.log(exporterLine(label, exporter));
       const floorAfter = await phase<FloorResult>('floor', common);
       console.log(floorLine(label, floorAfter, 'floor after'));
-      const floor = bothFloors(floorBefore, floorAfter);
+      const floor = (await import('./floor.js')).bothFloors(floorBefore, floorAfter);
       rows.push({
         label,
         nodes: s.nodes,

@@ -10,6 +10,8 @@ import {
   HEAP_GROWING_PERCENT,
   heapFlags,
   YOUNG_GENERATION_CAP_BYTES,
+  YOUNG_GENERATION_MIN_CAP_BYTES,
+  youngGenerationCapFor,
   youngGenerationGiven,
   youngGrowthFactor,
 } from '../src/heapPolicy.js';
@@ -19,7 +21,10 @@ const BUILT_POLICY = fileURLToPath(new URL('../dist/heapPolicy.js', import.meta.
 /** Largest young generation (bytes) a node process reaches while it keeps objects alive over a few turns. */
 const CHURN = `
 import { getHeapSpaceStatistics } from 'node:v8';
-if (process.argv[1]) (await import(process.argv[1])).applyHeapPolicy();
+const policy = process.argv[1] && (await import(process.argv[1]));
+const nodes = process.argv[2] === undefined ? undefined : Number(process.argv[2]);
+if (policy && nodes === -1) policy.holdYoungGeneration();
+else if (policy) policy.applyHeapPolicy(process.execArgv, nodes);
 const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
 let max = 0; const keep = [];
 for (let round = 0; round < 150; round++) {
@@ -30,10 +35,18 @@ for (let round = 0; round < 150; round++) {
 }
 console.log(max);`;
 
-function largestYoungGeneration(nodeFlags: string[], policy?: string): number {
+/** `nodes`: the fleet size the policy is applied for (-1: only held, as the CLI does before the config is read). */
+function largestYoungGeneration(nodeFlags: string[], policy?: string, nodes?: number): number {
   const r = spawnSync(
     process.execPath,
-    [...nodeFlags, '--input-type=module', '-e', CHURN, ...(policy ? [policy] : [])],
+    [
+      ...nodeFlags,
+      '--input-type=module',
+      '-e',
+      CHURN,
+      ...(policy ? [policy] : []),
+      ...(nodes === undefined ? [] : [String(nodes)]),
+    ],
     { encoding: 'utf8', timeout: 60_000 },
   );
   expect(r.status, r.stderr).toBe(0);
@@ -83,6 +96,20 @@ describe('young generation cap', () => {
   it('keeps a real process at the cap where V8 alone grows past it', () => {
     expect(largestYoungGeneration([])).toBeGreaterThan(YOUNG_GENERATION_CAP_BYTES);
     expect(largestYoungGeneration([], BUILT_POLICY)).toBe(YOUNG_GENERATION_CAP_BYTES);
+  });
+
+  it("fits the cap to the fleet: V8's initial 2 MB for a few nodes, doubling with the fleet up to the cap", () => {
+    expect(youngGenerationCapFor(1)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
+    expect(youngGenerationCapFor(100)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
+    expect(youngGenerationCapFor(200)).toBe(2 * YOUNG_GENERATION_MIN_CAP_BYTES);
+    expect(youngGenerationCapFor(1000)).toBe(YOUNG_GENERATION_CAP_BYTES);
+    expect(youngGenerationCapFor(100_000)).toBe(YOUNG_GENERATION_CAP_BYTES);
+  });
+
+  it('keeps a held process and a 1-node one at the initial young generation, a 1,000-node one at the cap', () => {
+    expect(largestYoungGeneration([], BUILT_POLICY, -1)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
+    expect(largestYoungGeneration([], BUILT_POLICY, 1)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
+    expect(largestYoungGeneration([], BUILT_POLICY, 1000)).toBe(YOUNG_GENERATION_CAP_BYTES);
   });
 
   it("does not cap a process whose operator sized the semi-spaces on node's command line", () => {

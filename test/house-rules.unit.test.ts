@@ -41,6 +41,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'writeBuildInfo.ts',
     'mallocPolicy.ts',
     'heapPolicy.ts',
+    'deps/',
     'redact.ts',
     'logger.ts',
     'clock/',
@@ -78,7 +79,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // The probe runner, the status pages and the HTTP server.
   ['probe/', 'status/', 'server.ts', 'landingPage.ts'],
   // Each feature's DaemonComponent, and what one loads once the config asks for its feature.
-  ['*/component.ts', 'alerting/live.ts'],
+  ['*/component.ts', 'alerting/live.ts', 'alerting/telegram/pollers.ts'],
   // Daemon assembly, reload, config watch, shutdown.
   ['daemon/'],
   // Entry points: the command line, the demo, deploy manifests, the simulator.

@@ -5,7 +5,7 @@
 // key. It holds one series at a time: the last *verdict* on the key. A timeout or a 5xx says
 // nothing about the key, so the series keeps its value through platform outages (no flapping
 // alert); it is absent until the first verdict. Platform reachability is ledger_agent_platform_up.
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from '../deps/promClient.js';
 import { STATUS_CLASSES, type AgentCheckSource, type AgentPlatformCheck } from './types.js';
 import { MAX_PROFILE_FIELD } from './profile.js';
 

@@ -1,7 +1,7 @@
 // The alerting metrics of the contract: ledger_alerts, ledger_alert_notifications_total,
 // ledger_alert_notification_queue, ledger_alert_notification_duration_seconds and
 // ledger_alert_state_write_failures_total.
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from '../deps/promClient.js';
 import type { AlertInstance } from './rules/instance.js';
 import type { DeliveryReport } from './notify/queue.js';
 

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { unsetVariablesHint } from '../config/check.js';
 import { ConfigError, formatProblem, loadConfigFile } from '../config/index.js';
 import { standardComponents } from '../daemon/features.js';
+import type { DaemonComponent } from '../daemon/component.js';
 import { startDaemon } from '../daemon/index.js';
 import { keepRunning } from '../daemon/run.js';
 import { noteStartupSignals } from '../daemon/startupSignals.js';
@@ -36,7 +37,6 @@ export async function runExporter(values: Values, secrets: Secrets): Promise<num
         : log.info({ signal }, 'stop requested during start-up: the exporter stops once it has started'),
     stuck: (ms) => log.error({ ms }, `start-up did not finish within ${ms / 1000} s of the stop request: exiting`),
   });
-  applyHeapPolicy();
   const path = resolve(values.config as string);
   const sharding = shardAssignment(values);
   let config;
@@ -56,13 +56,14 @@ export async function runExporter(values: Values, secrets: Secrets): Promise<num
     if (err instanceof ShardSpecError) throw new UsageError(err.message);
     throw err;
   }
+  applyHeapPolicy(process.execArgv, config.nodes.length);
   let daemon;
   try {
     daemon = await startDaemon(config, {
       logger: log,
       secrets,
       listen: listenArg(values),
-      components: standardComponents(log, sharding),
+      components: [...standardComponents(log, sharding), heapFitComponent],
       ...(await webOptions(values)),
     });
   } catch (err) {
@@ -74,6 +75,12 @@ export async function runExporter(values: Values, secrets: Secrets): Promise<num
   keepRunning(daemon, { log, config: { path, scope: sharding } });
   return -1;
 }
+
+/** The young generation's cap follows the fleet's size across reloads (heapPolicy.ts). */
+const heapFitComponent: DaemonComponent = {
+  name: 'heap-fit',
+  onReload: (diff) => void applyHeapPolicy(process.execArgv, diff.next.nodes.length),
+};
 
 /** After a failed start, anything still holding the process (a timer, a socket) is not waited for longer. */
 const START_FAILURE_EXIT_MS = 5_000;

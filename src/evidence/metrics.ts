@@ -1,6 +1,6 @@
 // Prometheus view of the evidence store, read from its stats at scrape time (a RegistryExtension
 // for the metrics view), so the store itself does not depend on prom-client.
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from '../deps/promClient.js';
 import { registerTextFamily } from '../exposition/textFamily.js';
 import type { EvidenceStats } from './store.js';
 

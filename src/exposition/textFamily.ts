@@ -3,7 +3,7 @@
 // ~10 ms per 1,000 nodes per scrape. A TextFamily works in any Registry (prom-client formats the
 // values it returns from get()); in a FamilyRegistry it writes its lines itself, byte for byte
 // what prom-client would write.
-import { Registry, type Metric } from 'prom-client';
+import { Registry, type Metric } from '../deps/promClient.js';
 
 export interface TextSample {
   /** Label names and values, in output order. */

@@ -1,6 +1,6 @@
 // Transport failures (no usable HTTP answer) and statuses, classified into the few reasons the
 // metrics and the callers distinguish. Messages name the redacted URL and an error code only.
-import { errors } from 'undici';
+import { errors } from '../deps/undici.js';
 
 export const HTTP_FAILURE_REASONS = [
   'timeout',

@@ -1,6 +1,7 @@
 // The one place outbound connection pools are made, so the pool policy is decided here only.
 import { isDeepStrictEqual } from 'node:util';
-import { buildConnector, Client, Dispatcher, errors, Pool } from 'undici';
+import type { buildConnector as BuildConnector, Client as ClientTypes, Dispatcher } from 'undici';
+import { buildConnector, Client, DispatcherBase, errors, Pool } from '../deps/undici.js';
 import type { TlsSettings } from '../domain.js';
 import { CertExpiries } from './certRecheck.js';
 import { trimFinished } from './queueTrim.js';
@@ -50,8 +51,8 @@ interface OriginEntry {
  * within noise), because undici writes each request on its own (the first one on an idle socket
  * only after a check-phase turn) and the node answers each on its own.
  */
-export class NodeDispatcher extends Dispatcher {
-  private options: Client.Options;
+export class NodeDispatcher extends DispatcherBase {
+  private options: ClientTypes.Options;
   private readonly origins = new Map<string, OriginEntry>();
   /** Dispatchers replaced by a new size, finishing what they were sent. */
   private readonly retired = new Set<Client | Pool>();
@@ -59,10 +60,10 @@ export class NodeDispatcher extends Dispatcher {
   private tlsPerOrigin: ReadonlyMap<string, TlsSettings> = new Map();
   /** The earliest certificate expiry each origin's newest TLS handshake showed, and its re-checks. */
   private readonly expiries: CertExpiries;
-  private readonly connectBase: buildConnector.BuildOptions;
-  private readonly sharedConnect: buildConnector.connector;
+  private readonly connectBase: BuildConnector.BuildOptions;
+  private readonly sharedConnect: BuildConnector.connector;
   /** The shared connector without session resumption, for certificate re-checks. */
-  private readonly freshConnect: buildConnector.connector;
+  private readonly freshConnect: BuildConnector.connector;
   private state: 'open' | 'closed' | 'destroyed' = 'open';
   private readonly trimTimer: NodeJS.Timeout;
 

@@ -4,12 +4,13 @@
 // File contents never go into a message: errors name the setting and an error code only.
 import { readFile, stat } from 'node:fs/promises';
 import type { TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
+import type { buildConnector as BuildConnector } from 'undici';
+import { buildConnector } from '../deps/undici.js';
 import type { X509Certificate } from 'node:crypto';
 import { anchorsOf, systemAnchors, verifiedChainExpiry } from './verifiedChain.js';
 import type { TlsSettings } from '../domain.js';
 
-type Connector = buildConnector.connector;
+type Connector = BuildConnector.connector;
 
 const FILES = [
   ['caFile', 'ca'],
@@ -67,7 +68,7 @@ export interface OriginTls {
   /** The connector for origins without settings (shared: one session cache for them all). */
   shared: Connector;
   /** Build options of a connector made for settings (connect timeout). */
-  base: buildConnector.BuildOptions;
+  base: BuildConnector.BuildOptions;
   settings?: TlsSettings;
   /** No TLS session resumption (a re-check must see the certificate served now). */
   fresh?: boolean;
@@ -83,8 +84,8 @@ export interface OriginTls {
 export function originConnector(o: OriginTls): Connector {
   const verify = !o.settings?.insecureSkipVerify;
   const finish =
-    (cb: buildConnector.Callback, anchors: () => readonly X509Certificate[]) =>
-    (err: Error | null, socket: Parameters<buildConnector.Callback>[1]) => {
+    (cb: BuildConnector.Callback, anchors: () => readonly X509Certificate[]) =>
+    (err: Error | null, socket: Parameters<BuildConnector.Callback>[1]) => {
       if (err || !socket) return cb(err ?? new Error('no socket'), null);
       const tls = socket as TLSSocket;
       if (typeof tls.getPeerCertificate !== 'function') return cb(null, socket);
@@ -132,6 +133,6 @@ export function originConnector(o: OriginTls): Connector {
 }
 
 /** The connect options every connector shares: certificates are checked by originConnector. */
-export function sharedConnectOptions(connectTimeoutMs: number): buildConnector.BuildOptions {
+export function sharedConnectOptions(connectTimeoutMs: number): BuildConnector.BuildOptions {
   return { timeout: connectTimeoutMs, maxCachedSessions: 65_536, rejectUnauthorized: false };
 }

@@ -4,7 +4,7 @@
 // registries (one per format: prom-client renames counters in place when rendering OpenMetrics)
 // are built on first use and shared by every view in the process.
 import { readdirSync, statSync } from 'node:fs';
-import { collectDefaultMetrics, Registry, type Gauge } from 'prom-client';
+import { collectDefaultMetrics, Registry, type Gauge } from '../deps/promClient.js';
 
 export type ExpositionFormat = 'text' | 'openmetrics';
 

@@ -10,7 +10,7 @@
 //   hashing) a 1,000-node scrape took ~190 ms. Per-node work happens as results arrive
 //   (noteResult): upstream lines are prepared and encoded, each changed node's lines are built
 //   in a batch (fleetColumns.ts), so a scrape mostly copies ready bytes (npm run bench -- --render).
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from '../deps/promClient.js';
 import { SYSTEM_CLOCK } from '../clock/clock.js';
 import { RESERVED_LABELS } from '../config/rules.js';
 import { BUILD_INFO } from '../version.js';

@@ -1,6 +1,6 @@
 // The replica's own shard metrics: which shard it is (so Prometheus can see a missing or
 // disagreeing replica) and how many nodes it polls.
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from '../deps/promClient.js';
 import type { ShardSpec } from './assign.js';
 
 export interface ShardView {

@@ -14,6 +14,7 @@ import { isUp, nodeHeight, type NodeState } from './fleetState.js';
 
 // The view types are domain types; re-exported for the readers of snapshots.
 export type { FleetSnapshot, NetworkView, NodeView, ProbeView, ValidatorView } from '../domain.js';
+import { compareNames } from './nameOrder.js';
 
 function probeView(probe: ProbeName, n: NodeState, now: number): ProbeView {
   const s = n.probes.get(probe)!;
@@ -48,7 +49,7 @@ export function buildSnapshot(
     g.views.push(view);
   }
   const out = [...byNetwork]
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => compareNames(a, b))
     .map(([network, g]) => networkView(network, g, networks[network]?.decimals ?? DEFAULT_DECIMALS));
   return { nodes, networks: out, ...(wallOffsetMs !== 0 && { wallOffsetMs }) };
 }
@@ -171,16 +172,13 @@ function networkView(network: string, g: NetworkGroup, decimals: number): Networ
   return net;
 }
 
-/** String.prototype.localeCompare's order, without building a collator per call. */
-const byName = new Intl.Collator().compare;
-
 /** Index of the higher of views `best` (-1: none yet) and `i`: by height, then by name; the earlier on a full tie. */
 function higher(views: readonly NodeView[], best: number, i: number): number {
   if (best < 0) return i;
   const r = views[i]!;
   const b = views[best]!;
   const d = (r.height ?? -1) - (b.height ?? -1);
-  return d > 0 || (d === 0 && byName(r.name, b.name) < 0) ? i : best;
+  return d > 0 || (d === 0 && compareNames(r.name, b.name) < 0) ? i : best;
 }
 
 /** The validator set of the highest reporting node, and whether the reporting nodes disagree. */

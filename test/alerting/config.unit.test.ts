@@ -1,22 +1,14 @@
 // The `alerting:` section: defaults, resolution, secrets, and every mistake as file:line:col.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, formatProblem, parseConfig } from '../../src/config/index.js';
+import { parseConfig } from '../../src/config/index.js';
 import { sectionSecrets } from '../../src/config/sections/index.js';
+import { configProblems, yaml } from '../support/configProblems.js';
 
 const FILE = 'fleet.yaml';
 const NODE = ['nodes:', '  - name: a', '    url: http://10.0.0.1:9710'];
-const yaml = (...lines: string[]) => `${lines.join('\n')}\n`;
 const parse = (text: string, env: Record<string, string> = {}) => parseConfig(text, { file: FILE, env });
 
-function problems(text: string): string[] {
-  try {
-    parse(text);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.problems.map(formatProblem);
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
-}
+const problems = (text: string) => configProblems(text, { file: FILE });
 
 describe('alerting section', () => {
   it('five lines with a Slack receiver: defaults filled in', () => {

@@ -8,12 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { ALERT_STATE_FILE } from '../../src/alerting/notify/stateFile.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { startExporter, type ExporterChild } from '../support/exporterChild.js';
-import { waitFor } from '../support/processes.js';
+import { writeNodeDownYaml } from '../support/nodeDownYaml.js';
+import { waitFor, waitReady } from '../support/processes.js';
 
 const VICTIM = 'rst-2';
 const WAIT = 20_000;
@@ -33,31 +32,11 @@ interface Listed {
 }
 
 /** Only LedgerNodeDown (for 3s) to one webhook; groups sent at once, repeated after an hour. */
-function writeConfig(dir: string, fleet: SimFleet, hookUrl: string): string {
-  const rules = Object.fromEntries(
-    ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]),
-  );
-  const file = path.join(dir, 'fleet.yaml');
-  writeFileSync(
-    file,
-    stringify({
-      listen: '127.0.0.1:0',
-      defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-      nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'rst' })),
-      evidence: { dir: path.join(dir, 'evidence') },
-      alerting: {
-        stateDir: path.join(dir, 'state'),
-        evaluationInterval: '250ms',
-        rules: { ...rules, LedgerNodeDown: { for: '3s', keepFiringFor: '0s' } },
-        groupWait: '0s',
-        groupInterval: '1s',
-        repeatInterval: '1h',
-        receivers: [{ name: 'hook', webhook: { url: hookUrl } }],
-      },
-    }),
-  );
-  return file;
-}
+const writeConfig = (dir: string, fleet: SimFleet, hookUrl: string) =>
+  writeNodeDownYaml(dir, fleet.nodes, 'rst', [{ name: 'hook', webhook: { url: hookUrl } }], {
+    for: '3s',
+    alerting: { repeatInterval: '1h' },
+  });
 
 /** A two-node fleet, a webhook that records what arrived and what it answered, and the config. */
 interface Rig {
@@ -149,9 +128,7 @@ describe('alert state across restarts of the exporter', () => {
     { timeout: 12 * WAIT },
     async () => {
       let e = await start();
-      await waitFor('first evaluation', async () => ((await fetch(`${e.url}/readyz`)).ok ? true : undefined), {
-        timeoutMs: WAIT,
-      });
+      await waitReady(e.url, 'first evaluation', { timeoutMs: WAIT });
       await fleet.node(VICTIM).kill();
       const pending = await waitFor('pending', async () => (await listed(e)).find((a) => a.state === 'pending'), {
         timeoutMs: WAIT,

@@ -1,20 +1,13 @@
 // alerting.runbookBaseUrl is a link people follow from a page or a chat: an absolute http(s) URL,
 // reported at its key as file:line:col otherwise.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, formatProblem, parseConfig } from '../../src/config/index.js';
+import { parseConfig } from '../../src/config/index.js';
+import { configProblemsOrNone } from '../support/configProblems.js';
 
 const yaml = (runbook: string) =>
   `nodes:\n  - name: a\n    url: http://10.0.0.1:9710\nalerting:\n  runbookBaseUrl: ${runbook}\n`;
 
-function problems(text: string): string[] {
-  try {
-    parseConfig(text, { file: 'fleet.yaml', env: {} });
-  } catch (e) {
-    if (e instanceof ConfigError) return e.problems.map(formatProblem);
-    throw e;
-  }
-  return [];
-}
+const problems = (text: string) => configProblemsOrNone(text);
 
 describe('alerting.runbookBaseUrl', () => {
   it('accepts an http(s) URL', () => {

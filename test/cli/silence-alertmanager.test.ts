@@ -4,17 +4,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startAlertmanager } from '../support/alertmanager.js';
 import { requireBuiltCli, runCli } from '../support/cliProcess.js';
 import { checkTools, requireTool } from '../support/prometheus-tools.js';
 import { waitFor, type ManagedProcess } from '../support/processes.js';
+import { basicAuth, withCredentials, writeWebConfig } from '../support/webAuth.js';
 
 const tools = checkTools(['prometheus-alertmanager']);
 const USER = 'oncall';
 const PASSWORD = 'pw-Zq8Rk3Vt';
+const ONCALL = { username: USER, password: PASSWORD };
 
 interface AmSilence {
   id: string;
@@ -30,11 +31,9 @@ describe.skipIf(tools.skip)(`silence add, query, expire against a real Alertmana
   let dir = '';
   let am: ManagedProcess | undefined;
   let base = '';
-  const authed = () => base.replace('http://', `http://${USER}:${PASSWORD}@`);
+  const authed = () => withCredentials(base, ONCALL);
   const silences = async () => {
-    const res = await fetch(`${base}/api/v2/silences`, {
-      headers: { authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}` },
-    });
+    const res = await fetch(`${base}/api/v2/silences`, { headers: basicAuth(ONCALL) });
     return (await res.json()) as AmSilence[];
   };
   const clean = <R extends { stdout: string; stderr: string }>(r: R): R => {
@@ -45,8 +44,7 @@ describe.skipIf(tools.skip)(`silence add, query, expire against a real Alertmana
   beforeAll(async () => {
     requireBuiltCli();
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-cli-am-'));
-    const webConfig = path.join(dir, 'am-web.yml');
-    writeFileSync(webConfig, stringify({ basic_auth_users: { [USER]: bcrypt.hashSync(PASSWORD, 4) } }));
+    const webConfig = writeWebConfig(dir, [ONCALL], 'am-web.yml');
     const started = await startAlertmanager(
       requireTool(tools, 'prometheus-alertmanager'),
       dir,

@@ -8,11 +8,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { startExporter, type ExporterChild } from '../support/exporterChild.js';
-import { waitFor } from '../support/processes.js';
+import { writeNodeDownYaml } from '../support/nodeDownYaml.js';
+import { waitFor, waitReady } from '../support/processes.js';
 
 const LIBS = ['x86_64-linux-gnu', 'aarch64-linux-gnu']
   .map((a) => `/usr/lib/${a}/faketime/libfaketime.so.1`)
@@ -43,25 +42,7 @@ describe.skipIf(!LIB)('wall-clock steps under libfaketime, real exporter', () =>
       ['ft-1', VICTIM].map((name) => ({ name, network: 'ft', build: 'current' as const, peers: 5 })),
       { host: '127.0.0.1', layout: 'port-per-node', blockTimeMs: 500 },
     );
-    const rules = Object.fromEntries(
-      ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]),
-    );
-    const configPath = path.join(dir, 'fleet.yaml');
-    writeFileSync(
-      configPath,
-      stringify({
-        listen: '127.0.0.1:0',
-        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'ft' })),
-        evidence: { dir: path.join(dir, 'evidence') },
-        alerting: {
-          stateDir: path.join(dir, 'state'),
-          evaluationInterval: '250ms',
-          rules: { ...rules, LedgerNodeDown: { for: '2m', keepFiringFor: '0s' } },
-          receivers: [],
-        },
-      }),
-    );
+    const configPath = writeNodeDownYaml(dir, fleet.nodes, 'ft', [], { for: '2m' });
     const env = {
       ...process.env,
       LD_PRELOAD: LIB,
@@ -70,9 +51,7 @@ describe.skipIf(!LIB)('wall-clock steps under libfaketime, real exporter', () =>
       FAKETIME_DONT_FAKE_MONOTONIC: '1',
     };
     exporter = await startExporter(configPath, [], 30_000, undefined, env);
-    await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), {
-      timeoutMs: 20_000,
-    });
+    await waitReady(exporter.url, 'first poll round', { timeoutMs: 20_000 });
   }, 60_000);
 
   afterAll(async () => {

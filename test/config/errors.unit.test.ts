@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, formatProblem, parseConfig } from '../../src/config/index.js';
+import { formatProblem, parseConfig } from '../../src/config/index.js';
+import { configError, configProblems, yaml } from '../support/configProblems.js';
 
 const FILE = 'fleet.yaml';
 const NODE = ['nodes:', '  - name: a', '    url: http://10.0.0.1:9710'];
-const yaml = (...lines: string[]) => `${lines.join('\n')}\n`;
 
-function configError(text: string, env: Record<string, string> = {}): ConfigError {
-  try {
-    parseConfig(text, { file: FILE, env });
-  } catch (e) {
-    if (e instanceof ConfigError) return e;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
-}
-const problems = (text: string, env: Record<string, string> = {}) => configError(text, env).problems.map(formatProblem);
+const problems = (text: string, env: Record<string, string> = {}) => configProblems(text, { file: FILE, env });
 
 describe('parseConfig problems carry file:line:col and the key path', () => {
   it('unknown key at the top level, with the known keys listed', () => {

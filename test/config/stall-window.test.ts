@@ -2,22 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, formatProblem, parseConfig } from '../../src/config/index.js';
 import { requireBuiltCli, runCli } from '../support/cliProcess.js';
+import { configProblemsOrNone, yaml } from '../support/configProblems.js';
 
 const FILE = 'fleet.yaml';
-const yaml = (...lines: string[]) => `${lines.join('\n')}\n`;
 const node = (name: string, ...extra: string[]) => [`  - name: ${name}`, `    url: http://10.0.0.1:9710`, ...extra];
 
-function problems(text: string): string[] {
-  try {
-    parseConfig(text, { file: FILE, env: {} });
-  } catch (e) {
-    if (e instanceof ConfigError) return e.problems.map(formatProblem);
-    throw e;
-  }
-  return [];
-}
+const problems = (text: string) => configProblemsOrNone(text, { file: FILE });
 
 describe('a node polled less than twice per LedgerNodeHeightStalled window is refused', () => {
   it('a node polled every 5 minutes against the default 120 s window: file:line:col at its interval', () => {

@@ -1,20 +1,12 @@
 // The `tls:` settings of defaults and nodes: problems at file:line:col, inheritance field by
 // field, paths resolved against the config file, nodes of one origin agreeing.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, formatProblem, parseConfig } from '../../src/config/index.js';
+import { parseConfig } from '../../src/config/index.js';
+import { configProblems, yaml } from '../support/configProblems.js';
 
 const FILE = '/etc/ledger/fleet.yaml';
-const yaml = (...lines: string[]) => `${lines.join('\n')}\n`;
 
-function problems(text: string): string[] {
-  try {
-    parseConfig(text, { file: FILE, env: {} });
-  } catch (e) {
-    if (e instanceof ConfigError) return e.problems.map(formatProblem);
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
-}
+const problems = (text: string) => configProblems(text, { file: FILE });
 
 describe('tls settings', () => {
   it('inherits defaults field by field, resolves files against the config file, and leaves http nodes without', () => {

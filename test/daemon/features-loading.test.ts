@@ -1,8 +1,11 @@
 // A feature that is not configured costs nothing: the built CLI, run on a 1-node config without
-// `alerting:` and `watch:`, and with no page asked for, loads none of the alerting engine,
-// notifier and silence keeper, the fan-out and watch, or the status pages' code, and starts no
-// timer from them. The same daemon with both sections (and a page asked for) loads them, so the
-// check sees what it looks for. The child reports through a preloaded hook (test/fixtures/loaded-modules.mjs).
+// `alerting:` and `watch:`, and with no page or API asked for, loads none of the alerting engine,
+// notifier and silence keeper, the Alertmanager API's answers, the Telegram command pollers, the
+// silence replication, the fan-out and watch, or the status pages' code, and starts no timer from
+// them; nor the parts of its dependencies it never uses (undici's fetch and WebSocket, Node's own
+// bundled undici, prom-client's cluster aggregator). The same daemon with these sections (and a
+// page and the API asked for) loads them, so the check sees what it looks for. The child reports
+// through a preloaded hook (test/fixtures/loaded-modules.mjs).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +27,13 @@ const FEATURE_MODULES = [
   'alerting/silences/keeper.js',
   'alerting/silences/persistence.js',
   'alerting/silences/store.js',
+  'alerting/api/handlers.js',
+  'alerting/api/alertsV2.js',
+  'alerting/api/silencesV2.js',
+  'alerting/telegram/pollers.js',
+  'alerting/telegram/poller.js',
+  'alerting/telegram/actions.js',
+  'alerting/peers/replicator.js',
   'probe/fanOutComponent.js',
   'probe/fanOut.js',
   'watch/component.js',
@@ -33,6 +43,21 @@ const FEATURE_MODULES = [
   'status/nodePage.js',
   'status/script.js',
 ];
+/** Dependencies' modules no daemon uses (their packages' index files load them), by their path's end or node: name. */
+const UNUSED_DEPENDENCY_MODULES = [
+  '/node_modules/undici/index.js',
+  '/node_modules/undici/lib/web/fetch/index.js',
+  '/node_modules/undici/lib/web/websocket/websocket.js',
+  'node:internal/deps/undici/undici',
+  '/node_modules/prom-client/index.js',
+  '/node_modules/prom-client/lib/cluster.js',
+];
+/** Dependencies' modules the daemon does use (so the check above sees CommonJS files at all). */
+const USED_DEPENDENCY_MODULES = [
+  '/node_modules/undici/lib/dispatcher/client.js',
+  '/node_modules/prom-client/lib/registry.js',
+];
+
 /** Folders whose code may start no timer in such a daemon. */
 const FEATURE_TIMER_PLACES = /\/dist\/(alerting\/|probe\/fanOut|watch\/|status\/routes)/;
 
@@ -51,12 +76,15 @@ afterAll(async () => {
 });
 
 interface Run {
+  /** Our own modules, as paths under dist/. */
   modules: string[];
+  /** Every module: file URLs and node: names. */
+  all: string[];
   timerPlaces: string[];
 }
 
-/** Runs the CLI on a config of the one node plus `extra` for a few seconds; `page` is fetched first if given. */
-async function run(name: string, extra: string, page?: string): Promise<Run> {
+/** Runs the CLI on a config of the one node plus `extra` for a few seconds; `pages` are fetched first. */
+async function run(name: string, extra: string, pages: string[] = []): Promise<Run> {
   const node = fleet.nodes[0]!;
   const config = join(dir, `${name}.yaml`);
   writeFileSync(
@@ -74,7 +102,7 @@ async function run(name: string, extra: string, page?: string): Promise<Run> {
     env: { ...process.env, NODE_OPTIONS: `--import ${HOOK}`, LOADED_MODULES_FILE: loaded, TIMERS_FILE: timers },
   });
   try {
-    if (page) expect((await fetch(`${daemon.url}${page}`)).status).toBe(200);
+    for (const page of pages) expect((await fetch(`${daemon.url}${page}`)).status).toBe(200);
     // A few polls and metrics scrapes: what runs at steady state, not only at start-up.
     for (let i = 0; i < 4; i++) {
       await new Promise((r) => setTimeout(r, 500));
@@ -85,6 +113,7 @@ async function run(name: string, extra: string, page?: string): Promise<Run> {
   }
   const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
   return {
+    all: lines(loaded),
     modules: lines(loaded).flatMap((u) => (u.includes('/dist/') ? [u.slice(u.lastIndexOf('/dist/') + 6)] : [])),
     timerPlaces: lines(timers),
   };
@@ -98,15 +127,26 @@ describe('a 1-node daemon', () => {
     expect(r.timerPlaces.some((f) => f.includes('/dist/schedule/'))).toBe(true);
     expect(r.modules.filter((m) => FEATURE_MODULES.includes(m))).toEqual([]);
     expect(r.timerPlaces.filter((f) => FEATURE_TIMER_PLACES.test(f))).toEqual([]);
+    const seen = (end: string) => r.all.some((m) => m.endsWith(end));
+    expect(USED_DEPENDENCY_MODULES.filter(seen)).toEqual(USED_DEPENDENCY_MODULES);
+    expect(UNUSED_DEPENDENCY_MODULES.filter(seen)).toEqual([]);
   });
 
-  it('with alerting and watch sections, and a page asked for, loads them', async () => {
+  it('with alerting (Telegram commands, peers) and watch, a page and the API asked for, loads them', async () => {
     const account = `{name: acct, address: ${'ab'.repeat(32)}, network: ${fleet.nodes[0]!.network}}`;
+    const token = join(dir, 'bot-token');
+    writeFileSync(token, 'not-a-token\n');
+    // Both outbound addresses refuse connections (loopback port 1): the pollers and the replicator
+    // only need to be built.
+    const telegram =
+      `  receivers:\n    - name: tg\n      telegram:\n        botTokenFile: "${token}"\n` +
+      `        chatId: "-100123"\n        apiUrl: https://127.0.0.1:1\n        commands: {users: [1]}\n`;
     const r = await run(
       'full',
-      `alerting:\n  stateDir: "${join(dir, 'alerting')}"\n  evaluationInterval: 1s\n` +
+      `alerting:\n  stateDir: "${join(dir, 'alerting')}"\n  evaluationInterval: 1s\n${telegram}` +
+        `  peers:\n    - url: http://127.0.0.1:1\n` +
         `watch:\n  interval: 1s\n  accounts:\n    - ${account}\n`,
-      '/',
+      ['/', '/api/v2/status'],
     );
     expect(r.modules.filter((m) => FEATURE_MODULES.includes(m)).sort()).toEqual([...FEATURE_MODULES].sort());
     expect(r.timerPlaces.some((f) => f.includes('/dist/probe/fanOut.js'))).toBe(true);

@@ -3,25 +3,21 @@
 // probes' own connections: the node sees no extra connection), the expiry alerts see it, and the
 // client key never shows in logs, metrics, the status API or pages.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinition } from '../../src/alerting/rules/definitions/index.js';
 import { parseConfig } from '../../src/config/index.js';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
 import { createLogger } from '../../src/logger.js';
-import { SimFleet } from '../../src/sim/index.js';
 import { statusComponent } from '../../src/status/component.js';
+import { startMtlsNode, type MtlsNode } from '../support/mtlsNode.js';
 import { waitFor } from '../support/processes.js';
-import { CLIENT_EXT, issue, makeCa, serverExt, type Issued } from '../support/testCa.js';
+import type { Issued } from '../support/testCa.js';
 
 let dir: string;
-let fleet: SimFleet;
-let terminator: tls.Server;
+let tlsNode: MtlsNode;
 let daemon: Daemon;
 let leaf: Issued;
 let clientKeyBody: string[];
@@ -31,40 +27,15 @@ const logs: string[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lfe-tls-daemon-'));
-  makeCa(dir, 'ca', 60);
-  leaf = issue(dir, 'ca', 'node', 10, serverExt('IP:127.0.0.1'));
-  makeCa(dir, 'clients', 60);
-  const client = issue(dir, 'clients', 'monitor', 30, CLIENT_EXT);
+  // TLS in front of the simulated node, asking for a client certificate of the clients CA.
+  tlsNode = await startMtlsNode(dir, { san: 'IP:127.0.0.1', leafDays: 10, onConnection: () => handshakes++ });
+  leaf = tlsNode.leaf;
+  const client = tlsNode.client;
   // The key's base64 lines and a canary before its PEM block (text there is allowed and ignored
   // by PEM readers, so the key still works): none may show anywhere.
   const key = readFileSync(client.key, 'utf8');
   clientKeyBody = [KEY_CANARY, ...key.split('\n').filter((l) => l && !l.startsWith('-----'))];
   writeFileSync(client.key, `${KEY_CANARY}\n${key}`);
-  fleet = await SimFleet.start([{ name: 'tls-1', network: 'mainnet', build: 'current' }], {
-    host: '127.0.0.1',
-    layout: 'port-per-node',
-    blockTimeMs: 1000,
-  });
-  const upstream = new URL(fleet.nodes[0]!.url);
-  // TLS in front of the simulated node, asking for a client certificate of the clients CA.
-  terminator = tls.createServer(
-    {
-      key: readFileSync(leaf.key),
-      cert: readFileSync(leaf.cert),
-      ca: readFileSync(join(dir, 'clients.crt')),
-      requestCert: true,
-      rejectUnauthorized: true,
-    },
-    (socket) => {
-      handshakes++;
-      const up = net.connect(Number(upstream.port), upstream.hostname);
-      socket.pipe(up).pipe(socket);
-      socket.on('error', () => up.destroy());
-      up.on('error', () => socket.destroy());
-    },
-  );
-  await new Promise<void>((r) => terminator.listen(0, '127.0.0.1', r));
-  const port = (terminator.address() as AddressInfo).port;
   const file = join(dir, 'fleet.yaml');
   writeFileSync(
     file,
@@ -78,7 +49,7 @@ beforeAll(async () => {
       'nodes:',
       '  - name: tls-1',
       '    network: mainnet',
-      `    url: https://127.0.0.1:${port}`,
+      `    url: ${tlsNode.url}`,
       '    tls:',
       '      certFile: monitor.crt',
       '      keyFile: monitor.key',
@@ -98,8 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await daemon?.close();
-  terminator?.close();
-  await fleet?.close();
+  await tlsNode?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -3,7 +3,6 @@
 // 2021) verifies through the short path to the trusted root, and the expiry shown is the earliest
 // of the leaf, its intermediate and that root, never the expired cross-sign's.
 import { execFileSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +11,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import { Secrets } from '../../src/redact.js';
-import { INTERMEDIATE_EXT, issue, makeCa, serverExt, type Issued } from '../support/testCa.js';
+import {
+  INTERMEDIATE_EXT,
+  issue,
+  makeCa,
+  notAfterOf,
+  selfSignedArgs,
+  serverExt,
+  signArgs,
+  type Issued,
+} from '../support/testCa.js';
 
 let dir: string;
 let root: Issued;
@@ -32,43 +40,11 @@ beforeAll(async () => {
   intermediate = issue(dir, 'root', 'intermediate', 45, INTERMEDIATE_EXT);
   leaf = issue(dir, 'intermediate', 'node', 30, serverExt('IP:127.0.0.1'));
   // An old root, long expired, and the new root's key and name cross-signed by it (expired too).
-  opensslAt('2019-01-01 00:00:00', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    'old.key',
-    '-out',
-    'old.crt',
-    '-days',
-    '365',
-    '-subj',
-    '/CN=old-root',
-  ]);
+  opensslAt('2019-01-01 00:00:00', selfSignedArgs('old.key', 'old.crt', 365, '/CN=old-root'));
   execFileSync('openssl', ['req', '-new', '-key', 'root.key', '-subj', '/CN=root', '-out', 'cross.csr'], { cwd: dir });
   writeFileSync(join(dir, 'cross.ext'), INTERMEDIATE_EXT);
-  opensslAt('2019-06-01 00:00:00', [
-    'x509',
-    '-req',
-    '-in',
-    'cross.csr',
-    '-CA',
-    'old.crt',
-    '-CAkey',
-    'old.key',
-    '-CAcreateserial',
-    '-out',
-    'cross.crt',
-    '-days',
-    '180',
-    '-extfile',
-    'cross.ext',
-  ]);
-  crossNotAfter = Math.floor(Date.parse(new X509Certificate(readFileSync(join(dir, 'cross.crt'))).validTo) / 1000);
+  opensslAt('2019-06-01 00:00:00', signArgs('cross', 'old', 180));
+  crossNotAfter = notAfterOf(join(dir, 'cross.crt'));
   // The long chain: leaf, intermediate, the expired cross-sign of the root, the old root.
   const chain = ['node.crt', 'intermediate.crt', 'cross.crt', 'old.crt'].map((f) => readFileSync(join(dir, f), 'utf8'));
   server = https.createServer({ key: readFileSync(leaf.key), cert: chain.join('') }, (_req, res) => res.end('{}'));

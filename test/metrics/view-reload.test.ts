@@ -7,8 +7,9 @@ import { createLogger } from '../../src/logger.js';
 import { target } from '../support/targets.js';
 
 const calls = vi.hoisted(() => ({ collectDefaultMetrics: 0 }));
-vi.mock('prom-client', async (importOriginal) => {
-  const real = await importOriginal<typeof import('prom-client')>();
+// The exporter takes prom-client's parts from src/deps/promClient.ts.
+vi.mock('../../src/deps/promClient.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/deps/promClient.js')>();
   return {
     ...real,
     collectDefaultMetrics: (...args: Parameters<typeof real.collectDefaultMetrics>) => {

@@ -17,9 +17,7 @@ import {
   fixed,
   garbageBytes,
   hang,
-  hasOpenssl,
   ledgerNode,
-  makeSelfSignedCert,
   methodNotFound,
   nginxBadGateway,
   redirectLoop,
@@ -33,6 +31,7 @@ import {
   type RawHandler,
   type RawServer,
 } from '../support/rawServers.js';
+import { hasOpenssl, makeSelfSignedCert } from '../support/testCa.js';
 
 const USER = 'fleet-monitor';
 const PASSWORD = 'Sup3r-Secr3t-pw';

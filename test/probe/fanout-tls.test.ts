@@ -1,11 +1,9 @@
 // Fan-out reads (the watch's, any registered fan-out probe) reach a node with the node's own TLS
 // settings, as its probes do: a node behind a private CA, with mutual TLS and a serverName that
 // differs from the URL's host, is up for probes and answers every fan-out read too.
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
 import type { FanOutEntity } from '../../src/domain.js';
@@ -14,10 +12,9 @@ import { fanOutComponent } from '../../src/probe/fanOutComponent.js';
 import { parseBlockNumber } from '../../src/probes/parse.js';
 import { registerProbe, unregisterProbe } from '../../src/probes/registry.js';
 import type { FanOutProbe } from '../../src/probes/types.js';
-import { SimFleet } from '../../src/sim/index.js';
+import { startMtlsNode, type MtlsNode } from '../support/mtlsNode.js';
 import { waitFor } from '../support/processes.js';
 import { daemonConfig, target } from '../support/targets.js';
-import { CLIENT_EXT, issue, makeCa, serverExt } from '../support/testCa.js';
 
 const entities = new Map<string, FanOutEntity>();
 const networkEntity = (network: string): FanOutEntity => {
@@ -37,42 +34,16 @@ const heightRead: FanOutProbe<number> = {
 };
 
 let dir: string;
-let fleet: SimFleet;
-let terminator: tls.Server;
+let tlsNode: MtlsNode;
 let daemon: Daemon;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lfe-fanout-tls-'));
-  makeCa(dir, 'ca', 60);
-  const leaf = issue(dir, 'ca', 'node', 30, serverExt('DNS:node.internal'));
-  makeCa(dir, 'clients', 60);
-  const client = issue(dir, 'clients', 'monitor', 30, CLIENT_EXT);
-  fleet = await SimFleet.start([{ name: 'tls-1', network: 'mainnet', build: 'current' }], {
-    host: '127.0.0.1',
-    layout: 'port-per-node',
-    blockTimeMs: 1000,
-  });
-  const upstream = new URL(fleet.nodes[0]!.url);
-  terminator = tls.createServer(
-    {
-      key: readFileSync(leaf.key),
-      cert: readFileSync(leaf.cert),
-      ca: readFileSync(join(dir, 'clients.crt')),
-      requestCert: true,
-      rejectUnauthorized: true,
-    },
-    (socket) => {
-      const up = net.connect(Number(upstream.port), upstream.hostname);
-      socket.pipe(up).pipe(socket);
-      socket.on('error', () => up.destroy());
-      up.on('error', () => socket.destroy());
-    },
-  );
-  await new Promise<void>((r) => terminator.listen(0, '127.0.0.1', r));
-  const port = (terminator.address() as AddressInfo).port;
+  tlsNode = await startMtlsNode(dir, { san: 'DNS:node.internal', leafDays: 30 });
+  const client = tlsNode.client;
   registerProbe('tlsHeightRead', heightRead);
   const node = target('tls-1', {
-    url: `https://127.0.0.1:${port}`,
+    url: tlsNode.url,
     network: 'mainnet',
     intervalMs: 500,
     timeoutMs: 2_000,
@@ -89,8 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await daemon?.close();
-  terminator?.close();
-  await fleet?.close();
+  await tlsNode?.close();
   unregisterProbe('tlsHeightRead');
   rmSync(dir, { recursive: true, force: true });
 });

@@ -8,25 +8,18 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, formatProblem, loadConfigFile, parseConfig } from '../../src/config/index.js';
+import { loadConfigFile } from '../../src/config/index.js';
 import { startDaemon, type Daemon } from '../../src/daemon/index.js';
 import { DEFAULT_UPSTREAM_BUDGET, parseExposition } from '../../src/exposition/index.js';
 import { createLogger } from '../../src/logger.js';
+import { configProblems, yaml } from '../support/configProblems.js';
 import { defaultModel, ledgerNode, startRawServer, type RawHandler, type RawServer } from '../support/rawServers.js';
 import { waitFor } from '../support/processes.js';
 
-const yaml = (...lines: string[]) => `${lines.join('\n')}\n`;
 const NODE = ['nodes:', '  - name: a', '    url: http://10.0.0.1:9710'];
 
-function problems(text: string): string[] {
-  try {
-    parseConfig(text, { file: '/etc/lfe/fleet.yaml', env: {} });
-  } catch (e) {
-    if (e instanceof ConfigError) return e.problems.map((p) => formatProblem(p).replace('/etc/lfe/', ''));
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
-}
+const problems = (text: string) =>
+  configProblems(text, { file: '/etc/lfe/fleet.yaml' }).map((p) => p.replace('/etc/lfe/', ''));
 
 describe('per-node budget keys', () => {
   it('refuses bad values with file:line:col and the key path', () => {

@@ -3,18 +3,17 @@
 // shard) and `--shard 1 --total-shards 2`, each with its own engine pushing to one Debian
 // prometheus-alertmanager, which notifies a webhook here. A killed node must give exactly one
 // alert, from the shard that owns it; a node of the twinned shard exactly one notification.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { shardOfName } from '../../src/shard/index.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { startAlertmanager, startWebhookSink, type WebhookMessage } from '../support/alertmanager.js';
 import { requireBuiltCli, startDaemonProcess, type DaemonProcess } from '../support/cliProcess.js';
+import { writeNodeDownYaml } from '../support/nodeDownYaml.js';
 import { checkTools, requireTool } from '../support/prometheus-tools.js';
-import { getJson, waitFor, type ManagedProcess } from '../support/processes.js';
+import { getJson, waitFor, waitReady, type ManagedProcess } from '../support/processes.js';
 
 const tools = checkTools(['prometheus-alertmanager']);
 const NETWORK = 'ha';
@@ -82,27 +81,11 @@ describe.skipIf(tools.skip)(
       });
 
       // One config file for every replica; only the data directory differs, through the environment.
-      const others = Object.fromEntries(
-        ALERT_DEFINITIONS.filter((d) => d.name !== 'LedgerNodeDown').map((d) => [d.name, { enabled: false }]),
-      );
-      const file = path.join(dir, 'fleet.yaml');
-      writeFileSync(
-        file,
-        stringify({
-          listen: '127.0.0.1:0',
-          defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-          nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: NETWORK })),
-          evidence: { dir: '${LFE_DATA}/evidence' },
-          alerting: {
-            stateDir: '${LFE_DATA}/alerting',
-            evaluationInterval: '250ms',
-            rules: { ...others, LedgerNodeDown: { for: '1s', keepFiringFor: '0s' } },
-            groupWait: '0s',
-            groupInterval: '1s',
-            receivers: [{ name: 'am', alertmanager: { urls: [amUrl] } }],
-          },
-        }),
-      );
+      const file = writeNodeDownYaml(dir, fleet.nodes, NETWORK, [{ name: 'am', alertmanager: { urls: [amUrl] } }], {
+        for: '1s',
+        top: { evidence: { dir: '${LFE_DATA}/evidence' } },
+        alerting: { stateDir: '${LFE_DATA}/alerting' },
+      });
       const start = (name: keyof typeof replicas, shard: number) => {
         const data = path.join(dir, name);
         mkdirSync(data);
@@ -120,11 +103,7 @@ describe.skipIf(tools.skip)(
         start('shard1', 1),
       ]);
       for (const r of Object.values(replicas)) {
-        await waitFor(
-          'a replica ready (first poll round)',
-          async () => ((await fetch(`${r!.url}/readyz`)).ok ? true : undefined),
-          { timeoutMs: WAIT_MS, context },
-        );
+        await waitReady(r!.url, 'a replica ready (first poll round)', { timeoutMs: WAIT_MS, context });
       }
     }, 3 * WAIT_MS);
 

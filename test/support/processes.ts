@@ -103,6 +103,16 @@ export async function waitFor<T>(
   }
 }
 
+/** Waits until `<url>/readyz` answers 2xx (the daemon's first poll round is done); `headers` e.g. basic auth. */
+export function waitReady(
+  url: string,
+  what: string,
+  opts: { timeoutMs: number; headers?: Record<string, string>; context?: () => string },
+): Promise<true> {
+  const ready = async () => ((await fetch(`${url}/readyz`, { headers: opts.headers })).ok ? true : undefined);
+  return waitFor(what, ready, { timeoutMs: opts.timeoutMs, context: opts.context });
+}
+
 /** GET a URL on loopback and parse JSON; throws on a non-2xx status. */
 export async function getJson<T = unknown>(url: string): Promise<T> {
   const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });

@@ -1,15 +1,11 @@
 // Raw loopback servers that misbehave on purpose, for the probe layer's bad-input tests.
 // One node:http (or node:https) server per test whose behaviour is swapped at run time through
 // `handler`; a well-behaved ledger node handler to start from; handlers for every kind of bad
-// answer; a self-signed certificate made with the openssl CLI. 127.0.0.1 only, every timer and
-// socket released by close().
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// answer (a certificate to serve https with is testCa.ts's makeSelfSignedCert). 127.0.0.1 only,
+// every timer and socket released by close().
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 export interface RecordedRequest {
   method: string;
@@ -303,63 +299,4 @@ export function garbageBytes(bytes: string): RawHandler {
   return (req) => {
     req.socket.end(bytes);
   };
-}
-
-// ---- TLS ----
-
-export interface SelfSignedCert {
-  key: string;
-  cert: string;
-  cleanup(): void;
-}
-
-/** True when the openssl CLI can be run. */
-export function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A throwaway self-signed certificate for 127.0.0.1, made with the openssl CLI in a temp dir. */
-export function makeSelfSignedCert(): SelfSignedCert {
-  const dir = mkdtempSync(join(tmpdir(), 'lfe-tls-'));
-  const keyPath = join(dir, 'key.pem');
-  const certPath = join(dir, 'cert.pem');
-  try {
-    // EC keys: generated in milliseconds, unlike RSA.
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        keyPath,
-        '-out',
-        certPath,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore', timeout: 10_000 },
-    );
-    return {
-      key: readFileSync(keyPath, 'utf8'),
-      cert: readFileSync(certPath, 'utf8'),
-      cleanup: () => rmSync(dir, { recursive: true, force: true }),
-    };
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
 }

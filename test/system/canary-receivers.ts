@@ -12,12 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
-import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { findCanaries, makeCanary, type Canary } from '../support/canaries.js';
 import { requireBuiltCli, runCli, startDaemonProcess, type DaemonProcess } from '../support/cliProcess.js';
-import { waitFor } from '../support/processes.js';
+import { writeNodeDownYaml } from '../support/nodeDownYaml.js';
+import { waitFor, waitReady } from '../support/processes.js';
 
 const C = {
   slackPath: makeCanary('r1-slack-url'),
@@ -116,56 +115,42 @@ describe('receiver secrets never leave their receiver', () => {
     await writeFile(join(dir, 'pd-key'), C.routingKey.value);
     await writeFile(join(dir, 'tg-token'), `${C.tgToken.value}\n`);
     await writeFile(join(dir, 'teams-url'), `${base}/teams/${encodeURIComponent(C.teamsPath.value)}\n`);
-    const rules = Object.fromEntries(
-      ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]),
-    );
-    configPath = join(dir, 'fleet.yaml');
-    await writeFile(
-      configPath,
-      stringify({
-        listen: '127.0.0.1:0',
-        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'cn' })),
-        evidence: { dir: join(dir, 'evidence') },
-        alerting: {
-          stateDir: join(dir, 'state'),
-          evaluationInterval: '250ms',
-          rules: { ...rules, LedgerNodeDown: { for: '1s', keepFiringFor: '0s' } },
-          groupWait: '0s',
-          groupInterval: '1s',
-          receivers: [
-            { name: 'slack', slack: { webhookUrl: `${base}/slack/${encodeURIComponent(C.slackPath.value)}` } },
-            { name: 'pager', pagerduty: { routingKeyFile: join(dir, 'pd-key'), url: `${base}/pd` } },
-            { name: 'hook', webhook: { url: `${base}/hook`, headers: { authorization: 'Bearer ${HOOK_TOKEN}' } } },
-            { name: 'am', alertmanager: { urls: [`${base}/am1`], bearerTokenFile: join(dir, 'am-bearer') } },
-            {
-              name: 'am-basic',
-              alertmanager: { urls: [`${base}/am2`], basicAuth: { username: 'ops', password: C.amPassword.value } },
-            },
-            { name: 'tg', telegram: { botTokenFile: join(dir, 'tg-token'), chatId: '-100123', apiUrl: `${base}/tg` } },
-            { name: 'discord', discord: { webhookUrl: `${base}/discord/${encodeURIComponent(C.discordPath.value)}` } },
-            { name: 'phone', ntfy: { url: `${base}/ntfy/oncall`, token: C.ntfyToken.value } },
-            { name: 'teams', msteams: { webhookUrlFile: join(dir, 'teams-url') } },
-            { name: 'genie', opsgenie: { apiKey: C.genieKey.value, url: `${base}/opsgenie` } },
-            {
-              name: 'mail',
-              email: {
-                smarthost: `127.0.0.1:${smtpPort}`,
-                from: 'x@example.org',
-                to: ['y@example.org'],
-                username: 'ops',
-                password: C.smtpPassword.value,
-                tls: 'none',
-              },
-            },
-            {
-              name: 'slack-words',
-              slack: { webhookUrl: `${base}/services/${WORDS.slackTeam.value}/BWORDS/${WORDS.slackToken.value}` },
-            },
-            { name: 'hook-short', webhook: { url: `${base}/hooks/${WORDS.hookToken.value}` } },
-          ],
+    configPath = writeNodeDownYaml(
+      dir,
+      fleet.nodes,
+      'cn',
+      [
+        { name: 'slack', slack: { webhookUrl: `${base}/slack/${encodeURIComponent(C.slackPath.value)}` } },
+        { name: 'pager', pagerduty: { routingKeyFile: join(dir, 'pd-key'), url: `${base}/pd` } },
+        { name: 'hook', webhook: { url: `${base}/hook`, headers: { authorization: 'Bearer ${HOOK_TOKEN}' } } },
+        { name: 'am', alertmanager: { urls: [`${base}/am1`], bearerTokenFile: join(dir, 'am-bearer') } },
+        {
+          name: 'am-basic',
+          alertmanager: { urls: [`${base}/am2`], basicAuth: { username: 'ops', password: C.amPassword.value } },
         },
-      }),
+        { name: 'tg', telegram: { botTokenFile: join(dir, 'tg-token'), chatId: '-100123', apiUrl: `${base}/tg` } },
+        { name: 'discord', discord: { webhookUrl: `${base}/discord/${encodeURIComponent(C.discordPath.value)}` } },
+        { name: 'phone', ntfy: { url: `${base}/ntfy/oncall`, token: C.ntfyToken.value } },
+        { name: 'teams', msteams: { webhookUrlFile: join(dir, 'teams-url') } },
+        { name: 'genie', opsgenie: { apiKey: C.genieKey.value, url: `${base}/opsgenie` } },
+        {
+          name: 'mail',
+          email: {
+            smarthost: `127.0.0.1:${smtpPort}`,
+            from: 'x@example.org',
+            to: ['y@example.org'],
+            username: 'ops',
+            password: C.smtpPassword.value,
+            tls: 'none',
+          },
+        },
+        {
+          name: 'slack-words',
+          slack: { webhookUrl: `${base}/services/${WORDS.slackTeam.value}/BWORDS/${WORDS.slackToken.value}` },
+        },
+        { name: 'hook-short', webhook: { url: `${base}/hooks/${WORDS.hookToken.value}` } },
+      ],
+      { for: '1s' },
     );
   }, 60_000);
 
@@ -183,9 +168,7 @@ describe('receiver secrets never leave their receiver', () => {
     { timeout: 120_000 },
     async () => {
       exporter = await startDaemonProcess(['--config', configPath, '--log-format', 'json'], { env });
-      await waitFor('first poll round', async () => ((await fetch(`${exporter!.url}/readyz`)).ok ? true : undefined), {
-        timeoutMs: 20_000,
-      });
+      await waitReady(exporter.url, 'first poll round', { timeoutMs: 20_000 });
       await fleet.node('cn-2').kill();
       // Each receiver: a 500 echoing everything, then a success after the retry.
       await waitFor(

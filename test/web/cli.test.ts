@@ -7,17 +7,16 @@ import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimFleet } from '../../src/sim/index.js';
 import { requireBuiltCli, runCli, startDaemonProcess, type DaemonProcess } from '../support/cliProcess.js';
-import { hasOpenssl, makeSelfSignedCert, type SelfSignedCert } from '../support/rawServers.js';
+import { hasOpenssl, makeSelfSignedCert, type SelfSignedCert } from '../support/testCa.js';
+import { basicAuth, bcryptHash } from '../support/webAuth.js';
 
 const USER = 'prometheus';
 const PASSWORD = 'scrape-pass-7f3a:with colon';
-// Cost 4 keeps bcrypt quick in tests; $2y$ is what htpasswd -B writes.
-const HASH = bcrypt.hashSync(PASSWORD, 4).replace(/^\$2b\$/, '$2y$');
-const basic = (user: string, pw: string) => `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}`;
+const HASH = bcryptHash(PASSWORD);
+const basic = (username: string, password: string) => basicAuth({ username, password }).authorization;
 
 const OPENSSL = hasOpenssl();
 if (!OPENSSL)

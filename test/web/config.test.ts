@@ -8,50 +8,23 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import tls from 'node:tls';
 import path from 'node:path';
-import bcrypt from 'bcryptjs';
 import { createHttpServer, loadWebConfig, type WebConfig } from '../../src/web/webConfig.js';
+import { hasOpenssl, selfSignedArgs } from '../support/testCa.js';
+import { bcryptHash } from '../support/webAuth.js';
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 const OPENSSL = hasOpenssl();
 if (!OPENSSL)
   console.warn('web-config tests: openssl CLI not found, TLS tests skipped (they need it to make a test certificate)');
 
 let dir: string;
 const PASSWORD = 'correct horse battery staple';
-const HASH = bcrypt.hashSync(PASSWORD, 4).replace(/^\$2b\$/, '$2y$');
+const HASH = bcryptHash(PASSWORD);
 
 /** A self-signed EC certificate valid for 127.0.0.1, written as <name>.crt / <name>.key. */
 function makeCert(name: string, cn: string): void {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${cn}`,
-      '-addext',
-      `subjectAltName=IP:127.0.0.1,DNS:${cn}`,
-      '-keyout',
-      path.join(dir, `${name}.key`),
-      '-out',
-      path.join(dir, `${name}.crt`),
-    ],
-    { stdio: 'ignore' },
-  );
+  const [key, crt] = [path.join(dir, `${name}.key`), path.join(dir, `${name}.crt`)];
+  const san = `subjectAltName=IP:127.0.0.1,DNS:${cn}`;
+  execFileSync('openssl', selfSignedArgs(key, crt, 1, `/CN=${cn}`, '-addext', san), { stdio: 'ignore' });
 }
 
 async function writeWeb(name: string, text: string): Promise<string> {

@@ -5,7 +5,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logger.js';
@@ -14,11 +13,12 @@ import { buildServer, createRequestHandler } from '../../src/server.js';
 import type { FleetSnapshot } from '../../src/state/snapshot.js';
 import { jsonReply, write } from '../../src/web/route.js';
 import { WriteTokens } from '../../src/web/writeAccess.js';
+import { basicAuth, userHashes } from '../support/webAuth.js';
 
-const basic = (user: string, pw: string) => `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}`;
-const USERS = new Map([
-  ['alice', bcrypt.hashSync('alice-pw', 4)],
-  ['bob', bcrypt.hashSync('bob-pw', 4)],
+const basic = (username: string, password: string) => basicAuth({ username, password }).authorization;
+const USERS = userHashes([
+  { username: 'alice', password: 'alice-pw' },
+  { username: 'bob', password: 'bob-pw' },
 ]);
 const ALICE = basic('alice', 'alice-pw');
 const BOB = basic('bob', 'bob-pw');

@@ -2,7 +2,7 @@
 // progress and the event loop runs freely. When either is stuck the pings stop, so a
 // healthchecks-style service pages; they resume by themselves once the pipeline recovers.
 import type { Registry } from 'prom-client';
-import { Gauge } from 'prom-client';
+import { Gauge } from '../../deps/promClient.js';
 import { SYSTEM_CLOCK, toWall, type Clock } from '../../clock/clock.js';
 import type { PipelineHealth } from './health.js';
 

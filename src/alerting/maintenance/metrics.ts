@@ -1,6 +1,6 @@
 // The maintenance windows' gauge, registered with the alerting metrics whether or not a schedule
 // runs (its module, with the cron scheduler, is loaded only with an `alerting:` section).
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from '../../deps/promClient.js';
 
 /** The parts of a running MaintenanceSchedule the gauge reads. */
 interface WindowsShown {

@@ -1,8 +1,8 @@
 // Silence replication joins the daemon: a replicator while the config lists `alerting.peers`
-// (nothing runs without them), rebuilt when a reload changes the alerting section.
+// (nothing runs and nothing of it is loaded without them), rebuilt when a reload changes the alerting section.
 import type { DaemonComponent, DaemonContext } from '../../daemon/component.js';
 import type { SilenceService } from '../silences/types.js';
-import { PeerReplicator } from './replicator.js';
+import type { PeerReplicator } from './replicator.js';
 
 export interface PeersOptions {
   /** The running silence store; undefined while alerting is off. */
@@ -19,7 +19,7 @@ export function peersComponent(opts: PeersOptions): DaemonComponent {
   const rebuild = () => {
     chain = chain.then(async () => {
       await replicator?.stop();
-      replicator = ctx ? build(ctx, opts) : undefined;
+      replicator = ctx ? await build(ctx, opts) : undefined;
     });
     return chain;
   };
@@ -39,10 +39,12 @@ export function peersComponent(opts: PeersOptions): DaemonComponent {
   };
 }
 
-function build(c: DaemonContext, opts: PeersOptions): PeerReplicator | undefined {
+/** The replicator's module is loaded only once a config lists peers. */
+async function build(c: DaemonContext, opts: PeersOptions): Promise<PeerReplicator | undefined> {
   const peers = c.config().alerting?.peers ?? [];
   const silences = opts.silences();
   if (peers.length === 0 || !silences) return undefined;
+  const { PeerReplicator } = await import('./replicator.js');
   const r = new PeerReplicator({
     peers,
     silences,

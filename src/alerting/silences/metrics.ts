@@ -1,6 +1,6 @@
 // The silences' metrics, apart from the keeper (keeper.ts): /metrics declares the family in every
 // daemon, and the keeper's code loads only with an `alerting:` section (alerting/live.ts).
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from '../../deps/promClient.js';
 import type { SilenceKeeper } from './keeper.js';
 
 /** ledger_alert_silences{state}: the kept silences by state (pending | active | expired). */

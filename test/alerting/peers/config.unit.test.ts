@@ -1,21 +1,13 @@
 // `alerting.peers` and a telegram receiver's `commands`: resolved paths, and each mistake as file:line:col.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, formatProblem, parseConfig } from '../../../src/config/index.js';
+import { parseConfig } from '../../../src/config/index.js';
+import { configProblems, yaml } from '../../support/configProblems.js';
 
 const FILE = '/etc/lfe/fleet.yaml';
 const NODE = ['nodes:', '  - name: a', '    url: http://10.0.0.1:9710'];
-const yaml = (...lines: string[]) => `${lines.join('\n')}\n`;
 const parse = (text: string) => parseConfig(text, { file: FILE, env: {} });
 
-function problems(text: string): string[] {
-  try {
-    parse(text);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.problems.map(formatProblem);
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
-}
+const problems = (text: string) => configProblems(text, { file: FILE });
 
 describe('alerting.peers', () => {
   it('resolves the credential files next to the config; none by default', () => {

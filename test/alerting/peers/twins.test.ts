@@ -4,17 +4,17 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../../src/sim/index.js';
 import { requireBuiltCli, runCli, startDaemonProcess, type DaemonProcess } from '../../support/cliProcess.js';
-import { freePort, waitFor } from '../../support/processes.js';
+import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
+import { freePort, waitFor, waitReady } from '../../support/processes.js';
+import { basicAuth, withCredentials, writeWebConfig } from '../../support/webAuth.js';
 
 const USER = 'ops';
 const PASSWORD = 'twin-pw-7Hq2';
-const AUTH = { authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}` };
+const OPS = { username: USER, password: PASSWORD };
+const AUTH = basicAuth(OPS);
 const WAIT_MS = 30_000;
 
 interface V2Alert {
@@ -35,7 +35,7 @@ describe('twins replicate silences through alerting.peers', () => {
   const ports = { a: 0, b: 0 };
   const configs = { a: '', b: '' };
   const url = (t: 'a' | 'b') => `http://127.0.0.1:${ports[t]}`;
-  const authed = (t: 'a' | 'b') => `http://${USER}:${PASSWORD}@127.0.0.1:${ports[t]}`;
+  const authed = (t: 'a' | 'b') => withCredentials(url(t), OPS);
   const get = async <T>(t: 'a' | 'b', p: string) =>
     (await (await fetch(`${url(t)}${p}`, { headers: AUTH })).json()) as T;
   const context = () =>
@@ -50,14 +50,7 @@ describe('twins replicate silences through alerting.peers', () => {
       },
     );
     twins[t] = d;
-    await waitFor(
-      `${t} ready`,
-      async () => ((await fetch(`${url(t)}/readyz`, { headers: AUTH })).ok ? true : undefined),
-      {
-        timeoutMs: WAIT_MS,
-        context,
-      },
-    );
+    await waitReady(url(t), `${t} ready`, { timeoutMs: WAIT_MS, headers: AUTH, context });
   };
 
   beforeAll(async () => {
@@ -69,35 +62,20 @@ describe('twins replicate silences through alerting.peers', () => {
       blockTimeMs: 500,
     });
     await fleet.node('val-eu-1').kill();
-    writeFileSync(path.join(dir, 'web.yml'), stringify({ basic_auth_users: { [USER]: bcrypt.hashSync(PASSWORD, 4) } }));
+    writeWebConfig(dir, [OPS]);
     writeFileSync(path.join(dir, 'peer-user'), `${USER}\n`);
     writeFileSync(path.join(dir, 'peer-password'), `${PASSWORD}\n`);
     ports.a = await freePort();
     ports.b = await freePort();
-    const others = Object.fromEntries(
-      ALERT_DEFINITIONS.filter((d) => d.name !== 'LedgerNodeDown').map((d) => [d.name, { enabled: false }]),
-    );
     for (const [t, peer] of [
       ['a', 'b'],
       ['b', 'a'],
     ] as const) {
       mkdirSync(path.join(dir, t));
-      configs[t] = path.join(dir, t, 'fleet.yaml');
-      writeFileSync(
-        configs[t],
-        stringify({
-          listen: `127.0.0.1:${ports[t]}`,
-          defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-          nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'main' })),
-          evidence: { dir: path.join(dir, t, 'evidence') },
-          alerting: {
-            stateDir: path.join(dir, t, 'alerting'),
-            evaluationInterval: '250ms',
-            rules: { ...others, LedgerNodeDown: { for: '500ms', keepFiringFor: '0s' } },
-            peers: [{ url: url(peer), usernameFile: '../peer-user', passwordFile: '../peer-password' }],
-          },
-        }),
-      );
+      configs[t] = writeNodeDownYaml(path.join(dir, t), fleet.nodes, 'main', [], {
+        top: { listen: `127.0.0.1:${ports[t]}` },
+        alerting: { peers: [{ url: url(peer), usernameFile: '../peer-user', passwordFile: '../peer-password' }] },
+      });
     }
     await Promise.all([start('a'), start('b')]);
   }, 3 * WAIT_MS);

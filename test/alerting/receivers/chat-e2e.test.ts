@@ -16,7 +16,7 @@ import { SimFleet } from '../../../src/sim/index.js';
 import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { FakeChatServices, type Service } from '../../support/fakeChatServices.js';
 import { waitFor } from '../../support/processes.js';
-import { writeNodeDownYaml } from '../../support/receiverTests.js';
+import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
 
 const TG_TOKEN = '7000002:AAe2eTelegramCanary';
 const DC_PATH = 'api/webhooks/2/e2eDiscordCanary';

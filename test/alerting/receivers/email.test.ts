@@ -20,7 +20,8 @@ import { Secrets } from '../../../src/redact.js';
 import { SimFleet } from '../../../src/sim/index.js';
 import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { waitFor } from '../../support/processes.js';
-import { deliverOnce, writeNodeDownYaml } from '../../support/receiverTests.js';
+import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
+import { deliverOnce } from '../../support/receiverTests.js';
 import { issue, makeCa, serverExt } from '../../support/testCa.js';
 
 const PASSWORD = 'smtp-password-canary-4711';

@@ -18,7 +18,7 @@ import type { Daemon } from '../../../src/daemon/index.js';
 import { SimFleet } from '../../../src/sim/index.js';
 import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { waitFor } from '../../support/processes.js';
-import { writeNodeDownYaml } from '../../support/receiverTests.js';
+import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
 
 const SEAL = 'pigeon-seal-canary-5521';
 const WAIT = 20_000;

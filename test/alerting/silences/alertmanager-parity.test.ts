@@ -4,24 +4,24 @@
 // neither notifies the muted node, both notify the others, and both notify it once the silence
 // is expired.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../../src/sim/index.js';
 import { startAlertmanager, startWebhookSink, type WebhookMessage } from '../../support/alertmanager.js';
 import { startExporter, type ExporterChild } from '../../support/exporterChild.js';
+import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
 import { checkTools, requireTool } from '../../support/prometheus-tools.js';
 import { waitFor, type ManagedProcess } from '../../support/processes.js';
+import { basicAuth, withCredentials, writeWebConfig } from '../../support/webAuth.js';
 
 const tools = checkTools(['prometheus-alertmanager']);
 const AMTOOL = '/usr/bin/amtool';
 const USER = 'alice';
 const PASSWORD = 'parity-pw';
+const ALICE = { username: USER, password: PASSWORD };
 const NODES = ['par-1', 'par-2', 'par-3'];
 const WAIT = 30_000;
 const run = promisify(execFile);
@@ -41,7 +41,7 @@ describe.skipIf(tools.skip)(`silences: the built-in engine and Alertmanager mute
   let ours: Awaited<ReturnType<typeof startWebhookSink>>;
   let theirs: Awaited<ReturnType<typeof startWebhookSink>>;
   let feeder: NodeJS.Timeout | undefined;
-  const auth = { authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}` };
+  const auth = basicAuth(ALICE);
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lfe-silence-parity-'));
@@ -53,35 +53,12 @@ describe.skipIf(tools.skip)(`silences: the built-in engine and Alertmanager mute
     theirs = await startWebhookSink();
     const started = await startAlertmanager(requireTool(tools, 'prometheus-alertmanager'), dir, theirs.url);
     [am, amUrl] = [started.process, started.url];
-    const rules = Object.fromEntries(
-      ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]),
-    );
-    const configPath = path.join(dir, 'fleet.yaml');
-    writeFileSync(
-      configPath,
-      stringify({
-        listen: '127.0.0.1:0',
-        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'par' })),
-        alerting: {
-          stateDir: path.join(dir, 'state'),
-          evaluationInterval: '250ms',
-          rules: { ...rules, LedgerNodeDown: { for: '1s', keepFiringFor: '0s' } },
-          // As the Alertmanager of test/support/alertmanager.ts groups.
-          groupBy: ['alertname', 'node'],
-          groupWait: '1s',
-          groupInterval: '1s',
-          repeatInterval: '1h',
-          receivers: [{ name: 'hook', webhook: { url: ours.url } }],
-        },
-      }),
-    );
-    const webPath = path.join(dir, 'web.yml');
-    writeFileSync(
-      webPath,
-      `basic_auth_users:\n  ${USER}: ${bcrypt.hashSync(PASSWORD, 4).replace(/^\$2b\$/, '$2y$')}\n`,
-    );
-    exporter = await startExporter(configPath, ['--web.config.file', webPath]);
+    const configPath = writeNodeDownYaml(dir, fleet.nodes, 'par', [{ name: 'hook', webhook: { url: ours.url } }], {
+      for: '1s',
+      // As the Alertmanager of test/support/alertmanager.ts groups.
+      alerting: { groupBy: ['alertname', 'node'], groupWait: '1s', repeatInterval: '1h' },
+    });
+    exporter = await startExporter(configPath, ['--web.config.file', writeWebConfig(dir, [ALICE])]);
     await waitFor(
       'both ready',
       async () => {
@@ -119,11 +96,7 @@ describe.skipIf(tools.skip)(`silences: the built-in engine and Alertmanager mute
 
   const amtool = async (url: string, ...args: string[]) =>
     (await run(AMTOOL, [`--alertmanager.url=${url}`, ...args], { timeout: WAIT })).stdout.trim();
-  const exporterUrl = () => {
-    const u = new URL(exporter!.url);
-    [u.username, u.password] = [USER, PASSWORD];
-    return u.toString().replace(/\/$/, '');
-  };
+  const exporterUrl = () => withCredentials(exporter!.url, ALICE);
   /** Nodes each side notified as firing, in the order of their first notice. */
   const firingNodes = (msgs: WebhookMessage[]) => [
     ...new Set(msgs.flatMap((m) => m.alerts.filter((a) => a.status === 'firing').map((a) => a.labels.node!))),

@@ -4,23 +4,23 @@
 // silence holds neither forgets it nor, once expired, revives it; the alert is notified when the
 // silence ends; an acknowledgement quiets one alert and ends when it resolves.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../../src/sim/index.js';
 import { startExporter, type ExporterChild } from '../../support/exporterChild.js';
-import { waitFor } from '../../support/processes.js';
+import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
+import { waitFor, waitReady } from '../../support/processes.js';
+import { basicAuth, withCredentials, writeWebConfig } from '../../support/webAuth.js';
 
 const AMTOOL = '/usr/bin/amtool';
 const USER = 'alice';
 const PASSWORD = 'pa55:word';
+const ALICE = { username: USER, password: PASSWORD };
 const VICTIM = 'sil-2';
 const WAIT = 20_000;
 const run = promisify(execFile);
@@ -70,30 +70,12 @@ describe('silences through amtool against the exporter', () => {
       });
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    const rules = Object.fromEntries(
-      ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]),
-    );
-    configPath = path.join(dir, 'fleet.yaml');
-    writeFileSync(
-      configPath,
-      stringify({
-        listen: '127.0.0.1:0',
-        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'sil' })),
-        alerting: {
-          stateDir: path.join(dir, 'state'),
-          evaluationInterval: '250ms',
-          rules: { ...rules, LedgerNodeDown: { for: '1s', keepFiringFor: '0s' } },
-          groupWait: '0s',
-          groupInterval: '1s',
-          repeatInterval: '1h',
-          receivers: [{ name: 'hook', webhook: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/` } }],
-        },
-      }),
-    );
-    webPath = path.join(dir, 'web.yml');
-    const hash = bcrypt.hashSync(PASSWORD, 4).replace(/^\$2b\$/, '$2y$');
-    writeFileSync(webPath, `basic_auth_users:\n  ${USER}: ${hash}\n`);
+    const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`;
+    configPath = writeNodeDownYaml(dir, fleet.nodes, 'sil', [{ name: 'hook', webhook: { url: hookUrl } }], {
+      for: '1s',
+      alerting: { repeatInterval: '1h' },
+    });
+    webPath = writeWebConfig(dir, [ALICE]);
   }, 60_000);
 
   afterAll(async () => {
@@ -105,13 +87,8 @@ describe('silences through amtool against the exporter', () => {
   });
 
   const start = async () => (exporter = await startExporter(configPath, ['--web.config.file', webPath]));
-  const authUrl = () => {
-    const u = new URL(exporter!.url);
-    u.username = USER;
-    u.password = encodeURIComponent(PASSWORD);
-    return u.toString().replace(/\/$/, '');
-  };
-  const auth = () => ({ authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}` });
+  const authUrl = () => withCredentials(exporter!.url, ALICE);
+  const auth = () => basicAuth(ALICE);
   const amtool = async (...args: string[]) =>
     (await run(AMTOOL, [`--alertmanager.url=${authUrl()}`, ...args], { timeout: WAIT })).stdout;
   const get = async <T>(p: string): Promise<T> => {
@@ -133,13 +110,7 @@ describe('silences through amtool against the exporter', () => {
     { timeout: 10 * WAIT },
     async () => {
       let e = await start();
-      await waitFor(
-        'ready',
-        async () => ((await fetch(`${e.url}/readyz`, { headers: auth() })).ok ? true : undefined),
-        {
-          timeoutMs: WAIT,
-        },
-      );
+      await waitReady(e.url, 'ready', { timeoutMs: WAIT, headers: auth() });
 
       // Anonymous writes are refused; amtool with user:password in the URL writes.
       const anonymous = await fetch(`${e.url}/api/v2/silences`, { method: 'POST' });

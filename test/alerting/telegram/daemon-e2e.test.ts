@@ -6,11 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../../src/sim/index.js';
 import { requireBuiltCli, startDaemonProcess, type DaemonProcess } from '../../support/cliProcess.js';
 import { startFakeTelegram, type FakeTelegram } from '../../support/fakeTelegram.js';
+import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
 import { waitFor } from '../../support/processes.js';
 
 const CHAT = -1001234567890;
@@ -47,38 +46,10 @@ describe('Telegram commands through the daemon', () => {
     });
     const tokenFile = path.join(dir, 'tg-token');
     writeFileSync(tokenFile, `${tg.token}\n`);
-    const others = Object.fromEntries(
-      ALERT_DEFINITIONS.filter((d) => d.name !== 'LedgerNodeDown').map((d) => [d.name, { enabled: false }]),
-    );
-    const file = path.join(dir, 'fleet.yaml');
-    writeFileSync(
-      file,
-      stringify({
-        listen: '127.0.0.1:0',
-        defaults: { interval: '500ms', timeout: '400ms', probes: ['health', 'blockNumber'] },
-        nodes: fleet.nodes.map((n) => ({ name: n.name, url: n.url, network: 'main' })),
-        evidence: { dir: path.join(dir, 'evidence') },
-        alerting: {
-          stateDir: path.join(dir, 'alerting'),
-          evaluationInterval: '250ms',
-          rules: { ...others, LedgerNodeDown: { for: '500ms', keepFiringFor: '0s' } },
-          groupWait: '0s',
-          groupInterval: '1s',
-          repeatInterval: '2s',
-          receivers: [
-            {
-              name: 'tg',
-              telegram: {
-                botTokenFile: tokenFile,
-                chatId: String(CHAT),
-                apiUrl: tg.url,
-                commands: { users: [ALICE.id] },
-              },
-            },
-          ],
-        },
-      }),
-    );
+    const telegram = { botTokenFile: tokenFile, chatId: String(CHAT), apiUrl: tg.url, commands: { users: [ALICE.id] } };
+    const file = writeNodeDownYaml(dir, fleet.nodes, 'main', [{ name: 'tg', telegram }], {
+      alerting: { repeatInterval: '2s' },
+    });
     daemon = await startDaemonProcess(['--config', file, '--log-format', 'json'], { readyTimeoutMs: WAIT_MS });
   }, 2 * WAIT_MS);
 
