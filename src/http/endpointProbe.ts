@@ -6,7 +6,7 @@
 // body size limit, and nothing sent but a plain User-Agent. A refusal is a result, not an error.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { buildConnector, Client } from 'undici';
+import { buildConnector, Client } from '../deps/undici.js';
 import { forbiddenAddress, forbiddenHostName } from './publicAddress.js';
 
 export interface EndpointProbeOptions {
