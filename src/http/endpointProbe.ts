@@ -6,7 +6,6 @@
 // body size limit, and nothing sent but a plain User-Agent. A refusal is a result, not an error.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { buildConnector, Client } from '../deps/undici.js';
 import { forbiddenAddress, forbiddenHostName } from './publicAddress.js';
 
 export interface EndpointProbeOptions {
@@ -95,6 +94,9 @@ export async function probeEndpoint(endpoint: string, opts: EndpointProbeOptions
   };
   const timeoutMs = opts.timeoutMs ?? ENDPOINT_TIMEOUT_MS;
   let certExpirySeconds: number | undefined;
+  // undici's index (its request helper included) loads with the first probe: only entries with
+  // probeEndpoint pay for it, not every daemon whose config schema names the services kind.
+  const { buildConnector, Client } = await import('undici');
   const base = buildConnector({ lookup: pinned, timeout: timeoutMs, maxCachedSessions: 0 });
   const client = new Client(url.origin, {
     connect: (o, cb) =>
