@@ -217,7 +217,7 @@ describe('delegators and agents through the real exporter', () => {
   });
 
   it(
-    'a delegation shrunk: fires once; kill -9 and reads failing neither resolve nor repeat it; restored: resolves',
+    'a delegation shrunk: fires once; kill -9, reads failing and a reload neither resolve nor repeat it; restored: resolves',
     { timeout: 6 * WAIT },
     async () => {
       await control(`/delegators/${delegator}`, { validator, amount: (BigInt(amount) - 1n).toString() });
@@ -229,6 +229,10 @@ describe('delegators and agents through the real exporter', () => {
       await Promise.all(fleet.nodes.map((n) => n.kill()));
       await quiet(1_500);
       await Promise.all(fleet.nodes.map((n) => n.revive()));
+      await readOnce('stake');
+      // A reload (the watch and the engine rebuilt from the file) neither resolves nor repeats it.
+      exporter.child.kill('SIGHUP');
+      await exporter.waitForLog('the reload', (l) => l.msg === 'configuration reloaded', WAIT);
       await readOnce('stake');
       await quiet(1_500);
       expect((await alerts()).map((a) => [a.name, a.state, a.labels.validator])).toEqual([

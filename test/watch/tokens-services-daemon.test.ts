@@ -211,7 +211,7 @@ describe('tokens and services through the real exporter', () => {
         async () => void (endpointStatus = 200),
       );
 
-      // Gone from the registry: fires once; a kill -9 and the nodes going away decide nothing.
+      // Gone from the registry: fires once; a kill -9, the nodes going away and a reload decide nothing.
       await service({ remove: true });
       await waitFor('missing paged', () => (paged('LedgerServiceMissing', 'firing') === 1 ? true : undefined), {
         timeoutMs: WAIT,
@@ -226,6 +226,10 @@ describe('tokens and services through the real exporter', () => {
         ['LedgerServiceMissing', 'firing', firing.firingSince],
       ]);
       await Promise.all(fleet.nodes.map((n) => fleet.node(n.name).revive()));
+      await quiet(2_000);
+      // A reload (the watch and its services' record rebuilt from the file) decides nothing either.
+      exporter.child.kill('SIGHUP');
+      await exporter.waitForLog('the reload', (l) => l.msg === 'configuration reloaded', WAIT);
       await quiet(2_000);
       expect((await active(exporter)).map((a) => a.name)).toEqual(['LedgerServiceMissing']);
       expect(paged('LedgerServiceMissing', 'firing')).toBe(1);
