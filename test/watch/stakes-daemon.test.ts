@@ -217,7 +217,7 @@ describe('delegators and agents through the real exporter', () => {
   });
 
   it(
-    'a delegation shrunk: fires once; kill -9, reads failing and a reload neither resolve nor repeat it; restored: resolves',
+    'a shrunk delegation fires once; kill -9, failed reads, a reload neither resolve nor repeat it; restored: resolves',
     { timeout: 6 * WAIT },
     async () => {
       await control(`/delegators/${delegator}`, { validator, amount: (BigInt(amount) - 1n).toString() });
