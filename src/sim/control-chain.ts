@@ -14,6 +14,7 @@ import { stakeRoute, stakeTargets } from './control-stakes.js';
 import type { ChainControl } from './ledger-control.js';
 import { stakeOf } from './ledger-validators.js';
 import { minerInfoFields } from './ledger-miners.js';
+import { errorReply as error, parseBody as parse } from './controlBody.js';
 import { jsonReply, type Reply } from './reply.js';
 
 const u128 = z
@@ -44,7 +45,6 @@ const bodies = {
   rewards: z.object({ funded: z.boolean() }).strict(),
 };
 
-const error = (status: number, message: string): Reply => jsonReply({ error: message }, status);
 /** Amounts as decimal strings: a control client must not lose digits either. */
 const exact = (value: unknown): Reply => ({
   ...jsonReply(null),
@@ -82,19 +82,6 @@ function entryState(c: ChainControl, kind: string, address: string): Reply {
     return m ? exact({ ...minerInfoFields(m), address, stopped: m.stopped }) : error(404, `unknown miner: ${address}`);
   }
   return exact({ address, balance: ledger.balance(address), unbonding: ledger.unbonding.get(address) ?? [] });
-}
-
-function parse<S extends z.ZodType>(schema: S, body: string): z.output<S> | string {
-  let json: unknown;
-  try {
-    json = JSON.parse(body || '{}');
-  } catch {
-    return 'body must be JSON';
-  }
-  const r = schema.safeParse(json);
-  return r.success
-    ? r.data
-    : `bad body: ${r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`;
 }
 
 function act(c: ChainControl, kind: string, address: string, action: string | undefined, body: string): Reply {

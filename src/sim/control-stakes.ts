@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { SimChain } from './chain.js';
 import { agentScore, agentsOf, agentTarget, DIMENSIONS, type Dimension } from './ledger-agents.js';
 import { delegatorTarget, setDelegation, userDelegations } from './ledger-delegations.js';
+import { errorReply as error, parseBody as parse } from './controlBody.js';
 import { jsonReply, type Reply } from './reply.js';
 
 const bps = z.number().int().min(0).max(10_000);
@@ -31,21 +32,6 @@ const bodies = {
     .partial()
     .strict(),
 };
-
-const error = (status: number, message: string): Reply => jsonReply({ error: message }, status);
-
-function parse<S extends z.ZodType>(schema: S, body: string): z.output<S> | string {
-  let json: unknown;
-  try {
-    json = JSON.parse(body || '{}');
-  } catch {
-    return 'body must be JSON';
-  }
-  const r = schema.safeParse(json);
-  return r.success
-    ? r.data
-    : `bad body: ${r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`;
-}
 
 function state(chain: SimChain, kind: 'delegators' | 'agents', address: string): Reply {
   if (kind === 'delegators') return jsonReply({ address, delegations: userDelegations(chain, address) });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ChainControl } from './ledger-control.js';
 import { serviceRegistry, type ServiceRecord } from './ledger-services.js';
 import { tokenBook } from './ledger-tokens.js';
+import { errorReply as error, parseBody as parse } from './controlBody.js';
 import { jsonReply, type Reply } from './reply.js';
 
 export const TOKEN_SERVICE_ENDPOINTS = [
@@ -53,21 +54,7 @@ const bodies = {
     .strict(),
 };
 
-const error = (status: number, message: string): Reply => jsonReply({ error: message }, status);
 const serviceJson = (s: ServiceRecord) => ({ ...s, priceAmount: s.priceAmount.toString() });
-
-function parse<S extends z.ZodType>(schema: S, body: string): z.output<S> | string {
-  let json: unknown;
-  try {
-    json = JSON.parse(body || '{}');
-  } catch {
-    return 'body must be JSON';
-  }
-  const r = schema.safeParse(json);
-  return r.success
-    ? r.data
-    : `bad body: ${r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`;
-}
 
 function tokens(c: ChainControl, method: string, rest: string[], body: string): Reply {
   const chain = c.simChain;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { chainRoute } from './control-chain.js';
 import { TOKEN_SERVICE_ENDPOINTS, tokenServiceRoute } from './control-tokens.js';
 import type { ChainControl } from './ledger-control.js';
+import { errorReply as error } from './controlBody.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { SimNode } from './node.js';
 import { SIM_FAULTS } from './types.js';
@@ -82,8 +83,6 @@ export function describeNode(n: SimNode): Record<string, unknown> {
     peakInFlight: n.gate.peakInFlight,
   };
 }
-
-const error = (status: number, message: string): Reply => jsonReply({ error: message }, status);
 
 export async function controlRoute(target: ControlTarget, method: string, path: string, body: string): Promise<Reply> {
   const parts = path.split('?')[0]!.split('/').filter(Boolean);
