@@ -3,20 +3,14 @@
 // integers 0..10000, also for an unregistered address) and getReputation (every attestation ever
 // made about it). A wrong shape is an invalid response for that one read.
 import { count, describe, invalid, isObject } from '../parse.js';
-
-/** An address in the node's serde form (32 numbers), as 64 lowercase hex characters. */
-export function parseByteAddress(v: unknown, field: string): string {
-  if (!Array.isArray(v) || v.length !== 32 || !v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
-    throw invalid(`${field} is not an array of 32 bytes: ${describe(v)}`);
-  return (v as number[]).map((b) => b.toString(16).padStart(2, '0')).join('');
-}
+import { bytes32Hex } from './parse.js';
 
 export type AgentIdentity = { registered: false } | { registered: true; name: string; registeredAt: number };
 
 export function parseAgent(result: unknown, address: string): AgentIdentity {
   if (result === null) return { registered: false };
   if (!isObject(result)) throw invalid(`getAgent: expected an object or null, got ${describe(result)}`);
-  if (parseByteAddress(result.address, 'getAgent.address') !== address)
+  if (bytes32Hex(result.address, 'getAgent.address') !== address)
     throw invalid('getAgent answered for another address');
   if (typeof result.name !== 'string') throw invalid(`getAgent.name is not a string: ${describe(result.name)}`);
   return { registered: true, name: result.name, registeredAt: count(result.registered_at, 'getAgent.registered_at') };
@@ -50,7 +44,7 @@ export function parseReputation(result: unknown): Reputation {
   result.forEach((r: unknown, i) => {
     const at = `getReputation[${i}]`;
     if (!isObject(r)) throw invalid(`${at}: expected an object, got ${describe(r)}`);
-    parseByteAddress(r.from, `${at}.from`);
+    bytes32Hex(r.from, `${at}.from`);
     const s = r.score;
     if (typeof s !== 'number' || !Number.isInteger(s) || s < -100 || s > 100)
       throw invalid(`${at}.score is not an integer in -100..100: ${describe(s)}`);

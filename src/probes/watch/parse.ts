@@ -11,6 +11,13 @@ export function parseAddress(v: unknown, field: string): string {
   return v.toLowerCase();
 }
 
+/** An id or address in the node's serde form (32 numbers 0..255), as 64 lowercase hex characters. */
+export function bytes32Hex(v: unknown, field: string): string {
+  if (!Array.isArray(v) || v.length !== 32 || !v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
+    throw invalid(`${field} is not an array of 32 bytes: ${describe(v)}`);
+  return (v as number[]).map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 const optionalCount = (o: Record<string, unknown>, k: string, field: string) =>
   o[k] === undefined || o[k] === null ? undefined : count(o[k], field);
 

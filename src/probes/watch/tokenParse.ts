@@ -3,13 +3,7 @@
 // total_supply and price_amount as u128 JSON numbers read exactly (the probes quote them from the
 // raw text; a bare JS number past 2^53 is refused, never rounded), null token info a value.
 import { count, describe, invalid, isObject, parseAmount } from '../parse.js';
-
-/** The serde form of a 32-byte id: 32 numbers 0..255, as 64 lowercase hex characters. */
-export function bytes32Hex(v: unknown, field: string): string {
-  if (!Array.isArray(v) || v.length !== 32 || !v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
-    throw invalid(`${field} is not an array of 32 bytes: ${describe(v)}`);
-  return (v as number[]).map((b) => b.toString(16).padStart(2, '0')).join('');
-}
+import { bytes32Hex } from './parse.js';
 
 function text(o: Record<string, unknown>, key: string, field: string, max: number): string {
   const v = o[key];
