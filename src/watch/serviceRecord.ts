@@ -8,6 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomically } from '../files/atomicFile.js';
 import { setAside } from '../files/setAside.js';
+import { decodeUtf8 } from '../files/utf8.js';
 import type { WatchEntry } from './types.js';
 
 export const SERVICE_RECORD_FILE = 'watch-services.json';
@@ -46,7 +47,9 @@ export function loadRecord(dir: string | undefined, wallNow: number): RecordLoad
   let text: string;
   try {
     if (statSync(path).size > MAX_BYTES) throw Object.assign(new Error('too large'), { code: 'EFBIG' });
-    text = readFileSync(path, 'utf8');
+    // Strictly, as every file the exporter reads back: a bad byte makes the file damaged.
+    const decoded = decodeUtf8(readFileSync(path));
+    text = decoded.invalidAt === undefined ? decoded.text : '';
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'ENOENT') return { record: new Map() };
