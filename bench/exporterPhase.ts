@@ -1,6 +1,7 @@
 // The exporter polling the fleet with its own config defaults, in a fresh process. Window 1:
 // polling only (CPU per node-poll, connections opened, lateness, overruns). Window 2: polling
-// with a scrape every few seconds, as Prometheus does (render and whole-scrape times, RSS).
+// with a scrape every few seconds, as Prometheus does (render and whole-scrape times, gzip and
+// plain in turn, and the CPU a scrape adds to the polling's; RSS).
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, type Daemon } from '../src/daemon/index.js';
@@ -10,7 +11,7 @@ import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
 import { countConnections, type FleetNode } from './fleet.js';
 import { cpuSplitFromProc, percentile, RssSampler, socketsHeld, WARM_POLLS, type MemoryFigures } from './proc.js';
-import type { ScrapeReply } from './scraper.js';
+import type { ScrapeReply, ScrapeRequest } from './scraper.js';
 
 export interface ExporterResult {
   polls: number;
@@ -25,8 +26,15 @@ export interface ExporterResult {
   /** CPU of the process during each render (other threads included: GC helpers), not wall time. */
   renderCpuP50Ms: number;
   renderMaxMs: number;
+  /** Whole gzip scrapes, from another process. */
   scrapeP50Ms: number;
   scrapeMaxMs: number;
+  /** Whole plain (uncompressed) scrapes, from another process. */
+  plainScrapeP50Ms: number;
+  plainScrapeMaxMs: number;
+  /** The exporter's CPU during a whole scrape beyond what polling costs over the same time (window 1's rate). */
+  gzipScrapeCpuP50Ms: number;
+  plainScrapeCpuP50Ms: number;
   bytes: number;
   steadyRss: number;
   peakRss: number;
@@ -72,7 +80,7 @@ class Scraper {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 
-  scrape(url: string): Promise<ScrapeReply> {
+  scrape(url: string, gzip = true): Promise<ScrapeReply> {
     return new Promise((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`bench scraper exited with ${code}`));
       this.child.once('exit', onExit);
@@ -81,7 +89,7 @@ class Scraper {
         if (r.error !== undefined) reject(new Error(`bench scrape failed: ${r.error}`));
         else resolve(r);
       });
-      this.child.send(url);
+      this.child.send({ url, gzip } satisfies ScrapeRequest);
     });
   }
 
@@ -140,11 +148,13 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     // Window 2: polling while Prometheus scrapes.
     const renders: number[] = [];
     const renderCpus: number[] = [];
-    const scrapes: number[] = [];
+    const scrapes = { gzip: [] as number[], plain: [] as number[] };
+    const scrapeCpus = { gzip: [] as number[], plain: [] as number[] };
+    const pollingCpuPerMs = cpu / wall;
     let bytes = 0;
     let last: number | undefined;
     const end = Date.now() + opts.scrapeWindowMs;
-    while (Date.now() < end) {
+    for (let i = 0; Date.now() < end; i++) {
       const r0 = performance.now();
       const c0 = process.cpuUsage();
       const rendered = await daemon.metricsView().render('text');
@@ -154,8 +164,13 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
       const dc = process.cpuUsage(c0);
       renderCpus.push((dc.user + dc.system) / 1000);
       await sleep(opts.scrapeEveryMs / 2);
-      const s = await scraper.scrape(daemon.url);
-      scrapes.push(s.ms);
+      // Gzip first, as Prometheus asks; plain every other scrape.
+      const kind = i % 2 === 0 ? 'gzip' : 'plain';
+      const sc0 = process.cpuUsage();
+      const s = await scraper.scrape(daemon.url, kind === 'gzip');
+      const sc = process.cpuUsage(sc0);
+      scrapes[kind].push(s.ms);
+      scrapeCpus[kind].push(Math.max(0, (sc.user + sc.system) / 1000 - pollingCpuPerMs * s.ms));
       last = s.overruns;
       await sleep(opts.scrapeEveryMs / 2);
     }
@@ -170,8 +185,12 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
       renderP50Ms: percentile(renders, 0.5),
       renderCpuP50Ms: percentile(renderCpus, 0.5),
       renderMaxMs: Math.max(...renders),
-      scrapeP50Ms: percentile(scrapes, 0.5),
-      scrapeMaxMs: Math.max(...scrapes),
+      scrapeP50Ms: percentile(scrapes.gzip, 0.5),
+      scrapeMaxMs: Math.max(...scrapes.gzip),
+      plainScrapeP50Ms: percentile(scrapes.plain, 0.5),
+      plainScrapeMaxMs: Math.max(...scrapes.plain),
+      gzipScrapeCpuP50Ms: percentile(scrapeCpus.gzip, 0.5),
+      plainScrapeCpuP50Ms: percentile(scrapeCpus.plain, 0.5),
       bytes,
       steadyRss: rss.steady(),
       steadyMemory: rss.steadyFigures(),

@@ -63,8 +63,9 @@ export async function machineState(): Promise<string> {
 export const TABLE_HEADER = [
   '| fleet | interval | CPU per node-poll: exporter / floor | ratio | of which in the kernel: exporter / floor | ' +
     'share of one core | connects/min (steady) | sockets held | /metrics render p50 / max | whole scrape (gzip) ' +
-    'p50 / max | RSS steady / peak | lateness p50 / p99 / max | overruns | failed polls |',
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    'p50 / max | whole scrape (plain) p50 / max | RSS steady / peak | lateness p50 / p99 / max | overruns | ' +
+    'failed polls |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 ].join('\n');
 
 export function tableRow(r: ScenarioResult): string {
@@ -75,7 +76,8 @@ export function tableRow(r: ScenarioResult): string {
     `${r.floor ? ms(r.floor.cpuPerPollMs, 3) : 'n/a'} | ${ratio} | ${pct(e.sysShare)} / ` +
     `${r.floor ? pct(r.floor.sysShare) : 'n/a'} | ${(e.coreShare * 100).toFixed(0)}% | ` +
     `${Math.round(e.connectsPerMin)} | ${e.sockets} | ${ms(e.renderP50Ms, 1)} / ${ms(e.renderMaxMs, 1)} | ` +
-    `${ms(e.scrapeP50Ms, 1)} / ${ms(e.scrapeMaxMs, 1)} | ${mb(e.steadyRss)} / ${mb(e.peakRss)} | ` +
+    `${ms(e.scrapeP50Ms, 1)} / ${ms(e.scrapeMaxMs, 1)} | ${ms(e.plainScrapeP50Ms, 1)} / ` +
+    `${ms(e.plainScrapeMaxMs, 1)} | ${mb(e.steadyRss)} / ${mb(e.peakRss)} | ` +
     `${ms(e.lateP50Ms, 0)} / ${ms(e.lateP99Ms, 0)} / ${ms(e.lateMaxMs, 0)} | ${e.overruns} | ${e.failedPolls} |`
   );
 }
@@ -124,7 +126,9 @@ export function exporterLine(label: string, e: ExporterResult): string {
     `  ${label} exporter: ${e.polls} node-polls, ${ms(e.cpuPerPollMs, 3)} CPU per node-poll (${pct(e.sysShare)} in ` +
     `the kernel; ${(e.coreShare * 100).toFixed(0)}% of one core), ${Math.round(e.connectsPerMin)} connects/min, ` +
     `${e.sockets} sockets, /metrics ${(e.bytes / 1024 / 1024).toFixed(1)} MB render p50 ${ms(e.renderP50Ms, 1)} ` +
-    `(CPU ${ms(e.renderCpuP50Ms, 1)}), scrape p50 ${ms(e.scrapeP50Ms, 1)}, RSS ${mb(e.steadyRss)} steady ` +
+    `(CPU ${ms(e.renderCpuP50Ms, 1)}), whole scrape p50 gzip ${ms(e.scrapeP50Ms, 1)} (CPU added ` +
+    `${ms(e.gzipScrapeCpuP50Ms, 1)}) / plain ${ms(e.plainScrapeP50Ms, 1)} (CPU added ` +
+    `${ms(e.plainScrapeCpuP50Ms, 1)}), RSS ${mb(e.steadyRss)} steady ` +
     `(${memoryParts(e)}) / ${mb(e.peakRss)} peak, lateness p99 ${ms(e.lateP99Ms, 0)}, ${e.overruns} overruns, ` +
     `${e.failedPolls} failed polls`
   );

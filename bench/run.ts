@@ -1,7 +1,8 @@
 // `npm run bench`: the exporter against a simulated fleet at the shape of real fleets (every node
 // its own port, i.e. its own origin), beside a floor (the cheapest program doing the same requests
 // and parsing). Without options: 1,000 nodes at 2 s and at 15 s, 10,000 nodes at 15 s, and a
-// shared-port line at 1,000 nodes / 2 s. Each side runs in a fresh process of its own.
+// shared-port line at 1,000 nodes / 2 s, a 1-node daemon idle (bench/idle.ts), and issue 43's goals
+// beside what was measured (bench/goals.ts). Each side runs in a fresh process of its own.
 // Options: --nodes N --interval 15s --duration 60s (one scenario), --layout shared-port,
 // --per-process N (simulator nodes per process), --concurrency N, --paced (adds the floor paced
 // on the exporter's schedule, and as one burst per interval), --reloads N (RSS across config reloads), --soak --minutes
@@ -19,6 +20,7 @@ import { applyHeapPolicy } from '../src/heapPolicy.js';
 import { endsWithBench } from './children.js';
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import type { FloorResult } from './floor.js';
+import { goalLines, goalsTable, type IdleFigures } from './goals.js';
 import {
   exporterLine,
   floorLine,
@@ -113,6 +115,23 @@ async function hostilePhase(args: string[]): Promise<HostileRun> {
   const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
   if (code !== 0) throw new Error(`hostile bench phase exited with ${code}`);
   return JSON.parse(last) as HostileRun;
+}
+
+/** bench/idle.js in a process of its own; its last stdout line is the JSON of its figures. */
+async function idleDaemon(): Promise<IdleFigures> {
+  const child = endsWithBench(
+    spawn(process.execPath, [fileURLToPath(new URL('./idle.js', import.meta.url)), '--seconds', '10', '--warm', '15'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  let last = '';
+  for await (const line of createInterface({ input: child.stdout })) {
+    if (!line.startsWith('{')) console.log(line);
+    last = line;
+  }
+  const code = child.exitCode ?? (await new Promise<number | null>((r) => child.once('exit', r)));
+  if (code !== 0) throw new Error(`bench/idle.js exited with ${code}`);
+  return JSON.parse(last) as IdleFigures;
 }
 
 function measureMs(v: Values, intervalMs: number): number {
@@ -261,6 +280,8 @@ async function main(): Promise<void> {
       }
       return;
     }
+    // The whole bench also measures a 1-node daemon idle, the CLI as an operator starts it.
+    const idle = v.nodes === undefined && v.interval === undefined ? await idleDaemon() : undefined;
     const rows: ScenarioResult[] = [];
     let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
     let fleetKey = '';
@@ -332,6 +353,7 @@ async function main(): Promise<void> {
     console.log(`\n${TABLE_HEADER}\n${rows.map(tableRow).join('\n')}`);
     const pacedRows = pacedTable(rows);
     if (pacedRows) console.log(`\n${pacedRows}`);
+    console.log(`\n${goalsTable(goalLines(rows, idle))}`);
     console.log(`\n${await machineState()} (at the end)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

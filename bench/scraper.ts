@@ -1,9 +1,16 @@
 // Scrapes the exporter from a process of its own, as Prometheus does: a scraper inside the
 // exporter's process would wait for its own answer in the exporter's busy event loop and count
-// its decoding as the exporter's CPU and RSS. Started with fork(); each message is a URL to
-// scrape, each reply the time to the last byte and the overruns counted in the decoded body.
+// its decoding as the exporter's CPU and RSS. Started with fork(); each message asks for one
+// scrape (gzip as Prometheus asks, or plain), each reply is the time to the last byte and the
+// overruns counted in the decoded body.
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
+
+export interface ScrapeRequest {
+  url: string;
+  /** Ask for gzip, as Prometheus does by default; false: the plain text. */
+  gzip: boolean;
+}
 
 export interface ScrapeReply {
   ms: number;
@@ -18,9 +25,9 @@ function overrunsIn(text: string): number {
   return sum;
 }
 
-async function scrapeOnce(url: string): Promise<ScrapeReply> {
+async function scrapeOnce({ url, gzip }: ScrapeRequest): Promise<ScrapeReply> {
   const t0 = performance.now();
-  const res = await request(url + '/metrics', { headers: { 'accept-encoding': 'gzip' } });
+  const res = await request(url + '/metrics', { headers: { 'accept-encoding': gzip ? 'gzip' : 'identity' } });
   const body = Buffer.from(await res.body.arrayBuffer());
   const ms = performance.now() - t0;
   if (res.statusCode !== 200) return { ms, overruns: 0, error: `HTTP ${res.statusCode}` };
@@ -28,8 +35,8 @@ async function scrapeOnce(url: string): Promise<ScrapeReply> {
   return { ms, overruns: overrunsIn((gzipped ? gunzipSync(body) : body).toString('utf8')) };
 }
 
-process.on('message', (url: string) => {
-  scrapeOnce(url).then(
+process.on('message', (req: ScrapeRequest) => {
+  scrapeOnce(req).then(
     (r) => process.send!(r),
     (err: Error) => process.send!({ ms: 0, overruns: 0, error: err.message } satisfies ScrapeReply),
   );
