@@ -1,12 +1,12 @@
 // A feature that is not configured costs nothing: the built CLI, run on a 1-node config without
 // `alerting:` and `watch:`, and with no page or API asked for, loads none of the alerting section's
-// schema (receiver kinds, maintenance windows and node-cron), the alerting engine,
-// notifier and silence keeper, the Alertmanager API's answers, the Telegram command pollers, the
-// silence replication, the fan-out and watch, or the status pages' code, and starts no timer from
-// them; nor the parts of its dependencies it never uses (undici's fetch and WebSocket, Node's own
-// bundled undici, prom-client's cluster aggregator). The same daemon with these sections (and a
-// page and the API asked for) loads them, so the check sees what it looks for. The child reports
-// through a preloaded hook (test/fixtures/loaded-modules.mjs).
+// schema (receiver kinds, maintenance windows and node-cron), the alerting engine, notifier and
+// silence keeper, the Alertmanager API's answers, the Telegram command pollers, the silence
+// replication, the fan-out and watch, or the status pages' code, and starts no timer from them;
+// nor the parts of its dependencies it never uses (undici's fetch and WebSocket, Node's own bundled
+// undici, prom-client's cluster aggregator, @opentelemetry/api). The same daemon with these
+// sections (and a page and the API asked for) loads them, so the check sees what it looks for.
+// The child reports through a preloaded hook (test/fixtures/loaded-modules.mjs).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,7 @@ const UNUSED_DEPENDENCY_MODULES = [
   'node:internal/deps/undici/undici',
   '/node_modules/prom-client/index.js',
   '/node_modules/prom-client/lib/cluster.js',
+  '/node_modules/@opentelemetry/api/dist/index.cjs',
 ];
 /** Dependencies' modules only a configured feature uses (node-cron: maintenance windows of alerting:). */
 const FEATURE_DEPENDENCY_MODULES = ['/node_modules/node-cron/dist/node-cron.js'];
