@@ -3,7 +3,8 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { unsetVariablesHint } from '../config/check.js';
-import { ConfigError, formatProblem, loadConfigFile } from '../config/index.js';
+import { loadConfigFile } from '../config/parse.js';
+import { ConfigError, formatProblem } from '../config/problems.js';
 import { standardComponents } from '../daemon/features.js';
 import type { DaemonComponent } from '../daemon/component.js';
 import { startDaemon } from '../daemon/index.js';

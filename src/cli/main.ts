@@ -1,7 +1,6 @@
 // Command line: run the exporter, check a config, run the demo, the simulator, or read evidence.
 // Each subcommand's own modules (simulator, demo, notify-test, alert rules, evidence reader) are
 // imported when it runs, so a running exporter does not keep their code in memory.
-import { runCheckConfig } from '../config/index.js';
 import { Secrets } from '../redact.js';
 import { versionText } from '../version.js';
 import { ALERT_RULES, CHECK_CONFIG, DEMO, NOTIFY_TEST, RUN } from './commands.js';
@@ -70,9 +69,10 @@ function needConfig(command: Command, values: Values): string {
 const RUNNERS: Record<Subcommand, (rest: string[]) => Promise<number>> = {
   'check-config': async (rest) => {
     const values = parse(CHECK_CONFIG, rest);
-    return values
-      ? runCheckConfig(needConfig(CHECK_CONFIG, values), write, undefined, { noSecrets: values['no-secrets'] === true })
-      : 0;
+    if (!values) return 0;
+    const path = needConfig(CHECK_CONFIG, values);
+    const { runCheckConfig } = await import('../config/check.js');
+    return runCheckConfig(path, write, undefined, { noSecrets: values['no-secrets'] === true });
   },
   demo: async (rest) => {
     const values = parse(DEMO, rest);

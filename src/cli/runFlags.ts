@@ -1,5 +1,5 @@
 // The flags a running exporter and the demo share: logging, the listen address, the web config.
-import { parseListenAddress } from '../config/index.js';
+import { parseListenAddress } from '../config/rules.js';
 import type { DaemonOptions } from '../daemon/index.js';
 import type { ListenAddress } from '../domain.js';
 import { createLogger, LOG_LEVELS, type Logger } from '../logger.js';

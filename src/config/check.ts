@@ -5,6 +5,7 @@
 import { checkEvidenceDir } from '../evidence/check.js';
 import { ConfigError, formatProblem, unreadableConfigLine } from './problems.js';
 import { parseConfig, parseConfigWithoutSecrets } from './parse.js';
+import { loadAllSections } from './sections/index.js';
 import { readUtf8File } from '../files/utf8.js';
 
 export async function runCheckConfig(
@@ -20,6 +21,7 @@ export async function runCheckConfig(
     out(unreadableConfigLine(path, e));
     return 2;
   }
+  await loadAllSections();
   try {
     const parseOpts = { file: path, ...(env ? { env } : {}) };
     const { config, unset } = opts.noSecrets

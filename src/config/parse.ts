@@ -4,8 +4,15 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import type { ExporterConfig } from './exporterConfig.js';
 import { expandDocument, PLACEHOLDERS, type Env, type UnsetPlaceholders } from './envExpand.js';
 import { ConfigError, formatPath, sortProblems, type ConfigProblem, type PathProblem } from './problems.js';
-import { rawConfigSchema, resolveSections, sectionProblems } from './sections/index.js';
-import { duplicateKeyProblems, locate, parseYaml, syntaxProblems, type LocatedProblem } from './yamlDoc.js';
+import { configSchema, loadSectionsFor, requireSections, resolveSections, sectionProblems } from './sections/index.js';
+import {
+  duplicateKeyProblems,
+  locate,
+  parseYaml,
+  syntaxProblems,
+  type LocatedProblem,
+  type ParsedYaml,
+} from './yamlDoc.js';
 import { issuesToPathProblems } from './zodIssues.js';
 import { readUtf8File } from '../files/utf8.js';
 
@@ -16,8 +23,16 @@ export interface ParseOptions {
   env?: Record<string, string | undefined>;
 }
 
+/** Parses with the sections loaded so far: config/index.ts loads them all (a running daemon uses readConfig). */
 export function parseConfig(text: string, opts: ParseOptions): ExporterConfig {
   return parseWith(text, opts);
+}
+
+/** As parseConfig, first loading the deferred sections (sections/index.ts) the document has. */
+export async function readConfig(text: string, opts: ParseOptions): Promise<ExporterConfig> {
+  const doc = readDocument(text, opts);
+  await loadSectionsFor(doc.data);
+  return validate(doc, opts);
 }
 
 /**
@@ -53,14 +68,27 @@ export function parseConfigWithoutSecrets(
 }
 
 function parseWith(text: string, opts: ParseOptions, unset?: UnsetPlaceholders): ExporterConfig {
+  return validate(readDocument(text, opts, unset), opts);
+}
+
+/** A document read and expanded, with the problems found so far: what validate checks. */
+interface ReadDocument {
+  parsed: ParsedYaml;
+  data: unknown;
+  problems: LocatedProblem[];
+  failedPaths: ReadonlySet<string>;
+}
+
+const failWith = (opts: ParseOptions, found: LocatedProblem[]) =>
+  new ConfigError(sortProblems(found.map((p): ConfigProblem => ({ file: opts.file, ...p }))));
+
+function readDocument(text: string, opts: ParseOptions, unset?: UnsetPlaceholders): ReadDocument {
   const env: Env = opts.env ?? process.env;
   const parsed = parseYaml(text);
-  const fail = (found: LocatedProblem[]) =>
-    new ConfigError(sortProblems(found.map((p): ConfigProblem => ({ file: opts.file, ...p }))));
 
   // A document that does not parse gives no trustworthy structure to check further.
   const syntax = syntaxProblems(parsed);
-  if (syntax.length > 0) throw fail(syntax);
+  if (syntax.length > 0) throw failWith(opts, syntax);
 
   const problems: LocatedProblem[] = duplicateKeyProblems(parsed);
   const expansion = expandDocument(parsed, env, unset);
@@ -71,31 +99,39 @@ function parseWith(text: string, opts: ParseOptions, unset?: UnsetPlaceholders):
     data = parsed.doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
     // e.g. excessive alias expansion ("billion laughs")
-    throw fail([...problems, { line: 1, col: 1, path: '', message: `cannot read YAML: ${(e as Error).message}` }]);
+    throw failWith(opts, [
+      ...problems,
+      { line: 1, col: 1, path: '', message: `cannot read YAML: ${(e as Error).message}` },
+    ]);
   }
   if (data === null || data === undefined) {
-    throw fail([
+    throw failWith(opts, [
       ...problems,
       { line: 1, col: 1, path: '', message: 'configuration is empty: at least one node is required' },
     ]);
   }
+  return { parsed, data, problems, failedPaths: expansion.failedPaths };
+}
 
-  const result = rawConfigSchema.safeParse(data);
+function validate({ parsed, data, problems, failedPaths }: ReadDocument, opts: ParseOptions): ExporterConfig {
+  requireSections(data);
+  const schema = configSchema();
+  const result = schema.safeParse(data);
   const later: PathProblem[] = [
-    ...(result.success ? [] : issuesToPathProblems(result.error.issues, rawConfigSchema, [], data)),
+    ...(result.success ? [] : issuesToPathProblems(result.error.issues, schema, [], data)),
     ...sectionProblems(data),
   ];
   for (const p of later) {
     const path = formatPath(p.path);
     // A value whose variable is missing was already reported; its placeholder text is not the user's mistake.
-    if (expansion.failedPaths.has(path)) continue;
+    if (failedPaths.has(path)) continue;
     problems.push({ ...locate(parsed, p.path, p.at).position, path, message: p.message });
   }
-  if (problems.length > 0 || !result.success) throw fail(problems);
+  if (problems.length > 0 || !result.success) throw failWith(opts, problems);
   return resolveSections(result.data, { baseDir: dirname(resolvePath(opts.file)) });
 }
 
 export async function loadConfigFile(path: string, env?: Record<string, string | undefined>): Promise<ExporterConfig> {
   const text = await readUtf8File(path);
-  return parseConfig(text, { file: path, ...(env ? { env } : {}) });
+  return readConfig(text, { file: path, ...(env ? { env } : {}) });
 }

@@ -7,6 +7,7 @@ import { SYSTEM_CLOCK, wallOffset, type Clock } from '../clock/clock.js';
 import { ClockStepWatch } from '../clock/steps.js';
 import { diffConfig } from '../config/diff.js';
 import { secretsOf } from '../config/secrets.js';
+import { loadSectionsFor } from '../config/sections/index.js';
 import type { ListenAddress, NodeTarget } from '../domain.js';
 import type { ExporterConfig } from '../config/exporterConfig.js';
 import type { EvidenceInput } from '../evidence/record.js';
@@ -82,6 +83,8 @@ export async function startPipeline(
   components: DaemonComponent[],
 ): Promise<Pipeline> {
   const log = opts.logger;
+  // A config built in the process (not read by readConfig) may have a section whose module is not loaded yet.
+  await loadSectionsFor(initial);
   const parts = await assemble(initial, opts, components);
   const { state, scheduler, client, view, snapshot, current } = parts;
   const evidence = components.map((c) => c.evidenceApi?.()).find((api) => api !== undefined);

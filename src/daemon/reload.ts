@@ -1,7 +1,8 @@
 // A config reload (SIGHUP or a change of the file): the file is read, validated and applied as one
 // config, or rejected whole. Parsing registers nothing, so a rejected config leaves no trace: its
 // secrets never reach the run's Secrets, and no node, route or metric of it appears.
-import { ConfigError, formatProblem, parseConfig } from '../config/index.js';
+import { readConfig } from '../config/parse.js';
+import { ConfigError, formatProblem } from '../config/problems.js';
 import type { ExporterConfig } from '../config/exporterConfig.js';
 import type { Logger } from '../logger.js';
 import { readUtf8File } from '../files/utf8.js';
@@ -54,7 +55,7 @@ function reloadOnce(path: string, daemon: Reloadable, log: Logger, scope: Config
       const text = await readUtf8File(path);
       if (why === 'file changed' && text === lastText) return;
       lastText = text;
-      const next = scope.apply(parseConfig(text, { file: path }));
+      const next = scope.apply(await readConfig(text, { file: path }));
       const key = JSON.stringify(next);
       if (why === 'file changed' && key === lastKey) {
         log.info({ why }, 'configuration unchanged');

@@ -1,11 +1,12 @@
 // A feature that is not configured costs nothing: the built CLI, run on a 1-node config without
-// `alerting:` and `watch:`, and with no page or API asked for, loads none of the alerting engine,
-// notifier and silence keeper, the Alertmanager API's answers, the Telegram command pollers, the
-// silence replication, the fan-out and watch, or the status pages' code, and starts no timer from
-// them; nor the parts of its dependencies it never uses (undici's fetch and WebSocket, Node's own
-// bundled undici, prom-client's cluster aggregator). The same daemon with these sections (and a
-// page and the API asked for) loads them, so the check sees what it looks for. The child reports
-// through a preloaded hook (test/fixtures/loaded-modules.mjs).
+// `alerting:` and `watch:`, and with no page or API asked for, loads none of the alerting section's
+// schema (receiver kinds, maintenance windows and node-cron), the alerting engine, notifier and
+// silence keeper, the Alertmanager API's answers, the Telegram command pollers, the silence
+// replication, the fan-out and watch, or the status pages' code, and starts no timer from them;
+// nor the parts of its dependencies it never uses (undici's fetch and WebSocket, Node's own bundled
+// undici, prom-client's cluster aggregator, @opentelemetry/api). The same daemon with these
+// sections (and a page and the API asked for) loads them, so the check sees what it looks for.
+// The child reports through a preloaded hook (test/fixtures/loaded-modules.mjs).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,14 @@ const HOOK = fileURLToPath(new URL('../fixtures/loaded-modules.mjs', import.meta
 
 /** Modules of features a 1-node daemon without them must not load (paths under dist/). */
 const FEATURE_MODULES = [
+  'config/sections/alerting.js',
+  'alerting/configSchema.js',
+  'alerting/settings.js',
+  'alerting/receivers/registry.js',
+  'alerting/receivers/email.js',
+  'alerting/receivers/telegram.js',
+  'alerting/maintenance/config.js',
+  'alerting/maintenance/cron.js',
   'alerting/live.js',
   'alerting/runtime.js',
   'alerting/notify/dispatcher.js',
@@ -51,7 +60,10 @@ const UNUSED_DEPENDENCY_MODULES = [
   'node:internal/deps/undici/undici',
   '/node_modules/prom-client/index.js',
   '/node_modules/prom-client/lib/cluster.js',
+  '/node_modules/@opentelemetry/api/dist/index.cjs',
 ];
+/** Dependencies' modules only a configured feature uses (node-cron: maintenance windows of alerting:). */
+const FEATURE_DEPENDENCY_MODULES = ['/node_modules/node-cron/dist/node-cron.js'];
 /** Dependencies' modules the daemon does use (so the check above sees CommonJS files at all). */
 const USED_DEPENDENCY_MODULES = [
   '/node_modules/undici/lib/dispatcher/client.js',
@@ -130,6 +142,7 @@ describe('a 1-node daemon', () => {
     const seen = (end: string) => r.all.some((m) => m.endsWith(end));
     expect(USED_DEPENDENCY_MODULES.filter(seen)).toEqual(USED_DEPENDENCY_MODULES);
     expect(UNUSED_DEPENDENCY_MODULES.filter(seen)).toEqual([]);
+    expect(FEATURE_DEPENDENCY_MODULES.filter(seen)).toEqual([]);
   });
 
   it('with alerting (Telegram commands, peers) and watch, a page and the API asked for, loads them', async () => {
@@ -149,6 +162,9 @@ describe('a 1-node daemon', () => {
       ['/', '/api/v2/status'],
     );
     expect(r.modules.filter((m) => FEATURE_MODULES.includes(m)).sort()).toEqual([...FEATURE_MODULES].sort());
+    expect(FEATURE_DEPENDENCY_MODULES.filter((end) => r.all.some((m) => m.endsWith(end)))).toEqual(
+      FEATURE_DEPENDENCY_MODULES,
+    );
     expect(r.timerPlaces.some((f) => f.includes('/dist/probe/fanOut.js'))).toBe(true);
     expect(r.timerPlaces.some((f) => f.includes('/dist/alerting/'))).toBe(true);
   });

@@ -1,0 +1,9 @@
+// The whole config schema, every deferred section included: what the JSON schema, the reference
+// docs, the tests and the one-shot commands read. A running daemon loads a deferred section only
+// for a document that has it (index.ts).
+import { alertingSection } from './alerting.js';
+import { configSchema, provideSections } from './index.js';
+
+provideSections({ alerting: alertingSection });
+
+export const rawConfigSchema = configSchema();
