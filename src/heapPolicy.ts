@@ -5,11 +5,24 @@
 // collections and are promoted: most of that growth is dead answers waiting for a full GC.
 // 1.6x (what V8 itself picks under a 1 GB heap limit, without the limit) measured at 1,000 nodes /
 // 15 s: steady RSS 190-320 MB -> 168 MB with the same GC pause per poll; at 10,000 nodes it was
-// neutral or better. 35 took 8 MB more off at 1,000 nodes but cost ~5% CPU per node-poll.
+// neutral or better. Fleets from FLEET_HEAP_NODES nodes get 1.35x (below).
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 export const HEAP_GROWING_PERCENT = 60;
+/**
+ * From FLEET_HEAP_NODES nodes on, the old generation may grow 1.35x past the live heap instead:
+ * at 1,000 nodes / 2 s, with the young generation below, steady RSS 139 -> 125 MB with CPU per
+ * node-poll within the noise of the pairs (docs/performance.md). A fleet's live heap is mostly
+ * per-node state; the headroom past it is dead answers waiting for a full GC.
+ */
+export const FLEET_HEAP_GROWING_PERCENT = 35;
+export const FLEET_HEAP_NODES = 500;
+
+/** The heap growing percent for a fleet of `nodes` (unknown before the config is read: V8's default cut to 60). */
+export function heapGrowingPercentFor(nodes?: number): number {
+  return nodes !== undefined && nodes >= FLEET_HEAP_NODES ? FLEET_HEAP_GROWING_PERCENT : HEAP_GROWING_PERCENT;
+}
 
 const MB = 1024 * 1024;
 
@@ -25,10 +38,10 @@ export const YOUNG_GENERATION_CAP_BYTES = 16 * MB;
 /** V8's own growth factor of the young generation (--semi-space-growth-factor). */
 const V8_YOUNG_GROWTH_FACTOR = 2;
 
-/** The V8 flags the daemon sets for itself: none that the operator gave on node's command line. */
-export function heapFlags(execArgv: readonly string[]): string[] {
+/** The V8 flags the daemon sets for itself, for a fleet of `nodes`: none the operator gave on node's command line. */
+export function heapFlags(execArgv: readonly string[], nodes?: number): string[] {
   const given = execArgv.some((a) => /^--heap[-_]growing[-_]percent(=|$)/.test(a));
-  return given ? [] : [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`];
+  return given ? [] : [`--heap-growing-percent=${heapGrowingPercentFor(nodes)}`];
 }
 
 /** Whether the operator sized or paced the young generation on node's command line (then it is theirs). */
@@ -58,12 +71,16 @@ function youngGenerationCapacity(): number | undefined {
  * A daemon of a few nodes never needs more: its young generation is a few hundred KB per poll.
  */
 export const YOUNG_GENERATION_MIN_CAP_BYTES = 2 * MB;
-/** Young-generation room per polled node before the cap doubles (each poll's answers are young). */
-const YOUNG_BYTES_PER_NODE = 16 * 1024;
+/**
+ * Young-generation room per polled node before the cap doubles (each poll's answers are young).
+ * 8 KB: 1,000 nodes get 8 MB (16 KB a node, 16 MB, cost the same CPU per node-poll at 1,000 nodes
+ * / 2 s and held 7 MB more RSS); 10,000 nodes keep the 16 MB cap.
+ */
+const YOUNG_BYTES_PER_NODE = 8 * 1024;
 
 /**
  * The young generation's cap for a fleet of `nodes`: the smallest power of two from 2 MB holding
- * 16 KB per node, at most YOUNG_GENERATION_CAP_BYTES (reached at ~500 nodes). A 1-node daemon that
+ * 8 KB per node, at most YOUNG_GENERATION_CAP_BYTES (reached above 1,024 nodes). A 1-node daemon that
  * let V8 grow it while its modules load held a 16 MB young generation for good (RSS 86-88 MB
  * instead of 72 MB, one run in two).
  */
@@ -116,7 +133,7 @@ export function capYoungGeneration(cap = YOUNG_GENERATION_CAP_BYTES): void {
  * reload changes the fleet's size.
  */
 export function applyHeapPolicy(execArgv: readonly string[] = process.execArgv, nodes?: number): string[] {
-  const flags = heapFlags(execArgv);
+  const flags = heapFlags(execArgv, nodes);
   for (const f of flags) setFlagsFromString(f);
   if (!youngGenerationGiven(execArgv) && YOUNG_GENERATION_CAP_BYTES > 0)
     capYoungGeneration(nodes === undefined ? YOUNG_GENERATION_CAP_BYTES : youngGenerationCapFor(nodes));

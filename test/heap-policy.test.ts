@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  FLEET_HEAP_GROWING_PERCENT,
+  FLEET_HEAP_NODES,
   HEAP_GROWING_PERCENT,
   heapFlags,
   YOUNG_GENERATION_CAP_BYTES,
@@ -61,6 +63,15 @@ describe('heapFlags', () => {
     ]);
   });
 
+  it('lets the old generation grow less past the live heap from FLEET_HEAP_NODES nodes on', () => {
+    expect(heapFlags([], 1)).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
+    expect(heapFlags([], FLEET_HEAP_NODES - 1)).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
+    expect(heapFlags([], FLEET_HEAP_NODES)).toEqual([`--heap-growing-percent=${FLEET_HEAP_GROWING_PERCENT}`]);
+    expect(heapFlags([], 10_000)).toEqual([`--heap-growing-percent=${FLEET_HEAP_GROWING_PERCENT}`]);
+    expect(FLEET_HEAP_GROWING_PERCENT).toBeLessThan(HEAP_GROWING_PERCENT);
+    expect(heapFlags(['--heap-growing-percent=100'], 10_000)).toEqual([]);
+  });
+
   it("keeps the operator's own value, however it is spelled", () => {
     expect(heapFlags(['--heap-growing-percent=100'])).toEqual([]);
     expect(heapFlags(['--heap_growing_percent=30'])).toEqual([]);
@@ -101,15 +112,17 @@ describe('young generation cap', () => {
   it("fits the cap to the fleet: V8's initial 2 MB for a few nodes, doubling with the fleet up to the cap", () => {
     expect(youngGenerationCapFor(1)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
     expect(youngGenerationCapFor(100)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
-    expect(youngGenerationCapFor(200)).toBe(2 * YOUNG_GENERATION_MIN_CAP_BYTES);
-    expect(youngGenerationCapFor(1000)).toBe(YOUNG_GENERATION_CAP_BYTES);
+    expect(youngGenerationCapFor(400)).toBe(2 * YOUNG_GENERATION_MIN_CAP_BYTES);
+    expect(youngGenerationCapFor(1000)).toBe(YOUNG_GENERATION_CAP_BYTES / 2);
+    expect(youngGenerationCapFor(2000)).toBe(YOUNG_GENERATION_CAP_BYTES);
     expect(youngGenerationCapFor(100_000)).toBe(YOUNG_GENERATION_CAP_BYTES);
   });
 
-  it('keeps a held process and a 1-node one at the initial young generation, a 1,000-node one at the cap', () => {
+  it('keeps a held process and a 1-node one at the initial young generation, a 2,000-node one at the cap', () => {
     expect(largestYoungGeneration([], BUILT_POLICY, -1)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
     expect(largestYoungGeneration([], BUILT_POLICY, 1)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
-    expect(largestYoungGeneration([], BUILT_POLICY, 1000)).toBe(YOUNG_GENERATION_CAP_BYTES);
+    expect(largestYoungGeneration([], BUILT_POLICY, 1000)).toBe(YOUNG_GENERATION_CAP_BYTES / 2);
+    expect(largestYoungGeneration([], BUILT_POLICY, 2000)).toBe(YOUNG_GENERATION_CAP_BYTES);
   });
 
   it("does not cap a process whose operator sized the semi-spaces on node's command line", () => {
