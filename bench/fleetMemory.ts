@@ -11,7 +11,7 @@ import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { startDaemon } from '../src/daemon/index.js';
 import { standardComponents } from '../src/daemon/features.js';
 import { simulatedFleetConfig } from '../src/demo/fleet.js';
-import { applyHeapPolicy } from '../src/heapPolicy.js';
+import { applyHeapPolicy, holdYoungGeneration } from '../src/heapPolicy.js';
 import { createLogger } from '../src/logger.js';
 import { startFleet } from './fleet.js';
 
@@ -57,7 +57,7 @@ function smapsByKind(): Record<string, number> {
 }
 
 async function main(): Promise<void> {
-  applyHeapPolicy();
+  holdYoungGeneration(); // as the CLI does until its config is read
   const count = Number(values.nodes);
   const intervalMs = Number(values.interval.replace(/s$/, '')) * 1000;
   const fleet = await startFleet(count, { layout: 'port-per-node', perProcess: 2000 });
