@@ -12,9 +12,9 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 export const HEAP_GROWING_PERCENT = 60;
 /**
  * From FLEET_HEAP_NODES nodes on, the old generation may grow 1.35x past the live heap instead:
- * at 1,000 nodes / 2 s, with the young generation below, steady RSS 139 -> 125 MB with CPU per
- * node-poll within the noise of the pairs (docs/performance.md). A fleet's live heap is mostly
- * per-node state; the headroom past it is dead answers waiting for a full GC.
+ * steady RSS at 1,000 nodes / 2 s 142 -> 129-130 MB (with the per-node cuts), CPU per node-poll
+ * within the noise; at 10,000 nodes / 15 s 524 -> 464 MB, CPU per node-poll +8% in one pair
+ * (docs/performance.md). The headroom past the live heap is dead answers waiting for a full GC.
  */
 export const FLEET_HEAP_GROWING_PERCENT = 35;
 export const FLEET_HEAP_NODES = 500;
@@ -71,18 +71,15 @@ function youngGenerationCapacity(): number | undefined {
  * A daemon of a few nodes never needs more: its young generation is a few hundred KB per poll.
  */
 export const YOUNG_GENERATION_MIN_CAP_BYTES = 2 * MB;
-/**
- * Young-generation room per polled node before the cap doubles (each poll's answers are young).
- * 8 KB: 1,000 nodes get 8 MB (16 KB a node, 16 MB, cost the same CPU per node-poll at 1,000 nodes
- * / 2 s and held 7 MB more RSS); 10,000 nodes keep the 16 MB cap.
- */
-const YOUNG_BYTES_PER_NODE = 8 * 1024;
+/** Young-generation room per polled node before the cap doubles (each poll's answers are young). */
+const YOUNG_BYTES_PER_NODE = 16 * 1024;
 
 /**
  * The young generation's cap for a fleet of `nodes`: the smallest power of two from 2 MB holding
- * 8 KB per node, at most YOUNG_GENERATION_CAP_BYTES (reached above 1,024 nodes). A 1-node daemon that
+ * 16 KB per node, at most YOUNG_GENERATION_CAP_BYTES (reached at ~500 nodes). A 1-node daemon that
  * let V8 grow it while its modules load held a 16 MB young generation for good (RSS 86-88 MB
- * instead of 72 MB, one run in two).
+ * instead of 72 MB, one run in two). A smaller cap at 1,000 nodes (8 MB) did not hold: the first
+ * round's burst grew it to 16 MB before a GC was reported (measured with bench/fleetMemory.ts).
  */
 export function youngGenerationCapFor(nodes: number): number {
   let cap = YOUNG_GENERATION_MIN_CAP_BYTES;

@@ -112,17 +112,15 @@ describe('young generation cap', () => {
   it("fits the cap to the fleet: V8's initial 2 MB for a few nodes, doubling with the fleet up to the cap", () => {
     expect(youngGenerationCapFor(1)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
     expect(youngGenerationCapFor(100)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
-    expect(youngGenerationCapFor(400)).toBe(2 * YOUNG_GENERATION_MIN_CAP_BYTES);
-    expect(youngGenerationCapFor(1000)).toBe(YOUNG_GENERATION_CAP_BYTES / 2);
-    expect(youngGenerationCapFor(2000)).toBe(YOUNG_GENERATION_CAP_BYTES);
+    expect(youngGenerationCapFor(200)).toBe(2 * YOUNG_GENERATION_MIN_CAP_BYTES);
+    expect(youngGenerationCapFor(1000)).toBe(YOUNG_GENERATION_CAP_BYTES);
     expect(youngGenerationCapFor(100_000)).toBe(YOUNG_GENERATION_CAP_BYTES);
   });
 
-  it('keeps a held process and a 1-node one at the initial young generation, a 2,000-node one at the cap', () => {
+  it('keeps a held process and a 1-node one at the initial young generation, a 1,000-node one at the cap', () => {
     expect(largestYoungGeneration([], BUILT_POLICY, -1)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
     expect(largestYoungGeneration([], BUILT_POLICY, 1)).toBe(YOUNG_GENERATION_MIN_CAP_BYTES);
-    expect(largestYoungGeneration([], BUILT_POLICY, 1000)).toBe(YOUNG_GENERATION_CAP_BYTES / 2);
-    expect(largestYoungGeneration([], BUILT_POLICY, 2000)).toBe(YOUNG_GENERATION_CAP_BYTES);
+    expect(largestYoungGeneration([], BUILT_POLICY, 1000)).toBe(YOUNG_GENERATION_CAP_BYTES);
   });
 
   it("does not cap a process whose operator sized the semi-spaces on node's command line", () => {
