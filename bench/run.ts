@@ -16,7 +16,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js';
-import { applyHeapPolicy } from '../src/heapPolicy.js';
+import { holdYoungGeneration } from '../src/heapPolicy.js';
 import { endsWithBench } from './children.js';
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import type { FloorResult } from './floor.js';
@@ -139,9 +139,9 @@ function measureMs(v: Values, intervalMs: number): number {
 }
 
 async function phaseMain(v: Values): Promise<void> {
-  // The exporter's heap policy before the fleet is read, as the CLI sets it before its config is
-  // loaded (a young generation that already grew past its cap would stay there).
-  if (v.phase === 'exporter' || v.phase === 'reloads') applyHeapPolicy();
+  // The young generation held at its initial size until the fleet's cap is set, as the CLI does on
+  // its first line (a young generation that already grew past its cap would stay there).
+  if (v.phase === 'exporter' || v.phase === 'reloads') holdYoungGeneration();
   const nodes = v.fleet ? (JSON.parse(readFileSync(v.fleet, 'utf8')) as FleetNode[]) : [];
   const intervalMs = parseDuration(v.interval ?? '15s', 'interval');
   let out: unknown;
@@ -266,7 +266,7 @@ async function main(): Promise<void> {
       return;
     }
     if (v.soak) {
-      applyHeapPolicy(); // before the fleet is read, as in phaseMain
+      holdYoungGeneration(); // before the fleet is read, as in phaseMain
       const fleet = await startFleet(Number(v.nodes ?? 1000), {
         layout: v.layout as Layout,
         perProcess,

@@ -21,7 +21,7 @@ export async function runSoak(nodes: FleetNode[], minutes: number, intervalMs: n
     evidenceDir: join(dir, 'evidence'),
     labels: () => ({ role: 'bench' }),
   });
-  applyHeapPolicy(); // as the CLI does, so the figures are what operators get
+  applyHeapPolicy(process.execArgv, nodes.length); // as the CLI does, so the figures are what operators get
   const logger = createLogger({ level: 'error' });
   const daemon = await startDaemon(config, { logger, components: standardComponents(logger) });
   const faults = SIM_FAULTS.filter((f) => f !== 'down');

@@ -40,6 +40,31 @@ export interface ProberOptions extends BudgetSettings {
 /** Thrown inside a run when the node does not offer the method: the probe is unsupported. */
 class Unsupported extends Error {}
 
+const systemNow = (): number => SYSTEM_CLOCK.mono();
+
+/**
+ * What every node probed with the same options shares instead of a copy each: the parse context
+ * (its budget) and the request limits per timeout (a fleet has a few timeouts).
+ */
+interface Shared {
+  ctx: ParseContext;
+  limits: Map<number, RequestLimits>;
+}
+const sharedByOptions = new WeakMap<ProberOptions, Shared>();
+
+function sharedFor(opts: ProberOptions): Shared {
+  let s = sharedByOptions.get(opts);
+  if (!s) sharedByOptions.set(opts, (s = { ctx: { budget: nodeBudget(opts) }, limits: new Map() }));
+  return s;
+}
+
+function limitsFor(opts: ProberOptions, timeoutMs: number): RequestLimits {
+  const byTimeout = sharedFor(opts).limits;
+  let l = byTimeout.get(timeoutMs);
+  if (!l) byTimeout.set(timeoutMs, (l = { timeoutMs, maxBytes: opts.maxResponseBytes }));
+  return l;
+}
+
 export class NodeProber {
   readonly endpoint: Endpoint;
   private detected: string | undefined;
@@ -47,18 +72,21 @@ export class NodeProber {
   private readonly now: () => number;
   private readonly ctx: ParseContext;
   private readonly limits: RequestLimits;
-  /** Requests built once: per GET ask, and per namespace and RPC ask (method and params; a few namespaces at most). */
-  private readonly gets = new Map<ProbeAsk, ProbeRequest>();
-  private readonly rpcs = new Map<string, Map<RpcAsk, RpcRequest>>();
+  /**
+   * Requests built once, per ask: GET ones, and RPC ones for the namespace `rpcNamespace` (another
+   * namespace, tried while detecting, gets its requests anew). One table per node, not three.
+   */
+  private readonly requests = new Map<ProbeAsk, ProbeRequest | RpcRequest>();
+  private rpcNamespace: string | undefined;
 
   constructor(
     readonly target: NodeTarget,
     private readonly opts: ProberOptions,
   ) {
     this.endpoint = endpointFor(target);
-    this.now = opts.now ?? (() => SYSTEM_CLOCK.mono());
-    this.ctx = { budget: nodeBudget(opts) };
-    this.limits = { timeoutMs: target.timeoutMs, maxBytes: opts.maxResponseBytes };
+    this.now = opts.now ?? systemNow;
+    this.ctx = sharedFor(opts).ctx;
+    this.limits = limitsFor(opts, target.timeoutMs);
     if (target.rpcNamespace !== 'auto') this.detected = target.rpcNamespace;
   }
 
@@ -129,9 +157,9 @@ export class NodeProber {
   }
 
   private getRequest(ask: ProbeAsk & { kind: 'get' }): ProbeRequest {
-    let req = this.gets.get(ask);
+    let req = this.requests.get(ask) as ProbeRequest | undefined;
     if (!req)
-      this.gets.set(
+      this.requests.set(
         ask,
         (req = prepareRequest(this.endpoint, 'GET', ask.path, { accept: ask.accept }, this.limits, `GET ${ask.path}`)),
       );
@@ -139,10 +167,14 @@ export class NodeProber {
   }
 
   private call(namespace: string, ask: RpcAsk): Promise<RpcAnswer> {
-    let byAsk = this.rpcs.get(namespace);
-    if (!byAsk) this.rpcs.set(namespace, (byAsk = new Map<RpcAsk, RpcRequest>()));
-    let rpc = byAsk.get(ask);
-    if (!rpc) byAsk.set(ask, (rpc = prepareRpc(this.endpoint, `${namespace}_${ask.method}`, this.limits, ask.params)));
+    if (namespace !== this.rpcNamespace) {
+      // The RPC requests of the namespace used before go; the GET ones stay.
+      for (const [a] of this.requests) if (a.kind === 'rpc') this.requests.delete(a);
+      this.rpcNamespace = namespace;
+    }
+    let rpc = this.requests.get(ask) as RpcRequest | undefined;
+    if (!rpc)
+      this.requests.set(ask, (rpc = prepareRpc(this.endpoint, `${namespace}_${ask.method}`, this.limits, ask.params)));
     return rpcCall(this.opts.client, this.endpoint, rpc);
   }
 

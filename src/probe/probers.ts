@@ -3,17 +3,17 @@
 import type { ConfigDiff } from '../config/diff.js';
 import type { NodeTarget, PollingSettings } from '../domain.js';
 import type { HttpClient } from '../http/client.js';
-import { NodeProber } from './prober.js';
+import { NodeProber, type ProberOptions } from './prober.js';
 
 export class ProberPool {
   private readonly byName = new Map<string, NodeProber>();
+  /** One options object for every prober: what they derive from it (budget, limits) is shared too. */
+  private readonly options: ProberOptions;
 
   /** `polling` is the start-up one: limits and the per-node budget are the same for every node until a restart. */
-  constructor(
-    private readonly client: HttpClient,
-    private readonly polling: PollingSettings,
-    nodes: NodeTarget[],
-  ) {
+  constructor(client: HttpClient, polling: PollingSettings, nodes: NodeTarget[]) {
+    const { concurrency: _scheduler, ...limits } = polling;
+    this.options = { client, ...limits };
     for (const t of nodes) this.byName.set(t.name, this.make(t));
   }
 
@@ -28,7 +28,6 @@ export class ProberPool {
   }
 
   private make(t: NodeTarget): NodeProber {
-    const { concurrency: _scheduler, ...limits } = this.polling;
-    return new NodeProber(t, { client: this.client, ...limits });
+    return new NodeProber(t, this.options);
   }
 }

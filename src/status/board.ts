@@ -12,7 +12,7 @@ import { deriveNodeStatus, followLag, followLagQuietly, type DeriveInput, type D
 import { StatusEvents } from './events.js';
 import { NodeHistory, type PollEntry, type UptimeWindow } from './history.js';
 import type { StatusFileData } from './persist.js';
-import { newTracked, type Tracked } from './tracked.js';
+import { failuresOf, newTracked, type Tracked } from './tracked.js';
 import type { NodeStatus, StatusEvent } from './types.js';
 
 export type { BoardFleet };
@@ -54,7 +54,7 @@ export class StatusBoard {
     const t = this.track(node);
     const h = result.response?.headers;
     const type = String(h?.['content-type'] ?? '');
-    t.failures.set(result.probe, {
+    failuresOf(t).set(result.probe, {
       at: result.startedAt,
       reason: result.reason,
       message: result.message,

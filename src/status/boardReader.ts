@@ -12,6 +12,7 @@ import {
   type FleetState,
   type NodeState,
 } from '../state/fleetState.js';
+import type { ProbeName } from '../domain.js';
 import { NetworkHeights } from './networkHeights.js';
 import type { Tracked } from './tracked.js';
 
@@ -158,7 +159,7 @@ export class BoardReader {
       t.changed = true;
       if (t.liveOf !== n.target.probes) {
         t.liveOf = n.target.probes;
-        t.live = livenessProbes(n.target.probes);
+        t.live = sharedLiveness(n.target.probes);
       }
       t.up = isUp(n, t.live);
       t.height = nodeHeight(n, t.up);
@@ -167,3 +168,16 @@ export class BoardReader {
 }
 
 const byFleetOrder = (a: Tracked, b: Tracked): number => a.at - b.at;
+
+/** One liveness list per distinct probe list (a few), not one array per node; bounded all the same. */
+const liveness = new Map<string, readonly ProbeName[]>();
+
+export function sharedLiveness(probes: readonly ProbeName[]): readonly ProbeName[] {
+  const key = probes.join(',');
+  let live = liveness.get(key);
+  if (live === undefined) {
+    live = Object.freeze(livenessProbes(probes));
+    if (liveness.size < 256) liveness.set(key, live);
+  }
+  return live;
+}

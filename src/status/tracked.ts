@@ -9,7 +9,8 @@ import type { NodeStatus, ProbeFailure, StatusKind } from './types.js';
 export interface Tracked {
   status: NodeStatus;
   history: NodeHistory;
-  failures: Map<ProbeName, ProbeFailure>;
+  /** NO_FAILURES until the node's first failed probe (most nodes of a fleet never fail: no Map each). */
+  failures: ReadonlyMap<ProbeName, ProbeFailure>;
   heightSince?: { height: number; since: number };
   /** Newest liveness run already in the history. */
   recordedAt: number;
@@ -38,20 +39,37 @@ export interface Tracked {
   derived?: Derived;
 }
 
+/** What a node that never failed shows: one empty map for every such node. */
+export const NO_FAILURES: ReadonlyMap<ProbeName, ProbeFailure> = new Map();
+
+/** The node's failures, to write to: its own map from its first failure on. */
+export function failuresOf(t: Tracked): Map<ProbeName, ProbeFailure> {
+  if (t.failures === NO_FAILURES) t.failures = new Map();
+  return t.failures as Map<ProbeName, ProbeFailure>;
+}
+
 export function newTracked(name: string, history: NodeHistory, recordedAt: number): Tracked {
   return {
     status: unknownStatus(name),
     history,
-    failures: new Map(),
+    failures: NO_FAILURES,
+    // Every field from the start (fields added later go to a separate property array).
+    heightSince: undefined,
     recordedAt,
+    heldSince: undefined,
+    restored: undefined,
+    node: undefined,
     revision: -1,
     live: [],
+    liveOf: undefined,
     up: false,
+    height: undefined,
     seen: 0,
     net: '',
     at: 0,
     mark: 0,
     changed: true,
+    derived: undefined,
   };
 }
 
