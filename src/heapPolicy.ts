@@ -5,24 +5,11 @@
 // collections and are promoted: most of that growth is dead answers waiting for a full GC.
 // 1.6x (what V8 itself picks under a 1 GB heap limit, without the limit) measured at 1,000 nodes /
 // 15 s: steady RSS 190-320 MB -> 168 MB with the same GC pause per poll; at 10,000 nodes it was
-// neutral or better. Fleets from FLEET_HEAP_NODES nodes get 1.35x (below).
+// neutral or better. 35 took 8 MB more off at 1,000 nodes but cost ~5% CPU per node-poll.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 export const HEAP_GROWING_PERCENT = 60;
-/**
- * From FLEET_HEAP_NODES nodes on, the old generation may grow 1.35x past the live heap instead:
- * steady RSS at 1,000 nodes / 2 s 142 -> 129-130 MB (with the per-node cuts), CPU per node-poll
- * within the noise; at 10,000 nodes / 15 s 524 -> 464 MB, CPU per node-poll +8% in one pair
- * (docs/performance.md). The headroom past the live heap is dead answers waiting for a full GC.
- */
-export const FLEET_HEAP_GROWING_PERCENT = 35;
-export const FLEET_HEAP_NODES = 500;
-
-/** The heap growing percent for a fleet of `nodes` (unknown before the config is read: V8's default cut to 60). */
-export function heapGrowingPercentFor(nodes?: number): number {
-  return nodes !== undefined && nodes >= FLEET_HEAP_NODES ? FLEET_HEAP_GROWING_PERCENT : HEAP_GROWING_PERCENT;
-}
 
 const MB = 1024 * 1024;
 
@@ -38,10 +25,10 @@ export const YOUNG_GENERATION_CAP_BYTES = 16 * MB;
 /** V8's own growth factor of the young generation (--semi-space-growth-factor). */
 const V8_YOUNG_GROWTH_FACTOR = 2;
 
-/** The V8 flags the daemon sets for itself, for a fleet of `nodes`: none the operator gave on node's command line. */
-export function heapFlags(execArgv: readonly string[], nodes?: number): string[] {
+/** The V8 flags the daemon sets for itself: none that the operator gave on node's command line. */
+export function heapFlags(execArgv: readonly string[]): string[] {
   const given = execArgv.some((a) => /^--heap[-_]growing[-_]percent(=|$)/.test(a));
-  return given ? [] : [`--heap-growing-percent=${heapGrowingPercentFor(nodes)}`];
+  return given ? [] : [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`];
 }
 
 /** Whether the operator sized or paced the young generation on node's command line (then it is theirs). */
@@ -78,8 +65,7 @@ const YOUNG_BYTES_PER_NODE = 16 * 1024;
  * The young generation's cap for a fleet of `nodes`: the smallest power of two from 2 MB holding
  * 16 KB per node, at most YOUNG_GENERATION_CAP_BYTES (reached at ~500 nodes). A 1-node daemon that
  * let V8 grow it while its modules load held a 16 MB young generation for good (RSS 86-88 MB
- * instead of 72 MB, one run in two). A smaller cap at 1,000 nodes (8 MB) did not hold: the first
- * round's burst grew it to 16 MB before a GC was reported (measured with bench/fleetMemory.ts).
+ * instead of 72 MB, one run in two).
  */
 export function youngGenerationCapFor(nodes: number): number {
   let cap = YOUNG_GENERATION_MIN_CAP_BYTES;
@@ -130,7 +116,7 @@ export function capYoungGeneration(cap = YOUNG_GENERATION_CAP_BYTES): void {
  * reload changes the fleet's size.
  */
 export function applyHeapPolicy(execArgv: readonly string[] = process.execArgv, nodes?: number): string[] {
-  const flags = heapFlags(execArgv, nodes);
+  const flags = heapFlags(execArgv);
   for (const f of flags) setFlagsFromString(f);
   if (!youngGenerationGiven(execArgv) && YOUNG_GENERATION_CAP_BYTES > 0)
     capYoungGeneration(nodes === undefined ? YOUNG_GENERATION_CAP_BYTES : youngGenerationCapFor(nodes));

@@ -7,8 +7,6 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  FLEET_HEAP_GROWING_PERCENT,
-  FLEET_HEAP_NODES,
   HEAP_GROWING_PERCENT,
   heapFlags,
   YOUNG_GENERATION_CAP_BYTES,
@@ -61,15 +59,6 @@ describe('heapFlags', () => {
     expect(heapFlags(['--max-semi-space-size=4', '--enable-source-maps'])).toEqual([
       `--heap-growing-percent=${HEAP_GROWING_PERCENT}`,
     ]);
-  });
-
-  it('lets the old generation grow less past the live heap from FLEET_HEAP_NODES nodes on', () => {
-    expect(heapFlags([], 1)).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
-    expect(heapFlags([], FLEET_HEAP_NODES - 1)).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
-    expect(heapFlags([], FLEET_HEAP_NODES)).toEqual([`--heap-growing-percent=${FLEET_HEAP_GROWING_PERCENT}`]);
-    expect(heapFlags([], 10_000)).toEqual([`--heap-growing-percent=${FLEET_HEAP_GROWING_PERCENT}`]);
-    expect(FLEET_HEAP_GROWING_PERCENT).toBeLessThan(HEAP_GROWING_PERCENT);
-    expect(heapFlags(['--heap-growing-percent=100'], 10_000)).toEqual([]);
   });
 
   it("keeps the operator's own value, however it is spelled", () => {
