@@ -1,11 +1,8 @@
 // The upstream families of every node, as the scrape path needs them: prepared and encoded when
 // the node's /metrics result arrives (prepare), so a scrape only merges ready bytes; what was
 // left out (per-node budget, secrets, cross-node conflicts) is counted per node for the
-// exporter's metrics. Each family's bytes carry a stamp that changes only when they differ from
-// the node's previous answer's, so a gzip scrape can splice the kept compressed form of a block
-// of the merged section none of whose nodes changed (keptCompression.ts).
+// exporter's metrics.
 import type { Registry } from 'prom-client';
-import { KeptCompression, type BlockWriter } from './keptCompression.js';
 import { registerTextFamily } from './textFamily.js';
 import { planUpstream, type UpstreamPlan } from './plan.js';
 import { parseDetailed } from './parse.js';
@@ -28,11 +25,8 @@ export interface UpstreamNode {
   upstreamTruncations?: number;
 }
 
-/**
- * Where the merged families go: text pieces, and ranges of lines already encoded; a sink that
- * compresses (metrics/byteWriter.ts) takes blocks too.
- */
-export interface UpstreamSink extends Partial<BlockWriter> {
+/** Where the merged families go: text pieces, and ranges of lines already encoded. */
+export interface UpstreamSink {
   write(piece: string): void;
   writeRange(bytes: Buffer, start: number, end: number): void;
 }
@@ -44,12 +38,6 @@ export class FleetUpstream {
   private layout: MergeLayout | undefined;
   /** Per shape, its plan with this view's prefix and secrets (at scrubVersion `version`). */
   private readonly plans = new WeakMap<UpstreamShape, { plan: UpstreamPlan; version: number | undefined }>();
-  /** Each node's lines as last prepared: what its next answer's are compared with. */
-  private readonly previous = new WeakMap<UpstreamNode, PreparedUpstream>();
-  /** The last stamp given (stamps only grow, see PreparedUpstream.stamps). */
-  private stamp = 0;
-  /** Compressed blocks of the merged section, for gzip scrapes (valid for `layout`). */
-  private readonly kept = new KeptCompression();
 
   constructor(
     private readonly nodes: () => Iterable<UpstreamNode>,
@@ -72,31 +60,15 @@ export class FleetUpstream {
     const p = answer.prepared;
     if (p && p.node === name && p.network === network) return p;
     const { shape, values } = answer;
-    const next =
+    answer.prepared =
       shape && values
         ? preparedFromPlan(this.planFor(shape, answer), name, network, values)
         : prepareUpstream(name, network, answer.families ?? [], this.opts);
-    next.stamps = this.stampsFor(next, this.previous.get(n));
-    this.previous.set(n, next);
-    answer.prepared = next;
     answer.families = undefined;
     answer.samples = undefined;
     answer.shape = undefined;
     answer.values = undefined;
-    return next;
-  }
-
-  /** Per family of `next`: the previous lines' stamp where the family and its bytes are the same, else a new one. */
-  private stampsFor(next: PreparedUpstream, prev: PreparedUpstream | undefined): number[] {
-    const stamps: number[] = [];
-    for (let i = 0; i < next.families.length; i++) {
-      const same =
-        prev?.stamps !== undefined &&
-        prev.families[i] === next.families[i] &&
-        next.bytes.compare(prev.bytes, start(prev, i), prev.ends[i], start(next, i), next.ends[i]) === 0;
-      stamps.push(same ? prev.stamps![i]! : ++this.stamp);
-    }
-    return stamps;
+    return answer.prepared;
   }
 
   /** The shape's plan, made from the answer's families (or the shape's text, after an answer read by shape alone). */
@@ -127,14 +99,10 @@ export class FleetUpstream {
   write(sources: Iterable<PreparedUpstream>, openMetrics: boolean, out: UpstreamSink): void {
     const list = [...sources];
     const layout = mergeLayout(list, this.layout);
-    // Blocks are numbered within a layout: another layout's kept blocks mean nothing.
-    if (layout !== this.layout) this.kept.clear();
-    const blocks = out.compressing && out.writeBlock ? (out as UpstreamSink & BlockWriter) : undefined;
     writeMerged(layout, list, {
       openMetrics,
       write: (p) => out.write(p),
       writeRange: (b, start, end) => out.writeRange(b, start, end),
-      ...(blocks && { block: (key, stamp, fill) => this.kept.write(blocks, key, stamp, fill) }),
     });
     if (layout === this.layout) return;
     this.layout = layout;
@@ -186,6 +154,3 @@ export class FleetUpstream {
     });
   }
 }
-
-/** Where family `i`'s lines start in `p.bytes`. */
-const start = (p: PreparedUpstream, i: number): number => (i > 0 ? p.ends[i - 1]! : 0);

@@ -28,12 +28,6 @@ export interface PreparedUpstream {
   ends: readonly number[];
   /** Samples left out because a label value held a secret of ours. */
   droppedSecretSamples: number;
-  /**
-   * Per family, a number that changes whenever the family's bytes may differ from the node's
-   * previous answer's, and only grows (FleetUpstream.prepare sets it); without it the scrape
-   * takes every family as changed.
-   */
-  stamps?: readonly number[];
 }
 
 /**

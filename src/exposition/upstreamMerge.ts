@@ -32,20 +32,7 @@ export interface RenderOptions {
   write?: (piece: string) => void;
   /** Sink for a range of a node's encoded lines; without it they are decoded and go to `write`. */
   writeRange?: (bytes: Buffer, start: number, end: number) => void;
-  /**
-   * Writes block `key` (what `fill` writes: a family's lines of up to BLOCK_NODES nodes, the
-   * first block with the family's headers) with `stamp`, which changes whenever one of its nodes'
-   * lines did (NaN: unknown, taken as changed). Keys are unique within one layout and format.
-   * Without it `fill` runs as it is.
-   */
-  block?: (key: number, stamp: number, fill: () => void) => void;
 }
-
-/**
- * Nodes per block of a family's lines. A block is spliced compressed only when none of its nodes'
- * lines changed; a shorter one is kept more often, but each one kept is a piece compressed apart.
- */
-export const BLOCK_NODES = 256;
 
 /**
  * One output family: its headers and, per node sending it, the node's index and the family's index in that node's
@@ -154,42 +141,20 @@ export function writeMerged(
   const emit = opts.write;
   const emitRange =
     opts.writeRange ?? ((bytes: Buffer, start: number, end: number) => emit(bytes.toString('utf8', start, end)));
-  const om = opts.openMetrics;
-  /** Picks [from, to) of one family, with its headers when `from` is 0. */
-  const fill = ({ first, help, picks }: MergedFamily, from: number, to: number) => {
-    if (from === 0) {
-      emit((om ? help?.openMetricsHelpLine : help?.textHelpLine) ?? '');
-      emit(om ? first.openMetricsTypeLine : first.textTypeLine);
+  for (const { first, help, picks } of layout.families) {
+    if (opts.openMetrics) {
+      emit(help?.openMetricsHelpLine ?? '');
+      emit(first.openMetricsTypeLine);
+    } else {
+      emit(help?.textHelpLine ?? '');
+      emit(first.textTypeLine);
     }
-    for (let j = from; j < to; j += 2) {
+    for (let j = 0; j < picks.length; j += 2) {
       const { bytes, ends } = sources[picks[j]!]!;
       const i = picks[j + 1]!;
       emitRange(bytes, i > 0 ? ends[i - 1]! : 0, ends[i]!);
     }
-  };
-  const block = opts.block;
-  let key = 0;
-  for (const family of layout.families) {
-    const { picks } = family;
-    if (!block) {
-      fill(family, 0, picks.length);
-      continue;
-    }
-    for (let from = 0; from < picks.length; from += 2 * BLOCK_NODES) {
-      const to = Math.min(picks.length, from + 2 * BLOCK_NODES);
-      block((key++ << 1) | (om ? 1 : 0), blockStamp(sources, picks, from, to), () => fill(family, from, to));
-    }
   }
-}
-
-/**
- * The sum of the picks' stamps: each only grows, so the sum changes whenever one of them does
- * (the layout fixes which picks a block has).
- */
-function blockStamp(sources: readonly PreparedUpstream[], picks: readonly number[], from: number, to: number): number {
-  let stamp = 0;
-  for (let j = from; j < to; j += 2) stamp += sources[picks[j]!]!.stamps?.[picks[j + 1]!] ?? NaN;
-  return stamp;
 }
 
 /**

@@ -3,11 +3,14 @@
 // array, then joined, then copied into a Buffer for the socket. Small pieces are gathered in a
 // string first and encoded a few KB at a time: one Buffer.write per sample line cost ~1 us,
 // most of a scrape.
-import type { BlockWriter, TakenPiece } from '../exposition/keptCompression.js';
-
-export type { TakenPiece };
-
 const FLUSH_AT = 16 * 1024;
+
+/** A run of bytes as a compressing sink took it: its CRC-32, length and compressed form. */
+export interface TakenPiece<Z = Buffer> {
+  crc: number;
+  length: number;
+  compressed: Z;
+}
 
 /** Takes the written bytes in consecutive pieces of at least `everyBytes` (or blocks) while writing goes on. */
 export interface ByteSink {
@@ -18,7 +21,7 @@ export interface ByteSink {
   takeCompressed(piece: TakenPiece): void;
 }
 
-export class ByteWriter implements BlockWriter {
+export class ByteWriter {
   private buf: Buffer;
   private len = 0;
   private pending = '';

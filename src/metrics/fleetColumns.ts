@@ -10,7 +10,7 @@ import { nodeProbes } from '../probes/registry.js';
 import type { NodeProbe } from '../probes/types.js';
 import type { ByteWriter } from './byteWriter.js';
 import { fleetLayout, type FleetLayout } from './fleetFamilies.js';
-import { KeptCompression } from '../exposition/keptCompression.js';
+import { KeptCompression } from './keptCompression.js';
 import { familyLines, labelsOf, type NodeLabels } from './nodeLines.js';
 import { Segment, SEGMENT_NODES } from './segment.js';
 import { ShownValues, valuePlan, type ValuePlan } from './shownValues.js';

@@ -274,15 +274,12 @@ export class MetricsView {
    * one), so that plain and gzip scrapes share one memory instead of each dropping the other's,
    * which stays resident until a full GC. Larger memory (a first render grows by doubling past its
    * body, the fleet shrank, plain scrapes stopped) is dropped: it would stay allocated for good.
-   * Up to 3/16 above the body: room for the eighth a render sizes its memory with, while the
-   * first render's doubled memory is dropped for a sized one (at 10,000 nodes the 64 MB of the
-   * first render of a 51-53 MB body, for 57-60 MB).
    */
   private worthKeeping(storage: Buffer): boolean {
     const recent = ({ bytes, render }: { bytes: number; render: number }) =>
       this.renders - render < RECENT_RENDERS ? bytes : 0;
     const largest = Math.max(recent(this.last.plain), recent(this.last.gzip));
-    return storage.length <= largest + (largest >> 3) + (largest >> 4) + 64 * 1024;
+    return storage.length <= largest + (largest >> 1) + 64 * 1024;
   }
 }
 

@@ -108,25 +108,6 @@ describe('/metrics body memory', () => {
     expect(c.body.buffer).toBe(b.body.buffer);
   });
 
-  it("drops a first render's memory a third past its body (kept for good, it would hold that third)", async () => {
-    // A fleet whose body falls a third under a power of two: the first render's memory doubles to that power.
-    const probe = setup(600);
-    probe.advance();
-    const perNode = (await probe.view.render('text')).body.length / 600;
-    const power = 2 ** Math.ceil(Math.log2(perNode * 20_000));
-    const { view, advance } = setup(Math.round(power / 1.35 / perNode));
-    advance();
-    const a = await view.render('text');
-    const ratio = a.body.buffer.byteLength / a.body.length;
-    expect(ratio).toBeGreaterThan(1.25);
-    expect(ratio).toBeLessThan(1.5);
-    a.release();
-    advance();
-    const b = await view.render('text');
-    expect(b.body.buffer === a.body.buffer).toBe(false);
-    expect(b.body.buffer.byteLength).toBeLessThan(1.15 * b.body.length);
-  });
-
   it('writes plain and gzip scrapes into one memory, though a gzip body leaves out the blocks it reuses', async () => {
     const { view, advance } = setup(600);
     for (let i = 0; i < 2; i++) {

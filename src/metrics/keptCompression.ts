@@ -5,27 +5,8 @@
 // from its neighbours and its compressed form kept; while its lines stay the same, later scrapes
 // splice that form into the stream (gzip.ts) instead of writing and compressing the block again
 // (its CRC is kept too, see crc32Combine.ts). A block that changes at every scrape is never
-// compressed apart: it joins the neighbouring bytes. Used for our own per-node families
-// (metrics/fleetColumns.ts) and the re-exposed upstream section (fleetUpstream.ts), which is why
-// it lives in this lower layer and names the writer by what it needs of it.
-
-/** A run of bytes as a compressing sink took it: its CRC-32, length and compressed form. */
-export interface TakenPiece<Z = Buffer> {
-  crc: number;
-  length: number;
-  compressed: Z;
-}
-
-/** What a block needs of the writer (metrics/byteWriter.ts has it). */
-export interface BlockWriter {
-  /** Whether the written bytes go to a compressor as well (a gzip scrape). */
-  readonly compressing: boolean;
-  /**
-   * Writes what `fill` writes as one piece of its own; given `kept`, splices that instead and
-   * `fill` does not run; `keep` gets the piece once taken.
-   */
-  writeBlock(fill: () => void, kept?: TakenPiece, keep?: (piece: TakenPiece<Promise<Buffer>>) => void): void;
-}
+// compressed apart: it joins the neighbouring bytes.
+import type { ByteWriter, TakenPiece } from './byteWriter.js';
 
 interface Kept {
   /** The block's stamp when it was last written (see write). */
@@ -46,7 +27,7 @@ export class KeptCompression {
    * Writes block `key` (what `fill` writes) into `out`. `stamp` must change whenever the block's
    * bytes may have changed. Only a writer with a sink (a gzip scrape) uses or updates what is kept.
    */
-  write(out: BlockWriter, key: number, stamp: number, fill: () => void): void {
+  write(out: ByteWriter, key: number, stamp: number, fill: () => void): void {
     if (!out.compressing) return fill();
     const k = this.kept.get(key);
     if (k === undefined || k.stamp !== stamp) {
