@@ -14,8 +14,8 @@ import bcrypt from 'bcryptjs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../src/sim/index.js';
+import { onlyRules } from '../support/alertingDaemon.js';
 import { startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';
 import { openBrowser, skipWithoutBrowser, WIDTHS } from '../support/browser.js';
@@ -79,9 +79,6 @@ beforeAll(async () => {
     req.on('end', () => res.writeHead(200).end());
   });
   await new Promise<void>((r) => hook!.listen(0, '127.0.0.1', r));
-  const rules = Object.fromEntries(
-    ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [d.name, { enabled: false }]),
-  );
   const configPath = path.join(dir, 'fleet.yaml');
   writeFileSync(
     configPath,
@@ -92,7 +89,7 @@ beforeAll(async () => {
       alerting: {
         stateDir: path.join(dir, 'state'),
         evaluationInterval: '250ms',
-        rules: { ...rules, LedgerNodeDown: { for: '1s', keepFiringFor: '0s' } },
+        rules: { ...onlyRules({}), LedgerNodeDown: { for: '1s', keepFiringFor: '0s' } },
         groupWait: '0s',
         groupInterval: '1s',
         repeatInterval: '1h',

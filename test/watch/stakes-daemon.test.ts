@@ -9,12 +9,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { ALERT_MEMORY_FILE } from '../../src/alerting/notify/memoryStore.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { agentScore, agentTarget } from '../../src/sim/ledger-agents.js';
 import { delegatorTarget, userDelegations } from '../../src/sim/ledger-delegations.js';
-import { closeServer, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
+import { closeServer, onlyRules, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
 import { sampleValue, scrapeText, startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';
 
@@ -49,12 +48,10 @@ let commissionBps = 0;
 const FOR: Record<string, string> = { LedgerDelegationValidatorOffline: '2s' };
 
 function writeConfig(maxCommissionBps: number, minScore: number): string {
-  const rules = Object.fromEntries(
-    ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [
-      d.name,
-      RULES.includes(d.name) ? { for: FOR[d.name] ?? '500ms', keepFiringFor: '0s' } : { enabled: false },
-    ]),
-  );
+  const rules = {
+    ...onlyRules({}),
+    ...Object.fromEntries(RULES.map((name) => [name, { for: FOR[name] ?? '500ms', keepFiringFor: '0s' }])),
+  };
   const file = path.join(dir, 'fleet.yaml');
   writeFileSync(
     file,

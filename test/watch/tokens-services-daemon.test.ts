@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../src/sim/index.js';
-import { closeServer, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
+import { closeServer, onlyRules, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
 import { sampleValue, scrapeText, startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';
 
@@ -40,12 +39,10 @@ let spender = '';
 let token = '';
 
 function writeConfig(): string {
-  const rules = Object.fromEntries(
-    ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [
-      d.name,
-      MINE.includes(d.name) ? { for: '0s', keepFiringFor: '0s' } : { enabled: false },
-    ]),
-  );
+  const rules = {
+    ...onlyRules({}),
+    ...Object.fromEntries(MINE.map((name) => [name, { for: '0s', keepFiringFor: '0s' }])),
+  };
   const file = path.join(dir, 'fleet.yaml');
   writeFileSync(
     file,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../src/sim/index.js';
-import { closeServer, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
+import { closeServer, onlyRules, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
 import { sampleValue, scrapeText, startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';
 
@@ -38,12 +38,10 @@ let targets: { validator: string; miner: string; account: string };
 
 /** The watch rules only, each firing after 2 s of its condition and resolving as soon as it ends. */
 function writeConfig(withNewEntries: boolean): string {
-  const rules = Object.fromEntries(
-    ALERT_DEFINITIONS.filter((d) => d.evaluate).map((d) => [
-      d.name,
-      WATCH_RULES.includes(d.name) ? { for: '2s', keepFiringFor: '0s' } : { enabled: false },
-    ]),
-  );
+  const rules = {
+    ...onlyRules({}),
+    ...Object.fromEntries(WATCH_RULES.map((name) => [name, { for: '2s', keepFiringFor: '0s' }])),
+  };
   const file = path.join(dir, 'fleet.yaml');
   writeFileSync(
     file,
