@@ -1,13 +1,14 @@
 // A feature that is not configured costs nothing: the built CLI, run on a 1-node config without
-// `alerting:` and `watch:`, and with no page or API asked for, loads none of the alerting section's
-// schema (receiver kinds, maintenance windows and node-cron), the alerting engine, notifier and
-// silence keeper, the Alertmanager API's answers, the Telegram command pollers, the silence
-// replication, the fan-out and watch, the `watch:` section's schema and the watch kinds (their
-// reads, views, words, alerts and panels), or the status pages' code, and starts no timer from them;
-// nor the parts of its dependencies it never uses (undici's fetch and WebSocket, Node's own bundled
-// undici, prom-client's cluster aggregator, @opentelemetry/api). The same daemon with these
-// sections (and a page and the API asked for) loads them, so the check sees what it looks for; so
-// does one that is given a `watch:` section by a reload.
+// `alerting:`, `watch:` and `agentPlatform:`, and with no page or API asked for, loads none of the
+// alerting section's schema (receiver kinds, maintenance windows and node-cron), the alerting
+// engine, notifier and silence keeper, the Alertmanager API's answers, the Telegram command
+// pollers, the silence replication, the fan-out and watch, the `watch:` section's schema and the
+// watch kinds (their reads, views, words, alerts and panels), the agent platform's key check, or
+// the status pages' code, and starts no timer from them; nor the parts of its dependencies it
+// never uses (undici's fetch and WebSocket, Node's own bundled undici, prom-client's cluster
+// aggregator, @opentelemetry/api). The same daemon with these sections (and a page and the API
+// asked for) loads them, so the check sees what it looks for; so does one that is given a `watch:`
+// section by a reload.
 // The child reports through a preloaded hook (test/fixtures/loaded-modules.mjs).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,6 +69,9 @@ const FEATURE_MODULES = [
   'watch/component.js',
   'watch/views.js',
   ...WATCH_KIND_MODULES,
+  'agent/lifecycle.js',
+  'agent/platform.js',
+  'agent/keySource.js',
   'status/routes.js',
   'status/fleetPage.js',
   'status/nodePage.js',
@@ -184,7 +188,7 @@ describe('a 1-node daemon', () => {
     expect(FEATURE_DEPENDENCY_MODULES.filter(seen)).toEqual([]);
   });
 
-  it('with alerting (Telegram commands, peers) and watch, a page and the API asked for, loads them', async () => {
+  it('with alerting (Telegram commands, peers), watch, agent platform, a page and the API: loads them', async () => {
     const token = join(dir, 'bot-token');
     writeFileSync(token, 'not-a-token\n');
     // Both outbound addresses refuse connections (loopback port 1): the pollers and the replicator
@@ -195,7 +199,8 @@ describe('a 1-node daemon', () => {
     const r = await run(
       'full',
       `alerting:\n  stateDir: "${join(dir, 'alerting')}"\n  evaluationInterval: 1s\n${telegram}` +
-        `  peers:\n    - url: http://127.0.0.1:1\n${watchedAccount()}`,
+        `  peers:\n    - url: http://127.0.0.1:1\n${watchedAccount()}` +
+        `agentPlatform: {baseUrl: "http://127.0.0.1:1"}\n`,
       ['/', '/api/v2/status'],
     );
     expect(r.modules.filter((m) => FEATURE_MODULES.includes(m)).sort()).toEqual([...FEATURE_MODULES].sort());
