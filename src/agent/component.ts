@@ -1,17 +1,23 @@
-// Joins the agent platform key check to the daemon (inert while the config has no agentPlatform):
-// built at assembly, so its metrics exist from the first scrape, and started once the server
-// listens, so a daemon that fails to start never calls the platform.
+// Joins the agent platform key check to the daemon (inert while the config has no agentPlatform,
+// its code not even loaded): built at assembly, so its metrics exist from the first scrape, and
+// started once the server listens, so a daemon that fails to start never calls the platform.
 import type { DaemonComponent } from '../daemon/component.js';
-import { agentPlatformRunner, AGENT_EVIDENCE_NODE, type AgentPlatformRunner } from './lifecycle.js';
-import { agentPlatformCollectors } from './platform.js';
+import { AGENT_EVIDENCE_NODE } from './evidenceNode.js';
+import type { AgentPlatformRunner } from './lifecycle.js';
 
 export function agentPlatformComponent(): DaemonComponent {
   let runner: AgentPlatformRunner | undefined;
+  let collectors: typeof import('./platform.js').agentPlatformCollectors | undefined;
   return {
     name: 'agent-platform',
-    open(ctx) {
+    async open(ctx) {
       const settings = ctx.initial.agentPlatform;
       if (!settings) return;
+      const [{ agentPlatformRunner }, platform] = await Promise.all([
+        import('./lifecycle.js'),
+        import('./platform.js'),
+      ]);
+      collectors = platform.agentPlatformCollectors;
       runner = agentPlatformRunner(settings, {
         client: ctx.client,
         logger: ctx.logger.child({ component: 'agent-platform' }),
@@ -20,7 +26,7 @@ export function agentPlatformComponent(): DaemonComponent {
     },
     // Registered after open: none while the first config has no agent platform.
     collectors: (registry) => {
-      if (runner) agentPlatformCollectors(registry, runner.checker);
+      if (runner) collectors?.(registry, runner.checker);
     },
     evidenceNodes: (config) => (config.agentPlatform ? [AGENT_EVIDENCE_NODE] : []),
     signals: () => ({ agentKeyValid: runner?.checker.lastKeyVerdict()?.keyValid ?? undefined }),

@@ -5,10 +5,10 @@ import type { AgentPlatformSettings } from '../domain.js';
 import type { EvidenceInput } from '../evidence/record.js';
 import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../logger.js';
+import { AGENT_EVIDENCE_NODE } from './evidenceNode.js';
 import { AgentPlatformChecker } from './platform.js';
 
-/** The `node` of evidence records about the agent platform. */
-export const AGENT_EVIDENCE_NODE = 'agent-platform';
+export { AGENT_EVIDENCE_NODE };
 
 export interface AgentPlatformRunner {
   readonly checker: AgentPlatformChecker;

@@ -45,7 +45,7 @@ export interface AlertingComponentOptions {
   onAlertChange?: AlertingDeps['onAlertChange'];
   onEvaluated?: AlertingDeps['onEvaluated'];
   /** The alerts to evaluate, asked at each (re)build; undefined: all. */
-  definitions?: () => AlertingDeps['definitions'];
+  definitions?: () => AlertingDeps['definitions'] | Promise<AlertingDeps['definitions']>;
   /** Replaces the daemon's clock pair (tests). */
   clock?: AlertingDeps['clock'];
 }

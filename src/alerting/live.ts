@@ -26,7 +26,7 @@ export interface LiveOptions {
   sendFor?: AlertingDeps['sendFor'];
   onAlertChange?: AlertingDeps['onAlertChange'];
   onEvaluated?: AlertingDeps['onEvaluated'];
-  definitions?: () => AlertingDeps['definitions'];
+  definitions?: () => AlertingDeps['definitions'] | Promise<AlertingDeps['definitions']>;
   clock?: AlertingDeps['clock'];
 }
 
@@ -52,6 +52,7 @@ export async function build(
     secrets: c.secrets,
   }));
   await silences.start();
+  const definitions = await opts.definitions?.();
   // The mute stage's sources; windows are cron schedules and silences hold wall times.
   const mute: MuteSources = {
     window: (labels, wall) => live.schedule?.isSilenced(labels, wall),
@@ -75,7 +76,7 @@ export async function build(
       silences.endAcks(new Set(live.runtime?.active().map((i) => i.id)));
       opts.onEvaluated?.(now);
     },
-    definitions: opts.definitions?.(),
+    definitions,
     clock: opts.clock ?? c.clock,
   });
   await live.runtime.start();

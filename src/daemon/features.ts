@@ -3,7 +3,6 @@
 // heartbeat and, when sharded, the shard metrics. Each lives in its own folder's component.ts.
 // The fan-out and the watch are loaded only once a config has a `watch:` section (lazy.ts).
 import { alertingComponent } from '../alerting/component.js';
-import { alertDefinitions } from '../alerting/rules/definitions/index.js';
 import { heartbeatComponent } from '../alerting/heartbeat/component.js';
 import { peersComponent } from '../alerting/peers/component.js';
 import { telegramCommandsComponent } from '../alerting/telegram/component.js';
@@ -16,18 +15,19 @@ import { alertsForShard, type ShardAssignment } from '../shard/index.js';
 import { shardComponent } from '../shard/component.js';
 import { statusComponent } from '../status/component.js';
 import { VERSION } from '../version.js';
-import { isWatchKindRead } from '../watch/kinds/registry.js';
+import { isWatchKindRead } from '../watch/kinds/registered.js';
 import type { DaemonComponent } from './component.js';
 import { lazyComponent } from './lazy.js';
 
 /** The status page lists the active alerts and their changes; the heartbeat follows evaluation. */
 export function standardComponents(log: Logger, sharding?: ShardAssignment): DaemonComponent[] {
   const heartbeat = heartbeatComponent((c) => c.alerting);
-  const shardAlerts = () => (sharding?.sharded() ? alertsForShard(alertDefinitions(), sharding.spec()) : undefined);
+  const shardAlerts = async () =>
+    sharding?.sharded() ? alertsForShard(await everyAlert(), sharding.spec()) : undefined;
   const alerting = alertingComponent({
     onAlertChange: (e) => status.board.noteAlert(e),
     onEvaluated: (t) => heartbeat.evaluated(t),
-    definitions: () => shardAlerts()?.engine,
+    definitions: async () => (await shardAlerts())?.engine,
   });
   const status = statusComponent({
     logger: log,
@@ -37,7 +37,7 @@ export function standardComponents(log: Logger, sharding?: ShardAssignment): Dae
   });
   // Status first: probe results reach every component as soon as polling starts, and the alerting start reads files.
   const shard = sharding
-    ? [shardComponent(sharding, { leftToPrometheus: () => shardAlerts()?.leftToPrometheus ?? [] })]
+    ? [shardComponent(sharding, { leftToPrometheus: async () => (await shardAlerts())?.leftToPrometheus ?? [] })]
     : [];
   // Fan-out reads first, then the watch built from them, so their part of each snapshot is there for the others.
   // Telegram commands and silence replication act on the alerting's silences: after it, so they start once it has.
@@ -48,6 +48,9 @@ export function standardComponents(log: Logger, sharding?: ShardAssignment): Dae
   const peers = peersComponent({ silences: () => alerting.silences() });
   return [...watchComponents(), status, alerting, heartbeat, telegram, peers, ...shard];
 }
+
+/** Every alert's definition, every watch kind's included: asked only with alerting configured on a shard. */
+const everyAlert = async () => (await import('../alerting/rules/definitions/index.js')).alertDefinitions();
 
 /** No reads: what /metrics shows of the fan-out probes (their families, no samples) while nothing reads. */
 const NO_READS: ReadonlyMap<string, readonly EntityReadView[]> = new Map();

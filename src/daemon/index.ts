@@ -9,7 +9,7 @@ import type { ExporterConfig } from '../config/exporterConfig.js';
 import type { DaemonComponent } from './component.js';
 import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline.js';
 
-export { AGENT_EVIDENCE_NODE } from '../agent/lifecycle.js';
+export { AGENT_EVIDENCE_NODE } from '../agent/evidenceNode.js';
 export type { AssemblyContext, DaemonComponent, DaemonContext } from './component.js';
 
 export interface DaemonOptions extends PipelineOptions {

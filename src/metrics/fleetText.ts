@@ -3,7 +3,7 @@
 // the few per-network lines are written here.
 import { escapeHelpOpenMetrics, escapeHelpText, escapeLabelValue, formatValue } from '../exposition/grammar.js';
 import { fanOutProbes } from '../probes/registry.js';
-import { watchFamilies } from '../watch/kinds/registry.js';
+import { watchFamilies } from '../watch/kinds/registered.js';
 import type { WatchedEntryView, WatchSnapshot } from '../watch/types.js';
 import type { FanOutEntity } from '../domain.js';
 import type { FleetSnapshot } from '../state/snapshot.js';

@@ -5,7 +5,7 @@ import { shardCollectors, type ShardView } from './metrics.js';
 
 export interface ShardComponentOptions {
   /** The alerts this shard's engine leaves to the Prometheus rules (network-wide ones). */
-  leftToPrometheus?: () => string[];
+  leftToPrometheus?: () => string[] | Promise<string[]>;
 }
 
 /** The shard's view; an assignment that knows whether it is sharded also logs what that means at start. */
@@ -15,14 +15,14 @@ export function shardComponent(sharding: Shard, opts: ShardComponentOptions = {}
   return {
     name: 'sharding',
     collectors: (registry) => shardCollectors(registry, sharding),
-    start(ctx) {
+    async start(ctx) {
       if (!sharding.sharded?.()) return;
       ctx.logger.info(sharding.summary?.() ?? {}, 'sharded: polling only the nodes of this shard');
       if (ctx.config().alerting && opts.leftToPrometheus) {
         const note =
           'sharded: the built-in engine evaluates node and exporter alerts for this shard; these network-wide ' +
           'alerts are left to the Prometheus rules (alerts/*.yml)';
-        ctx.logger.info({ alerts: opts.leftToPrometheus() }, note);
+        ctx.logger.info({ alerts: await opts.leftToPrometheus() }, note);
       }
     },
   };

@@ -2,7 +2,7 @@
 // Pure: the node's state, its network lag and its last failures in; a NodeStatus out, with the
 // time until which it holds while nothing new arrives. Runs for every changed node of a large
 // fleet, so it builds the status directly (no spreads, no intermediate arrays).
-import { findDefinition } from '../alerting/rules/definitions/index.js';
+import { NODE_ALERTS } from '../alerting/rules/definitions/nodes.js';
 import type { ProbeName } from '../domain.js';
 import type { NodeState, ProbeState } from '../state/fleetState.js';
 import type { NodeStatus, ProbeFailure, ProbeStatus, Reason, StatusKind } from './types.js';
@@ -14,9 +14,11 @@ import { failureToReason, probeMask, reasonText } from './words.js';
  */
 export const STALLED_AFTER_SECS = 30;
 /**
- * More blocks behind the highest node of its network than this is "behind": LedgerNodeBehindFleet's default threshold.
+ * More blocks behind the highest node of its network than this is "behind": LedgerNodeBehindFleet's default threshold
+ * (read from the node alerts: the whole list would load every watch kind's).
  */
-export const BEHIND_AFTER_BLOCKS = findDefinition('LedgerNodeBehindFleet')?.defaults.threshold ?? 20;
+export const BEHIND_AFTER_BLOCKS =
+  NODE_ALERTS.find((d) => d.name === 'LedgerNodeBehindFleet')?.defaults.threshold ?? 20;
 
 export const isBehind = (lagBlocks: number | undefined): boolean =>
   lagBlocks !== undefined && lagBlocks > BEHIND_AFTER_BLOCKS;

@@ -3,7 +3,8 @@
 // for a document that has it (index.ts).
 import { alertingSection } from './alerting.js';
 import { configSchema, provideSections } from './index.js';
+import { watchSection } from './watch.js';
 
-provideSections({ alerting: alertingSection });
+provideSections({ alerting: alertingSection, watch: watchSection });
 
 export const rawConfigSchema = configSchema();

@@ -2,7 +2,7 @@
 // (alerting:, sharding:) is one module in this folder, one entry here and its field in
 // ExporterConfig (../exporterConfig.ts); its secrets, checks and resolution are then picked up by
 // the parser, the JSON schema and the daemon's Secrets.
-// A section of a feature a small daemon may not use (alerting:) is deferred: its module, and the
+// A section of a feature a small daemon may not use (alerting:, watch:) is deferred: its module, and the
 // feature's modules behind its schema, load only for a document that has its key (loadSectionsFor),
 // or with all.ts (the whole schema: tools, tests, one-shot commands). Until then its key's schema
 // is NOT_LOADED, which a document without the key never reaches: the keys, their order and every
@@ -17,25 +17,35 @@ import { nodesSection } from './nodes.js';
 import { pollingSection } from './polling.js';
 import { shardingSection } from './sharding.js';
 import { stallWindowSection } from './stallWindow.js';
-import { watchSection } from './watch.js';
+import type { watchSection } from './watch.js';
 import type { ConfigSection, ResolveContext } from './section.js';
 
 /** The deferred sections, by their key. */
 export interface DeferredSections {
   alerting: typeof alertingSection;
+  watch: typeof watchSection;
 }
 type DeferredKey = keyof DeferredSections;
 
 const LOADERS: { [K in DeferredKey]: () => Promise<DeferredSections[K]> } = {
   alerting: async () => (await import('./alerting.js')).alertingSection,
+  watch: async () => (await import('./watch.js')).watchSection,
 };
+
+/** Deferred sections that hold no secret: a resolved config with one needs no module to list its secrets. */
+const SECRET_FREE: ReadonlySet<DeferredKey> = new Set(['watch']);
 
 const loaded: Partial<DeferredSections> = {};
 
 /** Stands for a deferred section's schema while its module is not loaded: its key is absent. */
 const NOT_LOADED = z.undefined().optional();
 
-function compose(alerting: DeferredSections['alerting']['shape']['alerting']) {
+type AlertingShape = DeferredSections['alerting']['shape']['alerting'];
+type WatchShape = DeferredSections['watch']['shape']['watch'];
+/** NOT_LOADED typed as the section's schema: a document without the key never reaches it. */
+const notLoaded = <T>() => NOT_LOADED as unknown as T;
+
+function compose(alerting: AlertingShape, watch: WatchShape) {
   return z
     .strictObject({
       ...listenSection.shape,
@@ -47,7 +57,7 @@ function compose(alerting: DeferredSections['alerting']['shape']['alerting']) {
       ...agentPlatformSection.shape,
       alerting,
       ...shardingSection.shape,
-      ...watchSection.shape,
+      watch,
     })
     .meta({ title: 'ledger-fleet-exporter configuration' });
 }
@@ -61,7 +71,8 @@ let composed: RawConfigSchema | undefined;
 /** The config's schema with the sections loaded so far (the whole schema once all are). */
 export function configSchema(): RawConfigSchema {
   composed ??= compose(
-    loaded.alerting?.shape.alerting ?? (NOT_LOADED as unknown as DeferredSections['alerting']['shape']['alerting']),
+    loaded.alerting?.shape.alerting ?? notLoaded<AlertingShape>(),
+    loaded.watch?.shape.watch ?? notLoaded<WatchShape>(),
   );
   return composed;
 }
@@ -80,8 +91,8 @@ export function missingSections(doc: unknown): DeferredKey[] {
 }
 
 /** Throws when `doc` has a deferred section whose module is not loaded (a caller that did not load it). */
-export function requireSections(doc: unknown): void {
-  const missing = missingSections(doc);
+export function requireSections(doc: unknown, ignore: ReadonlySet<DeferredKey> = new Set()): void {
+  const missing = missingSections(doc).filter((k) => !ignore.has(k));
   if (missing.length > 0)
     throw new Error(
       `config section ${missing.join(', ')} is not loaded: call loadSectionsFor (or import all.js) first`,
@@ -109,7 +120,7 @@ function sections(): Array<ConfigSection<any>> {
     agentPlatformSection,
     ...(loaded.alerting ? [loaded.alerting] : []),
     shardingSection,
-    watchSection,
+    ...(loaded.watch ? [loaded.watch] : []),
     stallWindowSection,
   ];
 }
@@ -127,6 +138,6 @@ export function resolveSections(raw: RawConfig, ctx: ResolveContext): ExporterCo
 /** Every secret value of a resolved config, section by section. */
 export function sectionSecrets(config: ExporterConfig): string[] {
   // A secret left out would reach the logs: a section not loaded must not pass silently.
-  requireSections(config);
+  requireSections(config, SECRET_FREE);
   return sections().flatMap((s) => s.secrets?.(config) ?? []);
 }

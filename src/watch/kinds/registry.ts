@@ -1,10 +1,13 @@
 // Every watch kind, one line each. A kind registered at run time (a test, an embedding program)
 // must be registered before the first config is parsed (the `watch:` schema is built from this
-// list) and before the daemon starts; its reads join the probe registry with it.
+// list) and before the daemon starts; its reads join the probe registry with it. A daemon loads this
+// (every kind's code) only with a config that has a `watch:` or `alerting:` section; what the rest
+// of it asks of the kinds is answered by registered.ts.
 import { registerProbe, unregisterProbe } from '../../probes/registry.js';
 import { shareNetworkRead, unshareNetworkRead } from '../../probes/watch/entities.js';
 import { commonFamilies, type WatchFamily } from '../families.js';
 import type { WatchKindDef } from '../kind.js';
+import { publishWatchKinds } from './registered.js';
 import { accountKind } from './account.js';
 import { agentKind } from './agent.js';
 import { delegatorKind } from './delegator.js';
@@ -76,7 +79,7 @@ export function watchKinds(forSchema = false): WatchKindDef[] {
   return [...KINDS.values()];
 }
 
-/** Whether a probe is one of a registered kind's reads (they read the `watch:` section's entries). */
+/** Whether a probe is one of a registered kind's reads (registered.ts answers without loading the kinds). */
 export function isWatchKindRead(name: string): boolean {
   for (const k of KINDS.values())
     if ([k.networkReads, k.reads, k.itemReads].some((reads) => Object.hasOwn(reads ?? {}, name))) return true;
@@ -107,3 +110,5 @@ export function watchFamilies(): readonly WatchFamily[] {
     families = { version, list: [...watchKinds().flatMap((k) => k.families), ...commonFamilies(watchKindNames())] };
   return families.list;
 }
+
+publishWatchKinds({ families: watchFamilies, isRead: isWatchKindRead });
