@@ -2,9 +2,8 @@
 // written memory costs no page faults (fresh memory for a 10,000-node body: ~270 ms more CPU
 // per render), and a body streamed through a few chunks keeps a few MB instead of a whole body
 // (51 MB at 10,000 nodes). A chunk is lent to one writer and comes back once nothing reads it
-// (sent to the socket, or compressed). A chunk taken while every kept one is out is a fresh one;
-// the pool keeps at most `keep` free chunks, so what a slow client holds is dropped once it
-// comes back, and no client holds the pool.
+// (sent to the socket, or compressed). A chunk taken while every kept one is out is a fresh one,
+// dropped when it comes back: a slow client holds its chunks, never the pool.
 import { GZIP_PIECE_BYTES } from './gzip.js';
 
 /** One chunk: the size of a gzip piece, so each full chunk is compressed as one piece. */
@@ -20,12 +19,13 @@ export const MAX_KEPT_CHUNKS = 16;
 
 export class ChunkPool {
   private readonly free: Buffer[] = [];
-  /** Chunks out with writers and their readers. */
-  private lent = 0;
+  private readonly kept = new WeakSet<Buffer>();
+  private owned = 0;
   private waiting: Array<() => void> = [];
-  /** Chunks allocated while `keep` were already out or free (fresh memory a slow reader made us take). */
+  /** Chunks handed out beyond the pool (every kept one was out), dropped when they came back. */
   freshTaken = 0;
-  /** Chunks kept at most, free and lent (see fit). */
+
+  /** Chunks kept at most (see fit). */
   keep: number;
   /** Bytes of the largest step of the last render (see fit). */
   largestStep = 0;
@@ -41,7 +41,6 @@ export class ChunkPool {
   fit(bytes: number): void {
     this.largestStep = bytes;
     this.keep = Math.min(Math.ceil(bytes / this.chunkBytes) + SPARE_CHUNKS, this.maxKeep);
-    while (this.free.length > this.keep) this.free.pop();
   }
 
   /** Free chunks a writer should have before its next step: enough for the largest one. */
@@ -49,32 +48,40 @@ export class ChunkPool {
     return Math.min(Math.ceil(this.largestStep / this.chunkBytes) + 1, this.keep);
   }
 
-  /** A chunk now, never waiting: a free one, else a new one (fresh when `keep` are out or free already). */
+  /** A chunk now, never waiting: a free kept one, a new kept one while fewer than `keep` exist, else a fresh one. */
   take(): Buffer {
-    this.lent++;
     const free = this.free.pop();
     if (free) return free;
-    if (this.lent > this.keep) this.freshTaken++;
-    return Buffer.allocUnsafeSlow(this.chunkBytes);
+    const chunk = Buffer.allocUnsafeSlow(this.chunkBytes);
+    if (this.owned < this.keep) {
+      this.owned++;
+      this.kept.add(chunk);
+    } else this.freshTaken++;
+    return chunk;
   }
 
-  /** `chunk` is read by nobody any more: kept for the next writer while fewer than `keep` are free. */
+  /** `chunk` is read by nobody any more: kept for the next writer if it is one of ours. */
   give(chunk: Buffer): void {
-    this.lent--;
-    if (this.free.length < this.keep) this.free.push(chunk);
+    if (this.kept.has(chunk)) {
+      // A pool fitted smaller drops the chunks it no longer keeps as they come back.
+      if (this.owned > this.keep) {
+        this.kept.delete(chunk);
+        this.owned--;
+      } else this.free.push(chunk);
+    }
     const waiting = this.waiting;
     this.waiting = [];
     for (const wake of waiting) wake();
   }
 
-  /** Chunks take() can hand out without going past `keep` chunks in all. */
+  /** Chunks take() can hand out without allocating beyond the pool. */
   get available(): number {
-    return this.free.length + Math.max(0, this.keep - this.lent - this.free.length);
+    return this.free.length + Math.max(0, this.keep - this.owned);
   }
 
-  /** Free chunks kept (never more than `keep`). */
+  /** Kept chunks, free or lent (never more than `keep`). */
   get size(): number {
-    return this.free.length;
+    return this.owned;
   }
 
   /** Settles at the next give(). */
