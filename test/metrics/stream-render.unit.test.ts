@@ -100,6 +100,21 @@ describe('streamed /metrics bodies', () => {
     // Sized for the largest step (a family's block here spans chunks of 2 KB), never past its bound.
     expect(view.chunks.keep).toBeGreaterThan(SPARE_CHUNKS + 1);
   });
+  it('waits for a reader that gives its chunks back within the wait allowed, taking no fresh chunk', async () => {
+    const f = fleet(150);
+    const view = f.view(16 * 1024);
+    f.answer([view], 0, rng(5));
+    const want = (await view.render('text')).body.toString('utf8');
+    // A reader slower than the render: each run of bytes comes back a few ms after it was sent.
+    const later = () => new Promise<void>((resolve) => setTimeout(resolve, 3));
+    // The first streamed render sizes the pool for the largest step (a family's block spans chunks).
+    await scrapeText(view, 'text', false);
+    const fresh = view.chunks.freshTaken;
+    const got = await scrapeText(view, 'text', false, later);
+    expect(got.streamed).toBe(true);
+    expect(got.text).toBe(want);
+    expect(view.chunks.freshTaken).toBe(fresh);
+  });
 });
 
 describe('ChunkPool', () => {
