@@ -10,12 +10,13 @@ import { crc32Combine } from './crc32Combine.js';
 const FLUSH_AT = 16 * 1024;
 
 /**
- * How long, in all, a render may wait for clients to take the chunks they hold before it takes
- * fresh ones: a client too slow for it delays the scrapes queued behind it by at most this. Fresh
- * memory for every chunk of a 10,000-node plain body (a reader slower than the render) cost a
- * plain scrape 2-3x the CPU in a fleet.
+ * How long, in all, a render may wait for its client to take the chunks it holds before it takes
+ * fresh ones. The render lets the scrapes queued behind it run while it waits (onClientWait), so
+ * this only bounds how long a stalled client keeps a paused render. Fresh memory for every chunk of
+ * a 10,000-node plain body (a reader slower than the render) cost a plain scrape 2-3x the CPU in a
+ * fleet: external memory growing by tens of MB starts full collections of the whole heap.
  */
-export const CLIENT_WAIT_MS = 500;
+export const CLIENT_WAIT_MS = 10_000;
 
 /** Where the written bytes go. */
 export interface ChunkSink {
@@ -54,6 +55,8 @@ export class ChunkWriter implements TextOut {
     private readonly pool: ChunkPool,
     private readonly sink: ChunkSink,
     readonly compressing: boolean,
+    /** Called before the render waits for its client: nothing else of the scrape path is used while it waits. */
+    private readonly onClientWait: () => void = () => undefined,
     clientWaitMs = CLIENT_WAIT_MS,
   ) {
     this.clientWaitLeft = clientWaitMs;
@@ -99,8 +102,8 @@ export class ChunkWriter implements TextOut {
 
   /**
    * Before the next step: settles once enough chunks are free. Compression is waited for (it ends
-   * on its own); clients for CLIENT_WAIT_MS in all, then the loop is let run once, so that writes
-   * the kernel took give theirs back, and fresh chunks are taken after that.
+   * on its own); the client for CLIENT_WAIT_MS in all, then the loop is let run once, so that
+   * writes the kernel took give theirs back, and fresh chunks are taken after that.
    */
   room(): Promise<void> | undefined {
     this.stepEnds();
@@ -116,6 +119,7 @@ export class ChunkWriter implements TextOut {
     if (this.pool.available >= this.pool.wanted || this.refs.size <= 1) return undefined;
     if (this.compressing) return this.pool.returned().then(() => this.wait());
     if (this.clientWaitLeft <= 0) return new Promise((resolve) => setImmediate(resolve));
+    this.onClientWait();
     const started = performance.now();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, this.clientWaitLeft);

@@ -28,10 +28,12 @@ export async function streamRender(
   gzip: boolean,
   steps: (out: TextOut) => Iterable<unknown>,
   head: (h: StreamHead) => void,
+  /** Called when the render waits for its client (see ChunkWriter). */
+  onClientWait?: () => void,
 ): Promise<void> {
   const body = new BodyStream();
   const gz = gzip ? new GzipStream((z) => body.write(z, nothing)) : undefined;
-  const out = new ChunkWriter(pool, gz ?? { take: (bytes, done) => body.write(bytes, done) }, gzip);
+  const out = new ChunkWriter(pool, gz ?? { take: (bytes, done) => body.write(bytes, done) }, gzip, onClientWait);
   let streaming = false;
   try {
     for (const _ of steps(out)) {

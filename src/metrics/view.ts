@@ -29,6 +29,8 @@ import { GZIP_PIECE_BYTES, GzipPieces } from './gzip.js';
 import { processMetricsRegistry } from './processMetrics.js';
 import { FamilyRegistry } from '../exposition/textFamily.js';
 
+const nothing = (): undefined => undefined;
+
 /** A kind of body (plain, gzip) rendered within this many renders sizes the memory kept (see worthKeeping). */
 const RECENT_RENDERS = 8;
 
@@ -224,7 +226,9 @@ export class MetricsView {
    * Renders our metrics and the re-exposed upstream families in the requested format. With
    * `stream`, into pooled chunks: settles as soon as the reply's form is known (see
    * RenderedMetrics.stream) while the render goes on; the next render starts once this one's
-   * bytes are all written and compressed.
+   * bytes are all written and compressed, or once it waits for its client (a plain body larger
+   * than the pool): renders then overlap, each reading only what it took at its start and lines
+   * that results may rewrite between steps anyway.
    */
   render(format: 'text' | 'openmetrics', opts: { gzip?: boolean; stream?: boolean } = {}): Promise<RenderedMetrics> {
     const gzip = opts.gzip === true;
@@ -232,34 +236,48 @@ export class MetricsView {
     if (opts.stream) {
       let settle!: (h: StreamHead) => void;
       const head = new Promise<StreamHead>((resolve) => (settle = resolve));
-      run = this.queue.then(() => this.streamNow(format, gzip, settle));
+      let waits!: () => void;
+      const waiting = new Promise<void>((resolve) => (waits = resolve));
+      run = this.queue.then(() => this.streamNow(format, gzip, settle, waits));
       const contentType = (format === 'openmetrics' ? this.openMetrics : this.text).contentType;
       // A failure after the head broke the stream (streamRender); before it, it is the answer.
       answer = Promise.race([head, run.then(() => head)]).then((h) => streamedAnswer(contentType, gzip, h));
-    } else run = answer = this.queue.then(() => this.renderNow(format, gzip));
+      this.queue = Promise.race([waiting, run.then(nothing, nothing)]);
+      return answer;
+    }
+    run = answer = this.queue.then(() => this.renderNow(format, gzip));
     // The queue holds no result: a settled render would otherwise keep the last body (MBs) alive.
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
+    this.queue = run.then(nothing, nothing);
     return answer;
   }
 
-  private async streamNow(format: 'text' | 'openmetrics', gzip: boolean, head: (h: StreamHead) => void) {
-    this.current = this.inputs();
+  private async streamNow(
+    format: 'text' | 'openmetrics',
+    gzip: boolean,
+    head: (h: StreamHead) => void,
+    onClientWait: () => void,
+  ) {
+    const input = (this.current = this.inputs());
+    const om = format === 'openmetrics';
+    let own: string, processOwn: string;
     try {
-      const om = format === 'openmetrics';
-      const own = await (om ? this.openMetrics : this.text).metrics();
-      const processOwn = this.defaultMetrics ? await processMetricsRegistry(format).metrics() : '';
-      await streamRender(this.chunks, gzip, (out) => this.steps(out, om, own, processOwn), head);
+      own = await (om ? this.openMetrics : this.text).metrics();
+      processOwn = this.defaultMetrics ? await processMetricsRegistry(format).metrics() : '';
     } finally {
+      // The collectors are done; a render waiting for its client lets the next one set its own.
       this.current = undefined;
     }
+    await streamRender(this.chunks, gzip, (out) => this.steps(out, om, own, processOwn, input), head, onClientWait);
   }
 
   /** The whole body, written in steps (see steps.ts). */
-  private *steps(out: TextOut, om: boolean, own: string, processOwn: string): Generator<void, void, undefined> {
-    const { snapshot, upstream } = this.current!;
+  private *steps(
+    out: TextOut,
+    om: boolean,
+    own: string,
+    processOwn: string,
+    { snapshot, upstream }: ScrapeInput,
+  ): Generator<void, void, undefined> {
     yield* fleetSteps(out, snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.columns);
     if (!om) out.write('\n');
     writeRegistryText(out, own, om);
@@ -295,7 +313,7 @@ export class MetricsView {
         },
       );
       this.spare = undefined;
-      drain(this.steps(out, om, own, processOwn));
+      drain(this.steps(out, om, own, processOwn, this.current));
       out.handRest();
       this.last[kind] = { bytes: out.length, render: ++this.renders };
       const storage = out.storage();

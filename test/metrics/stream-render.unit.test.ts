@@ -115,6 +115,26 @@ describe('streamed /metrics bodies', () => {
     expect(got.text).toBe(want);
     expect(view.chunks.freshTaken).toBe(fresh);
   });
+  it('lets the next scrape render while a plain render waits for its client, then finishes it whole', async () => {
+    const f = fleet(150);
+    const view = f.view(16 * 1024);
+    f.answer([view], 0, rng(9));
+    const want = (await view.render('text')).body.toString('utf8');
+    await scrapeText(view, 'text', false); // sizes the pool
+    // A client that takes nothing until let go: its render waits with every kept chunk in its socket.
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    let slowEnded = false;
+    const slow = view.render('text', { stream: true }).then(async (r) => {
+      const body = await readStream(r, () => gate);
+      slowEnded = true;
+      return body.toString('utf8');
+    });
+    for (const gzip of [false, true]) expect((await scrapeText(view, 'text', gzip)).text).toBe(want);
+    expect(slowEnded).toBe(false);
+    letGo();
+    expect(await slow).toBe(want);
+  });
 });
 
 describe('ChunkPool', () => {
