@@ -8,6 +8,7 @@ import { UpstreamReader } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';
 import type { MetricsView } from '../src/metrics/view.js';
 import { percentile } from './proc.js';
+import { streamedScrape } from './streamedScrape.js';
 
 function nodeMetrics(i: number, height: number): string {
   return [
@@ -76,24 +77,6 @@ export interface RenderProfile {
   };
   /** External memory per node after a full GC after the streamed rounds (before any whole render kept a body). */
   streamedExternalPerNodeBytes: number;
-}
-
-/** A streamed scrape read to its end by a reader that gives every chunk back at once (a fast socket). */
-async function streamedScrape(view: MetricsView, gzip: boolean): Promise<number> {
-  const r = await view.render('text', { gzip, stream: true });
-  if (!r.stream) return gzip ? (await r.gzipped!).length : r.body.length;
-  const stream = r.stream;
-  return new Promise((resolve, reject) => {
-    let bytes = 0;
-    stream.pipe({
-      write: (b, done) => {
-        bytes += b.length;
-        done();
-      },
-      end: () => resolve(bytes),
-      destroy: reject,
-    });
-  });
 }
 
 export async function runRenderProfile(count: number, dir: string): Promise<RenderProfile> {
