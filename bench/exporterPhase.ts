@@ -12,6 +12,7 @@ import { createLogger } from '../src/logger.js';
 import { countConnections, type FleetNode } from './fleet.js';
 import { cpuSplitFromProc, percentile, RssSampler, socketsHeld, WARM_POLLS, type MemoryFigures } from './proc.js';
 import type { ScrapeReply, ScrapeRequest } from './scraper.js';
+import { streamedScrape } from './streamedScrape.js';
 
 export interface ExporterResult {
   polls: number;
@@ -157,9 +158,7 @@ export async function runExporter(nodes: FleetNode[], opts: ExporterPhaseOptions
     for (let i = 0; Date.now() < end; i++) {
       const r0 = performance.now();
       const c0 = process.cpuUsage();
-      const rendered = await daemon.metricsView().render('text');
-      bytes = rendered.body.length;
-      rendered.release(); // as the server does once the body is compressed
+      bytes = await streamedScrape(daemon.metricsView(), false); // as the server renders it
       renders.push(performance.now() - r0);
       const dc = process.cpuUsage(c0);
       renderCpus.push((dc.user + dc.system) / 1000);

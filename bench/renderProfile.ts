@@ -6,7 +6,9 @@ import type { ProbeData, ProbeResult } from '../src/domain.js';
 import type { ExporterConfig } from '../src/config/exporterConfig.js';
 import { UpstreamReader } from '../src/exposition/index.js';
 import { createLogger } from '../src/logger.js';
+import type { MetricsView } from '../src/metrics/view.js';
 import { percentile } from './proc.js';
+import { streamedScrape } from './streamedScrape.js';
 
 function nodeMetrics(i: number, height: number): string {
   return [
@@ -64,6 +66,17 @@ export interface RenderProfile {
   externalPerNodeBytes: number;
   /** Live heap after a full GC with every node filled. */
   heapUsedBytes: number;
+  /** The same scrapes streamed (as the server sends /metrics), read by a reader that takes each chunk at once. */
+  streamed: {
+    dirtyP50Ms: number;
+    cleanP50Ms: number;
+    gzipP50Ms: number;
+    /** Chunks taken beyond the pool in the 24 streamed scrapes (fresh memory), and the pool's size at the end. */
+    freshChunks: number;
+    keptChunks: number;
+  };
+  /** External memory per node after a full GC after the streamed rounds (before any whole render kept a body). */
+  streamedExternalPerNodeBytes: number;
 }
 
 export async function runRenderProfile(count: number, dir: string): Promise<RenderProfile> {
@@ -152,6 +165,8 @@ export async function runRenderProfile(count: number, dir: string): Promise<Rend
   };
   try {
     const empty = liveMemory();
+    const streamed = await streamedRounds(daemon.metricsView(), (round) => fill(100 + round));
+    const afterStreamed = liveMemory();
     const dirty: number[] = [];
     const clean: number[] = [];
     const zipped: number[] = [];
@@ -188,8 +203,36 @@ export async function runRenderProfile(count: number, dir: string): Promise<Rend
       heapPerNodeBytes: (full.heapUsed - empty.heapUsed) / count,
       externalPerNodeBytes: (full.external - empty.external) / count,
       heapUsedBytes: full.heapUsed,
+      streamed,
+      streamedExternalPerNodeBytes: (afterStreamed.external - empty.external) / count,
     };
   } finally {
     await daemon.close(0);
   }
+}
+
+/** Eight rounds of fill, streamed plain scrape (every node changed), another (none did), streamed gzip scrape. */
+async function streamedRounds(view: MetricsView, fill: (round: number) => void): Promise<RenderProfile['streamed']> {
+  const dirty: number[] = [];
+  const clean: number[] = [];
+  const zipped: number[] = [];
+  for (let round = 0; round < 8; round++) {
+    fill(round);
+    let c0 = process.cpuUsage();
+    await streamedScrape(view, false);
+    dirty.push(cpuMsSince(c0));
+    c0 = process.cpuUsage();
+    await streamedScrape(view, false);
+    clean.push(cpuMsSince(c0));
+    c0 = process.cpuUsage();
+    await streamedScrape(view, true);
+    zipped.push(cpuMsSince(c0));
+  }
+  return {
+    dirtyP50Ms: percentile(dirty.slice(1), 0.5),
+    cleanP50Ms: percentile(clean.slice(1), 0.5),
+    gzipP50Ms: percentile(zipped.slice(2), 0.5),
+    freshChunks: view.chunks.freshTaken,
+    keptChunks: view.chunks.size,
+  };
 }

@@ -255,6 +255,13 @@ async function main(): Promise<void> {
           `(medians)`,
       );
       console.log(
+        `streamed (as /metrics is sent, read at once): CPU ${r.streamed.dirtyP50Ms.toFixed(1)} ms when every node ` +
+          `changed, ${r.streamed.cleanP50Ms.toFixed(1)} ms when none did, gzip scrape ` +
+          `${r.streamed.gzipP50Ms.toFixed(1)} ms (medians); after them ` +
+          `${(r.streamedExternalPerNodeBytes / 1024).toFixed(1)} KB external per node; ${r.streamed.keptChunks} ` +
+          `chunks kept, ${r.streamed.freshChunks} taken fresh in 24 scrapes`,
+      );
+      console.log(
         `applying one node's five results (parsing excluded): CPU ${(r.applyPerNodeMs * 1000).toFixed(0)} us per ` +
           `node (median)`,
       );

@@ -10,7 +10,7 @@ import type { ListenAddress } from './domain.js';
 import type { Logger } from './logger.js';
 import type { MetricsView } from './metrics/view.js';
 import type { FleetSnapshot } from './state/snapshot.js';
-import { get, jsonReply, type Endpoint, type Reply, type Route } from './web/route.js';
+import { get, jsonReply, type Endpoint, type Reply, type Route, type StreamOut } from './web/route.js';
 import { createRouter, send, type WriteGate } from './web/router.js';
 import { createHttpServer, type WebConfig } from './web/webConfig.js';
 import { sessionInfo, writeGate, type WritePolicy } from './web/writeAccess.js';
@@ -68,10 +68,22 @@ function builtInRoutes(deps: HandlerDeps): Endpoint[] {
     get('/metrics', async (req): Promise<Reply> => {
       const om = wantsOpenMetrics(req.headers.accept);
       const gzip = acceptsGzip(req.headers['accept-encoding']);
-      const { contentType, body, gzipped, release } = await deps
+      const { contentType, body, gzipped, release, stream } = await deps
         .metrics()
-        .render(om ? 'openmetrics' : 'text', { gzip });
+        .render(om ? 'openmetrics' : 'text', { gzip, stream: true });
       const vary = 'Accept, Accept-Encoding';
+      if (stream) {
+        const headers: Record<string, string> = gzip ? { 'content-encoding': 'gzip', vary } : { vary };
+        const pipe = (out: StreamOut) =>
+          stream.pipe({
+            ...out,
+            destroy: (err) => {
+              deps.logger.error({ err }, '/metrics failed after its headers were sent: connection closed');
+              out.destroy(err);
+            },
+          });
+        return { status: 200, contentType, body: '', headers, stream: { pipe } };
+      }
       if (!gzipped) return { status: 200, contentType, body, headers: { vary } };
       const zipped = await gzipped;
       // The compressed copy is what goes out: the body's memory can serve the next render.

@@ -20,7 +20,7 @@ import type { Secrets } from '../redact.js';
 import type { Endpoint, Route } from '../web/route.js';
 import type { FleetState, NodeState } from '../state/fleetState.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
-import type { ByteWriter } from '../metrics/byteWriter.js';
+import type { TextOut } from '../metrics/byteWriter.js';
 
 /** Called with each probe result once it was applied to the node's state. */
 export type ProbeResultListener = (target: NodeTarget, result: ProbeResult, node: NodeState) => void;
@@ -72,7 +72,8 @@ export interface Reexposition {
   prepare(node: NodeState): void;
   /** The prepared sources, taken once as a scrape starts. */
   sources(): Iterable<PreparedUpstream>;
-  write(sources: Iterable<PreparedUpstream>, openMetrics: boolean, out: ByteWriter): void;
+  /** Writes the families into `out`; when it returns steps, the scrape runs them (it may pause between two). */
+  write(sources: Iterable<PreparedUpstream>, openMetrics: boolean, out: TextOut): Iterable<unknown> | void;
 }
 
 export interface DaemonComponent {

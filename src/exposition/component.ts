@@ -23,7 +23,7 @@ export function upstreamComponent(): DaemonComponent {
     reexposition: {
       prepare: (node) => void opened().prepare(node),
       sources: () => opened().sources(),
-      write: (sources, om, out) => opened().write(sources, om, out),
+      write: (sources, om, out) => opened().steps(sources, om, out),
     },
   };
 }

@@ -15,7 +15,7 @@ import {
   type PreparedUpstream,
   type UpstreamAnswer,
 } from './upstream.js';
-import { mergeLayout, writeMerged, type MergeLayout } from './upstreamMerge.js';
+import { mergeLayout, mergedSteps, type MergeLayout } from './upstreamMerge.js';
 
 /** What this module reads of a node's state. */
 export interface UpstreamNode {
@@ -97,18 +97,29 @@ export class FleetUpstream {
 
   /** Writes the merged families and remembers what conflicts left out. */
   write(sources: Iterable<PreparedUpstream>, openMetrics: boolean, out: UpstreamSink): void {
+    const it = this.steps(sources, openMetrics, out);
+    while (it.next().done !== true) continue;
+  }
+
+  /** write() one family at a time (see mergedSteps); the merge and its conflicts are settled at the first step. */
+  *steps(
+    sources: Iterable<PreparedUpstream>,
+    openMetrics: boolean,
+    out: UpstreamSink,
+  ): Generator<void, void, undefined> {
     const list = [...sources];
     const layout = mergeLayout(list, this.layout);
-    writeMerged(layout, list, {
+    if (layout !== this.layout) {
+      this.layout = layout;
+      const byNode = new Map<string, number>();
+      for (const c of layout.conflicts) byNode.set(c.node, (byNode.get(c.node) ?? 0) + c.samples);
+      this.conflicted = byNode;
+    }
+    yield* mergedSteps(layout, list, {
       openMetrics,
       write: (p) => out.write(p),
       writeRange: (b, start, end) => out.writeRange(b, start, end),
     });
-    if (layout === this.layout) return;
-    this.layout = layout;
-    const byNode = new Map<string, number>();
-    for (const c of layout.conflicts) byNode.set(c.node, (byNode.get(c.node) ?? 0) + c.samples);
-    this.conflicted = byNode;
   }
 
   /** ledger_exporter_upstream_* families (a RegistryExtension of the metrics view), one series per node. */

@@ -138,6 +138,23 @@ export function writeMerged(
   sources: readonly PreparedUpstream[],
   opts: RenderOptions & { write: (piece: string) => void },
 ): void {
+  const it = mergedSteps(layout, sources, opts);
+  while (it.next().done !== true) continue;
+}
+
+/** Nodes' lines of one family written in one step (a family of a large fleet is megabytes). */
+const STEP_PICKS = 512;
+
+/**
+ * writeMerged in steps: a streamed scrape may pause between two families, and within a family
+ * every STEP_PICKS nodes. The sources' bytes are never written again (a new answer brings new
+ * ones), so a pause changes nothing here.
+ */
+export function* mergedSteps(
+  layout: MergeLayout,
+  sources: readonly PreparedUpstream[],
+  opts: RenderOptions & { write: (piece: string) => void },
+): Generator<void, void, undefined> {
   const emit = opts.write;
   const emitRange =
     opts.writeRange ?? ((bytes: Buffer, start: number, end: number) => emit(bytes.toString('utf8', start, end)));
@@ -153,7 +170,9 @@ export function writeMerged(
       const { bytes, ends } = sources[picks[j]!]!;
       const i = picks[j + 1]!;
       emitRange(bytes, i > 0 ? ends[i - 1]! : 0, ends[i]!);
+      if (j % (2 * STEP_PICKS) === 2 * STEP_PICKS - 2) yield;
     }
+    yield;
   }
 }
 

@@ -21,7 +21,18 @@ export interface ByteSink {
   takeCompressed(piece: TakenPiece): void;
 }
 
-export class ByteWriter {
+/** Where an exposition is written: one whole Buffer (ByteWriter) or pooled chunks streamed out (ChunkWriter). */
+export interface TextOut {
+  write(s: string): void;
+  /** bytes[start, end): lines kept encoded; copied before the call returns. */
+  writeRange(b: Buffer, start: number, end: number): void;
+  /** Whether the written bytes go to a compressor (kept compression applies). */
+  readonly compressing: boolean;
+  /** See ByteWriter.writeBlock. */
+  writeBlock(fill: () => void, kept?: TakenPiece, keep?: (piece: TakenPiece<Promise<Buffer>>) => void): void;
+}
+
+export class ByteWriter implements TextOut {
   private buf: Buffer;
   private len = 0;
   private pending = '';

@@ -8,12 +8,13 @@ import { STEP_THRESHOLD_MS } from '../clock/steps.js';
 import type { NodeView } from '../domain.js';
 import { nodeProbes } from '../probes/registry.js';
 import type { NodeProbe } from '../probes/types.js';
-import type { ByteWriter } from './byteWriter.js';
+import type { TextOut } from './byteWriter.js';
 import { fleetLayout, type FleetLayout } from './fleetFamilies.js';
 import { KeptCompression } from './keptCompression.js';
 import { familyLines, labelsOf, type NodeLabels } from './nodeLines.js';
 import { Segment, SEGMENT_NODES } from './segment.js';
 import { ShownValues, valuePlan, type ValuePlan } from './shownValues.js';
+import { drain } from './steps.js';
 
 interface Entry {
   name: string;
@@ -73,12 +74,27 @@ export class FleetColumns {
    * timestamps are wall times; a smaller drift (a slew) is not worth rewriting the fleet for.
    */
   write(
-    out: ByteWriter,
+    out: TextOut,
     nodes: readonly NodeView[],
     infoKeys: readonly string[],
     openMetrics: boolean,
     wallOffsetMs = 0,
   ): void {
+    drain(this.steps(out, nodes, infoKeys, openMetrics, wallOffsetMs));
+  }
+
+  /**
+   * write() one family at a time: the lines are brought up to `nodes` at the first step, then each
+   * step writes one family's block whole (its stamp and bytes read together), so a streamed scrape
+   * may pause between steps while results rewrite lines in place.
+   */
+  *steps(
+    out: TextOut,
+    nodes: readonly NodeView[],
+    infoKeys: readonly string[],
+    openMetrics: boolean,
+    wallOffsetMs = 0,
+  ): Generator<void, void, undefined> {
     const layout = this.layout();
     const stepped = Math.abs(wallOffsetMs - this.offsetMs) > STEP_THRESHOLD_MS;
     if (stepped) this.offsetMs = wallOffsetMs;
@@ -86,7 +102,9 @@ export class FleetColumns {
       this.rebuild(nodes, infoKeys, layout);
     else this.refresh(nodes, layout);
     const segments = this.segments;
-    layout.nodeFamilies.forEach((f, i) => {
+    const families = layout.nodeFamilies;
+    for (let i = 0; i < families.length; i++) {
+      const f = families[i]!;
       // Versions only grow, so their sum changes whenever one of them does.
       let stamp = 0;
       for (const s of segments) stamp += s.version(i);
@@ -98,7 +116,8 @@ export class FleetColumns {
         out.write(openMetrics ? f.openMetrics : f.text);
         for (const s of segments) s.writeFamily(i, out);
       });
-    });
+      yield;
+    }
   }
 
   get size(): number {

@@ -7,10 +7,11 @@ import { watchFamilies } from '../watch/kinds/registered.js';
 import type { WatchedEntryView, WatchSnapshot } from '../watch/types.js';
 import type { FanOutEntity } from '../domain.js';
 import type { FleetSnapshot } from '../state/snapshot.js';
-import type { ByteWriter } from './byteWriter.js';
+import type { TextOut } from './byteWriter.js';
 import { FleetColumns } from './fleetColumns.js';
 import type { NetworkFamily } from './fleetFamilies.js';
 import { wallSeconds } from './nodeLines.js';
+import { drain } from './steps.js';
 
 export { SHARED_FAMILIES } from './fleetFamilies.js';
 
@@ -22,19 +23,29 @@ export interface FleetTextOptions {
 
 /** `columns` keeps node lines between calls; without it every node's lines are built now. */
 export function writeFleet(
-  out: ByteWriter,
+  out: TextOut,
   snap: FleetSnapshot,
   opts: FleetTextOptions,
   columns: FleetColumns = new FleetColumns(),
 ): void {
-  columns.write(out, snap.nodes, opts.infoLabelKeys, opts.openMetrics, snap.wallOffsetMs);
+  drain(fleetSteps(out, snap, opts, columns));
+}
+
+/** writeFleet one per-node family at a time (FleetColumns.steps), then the rest in one step. */
+export function* fleetSteps(
+  out: TextOut,
+  snap: FleetSnapshot,
+  opts: FleetTextOptions,
+  columns: FleetColumns,
+): Generator<void, void, undefined> {
+  yield* columns.steps(out, snap.nodes, opts.infoLabelKeys, opts.openMetrics, snap.wallOffsetMs);
   writeNetworkFamilies(out, snap, columns.layout().networkFamilies, opts.openMetrics);
   if (snap.fanOut) writeFanOutFamilies(out, snap.fanOut, opts.openMetrics);
   if (snap.watch) writeWatchFamilies(out, snap.watch, opts.openMetrics, columns.wallOffsetMs);
 }
 
 /** The ledger_watch_* families: one sample per entry (and extra label value), labels network, name, kind = address. */
-function writeWatchFamilies(out: ByteWriter, watch: WatchSnapshot, om: boolean, wallOffsetMs: number): void {
+function writeWatchFamilies(out: TextOut, watch: WatchSnapshot, om: boolean, wallOffsetMs: number): void {
   const lists = new Map<string, WatchedEntryView[]>();
   for (const v of watch.entries) {
     const list = lists.get(v.kind);
@@ -70,7 +81,7 @@ function writeWatchFamilies(out: ByteWriter, watch: WatchSnapshot, om: boolean, 
 }
 
 /** Each fan-out probe's families: one sample per entity read (labels network, the entity's labels, its label). */
-function writeFanOutFamilies(out: ByteWriter, reads: NonNullable<FleetSnapshot['fanOut']>, om: boolean): void {
+function writeFanOutFamilies(out: TextOut, reads: NonNullable<FleetSnapshot['fanOut']>, om: boolean): void {
   for (const [name, probe] of fanOutProbes()) {
     const list = reads.get(name) ?? [];
     for (const f of probe.metrics) {
@@ -92,7 +103,7 @@ export function entityLabels(e: FanOutEntity): string {
   return `${l},${e.label}="${escapeLabelValue(e.id)}"`;
 }
 
-function writeNetworkFamilies(out: ByteWriter, snap: FleetSnapshot, families: NetworkFamily[], om: boolean): void {
+function writeNetworkFamilies(out: TextOut, snap: FleetSnapshot, families: NetworkFamily[], om: boolean): void {
   const netLabels = snap.networks.map((n) => `network="${escapeLabelValue(n.network)}"`);
   for (const f of families) {
     out.write(om ? f.openMetrics : f.text);

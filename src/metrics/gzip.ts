@@ -65,3 +65,49 @@ export class GzipPieces {
     this.deflated.push(compressed);
   }
 }
+
+/**
+ * A gzip member sent as it is made: `emit` gets the header at once, then each piece's compressed
+ * form in the body's order as soon as it and every piece before it are compressed, then the end.
+ * A piece's bytes are read until its compression settles (then `done` is called).
+ */
+export class GzipStream {
+  private crc = 0;
+  private bytes = 0;
+  /** Settles once every piece so far was emitted; rejects with the first failure. */
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(private readonly emit: (bytes: Buffer) => void) {
+    emit(HEADER);
+  }
+
+  take(piece: Buffer, done: () => void): TakenPiece<Promise<Buffer>> {
+    const crc = crc32(piece);
+    const compressed = deflatePiece(piece);
+    compressed.then(done, done);
+    this.append(crc, piece.length, compressed);
+    return { crc, length: piece.length, compressed };
+  }
+
+  takeCompressed(piece: TakenPiece): void {
+    this.append(piece.crc, piece.length, Promise.resolve(piece.compressed));
+  }
+
+  /** Emits the final block and the trailer after every piece; rejects if a piece failed (nothing more is emitted). */
+  async finish(): Promise<void> {
+    await this.tail;
+    const trailer = Buffer.allocUnsafe(8);
+    trailer.writeUInt32LE(this.crc >>> 0, 0);
+    trailer.writeUInt32LE(this.bytes % 2 ** 32, 4);
+    this.emit(FINAL_BLOCK);
+    this.emit(trailer);
+  }
+
+  private append(crc: number, length: number, compressed: Promise<Buffer>): void {
+    this.crc = crc32Combine(this.crc, crc, length);
+    this.bytes += length;
+    const before = this.tail;
+    this.tail = before.then(() => compressed).then((z) => this.emit(z));
+    this.tail.catch(() => undefined); // reported by finish()
+  }
+}

@@ -6,7 +6,7 @@
 // splice that form into the stream (gzip.ts) instead of writing and compressing the block again
 // (its CRC is kept too, see crc32Combine.ts). A block that changes at every scrape is never
 // compressed apart: it joins the neighbouring bytes.
-import type { ByteWriter, TakenPiece } from './byteWriter.js';
+import type { TakenPiece, TextOut } from './byteWriter.js';
 
 interface Kept {
   /** The block's stamp when it was last written (see write). */
@@ -27,7 +27,7 @@ export class KeptCompression {
    * Writes block `key` (what `fill` writes) into `out`. `stamp` must change whenever the block's
    * bytes may have changed. Only a writer with a sink (a gzip scrape) uses or updates what is kept.
    */
-  write(out: ByteWriter, key: number, stamp: number, fill: () => void): void {
+  write(out: TextOut, key: number, stamp: number, fill: () => void): void {
     if (!out.compressing) return fill();
     const k = this.kept.get(key);
     if (k === undefined || k.stamp !== stamp) {

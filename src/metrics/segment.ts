@@ -2,7 +2,7 @@
 // A scrape copies each family's Buffer whole, so 10,000 nodes cost a few thousand copies instead
 // of one per node and family (~220,000, most of a scrape). A node's changed lines are written in
 // place; when their length changes, only the rest of this run moves.
-import type { ByteWriter } from './byteWriter.js';
+import type { TextOut } from './byteWriter.js';
 
 /** Nodes per run: longer runs mean fewer copies per scrape but longer moves per changed line. */
 export const SEGMENT_NODES = 64;
@@ -68,7 +68,7 @@ export class Segment {
   }
 
   /** Copies family `f`'s lines of every node of the run into `out`. */
-  writeFamily(f: number, out: ByteWriter): void {
+  writeFamily(f: number, out: TextOut): void {
     const starts = this.starts[f]!;
     out.writeRange(this.cols[f]!, 0, starts[starts.length - 1]!);
   }

@@ -18,12 +18,18 @@ import { PROBE_NAMES, type ProbeName } from '../domain.js';
 import type { PreparedUpstream } from '../exposition/index.js';
 import type { NodeState } from '../state/fleetState.js';
 import { nodeView, type FleetSnapshot } from '../state/snapshot.js';
-import { ByteWriter } from './byteWriter.js';
+import { ByteWriter, type TextOut } from './byteWriter.js';
+import type { BodyStream } from './bodyStream.js';
+import { ChunkPool } from './chunkPool.js';
 import { FleetColumns } from './fleetColumns.js';
-import { writeFleet } from './fleetText.js';
+import { fleetSteps } from './fleetText.js';
+import { drain } from './steps.js';
+import { streamedAnswer, streamRender, type StreamHead } from './streamRender.js';
 import { GZIP_PIECE_BYTES, GzipPieces } from './gzip.js';
 import { processMetricsRegistry } from './processMetrics.js';
 import { FamilyRegistry } from '../exposition/textFamily.js';
+
+const nothing = (): undefined => undefined;
 
 /** A kind of body (plain, gzip) rendered within this many renders sizes the memory kept (see worthKeeping). */
 const RECENT_RENDERS = 8;
@@ -61,6 +67,8 @@ export interface MetricsViewOptions {
   defaultMetrics?: boolean;
   /** Monotonic time, the clock of the node state (a backoff's end); default the system's. */
   now?: () => number;
+  /** Bytes per chunk of a streamed body (chunkPool.ts); tests use small ones. */
+  chunkBytes?: number;
 }
 
 /** Builds one registry whose collectors read `input()` at scrape time. */
@@ -136,6 +144,11 @@ export interface RenderedMetrics {
    * more (gzipped settled, or the render only measured). Not calling it is always safe.
    */
   release(): void;
+  /**
+   * Asked for with `stream`: the body larger than one chunk, to be piped to the client (`body` is
+   * then empty). A body that fits one chunk comes whole instead, in `body` or `gzipped`.
+   */
+  stream?: BodyStream;
 }
 
 export class MetricsView {
@@ -158,16 +171,18 @@ export class MetricsView {
   private buildTimer: NodeJS.Timeout | undefined;
   /** Scrapes are serialised: collectors share `current`. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The chunks streamed bodies are written into (kept between scrapes). */
+  readonly chunks: ChunkPool;
 
   constructor(
     opts: MetricsViewOptions,
     private readonly inputs: () => ScrapeInput,
-    /** Writes the upstream families into `out`. */
+    /** Writes the upstream families into `out`, or returns steps that do (a streamed scrape may pause between). */
     private readonly writeUpstream: (
       sources: Iterable<PreparedUpstream>,
       openMetrics: boolean,
-      out: ByteWriter,
-    ) => void,
+      out: TextOut,
+    ) => Iterable<unknown> | void,
     /** The node-level work a result makes due (upstream lines), done when the result arrives. */
     private readonly prepareNode?: (node: NodeState) => void,
   ) {
@@ -178,6 +193,7 @@ export class MetricsView {
     this.setInfoLabelKeys(opts.infoLabelKeys);
     this.defaultMetrics = opts.defaultMetrics !== false;
     this.now = opts.now ?? (() => SYSTEM_CLOCK.mono());
+    this.chunks = new ChunkPool(opts.chunkBytes);
     this.text = buildRegistry(TEXT_CONTENT_TYPE, opts, input);
     this.openMetrics = buildRegistry(OPENMETRICS_CONTENT_TYPE, opts, input);
   }
@@ -206,15 +222,70 @@ export class MetricsView {
     if (next.length !== this.infoKeys.length || next.some((k, i) => k !== this.infoKeys[i])) this.infoKeys = next;
   }
 
-  /** Renders our metrics and the re-exposed upstream families in the requested format. */
-  render(format: 'text' | 'openmetrics', opts: { gzip?: boolean } = {}): Promise<RenderedMetrics> {
-    const run = this.queue.then(() => this.renderNow(format, opts.gzip === true));
+  /**
+   * Renders our metrics and the re-exposed upstream families in the requested format. With
+   * `stream`, into pooled chunks: settles as soon as the reply's form is known (see
+   * RenderedMetrics.stream) while the render goes on; the next render starts once this one's
+   * bytes are all written and compressed, or once it waits for its client (a plain body larger
+   * than the pool): renders then overlap, each reading only what it took at its start and lines
+   * that results may rewrite between steps anyway.
+   */
+  render(format: 'text' | 'openmetrics', opts: { gzip?: boolean; stream?: boolean } = {}): Promise<RenderedMetrics> {
+    const gzip = opts.gzip === true;
+    let answer: Promise<RenderedMetrics>, run: Promise<unknown>;
+    if (opts.stream) {
+      let settle!: (h: StreamHead) => void;
+      const head = new Promise<StreamHead>((resolve) => (settle = resolve));
+      let waits!: () => void;
+      const waiting = new Promise<void>((resolve) => (waits = resolve));
+      run = this.queue.then(() => this.streamNow(format, gzip, settle, waits));
+      const contentType = (format === 'openmetrics' ? this.openMetrics : this.text).contentType;
+      // A failure after the head broke the stream (streamRender); before it, it is the answer.
+      answer = Promise.race([head, run.then(() => head)]).then((h) => streamedAnswer(contentType, gzip, h));
+      this.queue = Promise.race([waiting, run.then(nothing, nothing)]);
+      return answer;
+    }
+    run = answer = this.queue.then(() => this.renderNow(format, gzip));
     // The queue holds no result: a settled render would otherwise keep the last body (MBs) alive.
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+    this.queue = run.then(nothing, nothing);
+    return answer;
+  }
+
+  private async streamNow(
+    format: 'text' | 'openmetrics',
+    gzip: boolean,
+    head: (h: StreamHead) => void,
+    onClientWait: () => void,
+  ) {
+    const input = (this.current = this.inputs());
+    const om = format === 'openmetrics';
+    let own: string, processOwn: string;
+    try {
+      own = await (om ? this.openMetrics : this.text).metrics();
+      processOwn = this.defaultMetrics ? await processMetricsRegistry(format).metrics() : '';
+    } finally {
+      // The collectors are done; a render waiting for its client lets the next one set its own.
+      this.current = undefined;
+    }
+    await streamRender(this.chunks, gzip, (out) => this.steps(out, om, own, processOwn, input), head, onClientWait);
+  }
+
+  /** The whole body, written in steps (see steps.ts). */
+  private *steps(
+    out: TextOut,
+    om: boolean,
+    own: string,
+    processOwn: string,
+    { snapshot, upstream }: ScrapeInput,
+  ): Generator<void, void, undefined> {
+    yield* fleetSteps(out, snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.columns);
+    if (!om) out.write('\n');
+    writeRegistryText(out, own, om);
+    writeRegistryText(out, processOwn, om);
+    yield;
+    const up = this.writeUpstream(upstream, om, out);
+    if (up) for (const _ of up) yield;
+    if (om) out.write('# EOF\n');
   }
 
   private async renderNow(format: 'text' | 'openmetrics', gzip: boolean): Promise<RenderedMetrics> {
@@ -242,12 +313,7 @@ export class MetricsView {
         },
       );
       this.spare = undefined;
-      writeFleet(out, this.current.snapshot, { openMetrics: om, infoLabelKeys: this.infoKeys }, this.columns);
-      if (!om) out.write('\n');
-      writeRegistryText(out, own, om);
-      writeRegistryText(out, processOwn, om);
-      this.writeUpstream(this.current.upstream, om, out);
-      if (om) out.write('# EOF\n');
+      drain(this.steps(out, om, own, processOwn, this.current));
       out.handRest();
       this.last[kind] = { bytes: out.length, render: ++this.renders };
       const storage = out.storage();
@@ -288,7 +354,7 @@ export class MetricsView {
  * of the whole body has one). Written as it is: at 10,000 nodes it is ~1 MB, and joining two of
  * them then editing the end copied them (~5 ms per scrape).
  */
-function writeRegistryText(out: ByteWriter, text: string, openMetrics: boolean): void {
+function writeRegistryText(out: TextOut, text: string, openMetrics: boolean): void {
   const end = openMetrics && text.endsWith('# EOF\n') ? text.length - '# EOF\n'.length : text.length;
   if (end === 0) return;
   out.write(end === text.length ? text : text.slice(0, end));

@@ -7,6 +7,22 @@ export interface Reply {
   contentType: string;
   body: string | Buffer;
   headers?: Record<string, string>;
+  /** A body sent as it is made, after the headers (no Content-Length): `body` is then not sent. */
+  stream?: ReplyStream;
+}
+
+/** Where a streamed body goes: the response. */
+export interface StreamOut {
+  /** `done` once `bytes` are no longer read (sent, or the connection is gone). */
+  write(bytes: Buffer, done: () => void): void;
+  end(): void;
+  /** The body failed after the headers: the connection is cut, so the client never takes it for whole. */
+  destroy(err: Error): void;
+}
+
+export interface ReplyStream {
+  /** Sends the body to `out`, once. */
+  pipe(out: StreamOut): void;
 }
 
 export interface RouteRequest {

@@ -5,7 +5,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Admission, isRefusal, type AdmissionOptions } from './admission.js';
 import { parseBasicAuth } from './basicAuth.js';
-import { DEFAULT_MAX_BODY_BYTES, type BodySpec, type Endpoint, type Method, type Reply, type Route } from './route.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  type BodySpec,
+  type Endpoint,
+  type Method,
+  type Reply,
+  type ReplyStream,
+  type Route,
+} from './route.js';
 
 /** Longest request target we accept; everything we serve fits in far less. */
 const MAX_URL_LENGTH = 2048;
@@ -48,6 +56,38 @@ export function send(
   };
   res.writeHead(status, { ...headers, ...extra });
   res.end(head ? undefined : body);
+}
+
+/**
+ * A streamed reply: the headers now, the body as it comes (chunked). HEAD answers with the length
+ * GET would send, once the body was made (and dropped).
+ */
+function sendStream(res: ServerResponse, reply: Reply & { stream: ReplyStream }, head: boolean): void {
+  const headers = {
+    'content-type': reply.contentType,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  };
+  if (head) {
+    let length = 0;
+    return reply.stream.pipe({
+      write: (bytes, done) => {
+        length += bytes.length;
+        done();
+      },
+      end: () => {
+        res.writeHead(reply.status, { ...headers, 'content-length': String(length), ...reply.headers });
+        res.end();
+      },
+      destroy: () => void res.destroy(),
+    });
+  }
+  res.writeHead(reply.status, { ...headers, ...reply.headers });
+  reply.stream.pipe({
+    write: (bytes, done) => void res.write(bytes, () => done()),
+    end: () => void res.end(),
+    destroy: () => void res.destroy(),
+  });
 }
 
 function compile(entry: Endpoint | Route): Compiled {
@@ -206,6 +246,7 @@ export function createRouter(opts: RouterOptions): (req: IncomingMessage, res: S
           if (!res.destroyed) send(res, reply.refused, TEXT, `${why}: try again later\n`, head, { 'retry-after': '1' });
         }, REFUSAL_HOLD_MS).unref();
       }
+      if (reply?.stream) return sendStream(res, { ...reply, stream: reply.stream }, head);
       if (reply) return send(res, reply.status, reply.contentType, reply.body, head, reply.headers);
     }
     return send(res, 404, TEXT, 'not found\n', head);
