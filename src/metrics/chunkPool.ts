@@ -37,10 +37,15 @@ export class ChunkPool {
     this.keep = Math.min(SPARE_CHUNKS + 1, maxKeep);
   }
 
-  /** Sizes the pool for renders whose largest step writes `bytes`: the next ones are alike. */
-  fit(bytes: number): void {
+  /**
+   * Sizes the pool for renders whose largest step writes `bytes` and whose body is `bodyBytes`:
+   * the next ones are alike. Never more chunks than the body fills (a 1,000-node body is 3 of
+   * them: six would keep twice the body).
+   */
+  fit(bytes: number, bodyBytes = Infinity): void {
     this.largestStep = bytes;
-    this.keep = Math.min(Math.ceil(bytes / this.chunkBytes) + SPARE_CHUNKS, this.maxKeep);
+    const body = Math.max(1, Math.ceil(bodyBytes / this.chunkBytes));
+    this.keep = Math.min(Math.ceil(bytes / this.chunkBytes) + SPARE_CHUNKS, this.maxKeep, body);
   }
 
   /** Free chunks a writer should have before its next step: enough for the largest one. */

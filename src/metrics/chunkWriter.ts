@@ -141,7 +141,7 @@ export class ChunkWriter implements TextOut {
     this.hand();
     this.unref(this.buf);
     this.stepEnds();
-    this.pool.fit(this.largestStep);
+    this.pool.fit(this.largestStep, this.written);
   }
 
   private flush(): void {

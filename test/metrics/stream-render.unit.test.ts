@@ -159,5 +159,19 @@ describe('ChunkPool', () => {
     for (const c of lent) big.give(c);
     expect(big.size).toBe(1 + SPARE_CHUNKS);
     expect(big.available).toBe(1 + SPARE_CHUNKS);
+    big.fit(16, 16 * 2 + 1); // a body of three chunks: no more are kept, whatever the spare
+    expect(big.keep).toBe(3);
+    expect(big.wanted).toBe(2);
+  });
+
+  it('keeps no more chunks than the last body filled after a streamed render', async () => {
+    const f = fleet(150);
+    const chunk = 256 * 1024;
+    const view = f.view(chunk);
+    f.answer([view], 0, rng(4));
+    const bytes = (await view.render('text')).body.length;
+    expect(Math.ceil(bytes / chunk)).toBeLessThan(1 + SPARE_CHUNKS); // a body of a few chunks
+    expect((await scrapeText(view, 'text', false)).streamed).toBe(true);
+    expect(view.chunks.keep).toBe(Math.ceil(bytes / chunk));
   });
 });
