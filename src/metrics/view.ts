@@ -10,15 +10,14 @@
 //   hashing) a 1,000-node scrape took ~190 ms. Per-node work happens as results arrive
 //   (noteResult): upstream lines are prepared and encoded, each changed node's lines are built
 //   in a batch (fleetColumns.ts), so a scrape mostly copies ready bytes (npm run bench -- --render).
-import { Counter, Gauge, Registry } from '../deps/promClient.js';
+import { Registry } from '../deps/promClient.js';
 import { SYSTEM_CLOCK } from '../clock/clock.js';
 import { RESERVED_LABELS } from '../config/rules.js';
-import { BUILD_INFO } from '../version.js';
-import { PROBE_NAMES, type ProbeName } from '../domain.js';
 import type { PreparedUpstream } from '../exposition/index.js';
 import type { NodeState } from '../state/fleetState.js';
 import { nodeView, type FleetSnapshot } from '../state/snapshot.js';
 import { ByteWriter, type TextOut } from './byteWriter.js';
+import { exporterCollectors, type ExporterCounters } from './exporterFamilies.js';
 import type { BodyStream } from './bodyStream.js';
 import { ChunkPool } from './chunkPool.js';
 import { FleetColumns } from './fleetColumns.js';
@@ -40,13 +39,7 @@ const CHUNK_BATCH_MS = 200;
 export const OPENMETRICS_CONTENT_TYPE = Registry.OPENMETRICS_CONTENT_TYPE;
 export const TEXT_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
-/** Counters the daemon keeps about itself. */
-export interface ExporterCounters {
-  configReloads: { success: number; failure: number };
-  pollOverruns: Map<ProbeName, number>;
-  /** Steps of the wall clock noticed (clock/steps.ts). */
-  clockSteps?: number;
-}
+export type { ExporterCounters };
 
 /** One scrape's inputs, computed once and shared by every collector. */
 export interface ScrapeInput {
@@ -77,58 +70,6 @@ function buildRegistry(contentType: string, opts: MetricsViewOptions, input: () 
   exporterCollectors(registry, opts.version, input);
   for (const ext of opts.extensions ?? []) ext(registry);
   return registry;
-}
-
-/** The exporter's own families: build info, config reloads, poll overruns, clock steps. */
-export function exporterCollectors(
-  registry: Registry,
-  version: string,
-  input: () => Pick<ScrapeInput, 'counters'>,
-): void {
-  const registers = [registry];
-  const help = 'Exporter build: version, source revision and Node.js version. Always 1.';
-  new Gauge({
-    name: 'ledger_exporter_build_info',
-    help,
-    labelNames: ['version', 'revision', 'nodejs_version'],
-    registers,
-  }).set({ ...BUILD_INFO, version }, 1);
-  new Counter({
-    name: 'ledger_exporter_config_reloads_total',
-    help: 'Configuration reloads by result (success, failure).',
-    labelNames: ['result'],
-    registers,
-    collect() {
-      this.reset();
-      const c = input().counters.configReloads;
-      this.inc({ result: 'success' }, c.success);
-      this.inc({ result: 'failure' }, c.failure);
-    },
-  });
-  new Counter({
-    name: 'ledger_exporter_poll_overruns_total',
-    help:
-      'Probe runs skipped because the previous poll of the same node was still queued behind the concurrency bound ' +
-      '(a poll waiting on a slow or hung node is not counted).',
-    labelNames: ['probe'],
-    registers,
-    collect() {
-      this.reset();
-      // From 0 for every probe, so the first overrun is an increase() that alerts can see.
-      for (const probe of PROBE_NAMES) this.inc({ probe }, input().counters.pollOverruns.get(probe) ?? 0);
-    },
-  });
-  new Counter({
-    name: 'ledger_exporter_clock_steps_total',
-    help:
-      'Steps of the wall clock noticed (more than 1 s against the monotonic clock). Durations are measured on the ' +
-      'monotonic clock; a step changes only time labels.',
-    registers,
-    collect() {
-      this.reset();
-      this.inc(input().counters.clockSteps ?? 0);
-    },
-  });
 }
 
 export interface RenderedMetrics {

@@ -10,7 +10,7 @@ import { FleetUpstream } from '../../src/exposition/index.js';
 import { createLogger } from '../../src/logger.js';
 import { fleetLayout, type FleetFamily, type NetworkFamily } from '../../src/metrics/fleetFamilies.js';
 import { processMetricsRegistry } from '../../src/metrics/processMetrics.js';
-import { exporterCollectors } from '../../src/metrics/view.js';
+import { exporterCollectors } from '../../src/metrics/exporterFamilies.js';
 import { fanOutProbes, nodeProbes } from '../../src/probes/registry.js';
 import type { NodeProbe } from '../../src/probes/types.js';
 import { shardComponent } from '../../src/shard/component.js';
