@@ -1,12 +1,13 @@
 // The /metrics view, built once per daemon and rendered from one FleetSnapshot per scrape, so a
 // removed node, a departed validator or a changed version simply stops appearing. A config
 // reload changes only the info label keys (setInfoLabelKeys); registries are never rebuilt.
-// - The exporter's own metrics (build info, reloads, overruns, evidence, agent platform, process_*,
-//   nodejs_*) live in prom-client registries of our own: one per format, with separate metric
-//   objects, because prom-client renames counters in place when rendering OpenMetrics; process_*
-//   and nodejs_* come from the process-wide registries of processMetrics.ts.
+// - The exporter's own metrics (build info, reloads, overruns: exporterFamilies.ts; evidence, agent
+//   platform, process_*, nodejs_*) live in prom-client registries of our own: one per format, with
+//   separate metric objects, because prom-client renames counters in place when rendering
+//   OpenMetrics; process_* and nodejs_* come from the process-wide registries of processMetrics.ts.
 // - The per-node and per-network families (tens of thousands of series for a large fleet) are
-//   written by fleetText.ts straight into one Buffer: through prom-client (per-series label
+//   written by fleetText.ts straight into bytes (pooled chunks streamed to the client for /metrics,
+//   streamRender.ts; one Buffer for a whole render): through prom-client (per-series label
 //   hashing) a 1,000-node scrape took ~190 ms. Per-node work happens as results arrive
 //   (noteResult): upstream lines are prepared and encoded, each changed node's lines are built
 //   in a batch (fleetColumns.ts), so a scrape mostly copies ready bytes (npm run bench -- --render).
