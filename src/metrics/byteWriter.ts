@@ -32,10 +32,37 @@ export interface TextOut {
   writeBlock(fill: () => void, kept?: TakenPiece, keep?: (piece: TakenPiece<Promise<Buffer>>) => void): void;
 }
 
-export class ByteWriter implements TextOut {
+/**
+ * Small pieces gathered in a string and encoded FLUSH_AT characters at a time (one Buffer.write per
+ * sample line cost ~1 us); what the bytes are written into is the subclass's.
+ */
+export abstract class GatheredText {
+  private pending = '';
+
+  write(s: string): void {
+    if (s.length >= FLUSH_AT) {
+      this.flush();
+      this.encode(s);
+      return;
+    }
+    this.pending += s;
+    if (this.pending.length >= FLUSH_AT) this.flush();
+  }
+
+  /** Encodes what was gathered. */
+  protected flush(): void {
+    if (this.pending === '') return;
+    const s = this.pending;
+    this.pending = '';
+    this.encode(s);
+  }
+
+  protected abstract encode(s: string): void;
+}
+
+export class ByteWriter extends GatheredText implements TextOut {
   private buf: Buffer;
   private len = 0;
-  private pending = '';
   /** Bytes before this offset were handed to the sink. */
   private taken = 0;
   /** Inside writeBlock: nothing is handed until the block ends. */
@@ -49,17 +76,8 @@ export class ByteWriter implements TextOut {
     reuse?: Buffer,
     private readonly sink?: ByteSink,
   ) {
+    super();
     this.buf = reuse ?? Buffer.allocUnsafe(Math.max(1024, initialBytes));
-  }
-
-  write(s: string): void {
-    if (s.length >= FLUSH_AT) {
-      this.flush();
-      this.encode(s);
-      return;
-    }
-    this.pending += s;
-    if (this.pending.length >= FLUSH_AT) this.flush();
   }
 
   /** bytes[start, end): lines kept encoded (a family's lines of a run of nodes); ~0.5 us per call besides the copy. */
@@ -128,14 +146,7 @@ export class ByteWriter implements TextOut {
     return this.buf;
   }
 
-  private flush(): void {
-    if (this.pending === '') return;
-    const s = this.pending;
-    this.pending = '';
-    this.encode(s);
-  }
-
-  private encode(s: string): void {
+  protected encode(s: string): void {
     // UTF-8 needs at most 3 bytes per UTF-16 code unit.
     if (this.len + s.length * 3 > this.buf.length) this.grow(this.len + s.length * 3);
     this.len += this.buf.write(s, this.len, 'utf8');

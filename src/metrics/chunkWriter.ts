@@ -2,12 +2,9 @@
 // it is done (a full chunk; with compression, also the bytes before and of a block), so a body
 // goes out while the rest is written. Bytes are copied into a chunk synchronously: what the
 // caller passes may change as soon as the call returns.
-import type { TakenPiece, TextOut } from './byteWriter.js';
+import { GatheredText, type TakenPiece, type TextOut } from './byteWriter.js';
 import type { ChunkPool } from './chunkPool.js';
 import { crc32Combine } from './crc32Combine.js';
-
-/** Gathered before encoding, as in ByteWriter. */
-const FLUSH_AT = 16 * 1024;
 
 /**
  * How long, in all, a render may wait for its client to take the chunks it holds before it takes
@@ -29,12 +26,11 @@ export interface ChunkSink {
   takeCompressed?(piece: TakenPiece): void;
 }
 
-export class ChunkWriter implements TextOut {
+export class ChunkWriter extends GatheredText implements TextOut {
   private buf: Buffer;
   private len = 0;
   /** Bytes of `buf` before this offset were handed to the sink. */
   private from = 0;
-  private pending = '';
   private ended = false;
   /** Per lent chunk: views the sink holds, plus one while this writer writes into it. */
   private readonly refs = new Map<Buffer, number>();
@@ -59,18 +55,9 @@ export class ChunkWriter implements TextOut {
     private readonly onClientWait: () => void = () => undefined,
     clientWaitMs = CLIENT_WAIT_MS,
   ) {
+    super();
     this.clientWaitLeft = clientWaitMs;
     this.buf = this.lend();
-  }
-
-  write(s: string): void {
-    if (s.length >= FLUSH_AT) {
-      this.flush();
-      this.encode(s);
-      return;
-    }
-    this.pending += s;
-    if (this.pending.length >= FLUSH_AT) this.flush();
   }
 
   writeRange(b: Buffer, start: number, end: number): void {
@@ -144,14 +131,7 @@ export class ChunkWriter implements TextOut {
     this.pool.fit(this.largestStep, this.written);
   }
 
-  private flush(): void {
-    if (this.pending === '') return;
-    const s = this.pending;
-    this.pending = '';
-    this.encode(s);
-  }
-
-  private encode(s: string): void {
+  protected encode(s: string): void {
     const room = this.buf.length - this.len;
     // UTF-8 needs at most 3 bytes per UTF-16 code unit.
     if (s.length * 3 <= room || Buffer.byteLength(s) <= room) {
