@@ -1,6 +1,7 @@
 // `npm run bench -- --render N`: the /metrics render of N nodes with every probe answered, in
 // this process, without a fleet: whole render when every node changed since the last scrape
 // (the 2 s interval case) and when none did. For profiling the scrape path (--cpu-prof).
+import { getHeapSpaceStatistics } from 'node:v8';
 import { startDaemon } from '../src/daemon/index.js';
 import type { ProbeData, ProbeResult } from '../src/domain.js';
 import type { ExporterConfig } from '../src/config/exporterConfig.js';
@@ -74,6 +75,11 @@ export interface RenderProfile {
     /** Chunks taken beyond the pool in the 24 streamed scrapes (fresh memory), and the pool's size at the end. */
     freshChunks: number;
     keptChunks: number;
+    /**
+     * What the old generation grew by during a streamed scrape (objects a scavenge promoted, and
+     * large objects), median over every kind of scrape: garbage there waits for a full collection.
+     */
+    oldGrowthP50Bytes: number;
   };
   /** External memory per node after a full GC after the streamed rounds (before any whole render kept a body). */
   streamedExternalPerNodeBytes: number;
@@ -211,22 +217,32 @@ export async function runRenderProfile(count: number, dir: string): Promise<Rend
   }
 }
 
+/** The old generation's bytes in use (old space and large objects). */
+function oldGeneration(): number {
+  let used = 0;
+  for (const s of getHeapSpaceStatistics())
+    if (s.space_name === 'old_space' || s.space_name === 'large_object_space') used += s.space_used_size;
+  return used;
+}
+
 /** Eight rounds of fill, streamed plain scrape (every node changed), another (none did), streamed gzip scrape. */
 async function streamedRounds(view: MetricsView, fill: (round: number) => void): Promise<RenderProfile['streamed']> {
   const dirty: number[] = [];
   const clean: number[] = [];
   const zipped: number[] = [];
+  const grown: number[] = [];
+  const scrape = async (gzip: boolean, into: number[], round: number) => {
+    const old = oldGeneration();
+    const c0 = process.cpuUsage();
+    await streamedScrape(view, gzip);
+    into.push(cpuMsSince(c0));
+    if (round > 1) grown.push(oldGeneration() - old);
+  };
   for (let round = 0; round < 8; round++) {
     fill(round);
-    let c0 = process.cpuUsage();
-    await streamedScrape(view, false);
-    dirty.push(cpuMsSince(c0));
-    c0 = process.cpuUsage();
-    await streamedScrape(view, false);
-    clean.push(cpuMsSince(c0));
-    c0 = process.cpuUsage();
-    await streamedScrape(view, true);
-    zipped.push(cpuMsSince(c0));
+    await scrape(false, dirty, round);
+    await scrape(false, clean, round);
+    await scrape(true, zipped, round);
   }
   return {
     dirtyP50Ms: percentile(dirty.slice(1), 0.5),
@@ -234,5 +250,6 @@ async function streamedRounds(view: MetricsView, fill: (round: number) => void):
     gzipP50Ms: percentile(zipped.slice(2), 0.5),
     freshChunks: view.chunks.freshTaken,
     keptChunks: view.chunks.size,
+    oldGrowthP50Bytes: percentile(grown, 0.5),
   };
 }

@@ -259,7 +259,8 @@ async function main(): Promise<void> {
           `changed, ${r.streamed.cleanP50Ms.toFixed(1)} ms when none did, gzip scrape ` +
           `${r.streamed.gzipP50Ms.toFixed(1)} ms (medians); after them ` +
           `${(r.streamedExternalPerNodeBytes / 1024).toFixed(1)} KB external per node; ${r.streamed.keptChunks} ` +
-          `chunks kept, ${r.streamed.freshChunks} taken fresh in 24 scrapes`,
+          `chunks kept, ${r.streamed.freshChunks} taken fresh in 24 scrapes; the old generation grew by ` +
+          `${mb(r.streamed.oldGrowthP50Bytes)} MB per streamed scrape (median)`,
       );
       console.log(
         `applying one node's five results (parsing excluded): CPU ${(r.applyPerNodeMs * 1000).toFixed(0)} us per ` +

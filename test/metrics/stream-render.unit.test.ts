@@ -4,6 +4,7 @@
 // the pool keeps at most its size of chunks however many renders and slow readers there are.
 import { describe, expect, it } from 'vitest';
 import { ChunkPool, MAX_KEPT_CHUNKS, SPARE_CHUNKS } from '../../src/metrics/chunkPool.js';
+import { ChunkWriter } from '../../src/metrics/chunkWriter.js';
 import { fleet, readStream, rng, scrapeText } from '../support/streamedFleet.js';
 
 /** Each family's block (from its HELP line to the next family's), by family name. */
@@ -173,5 +174,28 @@ describe('ChunkPool', () => {
     expect(Math.ceil(bytes / chunk)).toBeLessThan(1 + SPARE_CHUNKS); // a body of a few chunks
     expect((await scrapeText(view, 'text', false)).streamed).toBe(true);
     expect(view.chunks.keep).toBe(Math.ceil(bytes / chunk));
+  });
+});
+
+describe('ChunkWriter', () => {
+  it('writes strings longer than the room left, multi-byte characters included, as their UTF-8 bytes', () => {
+    // Characters of 1 to 4 bytes, so that chunk ends fall inside characters' bytes.
+    const unit = 'a-é-€-😀-line\n';
+    for (const chunkBytes of [16, 17, 64, 1000]) {
+      const handed: Buffer[] = [];
+      const out = new ChunkWriter(
+        new ChunkPool(chunkBytes, 4),
+        { take: (b, done) => void (handed.push(Buffer.from(b)), done()) },
+        false,
+      );
+      const big = unit.repeat(50);
+      out.write('x');
+      out.write(big);
+      out.write('y\n');
+      out.write(unit.repeat(2000)); // past the gathered text's 16 KB: encoded at once
+      out.end();
+      expect(Buffer.concat(handed).toString('utf8')).toBe(`x${big}y\n${unit.repeat(2000)}`);
+      expect(handed.every((b) => b.length <= chunkBytes)).toBe(true);
+    }
   });
 });

@@ -109,4 +109,78 @@ describe('TextFamily', () => {
         'per_node_reason{node="ünïcode",reason="r\\"1"} 2.5',
     );
   });
+
+  it('writes the samples of every scrape when they changed since the last (the kept text only if not)', async () => {
+    // Each step: the node list a scrape sees. Same samples again, a value moved, a node added,
+    // one removed, a label value changed, back to an earlier list, none at all.
+    const steps: Array<Array<[string, number]>> = [
+      [
+        ['a', 1],
+        ['b', 2],
+      ],
+      [
+        ['a', 1],
+        ['b', 2],
+      ],
+      [
+        ['a', 1],
+        ['b', 3],
+      ],
+      [
+        ['a', 1],
+        ['b', 3],
+        ['c', 0],
+      ],
+      [
+        ['a', 1],
+        ['b', 3],
+      ],
+      [
+        ['a', 1],
+        ['x"y', 3],
+      ],
+      [
+        ['a', 1],
+        ['b', 2],
+      ],
+      [],
+      [['a', Number.NaN]],
+      [['a', Number.NaN]],
+    ];
+    for (const contentType of [TEXT, OM]) {
+      let current: Array<[string, number]> = [];
+      const own = new FamilyRegistry(contentType);
+      registerTextFamily(own, {
+        name: 'moving_total',
+        help: 'Moves.',
+        type: 'counter',
+        labelNames: ['node', 'kind'],
+        collect: (emit) =>
+          current.forEach(([node, v]) =>
+            emit(
+              [
+                ['node', node],
+                ['kind', node === 'a' ? 'k' : 'j'],
+              ],
+              v,
+            ),
+          ),
+      });
+      for (const step of steps) {
+        current = step;
+        const registers = [new (Registry as unknown as new (c: string) => Registry)(contentType)];
+        new Counter({
+          name: 'moving_total',
+          help: 'Moves.',
+          labelNames: ['node', 'kind'],
+          registers,
+          collect() {
+            this.reset();
+            for (const [node, v] of step) this.inc({ node, kind: node === 'a' ? 'k' : 'j' }, v);
+          },
+        });
+        expect(await own.metrics()).toBe(await registers[0]!.metrics());
+      }
+    }
+  });
 });
