@@ -163,8 +163,11 @@ export function exchange(
       method: req.method,
       headers: req.headers,
       body: req.body,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
+      // The deadline is the exchange's one timeout: undici's per-phase ones start when the request
+      // is written (later than the deadline), so never end an exchange first, and cost a timer
+      // made and dropped per request. 0 turns them off.
+      headersTimeout: 0,
+      bodyTimeout: 0,
       // 0 also disables a redirect interceptor composed into an injected dispatcher: the client
       // alone decides what is followed.
       maxRedirections: 0,

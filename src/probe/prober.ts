@@ -43,18 +43,18 @@ class Unsupported extends Error {}
 const systemNow = (): number => SYSTEM_CLOCK.mono();
 
 /**
- * What every node probed with the same options shares instead of a copy each: the parse context
- * (its budget) and the request limits per timeout (a fleet has a few timeouts).
+ * What every node probed with the same options shares instead of a copy each: the budget and the
+ * request limits per timeout (a fleet has a few timeouts).
  */
 interface Shared {
-  ctx: ParseContext;
+  budget: ParseContext['budget'];
   limits: Map<number, RequestLimits>;
 }
 const sharedByOptions = new WeakMap<ProberOptions, Shared>();
 
 function sharedFor(opts: ProberOptions): Shared {
   let s = sharedByOptions.get(opts);
-  if (!s) sharedByOptions.set(opts, (s = { ctx: { budget: nodeBudget(opts) }, limits: new Map() }));
+  if (!s) sharedByOptions.set(opts, (s = { budget: nodeBudget(opts), limits: new Map() }));
   return s;
 }
 
@@ -85,7 +85,9 @@ export class NodeProber {
   ) {
     this.endpoint = endpointFor(target);
     this.now = opts.now ?? systemNow;
-    this.ctx = sharedFor(opts).ctx;
+    // A context of its own (the budget shared): probes keep what they read last by context (the
+    // /metrics reader's shape, the validator list), which must be this node's, not the last node's.
+    this.ctx = { budget: sharedFor(opts).budget };
     this.limits = limitsFor(opts, target.timeoutMs);
     if (target.rpcNamespace !== 'auto') this.detected = target.rpcNamespace;
   }
