@@ -5,7 +5,7 @@
 // collections and are promoted: most of that growth is dead answers waiting for a full GC.
 // 1.6x (what V8 itself picks under a 1 GB heap limit, without the limit) measured at 1,000 nodes /
 // 15 s: steady RSS 190-320 MB -> 168 MB with the same GC pause per poll; at 10,000 nodes it was
-// neutral or better. A fleet of up to SMALL_FLEET_NODES grows it 1.35x (below).
+// neutral or better. A fleet of up to SMALL_FLEET_NODES grows it 1.25x (below).
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
@@ -13,13 +13,14 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 export const HEAP_GROWING_PERCENT = 60;
 
 /**
- * Up to this many nodes the old generation grows 1.35x. At 1,000 nodes / 2 s (live heap ~32 MB) it
- * took 7-10 MB off steady RSS against 1.6x with no CPU per node-poll seen (docs/performance.md). At
- * 10,000 nodes (200 MB live) 1.35x meant a full collection every few seconds, landing in scrapes:
- * four times the render CPU, 17% more CPU per node-poll.
+ * Up to this many nodes the old generation grows 1.25x: at 1,000 nodes / 2 s (live heap ~32 MB)
+ * steady RSS was 123-124 MB against 126 MB with 1.35x and 139-142 MB with 1.6x, CPU per node-poll
+ * within the machine's spread (docs/performance.md). At 10,000 nodes (200 MB live) 1.35x meant a
+ * full collection every few seconds, landing in scrapes: four times the render CPU, 17% more CPU
+ * per node-poll.
  */
 export const SMALL_FLEET_NODES = 1024;
-export const SMALL_FLEET_HEAP_GROWING_PERCENT = 35;
+export const SMALL_FLEET_HEAP_GROWING_PERCENT = 25;
 
 /** The old generation's growth (percent) for a fleet of `nodes` (unknown: a large fleet's). */
 export function heapGrowingPercentFor(nodes?: number): number {
