@@ -33,8 +33,9 @@ const MB = 1024 * 1024;
  * The young generation (both semi-spaces) grows no further than this. V8 grows it to 32 MB (16 MB
  * semi-spaces), all of it resident once used. 16 MB, measured side by side at 1,000 nodes / 15 s:
  * steady RSS 182 -> 165 MB, CPU per node-poll the same (1.04 ms both), GC pause per poll
- * 0.25 -> 0.40 ms (twice the scavenges, each as short). 8 MB saved only ~3 MB more and cost ~8%
- * CPU per node-poll.
+ * 0.25 -> 0.40 ms (twice the scavenges, each as short). Up to 1,024 nodes it is 8 MB
+ * (youngGenerationCapFor): at 1,000 nodes / 2 s 6-8 MB less steady RSS, CPU per node-poll within
+ * the machine's spread (measured earlier at 15 s: ~8% more).
  */
 export const YOUNG_GENERATION_CAP_BYTES = 16 * MB;
 
@@ -104,8 +105,8 @@ const GROW_PIECE_ELEMENTS = 4096;
  * scavenge once more bytes survived than it holds, so the loop keeps pieces alive, reads the capacity
  * after each piece and sets the factor back to 1 the moment the cap is reached. No other code runs
  * meanwhile, so it cannot grow twice past the cap (letting V8 grow it at its own pace and checking
- * after each reported GC did: the daemon's first polls grew an 8 MB cap to 16 MB before the first GC
- * was reported). About 0.4x the cap is allocated (16 MB: ~7 MB, 20 ms), left to the next full GC.
+ * after each reported GC did: one long task right after the policy applied grew a 16 MB cap to 32 MB
+ * before the first GC was reported). About 0.4x the cap is allocated (16 MB: ~7 MB, 20 ms), left to the next full GC.
  * Returns the capacity reached: less than the cap when V8's maximum is lower (no growth after
  * allocating as much as the young generation holds).
  */
