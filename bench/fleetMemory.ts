@@ -8,12 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
-import { startDaemon } from '../src/daemon/index.js';
-import { standardComponents } from '../src/daemon/features.js';
-import { simulatedFleetConfig } from '../src/demo/fleet.js';
 import { applyHeapPolicy, holdYoungGeneration } from '../src/heapPolicy.js';
-import { createLogger } from '../src/logger.js';
-import { startFleet } from './fleet.js';
 
 const { values } = parseArgs({
   options: {
@@ -57,7 +52,12 @@ function smapsByKind(): Record<string, number> {
 }
 
 async function main(): Promise<void> {
-  holdYoungGeneration(); // as the CLI does until its config is read
+  holdYoungGeneration(); // as the CLI does until its config is read: before the exporter's modules load
+  const { startDaemon } = await import('../src/daemon/index.js');
+  const { standardComponents } = await import('../src/daemon/features.js');
+  const { simulatedFleetConfig } = await import('../src/demo/fleet.js');
+  const { createLogger } = await import('../src/logger.js');
+  const { startFleet } = await import('./fleet.js');
   const count = Number(values.nodes);
   const intervalMs = Number(values.interval.replace(/s$/, '')) * 1000;
   const fleet = await startFleet(count, { layout: 'port-per-node', perProcess: 2000 });

@@ -8,6 +8,7 @@
 // on the exporter's schedule, and as one burst per interval), --reloads N (RSS across config reloads), --soak --minutes
 // N, --render N (the scrape path alone, N nodes, no fleet; profile it with BENCH_NODE_FLAGS=--cpu-prof), --hostile
 // (bench/hostile.ts). Figures are printed, never asserted: machines are shared and noisy.
+import './holdYoung.js'; // first: before the exporter's modules load
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runExporter, runReloads, type ExporterResult } from './exporterPhase.js';
-import { holdYoungGeneration } from '../src/heapPolicy.js';
 import { endsWithBench } from './children.js';
 import { startFleet, type FleetNode, type Layout } from './fleet.js';
 import type { FloorResult } from './floor.js';
@@ -139,9 +139,7 @@ function measureMs(v: Values, intervalMs: number): number {
 }
 
 async function phaseMain(v: Values): Promise<void> {
-  // The young generation held at its initial size until the fleet's cap is set, as the CLI does on
-  // its first line (a young generation that already grew past its cap would stay there).
-  if (v.phase === 'exporter' || v.phase === 'reloads') holdYoungGeneration();
+  // The young generation is held at its initial size until the fleet's cap is set (holdYoung.ts).
   const nodes = v.fleet ? (JSON.parse(readFileSync(v.fleet, 'utf8')) as FleetNode[]) : [];
   const intervalMs = parseDuration(v.interval ?? '15s', 'interval');
   let out: unknown;
@@ -274,7 +272,6 @@ async function main(): Promise<void> {
       return;
     }
     if (v.soak) {
-      holdYoungGeneration(); // before the fleet is read, as in phaseMain
       const fleet = await startFleet(Number(v.nodes ?? 1000), {
         layout: v.layout as Layout,
         perProcess,
