@@ -124,8 +124,13 @@ function keep(out: StateSalvage, part: Part, key: string, value: unknown): boole
 }
 
 function put<T>(rec: Record<string, T>, key: string, parsed: { success: true; data: T } | { success: false }): boolean {
-  if (parsed.success) rec[key] = parsed.data;
+  if (parsed.success) setOwn(rec, key, parsed.data);
   return parsed.success;
+}
+
+/** `rec[key] = value` as an own property whatever the key (a group key `__proto__` would set the prototype). */
+function setOwn<T>(rec: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(rec, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -135,8 +140,8 @@ function markUnproved(d: DispatcherState, lost: ReadonlySet<string> | undefined)
   const unconfirmed = (d.unconfirmed ??= {});
   let n = 0;
   for (const [key, entry] of Object.entries(d.log)) {
-    if (unconfirmed[key] || (lost && !lost.has(key))) continue;
-    unconfirmed[key] = { alerts: entry.firing, at: entry.at };
+    if (Object.hasOwn(unconfirmed, key) || (lost && !lost.has(key))) continue;
+    setOwn(unconfirmed, key, { alerts: entry.firing, at: entry.at });
     n++;
   }
   return n;

@@ -158,6 +158,16 @@ describe('salvage of a damaged alert state file', () => {
     expect(describeSalvage(s)).toMatch(/^version 2 is not one this exporter reads: nothing recovered/);
   });
 
+  it('a group key "__proto__" is salvaged as an entry of its own, not as the record\'s prototype', () => {
+    const log = JSON.parse('{"__proto__":{"firing":["a"],"resolved":[],"at":1}}') as DispatcherState['log'];
+    const st: AlertState = { instances: [], dispatcher: { log, pushed: {}, unconfirmed: {} } };
+    const text = serializeAlertState(st, T0);
+    const s = salvageAlertState(text.slice(0, text.lastIndexOf('}')));
+    expect(Object.getPrototypeOf(s.state.dispatcher.log)).toBe(Object.prototype);
+    expect(Object.entries(s.state.dispatcher.log)).toEqual([['__proto__', { firing: ['a'], resolved: [], at: 1 }]]);
+    expect(s.recovered.log).toBe(1);
+  });
+
   it('random states cut at random offsets: exact entries only', () => {
     const id = fc.string({ minLength: 1, maxLength: 12 });
     const text16 = fc.string({ maxLength: 16, unit: 'binary' });
