@@ -3,16 +3,29 @@
 // gigabytes of memory V8 lets the old generation grow to up to 4x the live heap before a full
 // collection. The exporter replaces each node's answers at every poll, so they outlive a few young
 // collections and are promoted: most of that growth is dead answers waiting for a full GC.
-// 1.25x at every fleet size. At 1,000 nodes / 2 s (live heap ~32 MB) steady RSS was 123-124 MB
-// against 126 MB with 1.35x and 139-142 MB with 1.6x; at 10,000 nodes / 15 s 408-409 MB (1.2x and
-// 1.25x) against 457-465 MB with 1.6x, scrapes and CPU per node-poll within the machine's spread
-// (docs/performance.md). A tighter factor once made every 10,000-node scrape slow (its full
-// collections landed in scrapes, which then promoted 12-14 MB each); a scrape now promotes under 1 MB.
+// 1.6x (what V8 itself picks under a 1 GB heap limit, without the limit) measured at 1,000 nodes /
+// 15 s: steady RSS 190-320 MB -> 168 MB with the same GC pause per poll; at 10,000 nodes it was
+// neutral or better. A fleet of up to SMALL_FLEET_NODES grows it 1.25x (below).
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
-/** The old generation's growth past the live heap (percent). */
-export const HEAP_GROWING_PERCENT = 25;
+/** The old generation's growth past the live heap (percent) for fleets larger than SMALL_FLEET_NODES. */
+export const HEAP_GROWING_PERCENT = 60;
+
+/**
+ * Up to this many nodes the old generation grows 1.25x: at 1,000 nodes / 2 s (live heap ~32 MB)
+ * steady RSS was 123-124 MB against 126 MB with 1.35x and 139-142 MB with 1.6x, CPU per node-poll
+ * within the machine's spread (docs/performance.md). At 10,000 nodes (200 MB live) 1.35x meant a
+ * full collection every few seconds, landing in scrapes: four times the render CPU, 17% more CPU
+ * per node-poll.
+ */
+export const SMALL_FLEET_NODES = 1024;
+export const SMALL_FLEET_HEAP_GROWING_PERCENT = 25;
+
+/** The old generation's growth (percent) for a fleet of `nodes` (unknown: a large fleet's). */
+export function heapGrowingPercentFor(nodes?: number): number {
+  return nodes !== undefined && nodes <= SMALL_FLEET_NODES ? SMALL_FLEET_HEAP_GROWING_PERCENT : HEAP_GROWING_PERCENT;
+}
 
 const MB = 1024 * 1024;
 
@@ -26,10 +39,13 @@ const MB = 1024 * 1024;
  */
 export const YOUNG_GENERATION_CAP_BYTES = 16 * MB;
 
-/** The V8 flags the daemon sets for itself: none that the operator gave on node's command line. */
-export function heapFlags(execArgv: readonly string[]): string[] {
+/**
+ * The V8 flags the daemon sets for itself (for a fleet of `nodes`): none that the operator gave on
+ * node's command line.
+ */
+export function heapFlags(execArgv: readonly string[], nodes?: number): string[] {
   const given = execArgv.some((a) => /^--heap[-_]growing[-_]percent(=|$)/.test(a));
-  return given ? [] : [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`];
+  return given ? [] : [`--heap-growing-percent=${heapGrowingPercentFor(nodes)}`];
 }
 
 /** Whether the operator sized or paced the young generation on node's command line (then it is theirs). */
@@ -142,7 +158,7 @@ export function capYoungGeneration(cap = YOUNG_GENERATION_CAP_BYTES): void {
  * reload changes the fleet's size.
  */
 export function applyHeapPolicy(execArgv: readonly string[] = process.execArgv, nodes?: number): string[] {
-  const flags = heapFlags(execArgv);
+  const flags = heapFlags(execArgv, nodes);
   for (const f of flags) setFlagsFromString(f);
   if (!youngGenerationGiven(execArgv) && YOUNG_GENERATION_CAP_BYTES > 0)
     capYoungGeneration(nodes === undefined ? YOUNG_GENERATION_CAP_BYTES : youngGenerationCapFor(nodes));

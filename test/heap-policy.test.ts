@@ -10,6 +10,9 @@ import { describe, expect, it } from 'vitest';
 import {
   HEAP_GROWING_PERCENT,
   heapFlags,
+  heapGrowingPercentFor,
+  SMALL_FLEET_HEAP_GROWING_PERCENT,
+  SMALL_FLEET_NODES,
   YOUNG_GENERATION_CAP_BYTES,
   YOUNG_GENERATION_MIN_CAP_BYTES,
   youngGenerationCapFor,
@@ -62,9 +65,19 @@ describe('heapFlags', () => {
     ]);
   });
 
-  it('grows the old generation 1.25x past the live heap', () => {
-    expect(HEAP_GROWING_PERCENT).toBe(25);
-    expect(heapFlags([])).toEqual(['--heap-growing-percent=25']);
+  it('grows the old generation 1.25x for a fleet of up to 1,024 nodes, 1.6x for larger or unknown ones', () => {
+    expect(SMALL_FLEET_HEAP_GROWING_PERCENT).toBe(25);
+    expect(HEAP_GROWING_PERCENT).toBe(60);
+    expect(SMALL_FLEET_NODES).toBe(1024);
+    expect(heapGrowingPercentFor(1)).toBe(25);
+    expect(heapGrowingPercentFor(1000)).toBe(25);
+    expect(heapGrowingPercentFor(1024)).toBe(25);
+    expect(heapGrowingPercentFor(1025)).toBe(60);
+    expect(heapGrowingPercentFor(10_000)).toBe(60);
+    expect(heapGrowingPercentFor(undefined)).toBe(60);
+    expect(heapFlags([], 1000)).toEqual(['--heap-growing-percent=25']);
+    expect(heapFlags([], 10_000)).toEqual(['--heap-growing-percent=60']);
+    expect(heapFlags(['--heap-growing-percent=100'], 1000)).toEqual([]);
   });
 
   it("keeps the operator's own value, however it is spelled", () => {
