@@ -15,9 +15,9 @@ export const HEAP_GROWING_PERCENT = 60;
 /**
  * Up to this many nodes the old generation grows 1.25x: at 1,000 nodes / 2 s (live heap ~32 MB)
  * steady RSS was 123-124 MB against 126 MB with 1.35x and 139-142 MB with 1.6x, CPU per node-poll
- * within the machine's spread (docs/performance.md). At 10,000 nodes (200 MB live) 1.35x meant a
- * full collection every few seconds, landing in scrapes: four times the render CPU, 17% more CPU
- * per node-poll.
+ * within the machine's spread (docs/performance.md). At 10,000 nodes (200 MB live) 1.25x took 48 MB
+ * off steady RSS (413 against 460 MB) but cost 20-35% more CPU per node-poll: a full collection of
+ * the large heap every few seconds.
  */
 export const SMALL_FLEET_NODES = 1024;
 export const SMALL_FLEET_HEAP_GROWING_PERCENT = 25;
