@@ -3,12 +3,10 @@
 // kind of mapping, and, with --snapshot, a V8 heap snapshot (bench/heapRetainers.ts attributes it).
 // Usage: node --expose-gc dist-bench/bench/fleetMemory.js [--nodes 1000] [--interval 2s] [--warm 40]
 //        [--snapshot file.heapsnapshot]   (through `flock /tmp/bench.lock`, MALLOC_MMAP_THRESHOLD_=131072)
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
-import { applyHeapPolicy, holdYoungGeneration } from '../src/heapPolicy.js';
+import { startPollingDaemon } from './pollingDaemon.js';
 
 const { values } = parseArgs({
   options: {
@@ -52,26 +50,9 @@ function smapsByKind(): Record<string, number> {
 }
 
 async function main(): Promise<void> {
-  holdYoungGeneration(); // as the CLI does until its config is read: before the exporter's modules load
-  const { startDaemon } = await import('../src/daemon/index.js');
-  const { standardComponents } = await import('../src/daemon/features.js');
-  const { simulatedFleetConfig } = await import('../src/demo/fleet.js');
-  const { createLogger } = await import('../src/logger.js');
-  const { startFleet } = await import('./fleet.js');
   const count = Number(values.nodes);
   const intervalMs = Number(values.interval.replace(/s$/, '')) * 1000;
-  const fleet = await startFleet(count, { layout: 'port-per-node', perProcess: 2000 });
-  const dir = mkdtempSync(join(tmpdir(), 'lfe-fleetmem-'));
-  const config = simulatedFleetConfig(fleet.nodes, {
-    listen: { host: '127.0.0.1', port: 0 },
-    intervalMs,
-    timeoutMs: Math.min(5_000, intervalMs - 1),
-    evidenceDir: join(dir, 'evidence'),
-    labels: () => ({ role: 'bench' }),
-  });
-  applyHeapPolicy(process.execArgv, count);
-  const logger = createLogger({ level: 'error' });
-  const daemon = await startDaemon(config, { logger, components: standardComponents(logger) });
+  const { daemon, close } = await startPollingDaemon(count, intervalMs, 'lfe-fleetmem-');
   try {
     await sleep(Number(values.warm) * 1000);
     for (let i = 0; i < 3; i++) (await daemon.metricsView().render('text')).release();
@@ -91,9 +72,7 @@ async function main(): Promise<void> {
       if (v >= MB / 2) console.log(`  ${k}: ${mb(v)} MB`);
     if (values.snapshot) console.log(`snapshot: ${writeHeapSnapshot(values.snapshot)}`);
   } finally {
-    await daemon.close();
-    await fleet.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }
 

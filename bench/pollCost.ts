@@ -3,20 +3,14 @@
 // window. Run with --cpu-prof to see where the CPU goes.
 // Usage: node --expose-gc dist-bench/bench/pollCost.js [--nodes 1000] [--interval 2s] [--warm 30] [--measure 30]
 //        (through `flock /tmp/bench.lock`, MALLOC_MMAP_THRESHOLD_=131072)
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { startDaemon, type Daemon } from '../src/daemon/index.js';
-import { standardComponents } from '../src/daemon/features.js';
-import { simulatedFleetConfig } from '../src/demo/fleet.js';
-import { applyHeapPolicy, holdYoungGeneration } from '../src/heapPolicy.js';
-import { createLogger } from '../src/logger.js';
-import { startFleet } from './fleet.js';
+import { startPollingDaemon } from './pollingDaemon.js';
 import { cpuSplitFromProc } from './proc.js';
+import type { Daemon } from '../src/daemon/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,21 +39,9 @@ function oldUsed(): number {
 }
 
 async function main(): Promise<void> {
-  holdYoungGeneration();
   const count = Number(values.nodes);
   const intervalMs = Number(values.interval.replace(/s$/, '')) * 1000;
-  const fleet = await startFleet(count, { layout: 'port-per-node', perProcess: 2000 });
-  const dir = mkdtempSync(join(tmpdir(), 'lfe-pollcost-'));
-  const config = simulatedFleetConfig(fleet.nodes, {
-    listen: { host: '127.0.0.1', port: 0 },
-    intervalMs,
-    timeoutMs: Math.min(5_000, intervalMs - 1),
-    evidenceDir: join(dir, 'evidence'),
-    labels: () => ({ role: 'bench' }),
-  });
-  applyHeapPolicy(process.execArgv, count);
-  const logger = createLogger({ level: 'error' });
-  const daemon = await startDaemon(config, { logger, components: standardComponents(logger) });
+  const { daemon, close } = await startPollingDaemon(count, intervalMs, 'lfe-pollcost-');
   // Promotions: old space grows by what each scavenge promotes; a mark-compact shrinks it.
   let promoted = 0;
   let scavenges = 0;
@@ -118,9 +100,7 @@ async function main(): Promise<void> {
     );
   } finally {
     obs.disconnect();
-    await daemon.close();
-    await fleet.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }
 
