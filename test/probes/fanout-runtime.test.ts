@@ -95,9 +95,10 @@ describe('a fan-out probe registered at run time', () => {
         const s = daemon.snapshot();
         const wanted = s.networks.reduce((n, net) => n + (net.validators?.list.length ?? 0), 0);
         const reads = s.fanOut?.get('stakeOf') ?? [];
+        // Both networks' sets known: a set polled later would count nothing in `wanted`.
         return (
           s.networks.length === 2 &&
-          wanted > 0 &&
+          s.networks.every((net) => (net.validators?.list.length ?? 0) > 0) &&
           reads.length === wanted &&
           reads.every((r) => r.data !== undefined) &&
           s
