@@ -14,6 +14,7 @@ import { SimFleet } from '../../src/sim/index.js';
 import { agentScore, agentTarget } from '../../src/sim/ledger-agents.js';
 import { delegatorTarget, userDelegations } from '../../src/sim/ledger-delegations.js';
 import { closeServer, onlyRules, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
+import { deliveryRecorded } from '../support/alertState.js';
 import { sampleValue, scrapeText, startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';
 
@@ -220,6 +221,10 @@ describe('delegators and agents through the real exporter', () => {
       await control(`/delegators/${delegator}`, { validator, amount: (BigInt(amount) - 1n).toString() });
       await fires('LedgerDelegationRemoved');
       expect(readdirSync(path.join(dir, 'state'))).toContain(ALERT_MEMORY_FILE);
+      // The receiver has the page; the kill waits for its delivery on disk, or the page goes out again.
+      await waitFor('the page recorded as delivered', () => deliveryRecorded(path.join(dir, 'state')), {
+        timeoutMs: WAIT,
+      });
       await exporter.kill();
       exporter = await startExporter(configPath);
       await readOnce('stake');
