@@ -11,6 +11,7 @@ import { stringify } from 'yaml';
 import { ALERT_DEFINITIONS } from '../../src/alerting/rules/definitions/index.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { closeServer, onlyRules, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
+import { deliveryRecorded } from '../support/alertState.js';
 import { sampleValue, scrapeText, startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';
 
@@ -92,6 +93,9 @@ const count = (status: string) => pages.filter((m) => m.status === status).lengt
 const watchAlerts = async (e: ExporterChild) =>
   ((await (await fetch(`${e.url}/api/alerts`)).json()) as Listed).alerts.filter((a) => WATCH_RULES.includes(a.name));
 const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The receiver has the page; a kill -9 before its delivery is on disk would send it again after the restart. */
+const delivered = () =>
+  waitFor('the page recorded as delivered', () => deliveryRecorded(path.join(dir, 'state')), { timeoutMs: WAIT });
 
 /** Waits until the exporter has read `name` after its start or reload (its last success is exported). */
 const readOnce = (e: ExporterChild, name: string) =>
@@ -163,6 +167,7 @@ describe('watch alert state is changed by the chain only', () => {
       ]);
 
       // kill -9 while firing; the restart on the same state directory restores it and sends nothing.
+      await delivered();
       await exporter.kill();
       exporter = await startExporter(configPath);
       const restored = await waitFor(
@@ -263,6 +268,7 @@ describe('watch alert state is changed by the chain only', () => {
         alerts: [{ labels: { alertname: 'LedgerValidatorCommissionChanged', name: 'val' } }],
       });
       await quiet(1_000);
+      await delivered();
       await exporter!.kill();
       exporter = await startExporter(writeConfig(true));
       await readOnce(exporter, 'val');
