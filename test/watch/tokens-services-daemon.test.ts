@@ -4,14 +4,14 @@
 // going away meanwhile, neither resolve nor repeat it (the services seen are kept in the state dir).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ALERT_STATE_FILE } from '../../src/alerting/notify/stateFile.js';
 import { SimFleet } from '../../src/sim/index.js';
 import { closeServer, onlyRules, startWebhook, type WebhookBody } from '../support/alertingDaemon.js';
+import { deliveryRecorded } from '../support/alertState.js';
 import { sampleValue, scrapeText, startExporter, type ExporterChild } from '../support/exporterChild.js';
 import { waitFor } from '../support/processes.js';
 
@@ -108,21 +108,6 @@ const active = async (e: ExporterChild) =>
       alerts: Array<{ name: string; state: string; labels: Record<string, string>; firingSince?: string }>;
     }
   ).alerts.filter((a) => MINE.includes(a.name) && a.state !== 'resolved');
-/**
- * The state file records every page handed out as delivered, and one alert as notified firing. A
- * kill -9 before that write sends the page again after the restart (at least once, by design).
- */
-const deliveryRecorded = (): true | undefined => {
-  let state: { dispatcher: { log: Record<string, { firing: string[] }>; unconfirmed?: Record<string, unknown> } };
-  try {
-    state = JSON.parse(readFileSync(path.join(dir, 'state', ALERT_STATE_FILE), 'utf8')) as typeof state;
-  } catch {
-    return undefined; // not written yet, or read while being replaced
-  }
-  const { log, unconfirmed } = state.dispatcher;
-  const told = Object.values(log).some((e) => e.firing.length > 0);
-  return told && Object.keys(unconfirmed ?? {}).length === 0 ? true : undefined;
-};
 const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Fires once (one page), then resolves once after `heal`. */
@@ -231,7 +216,9 @@ describe('tokens and services through the real exporter', () => {
       });
       const firing = (await active(exporter!)).find((a) => a.name === 'LedgerServiceMissing')!;
       expect(firing.labels).toMatchObject({ name: 'svc', provider: account, service_type: 'translation' });
-      await waitFor('the page recorded as delivered', deliveryRecorded, { timeoutMs: WAIT });
+      await waitFor('the page recorded as delivered', () => deliveryRecorded(path.join(dir, 'state')), {
+        timeoutMs: WAIT,
+      });
       await exporter!.kill();
       exporter = await startExporter(path.join(dir, 'fleet.yaml'));
       await Promise.all(fleet.nodes.map((n) => fleet.node(n.name).kill()));
