@@ -11,6 +11,7 @@ import { alertingComponent, type AlertingComponent } from '../../src/alerting/co
 import type { AlertingSettings } from '../../src/alerting/settings.js';
 import type { Daemon } from '../../src/daemon/index.js';
 import { SimFleet } from '../../src/sim/index.js';
+import { jsonLines } from '../support/cliProcess.js';
 import { waitFor } from '../support/processes.js';
 import { alertingFleetConfig, closeAlertingRig, onlyRules, startAlertingDaemon } from '../support/alertingDaemon.js';
 
@@ -113,6 +114,9 @@ describe('built-in alerting in the daemon', () => {
 
   const from = (prefix: string, status: string) =>
     received.filter((r) => r.path.startsWith(prefix) && JSON.stringify(r.body).includes(status));
+  /** Deliveries the daemon has logged (its answer back) to one receiver. */
+  const delivered = (receiver: string) =>
+    jsonLines(log()).filter((l) => l.msg === 'notification sent' && l.receiver === receiver).length;
 
   it(
     'a killed node pages each receiver once, is listed and counted, and its revival resolves it',
@@ -121,9 +125,13 @@ describe('built-in alerting in the daemon', () => {
       await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: WAIT });
       await fleet.node(VICTIM).kill();
       await waitFor(
-        'firing on every receiver',
+        'firing on every receiver, and each answer back at the daemon',
         () =>
-          from('/slack', 'FIRING').length && from('/pd', '"trigger"').length && from('/hook', '"firing"').length
+          from('/slack', 'FIRING').length &&
+          from('/pd', '"trigger"').length &&
+          from('/hook', '"firing"').length &&
+          // Counted, timed and listed as notified once the answer is back, which can be after the receiver saw it.
+          ['slack', 'pager', 'hook'].every((r) => delivered(r) > 0)
             ? true
             : undefined,
         { timeoutMs: WAIT },
