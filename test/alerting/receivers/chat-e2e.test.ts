@@ -14,6 +14,7 @@ import type { Daemon } from '../../../src/daemon/index.js';
 import { Secrets } from '../../../src/redact.js';
 import { SimFleet } from '../../../src/sim/index.js';
 import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
+import { jsonLines } from '../../support/cliProcess.js';
 import { FakeChatServices, type Service } from '../../support/fakeChatServices.js';
 import { waitFor } from '../../support/processes.js';
 import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
@@ -89,6 +90,10 @@ describe('chat receivers in the daemon', () => {
   });
 
   const SERVICES: Service[] = ['telegram', 'discord', 'ntfy', 'msteams', 'opsgenie'];
+  const RECEIVERS = ['tg', 'dc', 'nt', 'teams', 'genie', 'mail'];
+  /** Deliveries the daemon has logged (its answer back) to one receiver. */
+  const delivered = (receiver: string) =>
+    jsonLines(log()).filter((l) => l.msg === 'notification sent' && l.receiver === receiver).length;
   const says = (service: Service, text: string) =>
     fake
       .of(service)
@@ -114,8 +119,14 @@ describe('chat receivers in the daemon', () => {
       expect(fake.of('msteams')[0]!.path).toBe(`/teams/wf?sig=${TEAMS_SIG}`);
       await fleet.node('chat-2').revive();
       await waitFor(
-        'resolved on every kind',
-        () => (SERVICES.every((s) => says(s, 'RESOLVED')) && subjects.length > 1 ? true : undefined),
+        'resolved on every kind, and each answer back at the daemon',
+        () =>
+          SERVICES.every((s) => says(s, 'RESOLVED')) &&
+          subjects.length > 1 &&
+          // A delivery is counted once its answer is back, which can be after the service saw it.
+          RECEIVERS.every((r) => delivered(r) >= 2)
+            ? true
+            : undefined,
         { timeoutMs: WAIT, context: log },
       );
       expect(subjects).toEqual(['[FIRING:1] LedgerNodeDown chat', '[RESOLVED] LedgerNodeDown chat']);
@@ -126,7 +137,7 @@ describe('chat receivers in the daemon', () => {
         `/opsgenie/v2/alerts/${(JSON.parse(create!.body) as { alias: string }).alias}/close?identifierType=alias`,
       );
       const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
-      for (const r of ['tg', 'dc', 'nt', 'teams', 'genie', 'mail'])
+      for (const r of RECEIVERS)
         expect(metrics).toMatch(
           new RegExp(`ledger_alert_notifications_total\\{receiver="${r}",result="success"\\} 2\\n`),
         );
