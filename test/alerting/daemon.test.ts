@@ -11,9 +11,14 @@ import { alertingComponent, type AlertingComponent } from '../../src/alerting/co
 import type { AlertingSettings } from '../../src/alerting/settings.js';
 import type { Daemon } from '../../src/daemon/index.js';
 import { SimFleet } from '../../src/sim/index.js';
-import { jsonLines } from '../support/cliProcess.js';
 import { waitFor } from '../support/processes.js';
-import { alertingFleetConfig, closeAlertingRig, onlyRules, startAlertingDaemon } from '../support/alertingDaemon.js';
+import {
+  alertingFleetConfig,
+  closeAlertingRig,
+  deliveriesLogged,
+  onlyRules,
+  startAlertingDaemon,
+} from '../support/alertingDaemon.js';
 
 const NETWORK = 'alrt';
 const VICTIM = 'alrt-2';
@@ -114,9 +119,7 @@ describe('built-in alerting in the daemon', () => {
 
   const from = (prefix: string, status: string) =>
     received.filter((r) => r.path.startsWith(prefix) && JSON.stringify(r.body).includes(status));
-  /** Deliveries the daemon has logged (its answer back) to one receiver. */
-  const delivered = (receiver: string) =>
-    jsonLines(log()).filter((l) => l.msg === 'notification sent' && l.receiver === receiver).length;
+  const delivered = (receiver: string) => deliveriesLogged(log(), receiver);
 
   it(
     'a killed node pages each receiver once, is listed and counted, and its revival resolves it',

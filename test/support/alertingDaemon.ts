@@ -16,6 +16,7 @@ import type { ExporterConfig } from '../../src/config/exporterConfig.js';
 import { createLogger } from '../../src/logger.js';
 import { Secrets } from '../../src/redact.js';
 import { SimFleet } from '../../src/sim/index.js';
+import { jsonLines } from './cliProcess.js';
 
 /** Every contract alert disabled except the ones given, with their overrides. */
 export function onlyRules(enabled: Record<string, RuleOverride>): Record<string, RuleOverride> {
@@ -96,6 +97,17 @@ export async function startAlertingDaemon(
     components: [alerting],
   });
   return { daemon, log: () => text };
+}
+
+/**
+ * Deliveries a daemon's log (startAlertingDaemon) records to `receiver` (all, when undefined): a
+ * delivery is counted, timed and logged once the answer is back, which can be after the receiver
+ * saw the notification.
+ */
+export function deliveriesLogged(log: string, receiver?: string): number {
+  return jsonLines(log).filter(
+    (l) => l.msg === 'notification sent' && (receiver === undefined || l.receiver === receiver),
+  ).length;
 }
 
 /** Closes a loopback receiver and the connections the exporter keeps open to it. */

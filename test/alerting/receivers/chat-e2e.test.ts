@@ -13,8 +13,7 @@ import { loadConfigFile } from '../../../src/config/index.js';
 import type { Daemon } from '../../../src/daemon/index.js';
 import { Secrets } from '../../../src/redact.js';
 import { SimFleet } from '../../../src/sim/index.js';
-import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
-import { jsonLines } from '../../support/cliProcess.js';
+import { closeAlertingRig, deliveriesLogged, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { FakeChatServices, type Service } from '../../support/fakeChatServices.js';
 import { waitFor } from '../../support/processes.js';
 import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
@@ -91,9 +90,7 @@ describe('chat receivers in the daemon', () => {
 
   const SERVICES: Service[] = ['telegram', 'discord', 'ntfy', 'msteams', 'opsgenie'];
   const RECEIVERS = ['tg', 'dc', 'nt', 'teams', 'genie', 'mail'];
-  /** Deliveries the daemon has logged (its answer back) to one receiver. */
-  const delivered = (receiver: string) =>
-    jsonLines(log()).filter((l) => l.msg === 'notification sent' && l.receiver === receiver).length;
+  const delivered = (receiver: string) => deliveriesLogged(log(), receiver);
   const says = (service: Service, text: string) =>
     fake
       .of(service)
