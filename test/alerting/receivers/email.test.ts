@@ -18,7 +18,7 @@ import { loadConfigFile } from '../../../src/config/index.js';
 import { HttpClient } from '../../../src/http/client.js';
 import { Secrets } from '../../../src/redact.js';
 import { SimFleet } from '../../../src/sim/index.js';
-import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
+import { closeAlertingRig, deliveriesLogged, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { waitFor } from '../../support/processes.js';
 import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
 import { deliverOnce } from '../../support/receiverTests.js';
@@ -232,9 +232,14 @@ describe('email over SMTP', () => {
           { timeoutMs: 20_000, context: log },
         );
         await fleet.node('mail-1').revive();
+        // A delivery is counted once the server's answer is back at the daemon, after the server has the mail.
+        const delivered = () => deliveriesLogged(log());
         await waitFor(
-          'a resolved mail',
-          () => (received.some((m) => m.raw.includes('Subject: [RESOLVED] LedgerNodeDown mainnet')) ? true : undefined),
+          'a resolved mail, and its answer back at the daemon',
+          () =>
+            received.some((m) => m.raw.includes('Subject: [RESOLVED] LedgerNodeDown mainnet')) && delivered() >= 2
+              ? true
+              : undefined,
           { timeoutMs: 20_000, context: log },
         );
         const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
