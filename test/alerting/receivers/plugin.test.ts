@@ -16,7 +16,7 @@ import { loadConfigFile } from '../../../src/config/index.js';
 import { generateSchemaJson } from '../../../src/config/jsonSchema.js';
 import type { Daemon } from '../../../src/daemon/index.js';
 import { SimFleet } from '../../../src/sim/index.js';
-import { closeAlertingRig, startAlertingDaemon } from '../../support/alertingDaemon.js';
+import { closeAlertingRig, deliveriesLogged, startAlertingDaemon } from '../../support/alertingDaemon.js';
 import { waitFor } from '../../support/processes.js';
 import { writeNodeDownYaml } from '../../support/nodeDownYaml.js';
 
@@ -115,17 +115,22 @@ describe('a receiver kind registered at run time', () => {
       await waitFor('first poll round', () => (daemon.ready() ? true : undefined), { timeoutMs: WAIT });
       await fleet.node('plg-2').kill();
       const letters = (status: string) => readdirSync(loft).filter((f) => f.startsWith(`${status}-`));
-      await waitFor('a firing letter', () => (letters('firing').length > 0 ? true : undefined), {
-        timeoutMs: WAIT,
-        context: log,
-      });
+      // A letter is listed from its open, before it is written; its delivery is counted once send()
+      // has returned, after the write.
+      const sent = () => deliveriesLogged(log());
+      await waitFor(
+        'a firing letter, written and its delivery counted',
+        () => (letters('firing').length > 0 && sent() >= 1 ? true : undefined),
+        { timeoutMs: WAIT, context: log },
+      );
       const firing = readFileSync(path.join(loft, letters('firing')[0]!), 'utf8');
       expect(firing).toBe(`${SEAL}\nfiring plg-2\n`);
       await fleet.node('plg-2').revive();
-      await waitFor('a resolved letter', () => (letters('resolved').length > 0 ? true : undefined), {
-        timeoutMs: WAIT,
-        context: log,
-      });
+      await waitFor(
+        'a resolved letter, written and its delivery counted',
+        () => (letters('resolved').length > 0 && sent() >= 2 ? true : undefined),
+        { timeoutMs: WAIT, context: log },
+      );
       expect(readFileSync(path.join(loft, letters('resolved')[0]!), 'utf8')).toBe(`${SEAL}\nresolved plg-2\n`);
 
       // Each letter: one refused attempt, then one after at least the 700 ms asked for.
