@@ -92,7 +92,23 @@ beforeAll(async () => {
     timeoutMs: 30_000,
     intervalMs: 50,
   });
-  await new Promise((r) => setTimeout(r, 200)); // the last answers parsed
+  // Asked is not taken in (a set of 10,001 takes a while to parse): wait until each answer the
+  // tests read has been: val-a's refused, val-b's believed, the set by the node probe and the watch.
+  await waitFor(
+    'the answers taken in',
+    () => {
+      const snap = daemon.snapshot();
+      const of = (name: string) => entriesOf(snap.watch, 'validator').find((v) => v.name === name);
+      const set = snap.fanOut?.get('watchValidatorSet')?.find((r) => r.entity.key === 'main');
+      return (
+        (of('val-a')?.failures.invalid_response ?? 0) > 0 &&
+        of('val-b')?.lastSuccessSeconds !== undefined &&
+        snap.networks.find((n) => n.network === 'main')?.validators !== undefined &&
+        set?.lastSuccessAt !== undefined
+      );
+    },
+    { timeoutMs: 30_000, intervalMs: 50 },
+  );
 }, 60_000);
 
 afterAll(async () => {
