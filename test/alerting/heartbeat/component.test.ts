@@ -127,6 +127,10 @@ describe('heartbeat in the daemon', () => {
     const evaluating = setInterval(() => watch.evaluated(Date.now()), 50);
     try {
       settings = { evaluationIntervalMs: 100 };
+      // Reloaded just as a ping arrives: the next is an interval away, so none is on its way when the
+      // heartbeat stops, and any ping the server gets from now on was sent after the reload.
+      const seen = pings;
+      await waitFor('a ping', () => pings > seen, { timeoutMs: 10_000, intervalMs: 1 });
       daemon.applyConfig(config());
       const after = pings;
       await new Promise((r) => setTimeout(r, 500));
