@@ -91,6 +91,8 @@ describe.skipIf(!LIB)('wall-clock steps under libfaketime, real exporter', () =>
     expect((await alerts()).map((a) => [a.name, a.state])).toEqual([['LedgerNodeDown', 'pending']]);
     expect(node.requestCount() - before).toBeGreaterThanOrEqual(8);
     expect(await steps()).toBe(2);
+    // Counted is not yet read here: the log line comes through stdout, written asynchronously.
+    await exporter!.waitForLog('the forward step logged', (l) => String(l.msg).startsWith('wall clock stepped +'));
     const stepped = exporter!.logs().filter((l) => typeof l.msg === 'string' && l.msg.startsWith('wall clock stepped'));
     expect(stepped.map((l) => l.msg!.slice(0, 30))).toEqual([
       'wall clock stepped -600.0 s: p',
