@@ -112,9 +112,12 @@ describe('reload', () => {
     const before = await waitForMetrics(
       ex.url,
       'keep recovered',
+      // Every 5xx answer's record synced too: one still being written would count after the reload.
       (t) =>
         sampleValue(t, 'ledger_probe_success', { node: 'keep', probe: 'health' }) === 1 &&
-        sampleValue(t, 'ledger_probe_success', { node: 'keep', probe: 'blockNumber' }) === 1
+        sampleValue(t, 'ledger_probe_success', { node: 'keep', probe: 'blockNumber' }) === 1 &&
+        sampleValue(t, 'ledger_evidence_records_total', { node: 'keep' }) ===
+          sumOf(t, 'ledger_probe_failures_total', { node: 'keep', reason: 'http_5xx' })
           ? t
           : undefined,
       15_000,
