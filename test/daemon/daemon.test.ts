@@ -97,9 +97,12 @@ beforeEach(async () => {
     backoff: { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 },
   });
   await waitFor('first poll round', () => daemon.ready(), { timeoutMs: 10_000, intervalMs: 50 });
+  // Synced, not only written: a record can be read from its file before its sync is done and counted.
   await waitFor(
-    'evidence for proxy',
-    async () => (await daemon.evidence!.query({ node: 'proxy', limit: 1 })).length > 0,
+    'evidence for proxy, synced',
+    async () =>
+      (await daemon.evidence!.query({ node: 'proxy', limit: 1 })).length > 0 &&
+      (sample(await metrics(), 'ledger_evidence_records_total{node="proxy"}') ?? 0) > 0,
     { timeoutMs: 10_000, intervalMs: 50 },
   );
 });
