@@ -23,6 +23,7 @@ import {
   type RawHandler,
   type RawServer,
 } from '../support/rawServers.js';
+import { waitFor } from '../support/processes.js';
 
 const INTERVAL_MS = 300;
 /** The longest pause backoff may take, jitter included. */
@@ -197,16 +198,18 @@ describe('backoff after 5xx', () => {
     const requestsAtClear = node.healthArrivals.length;
 
     // Within about one backoff period (bounded generously), and with a single request: the first one after the fault
-    // cleared.
-    const t = await waitForMetrics(
-      daemon.url,
+    // cleared. The requests are counted as the success lands (in this process, before the next poll is due): a
+    // scrape seen later could already count the next one.
+    const arrivedByRecovery = await waitFor(
       'recovered',
-      (x) => (sampleValue(x, 'ledger_probe_success', health('flaky')) === 1 ? x : undefined),
-      2 * MAX_PAUSE_MS + 5_000,
+      () => (daemon.state.get('flaky')!.probes.get('health')!.lastRun?.ok ? node.healthArrivals.length : undefined),
+      { timeoutMs: 2 * MAX_PAUSE_MS + 5_000, intervalMs: 5 },
     );
+    expect(arrivedByRecovery - requestsAtClear).toBe(1);
+    const t = await scrapeText(daemon.url);
+    expect(sampleValue(t, 'ledger_probe_success', health('flaky'))).toBe(1);
     expect(sampleValue(t, 'ledger_probe_backoff', health('flaky'))).toBe(0);
     expect(sampleValue(t, 'ledger_node_up', { node: 'flaky' })).toBe(1);
-    expect(node.healthArrivals.length - requestsAtClear).toBe(1);
     // Back on the normal schedule: the next requests come on the interval again.
     await waitForMetrics(
       daemon.url,
