@@ -155,7 +155,7 @@ export class EvidenceStore {
     return queued;
   }
 
-  /** The newest records first, as the files hold them: a batch being written may show before it is synced and counted. */
+  /** The newest records first, as the files hold them: a batch may show before it is synced and counted. */
   async query(q: EvidenceQuery): Promise<EvidenceRecord[]> {
     return (await readEvidence(this.dir, q)).records;
   }
