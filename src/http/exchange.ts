@@ -7,9 +7,8 @@
 //
 // The handler takes undici's raw callbacks (onConnect, onHeaders, onData, onComplete, onError), the
 // ones its Client calls itself: a handler of the newer kind (onRequestStart...) is wrapped per
-// exchange in an adapter and a controller that keeps the raw header buffers, and those outlived
-// the exchange long enough to be promoted (~1.2 KB per node-poll). The headers are parsed by
-// undici's own parseHeaders, as its adapter does, so an answer's headers are the same.
+// exchange in an adapter and a controller (three objects more per request). The headers are parsed
+// by undici's own parseHeaders, as its adapter does, so an answer's headers are the same.
 import type { Dispatcher } from 'undici';
 import { parseHeaders } from '../deps/undici.js';
 import type { ConnectionLog, OriginConnection } from './connections.js';
