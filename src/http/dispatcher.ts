@@ -1,9 +1,10 @@
 // The one place outbound connection pools are made, so the pool policy is decided here only.
 import { isDeepStrictEqual } from 'node:util';
 import type { buildConnector as BuildConnector, Client as ClientTypes, Dispatcher } from 'undici';
-import { buildConnector, Client, DispatcherBase, errors, Pool } from '../deps/undici.js';
+import { buildConnector, DispatcherBase, errors, type Client, type Pool } from '../deps/undici.js';
 import type { TlsSettings } from '../domain.js';
 import { CertExpiries } from './certRecheck.js';
+import { OriginClient, OriginPool, type ConnectionEvent } from './originDispatchers.js';
 import { trimFinished } from './queueTrim.js';
 import { originConnector, sharedConnectOptions } from './tls.js';
 
@@ -29,44 +30,6 @@ interface OriginEntry {
   connections: number;
   open: number;
   tls?: TlsSettings;
-}
-
-type ConnectionEvent = 'connect' | 'disconnect' | 'connectionError' | 'drain';
-const CONNECTION_EVENTS = new Set<string | symbol>(['connect', 'disconnect', 'connectionError', 'drain']);
-
-/** Where an origin's dispatcher reports its connection events. */
-interface EventSink {
-  onOriginEvent(e: OriginEntry, event: ConnectionEvent, args: unknown[]): void;
-}
-
-type Emit = (event: string | symbol, ...args: unknown[]) => boolean;
-
-/** Sends an origin's connection events to its sink; true when it took the event. */
-function report(d: { sink?: EventSink; entry?: OriginEntry }, event: string | symbol, args: unknown[]): boolean {
-  if (!d.sink || !CONNECTION_EVENTS.has(event)) return false;
-  d.sink.onOriginEvent(d.entry!, event as ConnectionEvent, args);
-  return true;
-}
-
-/**
- * An origin's Client or Pool hands its connection events straight to the NodeDispatcher, not to
- * listeners of its own: four listeners and their closures on each cost ~0.5 KB a node (an
- * EventEmitter's table of events is a dictionary). Other events reach its listeners as before.
- */
-class OriginClient extends Client {
-  sink?: EventSink;
-  entry?: OriginEntry;
-  override emit(event: string | symbol, ...args: unknown[]): boolean {
-    return report(this, event, args) || (super.emit as Emit).call(this, event, ...args);
-  }
-}
-
-class OriginPool extends Pool {
-  sink?: EventSink;
-  entry?: OriginEntry;
-  override emit(event: string | symbol, ...args: unknown[]): boolean {
-    return report(this, event, args) || (super.emit as Emit).call(this, event, ...args);
-  }
 }
 
 /**
@@ -279,7 +242,8 @@ export class NodeDispatcher extends DispatcherBase {
   }
 
   /** An origin's connection event (OriginClient, OriginPool): counted, and told as the NodeDispatcher's own. */
-  onOriginEvent(e: OriginEntry, event: ConnectionEvent, args: unknown[]): void {
+  onOriginEvent(entry: object, event: ConnectionEvent, args: unknown[]): void {
+    const e = entry as OriginEntry;
     const [o, targets, error] = args as [URL, Dispatcher[], Error | undefined];
     if (event === 'drain') {
       this.emit('drain', o);
@@ -290,7 +254,7 @@ export class NodeDispatcher extends DispatcherBase {
       if (event === 'disconnect') e.open = Math.max(0, e.open - 1);
       this.dropIfUnused(e.origin, e);
     }
-    (this.emit as Emit)(event, o, [this, ...targets], error);
+    (this.emit as (event: string, ...args: unknown[]) => boolean)(event, o, [this, ...targets], error);
   }
 
   /**
