@@ -256,8 +256,10 @@ describe('NodeDispatcher connection events', () => {
   it("tells an origin's connect and disconnect as its own, and drops the origin once its socket closed", async () => {
     const d = dispatcher();
     const seen: Array<{ event: string; origin: string; first: unknown }> = [];
-    for (const event of ['connect', 'disconnect'] as const)
-      d.on(event, (o: URL, targets: readonly unknown[]) => seen.push({ event, origin: o.origin, first: targets[0] }));
+    const note = (event: string) => (o: URL, targets: readonly unknown[]) =>
+      seen.push({ event, origin: o.origin, first: targets[0] });
+    d.on('connect', note('connect'));
+    d.on('disconnect', note('disconnect'));
     expect((await get(d, '/a')).body).toBe('answer to /a');
     expect(seen).toEqual([{ event: 'connect', origin, first: d }]);
     server.closeAllConnections();
