@@ -16,3 +16,6 @@ export type Pool = undici.Pool;
 export const DispatcherBase = require('undici/lib/dispatcher/dispatcher.js') as typeof undici.Dispatcher;
 export const buildConnector = require('undici/lib/core/connect.js') as typeof undici.buildConnector;
 export const errors = require('undici/lib/core/errors.js') as typeof undici.errors;
+/** How undici itself turns raw header buffers into an object (its handler adapter uses it). */
+export const parseHeaders = (require('undici/lib/core/util.js') as { parseHeaders: typeof undici.util.parseHeaders })
+  .parseHeaders;

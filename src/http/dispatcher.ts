@@ -1,9 +1,10 @@
 // The one place outbound connection pools are made, so the pool policy is decided here only.
 import { isDeepStrictEqual } from 'node:util';
 import type { buildConnector as BuildConnector, Client as ClientTypes, Dispatcher } from 'undici';
-import { buildConnector, Client, DispatcherBase, errors, Pool } from '../deps/undici.js';
+import { buildConnector, DispatcherBase, errors, type Client, type Pool } from '../deps/undici.js';
 import type { TlsSettings } from '../domain.js';
 import { CertExpiries } from './certRecheck.js';
+import { OriginClient, OriginPool, type ConnectionEvent } from './originDispatchers.js';
 import { trimFinished } from './queueTrim.js';
 import { originConnector, sharedConnectOptions } from './tls.js';
 
@@ -24,6 +25,7 @@ export interface DispatcherOptions {
 
 /** One origin's dispatcher, the sockets it may hold, and how many are open now. */
 interface OriginEntry {
+  origin: string;
   dispatcher: Client | Pool;
   connections: number;
   open: number;
@@ -230,28 +232,30 @@ export class NodeDispatcher extends DispatcherBase {
           onExpiry: (s) => this.expiries.note(origin, s),
         });
     const options = { ...this.options, connect };
-    const d = connections === 1 ? new Client(origin, options) : new Pool(origin, { ...options, connections });
-    const e: OriginEntry = { dispatcher: d, connections, open: 0, tls };
-    const events: Dispatcher = d;
-    events.on('connect', (o, targets) => {
-      e.open++;
-      this.emit('connect', o, [this, ...targets]);
-    });
-    events.on('disconnect', (o, targets, error) => {
-      e.open = Math.max(0, e.open - 1);
-      this.dropIfUnused(origin, e);
-      this.emit('disconnect', o, [this, ...targets], error);
-    });
-    events.on('connectionError', (o, targets, error) => {
-      this.dropIfUnused(origin, e);
-      this.emit('connectionError', o, [this, ...targets], error);
-    });
-    events.on('drain', this.onDrain);
+    const d =
+      connections === 1 ? new OriginClient(origin, options) : new OriginPool(origin, { ...options, connections });
+    const e: OriginEntry = { origin, dispatcher: d, connections, open: 0, tls };
+    d.entry = e;
+    d.sink = this;
     this.origins.set(origin, e);
     return e;
   }
 
-  private readonly onDrain = (origin: URL) => void this.emit('drain', origin);
+  /** An origin's connection event (OriginClient, OriginPool): counted, and told as the NodeDispatcher's own. */
+  onOriginEvent(entry: object, event: ConnectionEvent, args: unknown[]): void {
+    const e = entry as OriginEntry;
+    const [o, targets, error] = args as [URL, Dispatcher[], Error | undefined];
+    if (event === 'drain') {
+      this.emit('drain', o);
+      return;
+    }
+    if (event === 'connect') e.open++;
+    else {
+      if (event === 'disconnect') e.open = Math.max(0, e.open - 1);
+      this.dropIfUnused(e.origin, e);
+    }
+    (this.emit as (event: string, ...args: unknown[]) => boolean)(event, o, [this, ...targets], error);
+  }
 
   /**
    * As undici's Agent: an origin's dispatcher goes once no socket is left, so origins seen once (receivers, removed

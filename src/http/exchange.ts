@@ -4,7 +4,13 @@
 // fleet scale (five requests per node per interval) that machinery cost more CPU than the
 // exchange itself: ~0.45 ms per node-poll (npm run bench). Semantics are request()'s: a body over
 // the cap is cut and its connection closed, a failure arrives as undici's own error.
+//
+// The handler takes undici's raw callbacks (onConnect, onHeaders, onData, onComplete, onError), the
+// ones its Client calls itself: a handler of the newer kind (onRequestStart...) is wrapped per
+// exchange in an adapter and a controller (three objects more per request). The headers are parsed
+// by undici's own parseHeaders, as its adapter does, so an answer's headers are the same.
 import type { Dispatcher } from 'undici';
+import { parseHeaders } from '../deps/undici.js';
 import type { ConnectionLog, OriginConnection } from './connections.js';
 import type { Deadline, DeadlineWatcher } from './deadlines.js';
 import type { Destination } from './destination.js';
@@ -53,7 +59,8 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
   private headers: Answer['headers'] = {};
   private truncated = false;
   private done = false;
-  private controller: Dispatcher.DispatchController | undefined;
+  /** undici's abort of this request, once it started; dropped when used (it is called at most once). */
+  private abort: ((err?: Error) => void) | undefined;
   /** The origin's connection when the exchange began, and whether the request was written on it. */
   private readonly connectionBefore: number | undefined;
   private reused = false;
@@ -75,7 +82,7 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
    * would start.
    */
   deadlinePassed(): void {
-    this.controller?.abort(DEADLINE);
+    this.abortWith(DEADLINE);
     this.finish(DEADLINE);
   }
 
@@ -94,6 +101,12 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
     }
   }
 
+  private abortWith(err: Error): void {
+    const abort = this.abort;
+    this.abort = undefined;
+    abort?.(err);
+  }
+
   private body(): Buffer {
     if (this.more) return Buffer.concat([this.first!, ...this.more], this.size);
     // A chunk is a view of the socket's read, which Node allocates for that read alone.
@@ -106,43 +119,42 @@ class Collector implements Dispatcher.DispatchHandler, DeadlineWatcher {
     this.size += chunk.length;
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    if (this.done) return controller.abort(DEADLINE);
-    this.controller = controller;
+  onConnect(abort: (err?: Error) => void): void {
+    if (this.done) return abort(DEADLINE);
+    this.abort = abort;
     // Called just before the request is written; a new socket has announced itself by then.
     this.reused = this.connectionBefore !== undefined && this.connection!.current === this.connectionBefore;
   }
 
-  onResponseStart(
-    _c: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: Record<string, string | string[]>,
-  ): void {
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     this.answered = true;
-    if (statusCode < 200) return; // informational (100 Continue): the real answer follows
+    if (statusCode < 200) return true; // informational (100 Continue): the real answer follows
     this.status = statusCode;
-    this.headers = headers;
+    this.headers = parseHeaders(rawHeaders);
+    return true;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onData(chunk: Buffer): boolean {
     this.answered = true;
-    if (this.done) return;
+    if (this.done) return true;
     const room = this.maxBytes - this.size;
     if (chunk.length > room) {
       this.add(chunk.subarray(0, room));
       this.truncated = true;
       // The rest stays unread: closing the connection is the only way to be done with it.
-      controller.abort(CAP_REACHED);
-      return this.finish(CAP_REACHED);
+      this.abortWith(CAP_REACHED);
+      this.finish(CAP_REACHED);
+      return true;
     }
     this.add(chunk);
+    return true;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     this.finish(this.status === undefined ? new Error('answer ended without a status') : undefined);
   }
 
-  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+  onError(err: Error): void {
     this.finish(err);
   }
 }

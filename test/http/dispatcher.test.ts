@@ -9,6 +9,7 @@
 // - keepIdleFor: with a server that names no Keep-Alive timeout (as hyper, in front of the real
 //   nodes), an idle socket is kept for the time given and closed after it; idleKeepMs gives that
 //   time from the nodes' poll intervals.
+// - connection events: an origin's connect and disconnect are told as the NodeDispatcher's own.
 // The server holds chosen requests until the test releases them, so "in flight" is a state the
 // test waits for, not a race.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -248,5 +249,24 @@ describe('NodeDispatcher.keepIdleFor', () => {
       ]),
     ).toBe(75_000);
     expect(idleKeepMs([{ intervalMs: 3_600_000, timeoutMs: 5_000 }])).toBe(600_000);
+  });
+});
+
+describe('NodeDispatcher connection events', () => {
+  it("tells an origin's connect and disconnect as its own, and drops the origin once its socket closed", async () => {
+    const d = dispatcher();
+    const seen: Array<{ event: string; origin: string; first: unknown }> = [];
+    const note = (event: string) => (o: URL, targets: readonly unknown[]) =>
+      seen.push({ event, origin: o.origin, first: targets[0] });
+    d.on('connect', note('connect'));
+    d.on('disconnect', note('disconnect'));
+    expect((await get(d, '/a')).body).toBe('answer to /a');
+    expect(seen).toEqual([{ event: 'connect', origin, first: d }]);
+    server.closeAllConnections();
+    await waitFor('the disconnect', () => seen.length === 2, { timeoutMs: 10_000, intervalMs: 5 });
+    expect(seen[1]).toEqual({ event: 'disconnect', origin, first: d });
+    expect((await get(d, '/b')).body).toBe('answer to /b');
+    expect(seen.map((s) => s.event)).toEqual(['connect', 'disconnect', 'connect']);
+    expect(sockets).toHaveLength(2);
   });
 });

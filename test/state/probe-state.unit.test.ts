@@ -44,4 +44,22 @@ describe('probe state', () => {
     expect(s.get('b')!.probes.get('health')!.lastRun).toEqual({ at: 1_000, durationMs: 5, ok: true });
     expect(s.get('b')!.probes.get('health')!.lastSuccessAt).toBe(1_005);
   });
+
+  it('shares one frozen zero count among probes never failed, and gives a probe its own at its first failure', () => {
+    const s = new FleetState([target('a'), target('b')]);
+    const a = s.get('a')!.probes.get('health')!;
+    const b = s.get('b')!.probes.get('health')!;
+    expect(a.failures).toBe(b.failures);
+    expect(Object.isFrozen(a.failures)).toBe(true);
+    const before = a.failures;
+    s.apply('a', failed(1_000));
+    expect(a.failures).not.toBe(before);
+    expect(a.failures.timeout).toBe(1);
+    expect(Object.isFrozen(a.failures)).toBe(false);
+    // The shared counts are untouched: the other node and an earlier view still read zero.
+    expect(Object.values(before).every((n) => n === 0)).toBe(true);
+    expect(b.failures).toBe(before);
+    s.apply('a', failed(2_000));
+    expect(a.failures.timeout).toBe(2);
+  });
 });
