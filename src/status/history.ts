@@ -7,6 +7,7 @@ import {
   FINE,
   HISTORY_LENGTH,
   HistoryRing,
+  POLLED_AT,
   POLL_OUTCOMES,
   slotOf,
   type Buckets,
@@ -141,39 +142,45 @@ export class NodeHistory extends HistoryRing {
   /** The history in the file's layout (HISTORY_BYTES), as persist.ts writes it. */
   get buf(): ArrayBuffer {
     const buf = new ArrayBuffer(HISTORY_BYTES);
-    this.writeFile(new DataView(buf));
+    this.writeFile(new Uint8Array(buf));
     return buf;
   }
 
   /**
-   * Writes the history in the file's layout into `v` (HISTORY_BYTES bytes, zeroed), each time
+   * Writes the history in the file's layout into `out` (HISTORY_BYTES bytes, zeroed), each time
    * turned by `times` as mapTimes would; returns the fields saved beside the bytes.
    */
-  writeFile(v: DataView, times?: { map: (t: number) => number; shiftMs: number }): SavedRing {
+  writeFile(out: Uint8Array, times?: { map: (t: number) => number; shiftMs: number }): SavedRing {
+    const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
     const f = times?.map ?? ((t: number) => t);
     let at = this.oldestAt;
     for (let k = 0; k < this.count; k++) {
       const s = (this.head - this.count + k + HISTORY_LENGTH) % HISTORY_LENGTH;
       if (k > 0) at = this.timeAfter(s, at);
-      const e = this.entryIn(s, at);
       const o = s * FILE_STRIDE;
       v.setFloat64(o, f(at));
-      v.setUint32(o + 8, e.durationMs);
-      v.setUint16(o + 12, e.reason.n ?? 0);
-      v.setUint8(o + 14, POLL_OUTCOMES.indexOf(e.outcome));
-      v.setUint8(o + 15, REASON_CODES.indexOf(e.reason.code));
+      v.setUint32(o + 8, this.field(s, 'durationMs'));
+      v.setUint16(o + 12, this.field(s, 'n'));
+      v.setUint8(o + 14, this.field(s, 'outcome'));
+      v.setUint8(o + 15, this.field(s, 'code'));
     }
     const shift = times?.shiftMs ?? 0;
     const ids = { fineId: this.fineId, coarseId: this.coarseId };
-    for (const [b, key] of [
+    const b = this.bytes;
+    for (const [bucket, key] of [
       [FINE, 'fineId'],
       [COARSE, 'coarseId'],
     ] as const) {
-      const k = ids[key] < 0 ? 0 : Math.round(shift / b.size);
-      for (let j = 0; j < b.slots; j++) {
-        const o = FILE_COUNTERS_AT + slotOf(b, j + k) * 4;
-        v.setUint16(o, this.answered(b.base + j));
-        v.setUint16(o + 2, this.polled(b.base + j));
+      const k = ids[key] < 0 ? 0 : Math.round(shift / bucket.size);
+      for (let j = 0; j < bucket.slots; j++) {
+        // Counters as u16 answered, u16 polled, big-endian (the packed polls are little-endian).
+        const i = bucket.base + j;
+        const o = FILE_COUNTERS_AT + slotOf(bucket, j + k) * 4;
+        const ok = this.missed === undefined ? -1 : this.answered(i);
+        out[o] = ok < 0 ? b[POLLED_AT + i * 2 + 1]! : ok >>> 8;
+        out[o + 1] = ok < 0 ? b[POLLED_AT + i * 2]! : ok & 0xff;
+        out[o + 2] = b[POLLED_AT + i * 2 + 1]!;
+        out[o + 3] = b[POLLED_AT + i * 2]!;
       }
       ids[key] += k;
     }

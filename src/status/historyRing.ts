@@ -35,7 +35,7 @@ export interface Buckets {
 export const FINE: Buckets = { size: 600_000, slots: 7, base: 0 };
 export const COARSE: Buckets = { size: 3_600_000, slots: 169, base: 7 };
 export const COUNTERS = FINE.slots + COARSE.slots;
-const POLLED_AT = HISTORY_LENGTH * STRIDE;
+export const POLLED_AT = HISTORY_LENGTH * STRIDE;
 export const PACKED_BYTES = POLLED_AT + COUNTERS * 2;
 export const clampU16 = (x: number): number => Math.max(0, Math.min(0xffff, Math.round(x))) || 0;
 export const clampU32 = (x: number): number => Math.max(0, Math.min(0xffffffff, Math.round(x))) || 0;
@@ -164,16 +164,24 @@ export class HistoryRing {
   }
 
   protected entryIn(s: number, at: number): PollEntry {
-    const b = this.bytes;
-    const o = s * STRIDE;
-    const d = b[o + 3]! | (b[o + 4]! << 8);
-    const code: ReasonCode = REASON_CODES[b[o + 7]! & 0x3f] ?? 'none';
     return {
       at,
-      durationMs: d === DURATION_FAR ? this.far!.get(s + HISTORY_LENGTH)! : d,
-      outcome: POLL_OUTCOMES[b[o + 7]! >>> 6] ?? 'down',
-      reason: { code, n: b[o + 5]! | (b[o + 6]! << 8) },
+      durationMs: this.field(s, 'durationMs'),
+      outcome: POLL_OUTCOMES[this.field(s, 'outcome')] ?? 'down',
+      reason: { code: REASON_CODES[this.field(s, 'code')] ?? 'none', n: this.field(s, 'n') },
     };
+  }
+
+  /** A field of the entry in slot `s`: duration ms, reason number, index of its outcome or reason code. */
+  protected field(s: number, f: 'durationMs' | 'n' | 'outcome' | 'code'): number {
+    const b = this.bytes;
+    const o = s * STRIDE;
+    if (f === 'durationMs') {
+      const d = b[o + 3]! | (b[o + 4]! << 8);
+      return d === DURATION_FAR ? this.far!.get(s + HISTORY_LENGTH)! : d;
+    }
+    if (f === 'n') return b[o + 5]! | (b[o + 6]! << 8);
+    return f === 'outcome' ? b[o + 7]! >>> 6 : b[o + 7]! & 0x3f;
   }
 
   /**

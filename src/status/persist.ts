@@ -112,10 +112,9 @@ export function* statusFilePieces(data: StatusFileData, now: number, times?: Fil
   let first = true;
   // Each node's bytes in the file's layout, written into one buffer in turn (times turned as written).
   const bytes = Buffer.alloc(HISTORY_BYTES);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const n of data.nodes) {
     bytes.fill(0);
-    const ring = n.history.writeFile(view, times);
+    const ring = n.history.writeFile(bytes, times);
     const saved = {
       name: n.name,
       head: ring.head,
