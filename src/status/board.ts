@@ -12,8 +12,8 @@ import { deriveNodeStatus, followLag, followLagQuietly, type DeriveInput, type D
 import { StatusEvents } from './events.js';
 import { NodeHistory, type PollEntry, type UptimeWindow } from './history.js';
 import type { StatusFileData } from './persist.js';
-import { failuresOf, newTracked, type Tracked } from './tracked.js';
-import type { NodeStatus, StatusEvent } from './types.js';
+import { failuresOf, newTracked, NO_FAILURES, type Tracked } from './tracked.js';
+import type { NodeStatus, Reason, StatusEvent } from './types.js';
 
 export type { BoardFleet };
 
@@ -24,14 +24,24 @@ export interface StatusBoardOptions {
   /** Events kept (newest). Default 200. */
   maxEvents?: number;
   /** Derives one node's status; default deriveNodeStatus (tests count the calls through it). */
-  derive?: (input: DeriveInput, now: number) => Derived;
+  derive?: (input: DeriveInput, now: number, over?: Derived) => Derived;
 }
 
 export class StatusBoard {
   private readonly byName = new Map<string, Tracked>();
   private readonly events: StatusEvents;
   private readonly now: () => number;
-  private readonly derive: (input: DeriveInput, now: number) => Derived;
+  private readonly derive: (input: DeriveInput, now: number, over?: Derived) => Derived;
+  /** What derive reads of a node (one, filled per node: derive keeps none of it). */
+  private readonly input: DeriveInput = {
+    node: undefined as unknown as DeriveInput['node'],
+    live: [],
+    up: false,
+    height: undefined,
+    lagBlocks: undefined,
+    failures: NO_FAILURES,
+    heightSince: undefined,
+  };
   private version = 0;
   private updatedAt?: number;
   private readonly reader = new BoardReader(
@@ -98,20 +108,11 @@ export class StatusBoard {
   private refreshNode(t: Tracked, lagBlocks: number | undefined, now: number): boolean {
     let d = t.derived;
     if (!d || t.changed || now >= d.validUntil || !followLag(d, lagBlocks)) {
-      if (t.height !== undefined && t.heightSince?.height !== t.height)
-        t.heightSince = { height: t.height, since: now };
-      d = t.derived = this.derive(
-        {
-          node: t.node!,
-          live: t.live,
-          up: t.up,
-          height: t.height,
-          lagBlocks,
-          failures: t.failures,
-          heightSince: t.heightSince,
-        },
-        now,
-      );
+      const input = this.inputOf(t, lagBlocks, now);
+      // The shown status is written over only while no one was handed it, no change is held and
+      // no status from the previous run waits (derive writes over it only when its kind stays).
+      const over = d && d.status === t.status && !t.lent && t.heldSince === undefined && !t.restored ? d : undefined;
+      d = t.derived = this.derive(input, now, over);
       t.changed = false;
     } else {
       if (d.ageFrom !== undefined) d.status.blockAgeSecs = Math.floor((now - d.ageFrom) / 1000);
@@ -119,6 +120,25 @@ export class StatusBoard {
     }
     this.take(t, d, now);
     return true;
+  }
+
+  /** What derive reads of the node, in the board's one input object. */
+  private inputOf(t: Tracked, lagBlocks: number | undefined, now: number): DeriveInput {
+    if (t.height !== undefined && t.heightSince?.height !== t.height) {
+      // Read only by derive (its since copied out), so kept in one object per node.
+      if (!t.heightSince) t.heightSince = { height: t.height, since: now };
+      t.heightSince.height = t.height;
+      t.heightSince.since = now;
+    }
+    const input = this.input;
+    input.node = t.node!;
+    input.live = t.live;
+    input.up = t.up;
+    input.height = t.height;
+    input.lagBlocks = lagBlocks;
+    input.failures = t.failures;
+    input.heightSince = t.heightSince;
+    return input;
   }
 
   /** Shows a derived status, unless it is a change seen mid-round (then held, see below). */
@@ -144,6 +164,7 @@ export class StatusBoard {
     }
     next.since = prev.status === next.status ? prev.since : now;
     if (prev.status !== next.status) this.events.transition(prev, next, now);
+    if (t.status !== next) t.lent = false;
     t.status = next;
     this.record(t, next);
   }
@@ -160,7 +181,7 @@ export class StatusBoard {
     }
     if (last <= t.recordedAt) return;
     t.recordedAt = last;
-    t.history.add({ at: last, outcome: s.status, durationMs: duration, reason: s.reasons[0] ?? { code: 'none' } });
+    t.history.addPoll(last, s.status, duration, s.reasons[0] ?? NO_REASON);
   }
 
   private track(name: string): Tracked {
@@ -181,12 +202,15 @@ export class StatusBoard {
     return this.updatedAt;
   }
 
+  /** Every node's status; each is never written again (the board derives a new one). */
   nodes(): NodeStatus[] {
-    return [...this.byName.values()].map((t) => t.status);
+    return [...this.byName.values()].map(lend);
   }
 
+  /** The node's status; never written again (the board derives a new one). */
   node(name: string): NodeStatus | undefined {
-    return this.byName.get(name)?.status;
+    const t = this.byName.get(name);
+    return t && lend(t);
   }
 
   history(name: string, limit?: number): PollEntry[] {
@@ -227,4 +251,12 @@ export class StatusBoard {
     this.events.restore(data.events);
     this.reader.readAllNext();
   }
+}
+
+const NO_REASON: Reason = Object.freeze({ code: 'none' });
+
+/** The node's status as handed out: from now on the board makes a new one rather than write over it. */
+function lend(t: Tracked): NodeStatus {
+  t.lent = true;
+  return t.status;
 }

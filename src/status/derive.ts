@@ -5,8 +5,9 @@
 import { NODE_ALERTS } from '../alerting/rules/definitions/nodes.js';
 import type { ProbeName } from '../domain.js';
 import type { NodeState, ProbeState } from '../state/fleetState.js';
+import { probeCopy, sameProbes, writeOver } from './statusReuse.js';
 import type { NodeStatus, ProbeFailure, ProbeStatus, Reason, StatusKind } from './types.js';
-import { failureToReason, probeMask, reasonText } from './words.js';
+import { failureToReason, joinedText, probeMask, reasonText } from './words.js';
 
 /**
  * A node whose height has not moved for this long is stalled. Blocks come every ~3 s, so 30 s is
@@ -68,21 +69,24 @@ function nextCheck(
   return lastRunAt + Math.ceil((notBefore - lastRunAt) / intervalMs) * intervalMs;
 }
 
-function probeStatus(probe: ProbeName, s: ProbeState, input: DeriveInput, now: number): ProbeStatus {
+/** Probe statuses are worked out here, then copied to the node's (statusReuse.ts): no new ones per poll. */
+const workArea: ProbeStatus[] = [];
+
+/** The i-th probe status of the work area, every field set from the probe's state. */
+function probeStatus(i: number, probe: ProbeName, s: ProbeState, input: DeriveInput, now: number): ProbeStatus {
   const run = s.lastRun;
-  const p: ProbeStatus = {
-    probe,
-    outcome: 'ok',
-    reason: undefined,
-    text: 'ok',
-    lastRunAt: run?.at,
-    // Same rounding as the snapshot's seconds, so the page shows what the metrics say.
-    durationMs: run === undefined ? undefined : Math.round((run.durationMs / 1000) * 1000),
-    lastSuccessAt: s.lastSuccessAt,
-    consecutiveFailures: s.consecutiveFailures,
-    backingOff: s.notBefore !== undefined && s.notBefore > now,
-    nextCheckAt: undefined,
-  };
+  const p = (workArea[i] ??= probeCopy({ probe, outcome: 'ok', text: '', consecutiveFailures: 0, backingOff: false }));
+  p.probe = probe;
+  p.outcome = 'ok';
+  p.reason = undefined;
+  p.text = 'ok';
+  p.lastRunAt = run?.at;
+  // Same rounding as the snapshot's seconds, so the page shows what the metrics say.
+  p.durationMs = run === undefined ? undefined : Math.round((run.durationMs / 1000) * 1000);
+  p.lastSuccessAt = s.lastSuccessAt;
+  p.consecutiveFailures = s.consecutiveFailures;
+  p.backingOff = s.notBefore !== undefined && s.notBefore > now;
+  p.nextCheckAt = undefined;
   if (!s.supported) {
     p.outcome = 'unsupported';
     p.text = 'not offered by this node build';
@@ -210,15 +214,6 @@ export function followLagQuietly(d: Derived, lagBlocks: number | undefined): boo
   return true;
 }
 
-function joinedText(reasons: Reason[], status: StatusKind): string {
-  let text = '';
-  for (const r of reasons) {
-    const t = reasonText(r);
-    if (t) text = text ? `${text}; ${t}` : t;
-  }
-  return text || (status === 'down' ? 'no valid answer' : '');
-}
-
 /** The node's probes, and what its probes deciding "up" say together. */
 interface ProbesSeen {
   probes: ProbeStatus[];
@@ -233,23 +228,33 @@ interface ProbesSeen {
   nextCheckAt?: number;
 }
 
+/** What probesSeen found last (one, reused: derive runs to its end before it runs again). */
+const seen: ProbesSeen = {
+  probes: [],
+  liveRan: false,
+  liveBackingOff: false,
+  liveFailing: undefined,
+  roundStart: 0,
+  lastCheckAt: undefined,
+  nextCheckAt: undefined,
+};
+
 function probesSeen(input: DeriveInput, now: number): ProbesSeen {
   const { node, live } = input;
-  const out: ProbesSeen = {
-    probes: [],
-    liveRan: false,
-    liveBackingOff: false,
-    liveFailing: undefined,
-    roundStart: 0,
-    lastCheckAt: undefined,
-    nextCheckAt: undefined,
-  };
+  const out = seen;
+  out.probes.length = 0;
+  out.liveRan = false;
+  out.liveBackingOff = false;
+  out.liveFailing = undefined;
+  out.roundStart = 0;
+  out.lastCheckAt = undefined;
+  out.nextCheckAt = undefined;
   let liveCount = 0;
   let liveBackingOff = true;
   for (const name of node.target.probes) {
     const s = node.probes.get(name);
     if (!s) continue;
-    const p = probeStatus(name, s, input, now);
+    const p = probeStatus(out.probes.length, name, s, input, now);
     out.probes.push(p);
     if (p.lastRunAt !== undefined && (out.lastCheckAt === undefined || p.lastRunAt > out.lastCheckAt))
       out.lastCheckAt = p.lastRunAt;
@@ -266,7 +271,11 @@ function probesSeen(input: DeriveInput, now: number): ProbesSeen {
   return out;
 }
 
-export function deriveNodeStatus(input: DeriveInput, now: number): Derived {
+/**
+ * The node's status now. `over`: the node's last derived status, not handed out, to write over
+ * when the new one has the same kind and probes (nothing new kept per poll); else a new one.
+ */
+export function deriveNodeStatus(input: DeriveInput, now: number, over?: Derived): Derived {
   const { node } = input;
   const seen = probesSeen(input, now);
   const { age, from } = blockAge(input, now);
@@ -281,6 +290,15 @@ export function deriveNodeStatus(input: DeriveInput, now: number): Derived {
   } else {
     reasons = degradedReasons(input, seen.probes, age, seen.roundStart || undefined);
     status = reasons.length > 0 ? 'degraded' : 'up';
+  }
+  const settled = roundSettled(seen.probes, node.target.intervalMs);
+  const until = validUntil(node, from, age, now);
+  if (over && over.status.status === status && sameProbes(over.status.probes, seen.probes)) {
+    writeOver(over.status, input, seen, reasons, age);
+    over.settled = settled;
+    over.validUntil = until;
+    over.ageFrom = from;
+    return over;
   }
   const h = node.health;
   return {
@@ -301,10 +319,10 @@ export function deriveNodeStatus(input: DeriveInput, now: number): Derived {
       peers: h?.peerCount,
       labels: node.target.labels,
       namespace: node.namespace,
-      probes: seen.probes,
+      probes: seen.probes.map(probeCopy),
     },
-    settled: roundSettled(seen.probes, node.target.intervalMs),
-    validUntil: validUntil(node, from, age, now),
+    settled,
+    validUntil: until,
     ageFrom: from,
   };
 }

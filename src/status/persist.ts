@@ -110,19 +110,21 @@ const fileSchema = z.object({
 export function* statusFilePieces(data: StatusFileData, now: number, times?: FileTimes): Generator<string> {
   yield `{"version":${STATUS_FILE_VERSION},"savedAt":${JSON.stringify(now)},"nodes":[`;
   let first = true;
-  for (const node of data.nodes) {
-    // Turned node by node: a copy of every history at once is MBs at fleet scale.
-    const n = mapNode(node, times);
+  // Each node's bytes in the file's layout, written into one buffer in turn (times turned as written).
+  const bytes = Buffer.alloc(HISTORY_BYTES);
+  for (const n of data.nodes) {
+    bytes.fill(0);
+    const ring = n.history.writeFile(bytes, times);
     const saved = {
       name: n.name,
-      head: n.history.head,
-      count: n.history.count,
-      fineId: n.history.fineId,
-      coarseId: n.history.coarseId,
-      firstAt: n.history.firstAt,
-      data: Buffer.from(n.history.buf).toString('base64'),
+      head: ring.head,
+      count: ring.count,
+      fineId: ring.fineId,
+      coarseId: ring.coarseId,
+      firstAt: ring.firstAt,
+      data: bytes.toString('base64'),
       status: n.status,
-      since: n.since,
+      since: n.since === undefined || !times ? n.since : times.map(n.since),
     };
     yield first ? JSON.stringify(saved) : `,${JSON.stringify(saved)}`;
     first = false;
@@ -141,8 +143,7 @@ export function parseStatus(text: string): StatusFileData {
     const bytes = Buffer.from(n.data, 'base64');
     if (bytes.length !== HISTORY_BYTES)
       throw new Error(`nodes.${n.name}: history has ${bytes.length} bytes, expected ${HISTORY_BYTES}`);
-    const h = new NodeHistory(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
-    Object.assign(h, { head: n.head, count: n.count, fineId: n.fineId, coarseId: n.coarseId });
+    const h = NodeHistory.fromFile(bytes, n);
     const bad = h.entries().find((e) => !isDateMs(e.at));
     if (bad) throw new Error(`nodes.${n.name}: a poll at ${bad.at} is not a time (outside the range of a Date)`);
     h.firstAt = n.firstAt ?? h.guessFirstAt();

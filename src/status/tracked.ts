@@ -37,6 +37,8 @@ export interface Tracked {
   changed: boolean;
   /** The last derived status (the shown one unless a change is held), and until when it holds. */
   derived?: Derived;
+  /** The shown status was handed out (board.nodes(), node()): derive makes a new one, never writes over it. */
+  lent: boolean;
 }
 
 /** What a node that never failed shows: one empty map for every such node. */
@@ -70,6 +72,7 @@ export function newTracked(name: string, history: NodeHistory, recordedAt: numbe
     mark: 0,
     changed: true,
     derived: undefined,
+    lent: false,
   };
 }
 

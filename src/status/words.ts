@@ -1,7 +1,7 @@
 // Reasons in words an on-call engineer reads at 3 a.m.: "timeout after 2 s", "HTTP 502 from proxy".
 import { PROBE_NAMES } from '../domain.js';
 import { connectWords, httpWords, tlsWords } from './failureWords.js';
-import type { ProbeFailure, Reason } from './types.js';
+import type { ProbeFailure, Reason, StatusKind } from './types.js';
 
 /** "0.5 s", "75 s", "3m12s", "2h05m", "3d4h". */
 export function formatDuration(ms: number): string {
@@ -141,4 +141,14 @@ export function reasonText(r: Reason): string {
     case 'not_polled':
       return 'not polled yet';
   }
+}
+
+/** The words for a status's reasons, joined ("no valid answer" for a node down without any). */
+export function joinedText(reasons: Reason[], status: StatusKind): string {
+  let text = '';
+  for (const r of reasons) {
+    const t = reasonText(r);
+    if (t) text = text ? `${text}; ${t}` : t;
+  }
+  return text || (status === 'down' ? 'no valid answer' : '');
 }
