@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Daemon } from '../src/daemon/index.js';
+import { holdCompilers } from '../src/compilerPolicy.js';
 import { applyHeapPolicy, holdYoungGeneration } from '../src/heapPolicy.js';
 
 export interface PollingDaemon {
@@ -15,6 +16,7 @@ export interface PollingDaemon {
 
 export async function startPollingDaemon(count: number, intervalMs: number, dirPrefix: string): Promise<PollingDaemon> {
   holdYoungGeneration();
+  holdCompilers();
   const { startDaemon } = await import('../src/daemon/index.js');
   const { standardComponents } = await import('../src/daemon/features.js');
   const { simulatedFleetConfig } = await import('../src/demo/fleet.js');

@@ -8,6 +8,7 @@
 // neutral or better. A fleet of up to SMALL_FLEET_NODES grows it 1.25x (below).
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { applyCompilerPolicy } from './compilerPolicy.js';
 
 /** The old generation's growth past the live heap (percent) for fleets larger than SMALL_FLEET_NODES. */
 export const HEAP_GROWING_PERCENT = 60;
@@ -153,11 +154,12 @@ export function capYoungGeneration(cap = YOUNG_GENERATION_CAP_BYTES): void {
 }
 
 /**
- * Applies heapFlags() and the young-generation cap (for a fleet of `nodes`, or a large fleet's) to
- * this process; returns the flags set. Call it before the fleet's first poll, and again when a
- * reload changes the fleet's size.
+ * Applies heapFlags(), the young-generation cap and the compilers (compilerPolicy.ts) for a fleet
+ * of `nodes`, or a large fleet's, to this process; returns the heap flags set. Call it before the
+ * fleet's first poll, and again when a reload changes the fleet's size.
  */
 export function applyHeapPolicy(execArgv: readonly string[] = process.execArgv, nodes?: number): string[] {
+  applyCompilerPolicy(execArgv, nodes);
   const flags = heapFlags(execArgv, nodes);
   for (const f of flags) setFlagsFromString(f);
   if (!youngGenerationGiven(execArgv) && YOUNG_GENERATION_CAP_BYTES > 0)

@@ -41,6 +41,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'writeBuildInfo.ts',
     'mallocPolicy.ts',
     'heapPolicy.ts',
+    'compilerPolicy.ts',
     'deps/',
     'redact.ts',
     'logger.ts',
