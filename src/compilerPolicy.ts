@@ -17,8 +17,11 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const INTERPRETED_FLEET_NODES = 16;
 
-/** The JavaScript compilers the policy switches (V8 flag names); WebAssembly's is `--liftoff-only`. */
-const COMPILERS = ['opt', 'sparkplug'] as const;
+/**
+ * The JavaScript compilers the policy switches (V8 flag names; `--opt` is only a temporary alias of
+ * `--turbofan` in V8); WebAssembly's is `--liftoff-only`.
+ */
+const COMPILERS = ['turbofan', 'sparkplug'] as const;
 
 /** Whether the operator chose V8's compilers on node's command line (then they are theirs). */
 export function compilersGiven(execArgv: readonly string[]): boolean {

@@ -52,9 +52,9 @@ describe('compilerFlags', () => {
     expect(compilersOnFor(17)).toBe(true);
     expect(compilersOnFor(10_000)).toBe(true);
     expect(compilersOnFor(undefined)).toBe(true);
-    expect(compilerFlags([], 1)).toEqual(['--no-opt', '--no-sparkplug', '--liftoff-only']);
-    expect(compilerFlags([], 1000)).toEqual(['--opt', '--sparkplug', '--no-liftoff-only']);
-    expect(compilerFlags([])).toEqual(['--opt', '--sparkplug', '--no-liftoff-only']);
+    expect(compilerFlags([], 1)).toEqual(['--no-turbofan', '--no-sparkplug', '--liftoff-only']);
+    expect(compilerFlags([], 1000)).toEqual(['--turbofan', '--sparkplug', '--no-liftoff-only']);
+    expect(compilerFlags([])).toEqual(['--turbofan', '--sparkplug', '--no-liftoff-only']);
   });
 
   it("leaves the compilers to the operator's own node flags, however they are spelled", () => {
