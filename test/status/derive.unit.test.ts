@@ -1,24 +1,15 @@
 // Status derivation, words and the board, on real fleet state and snapshots (clock injected).
 import { describe, expect, it } from 'vitest';
 import type { ProbeName, ProbeResult } from '../../src/domain.js';
-import type { BuiltInProbeData as ProbeData } from '../../src/probes/index.js';
 import { FleetState } from '../../src/state/fleetState.js';
 import { StatusBoard } from '../../src/status/board.js';
 import { deriveNodeStatus, followLag, nextCheckAt } from '../../src/status/derive.js';
 import { flapFold } from '../../src/status/events.js';
 import type { StatusEvent } from '../../src/status/types.js';
 import { formatDuration } from '../../src/status/words.js';
+import { noBackoff, ok } from '../support/probeResults.js';
 import { target } from '../support/targets.js';
 
-const noBackoff = { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 };
-const ok = (data: ProbeData, at: number): ProbeResult => ({
-  kind: 'ok',
-  probe: data.probe,
-  startedAt: at,
-  durationMs: 12,
-  data,
-  namespace: 'claw',
-});
 const health = (height: number, status = 'ok', lastBlockAgeSecs?: number) => ({
   probe: 'health' as const,
   value: { status, version: '0.5.8', height, lastBlockAgeSecs, peerCount: 4 },

@@ -4,35 +4,16 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProbeName, ProbeResult } from '../../src/domain.js';
-import type { BuiltInProbeData as ProbeData } from '../../src/probes/index.js';
 import { FleetChanges, FleetState } from '../../src/state/fleetState.js';
 import { StatusBoard, type BoardFleet } from '../../src/status/board.js';
 import { deriveNodeStatus } from '../../src/status/derive.js';
 import { ROUND_SETTLE_MS, StatusService } from '../../src/status/service.js';
+import { noBackoff, ok, proxy502 } from '../support/probeResults.js';
 import { target } from '../support/targets.js';
 
-const noBackoff = { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 };
-const ok = (data: ProbeData, at: number): ProbeResult => ({
-  kind: 'ok',
-  probe: data.probe,
-  startedAt: at,
-  durationMs: 12,
-  data,
-  namespace: 'claw',
-});
 const height = (value: number, at: number) => ok({ probe: 'blockNumber', value }, at);
 const health = (h: number, at: number) =>
   ok({ probe: 'health', value: { status: 'ok', version: '0.5.8', height: h, lastBlockAgeSecs: 1, peerCount: 4 } }, at);
-const proxy502 = (probe: ProbeName, at: number): ProbeResult => ({
-  kind: 'failed',
-  probe,
-  startedAt: at,
-  durationMs: 8,
-  reason: 'http_5xx',
-  message: `GET /${probe}: HTTP 502`,
-  httpStatus: 502,
-  response: { method: `GET /${probe}`, status: 502, headers: { 'content-type': 'text/html' }, body: new Uint8Array() },
-});
 
 function fleet(names: string[], probes: ProbeName[]) {
   let now = 1_000_000;

@@ -5,32 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ProbeName, ProbeResult } from '../../src/domain.js';
-import type { BuiltInProbeData as ProbeData } from '../../src/probes/index.js';
 import { FleetState } from '../../src/state/fleetState.js';
 import { StatusBoard } from '../../src/status/board.js';
 import { deriveNodeStatus, type Derived } from '../../src/status/derive.js';
 import type { NodeStatus } from '../../src/status/types.js';
+import { noBackoff, ok, proxy502 as failed } from '../support/probeResults.js';
 import { target } from '../support/targets.js';
-
-const noBackoff = { after: 1000, maxFactor: 1, jitter: 0, random: () => 0 };
-const ok = (data: ProbeData, at: number): ProbeResult => ({
-  kind: 'ok',
-  probe: data.probe,
-  startedAt: at,
-  durationMs: 12,
-  data,
-  namespace: 'claw',
-});
-const failed = (probe: ProbeName, at: number): ProbeResult => ({
-  kind: 'failed',
-  probe,
-  startedAt: at,
-  durationMs: 8,
-  reason: 'http_5xx',
-  message: `GET /${probe}: HTTP 502`,
-  httpStatus: 502,
-  response: { method: `GET /${probe}`, status: 502, headers: { 'content-type': 'text/html' }, body: new Uint8Array() },
-});
 
 function result(probe: ProbeName, outcome: 'ok' | 'failed', at: number, height: number, age?: number): ProbeResult {
   if (outcome === 'failed') return failed(probe, at);
